@@ -1,0 +1,15 @@
+import { defineConfig } from "vitest/config";
+import path from "node:path";
+
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    include: ["{lib,emulator,scripts,app}/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Integration tests share one database per file; files run in parallel processes.
+    pool: "forks",
+    server: { deps: { inline: [/server-only/] } },
+  },
+});
