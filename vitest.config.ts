@@ -2,7 +2,12 @@ import { defineConfig } from "vitest/config";
 import path from "node:path";
 
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      "server-only": path.resolve(import.meta.dirname, "lib/testing/server-only-stub.ts"),
+    },
+  },
   test: {
     include: ["{lib,emulator,scripts,app}/**/*.test.ts"],
     environment: "node",
@@ -10,6 +15,5 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Integration tests share one database per file; files run in parallel processes.
     pool: "forks",
-    server: { deps: { inline: [/server-only/] } },
   },
 });

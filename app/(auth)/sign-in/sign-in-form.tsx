@@ -1,0 +1,63 @@
+"use client";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { signIn } from "next-auth/react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { Button } from "@/components/ui/button";
+import { Alert } from "@/components/ui/card";
+import { Field, Input } from "@/components/ui/input";
+import { signInSchema, type SignInInput } from "@/lib/auth/schemas";
+
+export function SignInForm({ callbackPath }: { callbackPath: string }) {
+  const [failure, setFailure] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<SignInInput>({ resolver: zodResolver(signInSchema), defaultValues: { email: "", password: "" } });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFailure(null);
+    const result = await signIn("credentials", { ...values, redirect: false });
+    if (!result || result.error) {
+      setFailure(result?.error && result.error !== "CredentialsSignin" ? result.error : "Sign-in failed. Try again.");
+      return;
+    }
+    // A full navigation, so the server renders the shell with the new session.
+    window.location.assign(callbackPath);
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-describedby={failure ? "sign-in-failure" : undefined}>
+      {failure ? (
+        <div id="sign-in-failure">
+          <Alert tone="danger">{failure}</Alert>
+        </div>
+      ) : null}
+      <Field id="email" label="Email" error={errors.email?.message}>
+        <Input
+          id="email"
+          type="email"
+          autoComplete="username"
+          autoFocus
+          aria-invalid={errors.email ? true : undefined}
+          aria-describedby={errors.email ? "email-error" : undefined}
+          {...register("email")}
+        />
+      </Field>
+      <Field id="password" label="Password" error={errors.password?.message}>
+        <Input
+          id="password"
+          type="password"
+          autoComplete="current-password"
+          aria-invalid={errors.password ? true : undefined}
+          aria-describedby={errors.password ? "password-error" : undefined}
+          {...register("password")}
+        />
+      </Field>
+      <Button type="submit" className="w-full" disabled={isSubmitting}>
+        {isSubmitting ? "Signing in…" : "Sign in"}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,15 @@
+import type { Metadata } from "next";
+import { EmptyState, PageHeader } from "@/components/ui/card";
+import { requireRole } from "@/lib/auth/guards";
+
+export const metadata: Metadata = { title: "Data points" };
+
+export default async function Page() {
+  await requireRole("support");
+  return (
+    <>
+      <PageHeader title="Data points" />
+      <EmptyState title="Not available yet">This part of the console is being built.</EmptyState>
+    </>
+  );
+}

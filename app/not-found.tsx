@@ -1,0 +1,16 @@
+import Link from "next/link";
+
+export default function NotFound() {
+  return (
+    <main className="flex min-h-screen items-center justify-center px-4">
+      <div className="text-center">
+        <p className="text-sm font-semibold text-indigo-700">404</p>
+        <h1 className="mt-2 text-2xl font-semibold">Page not found</h1>
+        <p className="mt-2 text-sm text-slate-600">There is nothing at this address.</p>
+        <Link href="/" className="mt-4 inline-block text-sm font-medium text-indigo-700 underline">
+          Go to the console
+        </Link>
+      </div>
+    </main>
+  );
+}

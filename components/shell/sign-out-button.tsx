@@ -1,0 +1,11 @@
+"use client";
+import { signOut } from "next-auth/react";
+import { Button } from "@/components/ui/button";
+
+export function SignOutButton() {
+  return (
+    <Button variant="secondary" size="sm" onClick={() => signOut({ callbackUrl: "/sign-in" })}>
+      Sign out
+    </Button>
+  );
+}

@@ -1,0 +1,46 @@
+import { cn } from "./cn";
+
+export function Card({ className, children }: { className?: string; children: React.ReactNode }) {
+  return <section className={cn("rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200", className)}>{children}</section>;
+}
+
+export function PageHeader({ title, description, actions }: { title: string; description?: React.ReactNode; actions?: React.ReactNode }) {
+  return (
+    <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
+        {description ? <p className="mt-1 max-w-3xl text-sm text-slate-600">{description}</p> : null}
+      </div>
+      {actions ? <div className="flex items-center gap-2">{actions}</div> : null}
+    </div>
+  );
+}
+
+export function EmptyState({ title, children, action }: { title: string; children?: React.ReactNode; action?: React.ReactNode }) {
+  return (
+    <div className="rounded-lg border border-dashed border-slate-300 bg-white px-6 py-10 text-center">
+      <h2 className="text-base font-semibold text-slate-900">{title}</h2>
+      {children ? <div className="mx-auto mt-2 max-w-xl text-sm text-slate-600">{children}</div> : null}
+      {action ? <div className="mt-4 flex justify-center">{action}</div> : null}
+    </div>
+  );
+}
+
+export function Skeleton({ className }: { className?: string }) {
+  return <div aria-hidden="true" className={cn("animate-pulse rounded-md bg-slate-200", className)} />;
+}
+
+export function Alert({ tone = "info", title, children }: { tone?: "info" | "warning" | "danger" | "success"; title?: string; children: React.ReactNode }) {
+  const tones = {
+    info: "bg-indigo-50 text-indigo-900 ring-indigo-200",
+    warning: "bg-amber-50 text-amber-900 ring-amber-200",
+    danger: "bg-red-50 text-red-900 ring-red-200",
+    success: "bg-emerald-50 text-emerald-900 ring-emerald-200",
+  };
+  return (
+    <div role={tone === "danger" ? "alert" : "status"} className={cn("rounded-md p-3 text-sm ring-1", tones[tone])}>
+      {title ? <p className="font-semibold">{title}</p> : null}
+      <div className={title ? "mt-1" : undefined}>{children}</div>
+    </div>
+  );
+}

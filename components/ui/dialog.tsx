@@ -1,0 +1,44 @@
+"use client";
+import { useEffect, useId, useRef } from "react";
+
+/**
+ * A modal on the platform's <dialog>: focus is trapped and restored, Escape closes it,
+ * and the page behind is inert, with no library of our own.
+ */
+export function Dialog({
+  open,
+  onClose,
+  title,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: React.ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      onClose={onClose}
+      className="m-auto w-full max-w-lg rounded-lg bg-white p-0 shadow-xl backdrop:bg-slate-900/50"
+    >
+      {open ? (
+        <div className="p-6">
+          <h2 id={titleId} className="text-lg font-semibold text-slate-900">
+            {title}
+          </h2>
+          <div className="mt-3">{children}</div>
+        </div>
+      ) : null}
+    </dialog>
+  );
+}

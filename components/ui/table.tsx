@@ -1,0 +1,24 @@
+import { cn } from "./cn";
+
+export function Table({ caption, children, className }: { caption?: string; children: React.ReactNode; className?: string }) {
+  return (
+    <div className={cn("overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200", className)}>
+      <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
+        {caption ? <caption className="sr-only">{caption}</caption> : null}
+        {children}
+      </table>
+    </div>
+  );
+}
+
+export function Th({ children, className }: { children?: React.ReactNode; className?: string }) {
+  return (
+    <th scope="col" className={cn("whitespace-nowrap bg-slate-50 px-3 py-2.5 text-xs font-semibold uppercase tracking-wide text-slate-600", className)}>
+      {children}
+    </th>
+  );
+}
+
+export function Td({ children, className }: { children?: React.ReactNode; className?: string }) {
+  return <td className={cn("whitespace-nowrap px-3 py-2.5 text-slate-800", className)}>{children}</td>;
+}

@@ -1,0 +1,125 @@
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { clientRoutes } from "./client-api";
+import type { RegionContext } from "./context";
+import { controlRoutes } from "./control";
+import { ApiError, errorReply, sendReply, type Reply } from "./http";
+import { managementRoutes } from "./management";
+import { dispatch, type Route } from "./routing";
+import { parseSeed, type Region, type Seed } from "./seed";
+import { serverRoutes } from "./server-api";
+import { EmulatorWorld } from "./world";
+
+export { loadSeedFile, parseSeed, REGIONS } from "./seed";
+export type { ParsedSeed, Region, Seed } from "./seed";
+
+export const CONTROL_PREFIX = "/_emulator";
+const REGION_PATH = /^\/(us|eu|au|ca)\/v1(\/.*)?$/;
+const LOOPBACK_ADDRESSES = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
+
+export interface StartEmulatorOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  seed: Seed;
+  host?: "127.0.0.1";
+  /** Sweep expiries and send due webhooks on a real-time timer (default true; tests turn it off). */
+  backgroundTick?: boolean;
+  tickIntervalMs?: number;
+  /** Per-attempt webhook timeout in real milliseconds (default 10 000). */
+  webhookTimeoutMs?: number;
+}
+
+export interface RunningEmulator {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  /** `url + "/us/v1"` etc. */
+  baseUrl(region: Region): string;
+  /** Runs the expiry sweep and due deliveries now, as the background tick would. */
+  runDueWork(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A regional sub-API and the prefix below `{base}` that selects it. */
+const REGIONAL_APIS: Array<{ prefix: string; routes: Route<RegionContext>[] }> = [
+  { prefix: "/management", routes: managementRoutes },
+  { prefix: "/client", routes: clientRoutes },
+  { prefix: "", routes: serverRoutes },
+];
+
+type Outcome = Reply | "hang";
+
+async function routeRegional(world: EmulatorWorld, req: IncomingMessage, url: URL, region: Region, path: string): Promise<Outcome> {
+  const fault = world.faults.take(region);
+  if (fault?.mode === "hang") return "hang";
+  if (fault?.mode === "500") throw new ApiError(500, "internal_error", "Injected fault.");
+  if (fault?.mode === "429") {
+    throw new ApiError(429, "too_many_requests", "Injected fault.", { "Retry-After": String(fault.retryAfterSeconds) });
+  }
+  const api = REGIONAL_APIS.find(({ prefix }) => prefix === "" || path === prefix || path.startsWith(`${prefix}/`));
+  if (!api) throw new ApiError(404, "not_found", `No resource at ${url.pathname}.`);
+  return dispatch(api.routes, req.method ?? "GET", path.slice(api.prefix.length), { world, region, req, url });
+}
+
+async function route(world: EmulatorWorld, req: IncomingMessage, url: URL): Promise<Outcome> {
+  const path = url.pathname;
+  if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+    if (!LOOPBACK_ADDRESSES.has(req.socket.remoteAddress ?? "")) {
+      throw new ApiError(403, "forbidden", "The control API answers loopback callers only.");
+    }
+    return dispatch(controlRoutes, req.method ?? "GET", path.slice(CONTROL_PREFIX.length), { world, req, url });
+  }
+  const match = REGION_PATH.exec(path);
+  if (!match?.[1]) throw new ApiError(404, "not_found", `No resource at ${path}.`);
+  return routeRegional(world, req, url, match[1] as Region, match[2] ?? "/");
+}
+
+function startBackgroundTick(world: EmulatorWorld, intervalMs: number): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    world
+      .runDueWork()
+      .catch((error: unknown) => console.error("emulator: background work failed", error))
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+export async function startEmulator(options: StartEmulatorOptions): Promise<RunningEmulator> {
+  const world = new EmulatorWorld(parseSeed(options.seed), { webhookTimeoutMs: options.webhookTimeoutMs ?? 10_000 });
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    route(world, req, url)
+      .catch((error: unknown) => {
+        if (error instanceof ApiError) return errorReply(error);
+        console.error("emulator: request failed", error);
+        return errorReply(new ApiError(500, "internal_error", "Unexpected emulator error."));
+      })
+      .then((outcome) => {
+        // A hanging request is answered never; its socket stays open until the client gives up.
+        if (outcome !== "hang") sendReply(res, outcome);
+      });
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const stopTick = options.backgroundTick === false ? () => {} : startBackgroundTick(world, options.tickIntervalMs ?? 250);
+  const url = `http://${host}:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    baseUrl: (region) => `${url}/${region}/v1`,
+    runDueWork: () => world.runDueWork(),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        stopTick();
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,111 @@
+import type { VirtualClock } from "./clock";
+import { signatureHeader, type WebhookEvent } from "./webhook-event";
+
+export const MAX_ATTEMPTS = 4; // the first one plus up to 3 retries
+export const RETRY_SPACING_MS = 30_000;
+
+export interface DeliveryAttempt {
+  eventId: string;
+  tenantId: string;
+  attempt: number;
+  url: string;
+  /** Virtual time at which the attempt started. */
+  sentAt: string;
+  statusCode: number | null;
+  error: string | null;
+  nextAttemptAt: string | null;
+}
+
+interface PendingDelivery {
+  event: WebhookEvent;
+  url: string;
+  attemptsMade: number;
+  dueAtMs: number;
+  inFlight: Promise<void> | null;
+}
+
+type Outcome = { statusCode: number } | { error: string };
+
+async function post(url: string, body: string, signature: string, timeoutMs: number): Promise<Outcome> {
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Signature-V2": signature },
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await response.body?.cancel();
+    return { statusCode: response.status };
+  } catch (error) {
+    const err = error as Error & { cause?: { code?: string } };
+    if (err.name === "TimeoutError") return { error: `timeout after ${timeoutMs} ms` };
+    return { error: err.cause?.code ?? err.message };
+  }
+}
+
+export interface WebhookDeliveryOptions {
+  clock: VirtualClock;
+  /** The tenant's server secret keys at the moment of the attempt. */
+  signingKeys: (tenantId: string) => readonly string[];
+  timeoutMs: number;
+}
+
+/** Sends events when due, retries failures with spacing on the virtual clock, records every attempt. */
+export class WebhookDeliveries {
+  private readonly pending: PendingDelivery[] = [];
+  private readonly recorded: DeliveryAttempt[] = [];
+
+  constructor(private readonly options: WebhookDeliveryOptions) {}
+
+  enqueue(event: WebhookEvent, url: string, dueAtMs: number): void {
+    this.pending.push({ event, url, attemptsMade: 0, dueAtMs, inFlight: null });
+  }
+
+  get pendingCount(): number {
+    return this.pending.length;
+  }
+
+  attempts(filter: { tenantId?: string; eventId?: string } = {}): DeliveryAttempt[] {
+    return this.recorded
+      .filter((a) => (!filter.tenantId || a.tenantId === filter.tenantId) && (!filter.eventId || a.eventId === filter.eventId))
+      .sort((a, b) => a.sentAt.localeCompare(b.sentAt) || a.attempt - b.attempt);
+  }
+
+  /** Starts every due attempt (never one twice at once) and waits for all due or in-flight ones. */
+  async deliverDue(): Promise<void> {
+    const nowMs = this.options.clock.now();
+    const waits = this.pending
+      .filter((delivery) => delivery.inFlight || delivery.dueAtMs <= nowMs)
+      .map((delivery) => {
+        delivery.inFlight ??= this.attempt(delivery).finally(() => {
+          delivery.inFlight = null;
+        });
+        return delivery.inFlight;
+      });
+    await Promise.all(waits);
+  }
+
+  private async attempt(delivery: PendingDelivery): Promise<void> {
+    const { clock, signingKeys, timeoutMs } = this.options;
+    const attempt = delivery.attemptsMade + 1;
+    const sentAtMs = clock.now();
+    // Signed with wall-clock seconds: receivers check a 5-minute tolerance against their own clock.
+    const signature = signatureHeader(delivery.event.body, Math.floor(Date.now() / 1000), signingKeys(delivery.event.tenantId));
+    const outcome = await post(delivery.url, delivery.event.body, signature, timeoutMs);
+    delivery.attemptsMade = attempt;
+    const succeeded = "statusCode" in outcome && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    const retry = !succeeded && attempt < MAX_ATTEMPTS;
+    delivery.dueAtMs = sentAtMs + RETRY_SPACING_MS;
+    if (!retry) this.pending.splice(this.pending.indexOf(delivery), 1);
+    this.recorded.push({
+      eventId: delivery.event.id,
+      tenantId: delivery.event.tenantId,
+      attempt,
+      url: delivery.url,
+      sentAt: new Date(sentAtMs).toISOString(),
+      statusCode: "statusCode" in outcome ? outcome.statusCode : null,
+      error: "error" in outcome ? outcome.error : null,
+      nextAttemptAt: retry ? new Date(delivery.dueAtMs).toISOString() : null,
+    });
+  }
+}

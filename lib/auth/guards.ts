@@ -1,0 +1,66 @@
+import "server-only";
+import { cache } from "react";
+import { getServerSession } from "next-auth";
+import { forbidden, redirect } from "next/navigation";
+import { NextResponse } from "next/server";
+import { authOptions } from "./options";
+import { hasRole, type Role } from "./roles";
+import { findUserById } from "./users";
+
+export type SessionUser = { id: string; email: string; name: string; role: Role };
+
+/**
+ * The signed-in user, re-read from the database on every request so that a disabled
+ * user or a changed role takes effect at once. Null when signed out or disabled.
+ */
+export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
+  const session = await getServerSession(authOptions());
+  const id = session?.user?.id;
+  if (!id) return null;
+  const user = await findUserById(id);
+  if (!user || user.disabled) return null;
+  return { id: user.id, email: user.email, name: user.name, role: user.role };
+});
+
+/** For pages and server actions: redirects a signed-out visitor to the sign-in page. */
+export async function requireUser(): Promise<SessionUser> {
+  const user = await getSessionUser();
+  if (!user) redirect("/sign-in");
+  return user;
+}
+
+/** For pages and server actions: answers 403 when the user lacks the role. */
+export async function requireRole(role: Role): Promise<SessionUser> {
+  const user = await requireUser();
+  if (!hasRole(user.role, role)) forbidden();
+  return user;
+}
+
+export function apiError(status: number, error: string, errorDescription: string): NextResponse {
+  return NextResponse.json({ error, errorDescription }, { status, headers: { "Cache-Control": "no-store" } });
+}
+
+/** For route handlers: the user, or the 401/403 response to return. */
+export async function authenticateApi(role: Role = "support"): Promise<SessionUser | NextResponse> {
+  const user = await getSessionUser();
+  if (!user) return apiError(401, "unauthorized", "Sign in to use this API.");
+  if (!hasRole(user.role, role)) return apiError(403, "forbidden", `This API needs the ${role} role.`);
+  return user;
+}
+
+export type ActionFailure = { ok: false; error: string };
+
+/**
+ * For server actions, which answer with a result instead of throwing: the user,
+ * or a failure to return when signed out or lacking the role.
+ */
+export async function authorizeAction(role: Role): Promise<SessionUser | ActionFailure> {
+  const user = await getSessionUser();
+  if (!user) return { ok: false, error: "Your session has ended. Sign in again." };
+  if (!hasRole(user.role, role)) return { ok: false, error: `Only ${role} users can do this.` };
+  return user;
+}
+
+export function isActionFailure(value: SessionUser | ActionFailure): value is ActionFailure {
+  return "ok" in value;
+}

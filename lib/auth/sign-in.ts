@@ -1,0 +1,54 @@
+import "server-only";
+import { recordAudit } from "@/lib/audit";
+import type { Role } from "./roles";
+import { verifyAgainstDecoy, verifyPassword } from "./password";
+import { signInSchema } from "./schemas";
+import { attemptKey, recordAttempt, throttleState } from "./throttle";
+import { findUserForSignIn } from "./users";
+
+export type SignInResult =
+  | { ok: true; user: { id: string; email: string; name: string; role: Role } }
+  | { ok: false; message: string };
+
+export const INVALID_CREDENTIALS = "Email or password is incorrect.";
+
+/** Checks a sign-in attempt: throttle first, then the password, then the disabled flag. */
+export async function attemptSignIn(raw: unknown, ip: string, now = new Date()): Promise<SignInResult> {
+  const parsed = signInSchema.safeParse(raw);
+  const email = typeof (raw as { email?: unknown })?.email === "string" ? (raw as { email: string }).email : "";
+
+  const throttle = await throttleState(email, ip, now);
+  if (throttle.locked) {
+    const minutes = Math.max(1, Math.ceil((throttle.retryAt.getTime() - now.getTime()) / 60_000));
+    await recordAudit({
+      actor: { id: null, email: attemptKey(email) || null },
+      action: "sign_in.throttled",
+      outcome: "denied",
+      details: { ip },
+    });
+    return {
+      ok: false,
+      message: `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    };
+  }
+
+  if (!parsed.success) {
+    await recordAttempt(email, ip, false, now);
+    return { ok: false, message: parsed.error.issues[0]?.message ?? INVALID_CREDENTIALS };
+  }
+
+  const user = await findUserForSignIn(parsed.data.email);
+  const passwordOk = user
+    ? await verifyPassword(user.passwordHash, parsed.data.password)
+    : await verifyAgainstDecoy(parsed.data.password);
+  if (!user || !passwordOk) {
+    await recordAttempt(parsed.data.email, ip, false, now);
+    return { ok: false, message: INVALID_CREDENTIALS };
+  }
+  if (user.disabled) {
+    await recordAttempt(parsed.data.email, ip, false, now);
+    return { ok: false, message: "This account is disabled. Ask a console administrator to enable it." };
+  }
+  await recordAttempt(parsed.data.email, ip, true, now);
+  return { ok: true, user: { id: user.id, email: user.email, name: user.name, role: user.role } };
+}

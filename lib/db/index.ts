@@ -1,0 +1,147 @@
+import "server-only";
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import { env } from "@/lib/env";
+import * as schema from "./schema";
+
+/** The one place that knows whether the console runs on embedded PGlite or on PostgreSQL. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string | undefined };
+
+type Handle = { db: Database; close: () => Promise<void> };
+
+const migrationsFolder = path.join(process.cwd(), "lib/db/migrations");
+/** Any fixed number: serialises migrations when several console instances start at once. */
+const MIGRATION_LOCK_ID = 724_117_001;
+
+export class DatabaseBusyError extends Error {
+  override name = "DatabaseBusyError";
+}
+
+export function targetFromEnv(): DatabaseTarget {
+  const e = env();
+  if (e.DATABASE_URL) return { kind: "postgres", url: e.DATABASE_URL };
+  return { kind: "pglite", dataDir: path.resolve(e.CONSOLE_DATA_DIR, "pglite") };
+}
+
+/** Opens a database and applies every pending migration. */
+export async function openDatabase(target: DatabaseTarget): Promise<Handle> {
+  if (target.kind === "postgres") {
+    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    const db = drizzlePg(pool, { schema });
+    const client = await pool.connect();
+    try {
+      await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
+      await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => {});
+      client.release();
+    }
+    return { db, close: () => pool.end() };
+  }
+  const releaseLock = target.dataDir ? lockDataDir(target.dataDir) : () => {};
+  try {
+    const client = await PGlite.create(target.dataDir);
+    const db = drizzlePglite(client, { schema });
+    await migratePglite(db, { migrationsFolder });
+    return {
+      db,
+      close: async () => {
+        await client.close();
+        releaseLock();
+      },
+    };
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+}
+
+/**
+ * PGlite is single-process: a second process opening the same files would corrupt them.
+ * A pid file makes the second one fail with a message that says what to do.
+ */
+function lockDataDir(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lockFile = path.join(path.dirname(dataDir), "pglite.pid");
+  const holder = readLockHolder(lockFile);
+  if (holder !== undefined && holder !== process.pid && isAlive(holder)) {
+    throw new DatabaseBusyError(
+      `The embedded database in ${path.dirname(dataDir)} is in use by another process (pid ${holder}), ` +
+        "most likely the running console. Stop it first, or point DATABASE_URL at PostgreSQL to share a database.",
+    );
+  }
+  fs.writeFileSync(lockFile, String(process.pid));
+  const release = () => {
+    if (readLockHolder(lockFile) === process.pid) fs.rmSync(lockFile, { force: true });
+  };
+  process.once("exit", release);
+  return release;
+}
+
+function readLockHolder(lockFile: string): number | undefined {
+  try {
+    const pid = Number(fs.readFileSync(lockFile, "utf8").trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+// One handle per process, kept on globalThis so dev-mode reloads do not open a second PGlite.
+const state = globalThis as unknown as { __consoleDb?: Promise<Handle> };
+
+/** The process-wide database, opened and migrated on first use. */
+export async function getDb(): Promise<Database> {
+  state.__consoleDb ??= openDatabase(targetFromEnv()).catch((error) => {
+    state.__consoleDb = undefined;
+    throw error;
+  });
+  return (await state.__consoleDb).db;
+}
+
+/** Replaces the process-wide database (tests and scripts that open their own). */
+export function useDatabase(handle: Handle): void {
+  state.__consoleDb = Promise.resolve(handle);
+}
+
+export async function closeDb(): Promise<void> {
+  const handle = state.__consoleDb;
+  state.__consoleDb = undefined;
+  if (handle) await (await handle).close();
+}
+
+/** True when the database answers a trivial query within the time limit. */
+export async function isDatabaseReachable(timeoutMs = 2000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const ping = getDb()
+    .then((db) => db.execute(sql`select 1`))
+    .then(() => true)
+    .catch(() => false);
+  try {
+    return await Promise.race([ping, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,199 @@
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+export const roleEnum = pgEnum("console_role", ["admin", "support"]);
+export const regionEnum = pgEnum("service_region", ["us", "eu", "au", "ca"]);
+export const secretKindEnum = pgEnum("secret_kind", ["management", "server", "server_secondary"]);
+
+export const consoleUsers = pgTable(
+  "console_users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    role: roleEnum("role").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    disabled: boolean("disabled").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("console_users_email_lower_idx").on(sql`lower(${t.email})`)],
+);
+
+export const loginAttempts = pgTable(
+  "login_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    email: text("email").notNull(),
+    ip: text("ip").notNull(),
+    succeeded: boolean("succeeded").notNull(),
+    attemptedAt: timestamp("attempted_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("login_attempts_email_idx").on(t.email, t.attemptedAt),
+    index("login_attempts_ip_idx").on(t.ip, t.attemptedAt),
+  ],
+);
+
+export const connections = pgTable(
+  "connections",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    region: regionEnum("region").notNull(),
+    /** When the management key was last accepted by the region (null: saved unverified). */
+    verifiedAt: timestamp("verified_at", { withTimezone: true }),
+    /** SHA-256 of the webhook URL token, for lookup; the token itself is stored encrypted. */
+    webhookTokenHash: text("webhook_token_hash").notNull(),
+    webhookTokenCiphertext: text("webhook_token_ciphertext").notNull(),
+    createdBy: uuid("created_by").references(() => consoleUsers.id, { onDelete: "set null" }),
+    updatedBy: uuid("updated_by").references(() => consoleUsers.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("connections_name_lower_idx").on(sql`lower(${t.name})`),
+    uniqueIndex("connections_webhook_token_idx").on(t.webhookTokenHash),
+  ],
+);
+
+/** Keys of a connection, encrypted with lib/secrets.ts; only the last four characters are kept in clear. */
+export const connectionSecrets = pgTable(
+  "connection_secrets",
+  {
+    connectionId: uuid("connection_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    kind: secretKindEnum("kind").notNull(),
+    ciphertext: text("ciphertext").notNull(),
+    last4: text("last4").notNull(),
+    setAt: timestamp("set_at", { withTimezone: true }).notNull().defaultNow(),
+    setBy: uuid("set_by").references(() => consoleUsers.id, { onDelete: "set null" }),
+  },
+  (t) => [primaryKey({ columns: [t.connectionId, t.kind] })],
+);
+
+export const dataPointWatches = pgTable(
+  "data_point_watches",
+  {
+    connectionId: uuid("connection_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    dataPointId: text("data_point_id").notNull(),
+    addedBy: uuid("added_by").references(() => consoleUsers.id, { onDelete: "set null" }),
+    addedAt: timestamp("added_at", { withTimezone: true }).notNull().defaultNow(),
+    lastFetchedAt: timestamp("last_fetched_at", { withTimezone: true }),
+    /** Outcome of the last fetch: ok, not_found, unauthorized, rate_limited, unavailable, invalid_response. */
+    lastStatus: text("last_status"),
+    /** The data point as last returned by the service. */
+    snapshot: jsonb("snapshot"),
+  },
+  (t) => [primaryKey({ columns: [t.connectionId, t.dataPointId] })],
+);
+
+/** Append-only record of every change made through the console. */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    actorId: uuid("actor_id"),
+    actorEmail: text("actor_email"),
+    action: text("action").notNull(),
+    connectionId: uuid("connection_id"),
+    connectionName: text("connection_name"),
+    target: text("target"),
+    outcome: text("outcome").notNull(),
+    httpStatus: integer("http_status"),
+    requestId: text("request_id"),
+    details: jsonb("details"),
+  },
+  (t) => [
+    index("audit_log_at_idx").on(t.at.desc(), t.id.desc()),
+    index("audit_log_actor_idx").on(t.actorEmail, t.at.desc()),
+    index("audit_log_action_idx").on(t.action, t.at.desc()),
+    index("audit_log_connection_idx").on(t.connectionId, t.at.desc()),
+  ],
+);
+
+/** One row per (connection, event id): redeliveries bump deliveryCount instead of adding rows. */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    connectionId: uuid("connection_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    type: text("type").notNull(),
+    tenantId: text("tenant_id").notNull(),
+    envelopeTime: timestamp("envelope_time", { withTimezone: true, precision: 3 }).notNull(),
+    firstReceivedAt: timestamp("first_received_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    lastReceivedAt: timestamp("last_received_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    deliveryCount: integer("delivery_count").notNull().default(1),
+    /** verified_key1, verified_key2 or unsigned. */
+    signatureStatus: text("signature_status").notNull(),
+    rawBody: text("raw_body").notNull(),
+    userId: text("user_id"),
+    verificationMethod: text("verification_method"),
+    authenticatorCreatedAt: timestamp("authenticator_created_at", { withTimezone: true, precision: 3 }),
+    expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }),
+    userAuthenticatorId: text("user_authenticator_id"),
+    deviceName: text("device_name"),
+    devicePlatform: text("device_platform"),
+    email: text("email"),
+    phoneNumber: text("phone_number"),
+    credentialId: text("credential_id"),
+    aaguid: text("aaguid"),
+    credentialName: text("credential_name"),
+  },
+  (t) => [
+    uniqueIndex("webhook_events_connection_event_idx").on(t.connectionId, t.eventId),
+    index("webhook_events_received_idx").on(t.firstReceivedAt.desc(), t.id.desc()),
+    index("webhook_events_type_received_idx").on(t.type, t.firstReceivedAt.desc(), t.id.desc()),
+    index("webhook_events_user_prefix_idx").using("btree", t.userId.op("text_pattern_ops")),
+    index("webhook_events_user_authenticator_idx").on(t.userAuthenticatorId),
+    index("webhook_events_expires_idx").on(t.expiresAt),
+  ],
+);
+
+/** Every refused webhook request, so "why did my webhook not arrive" has an answer. */
+export const webhookRejections = pgTable(
+  "webhook_rejections",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    connectionId: uuid("connection_id").references(() => connections.id, { onDelete: "cascade" }),
+    receivedAt: timestamp("received_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    status: integer("status").notNull(),
+    reason: text("reason").notNull(),
+    detail: text("detail"),
+    eventId: text("event_id"),
+    bodySha256: text("body_sha256").notNull(),
+    headers: jsonb("headers").notNull(),
+  },
+  (t) => [
+    index("webhook_rejections_received_idx").on(t.receivedAt.desc(), t.id.desc()),
+    index("webhook_rejections_connection_idx").on(t.connectionId, t.receivedAt.desc()),
+  ],
+);
+
+export type ConsoleUser = typeof consoleUsers.$inferSelect;
+export type Role = (typeof roleEnum.enumValues)[number];
+export type Region = (typeof regionEnum.enumValues)[number];
+export type Connection = typeof connections.$inferSelect;

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "./env";
+
+const valid = {
+  NEXTAUTH_SECRET: "x".repeat(32),
+  NEXTAUTH_URL: "http://127.0.0.1:3000",
+  CONSOLE_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+};
+
+describe("parseEnv", () => {
+  it("accepts a minimal environment and fills defaults", () => {
+    const e = parseEnv(valid);
+    expect(e.CONSOLE_DATA_DIR).toBe(".data");
+    expect(e.DATABASE_URL).toBeUndefined();
+    expect(e.CONSOLE_WEBHOOK_RETENTION_DAYS).toBe(90);
+    expect(e.CONSOLE_PREVIOUS_ENCRYPTION_KEYS).toEqual([]);
+  });
+
+  it("names the missing variable", () => {
+    expect(() => parseEnv({ ...valid, NEXTAUTH_SECRET: undefined })).toThrow(/NEXTAUTH_SECRET/);
+  });
+
+  it("treats empty strings as unset", () => {
+    expect(parseEnv({ ...valid, DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
+  });
+
+  it("rejects an encryption key of the wrong length without echoing it", () => {
+    const bad = Buffer.alloc(16, 1).toString("base64");
+    let message = "";
+    try {
+      parseEnv({ ...valid, CONSOLE_ENCRYPTION_KEY: bad });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/CONSOLE_ENCRYPTION_KEY: must be 32 bytes/);
+    expect(message).not.toContain(bad);
+  });
+
+  it("rejects a non-postgres DATABASE_URL and a bad region override", () => {
+    expect(() => parseEnv({ ...valid, DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
+    expect(() => parseEnv({ ...valid, SERVICE_BASE_URL_EU: "not a url" })).toThrow(/SERVICE_BASE_URL_EU/);
+  });
+
+  it("requires the bootstrap admin email and password together", () => {
+    expect(() => parseEnv({ ...valid, CONSOLE_BOOTSTRAP_ADMIN_EMAIL: "a@b.co" })).toThrow(
+      /CONSOLE_BOOTSTRAP_ADMIN_PASSWORD/,
+    );
+    const e = parseEnv({
+      ...valid,
+      CONSOLE_BOOTSTRAP_ADMIN_EMAIL: "a@b.co",
+      CONSOLE_BOOTSTRAP_ADMIN_PASSWORD: "long-enough-pass",
+    });
+    expect(e.CONSOLE_BOOTSTRAP_ADMIN_EMAIL).toBe("a@b.co");
+  });
+
+  it("parses previous encryption keys for rotation", () => {
+    const old = Buffer.alloc(32, 9).toString("base64");
+    expect(parseEnv({ ...valid, CONSOLE_PREVIOUS_ENCRYPTION_KEYS: old }).CONSOLE_PREVIOUS_ENCRYPTION_KEYS).toEqual([old]);
+  });
+});

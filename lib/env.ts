@@ -1,0 +1,63 @@
+import { z } from "zod";
+
+/** Every environment variable the console reads. Nothing else reads process.env. */
+const base64Key = z
+  .string()
+  .refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 bytes encoded as base64");
+
+const optionalUrl = z.string().url().optional();
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    NEXTAUTH_SECRET: z.string().min(32, "must be at least 32 characters"),
+    NEXTAUTH_URL: z.string().url(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+      .optional(),
+    CONSOLE_DATA_DIR: z.string().min(1).default(".data"),
+    CONSOLE_ENCRYPTION_KEY: base64Key,
+    CONSOLE_PREVIOUS_ENCRYPTION_KEYS: z
+      .string()
+      .optional()
+      .transform((v) => (v ? v.split(",").map((k) => k.trim()).filter(Boolean) : []))
+      .pipe(z.array(base64Key)),
+    CONSOLE_PUBLIC_URL: optionalUrl,
+    CONSOLE_WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+    SERVICE_BASE_URL_US: optionalUrl,
+    SERVICE_BASE_URL_EU: optionalUrl,
+    SERVICE_BASE_URL_AU: optionalUrl,
+    SERVICE_BASE_URL_CA: optionalUrl,
+    CONSOLE_BOOTSTRAP_ADMIN_EMAIL: z.string().email().optional(),
+    CONSOLE_BOOTSTRAP_ADMIN_PASSWORD: z.string().min(12, "must be at least 12 characters").optional(),
+  })
+  .refine((e) => !e.CONSOLE_BOOTSTRAP_ADMIN_EMAIL === !e.CONSOLE_BOOTSTRAP_ADMIN_PASSWORD, {
+    path: ["CONSOLE_BOOTSTRAP_ADMIN_PASSWORD"],
+    message: "CONSOLE_BOOTSTRAP_ADMIN_EMAIL and CONSOLE_BOOTSTRAP_ADMIN_PASSWORD are set together",
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/** Parses an environment; the message names each bad variable but never echoes its value. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ""));
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".") || "(environment)"}: ${i.message}`);
+    throw new EnvError(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+/** The validated environment of this process, parsed once on first use. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

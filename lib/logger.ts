@@ -1,0 +1,27 @@
+/**
+ * One-line JSON logs. Fields whose names suggest a secret are replaced before anything is written,
+ * so a key passed by mistake never reaches a log.
+ */
+const SECRET_FIELD = /key|secret|password|token|authorization|cookie|signature/i;
+
+type Fields = Record<string, unknown>;
+
+export function redact(fields: Fields): Fields {
+  return Object.fromEntries(
+    Object.entries(fields).map(([k, v]) => [
+      k,
+      SECRET_FIELD.test(k) ? "[redacted]" : v && typeof v === "object" && !Array.isArray(v) ? redact(v as Fields) : v,
+    ]),
+  );
+}
+
+function write(level: "info" | "warn" | "error", message: string, fields: Fields = {}) {
+  const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...redact(fields) });
+  (level === "error" ? console.error : console.log)(line);
+}
+
+export const logger = {
+  info: (message: string, fields?: Fields) => write("info", message, fields),
+  warn: (message: string, fields?: Fields) => write("warn", message, fields),
+  error: (message: string, fields?: Fields) => write("error", message, fields),
+};

@@ -1,0 +1,20 @@
+import "server-only";
+import { countUsers, createUser } from "@/lib/auth/users";
+import { getDb } from "@/lib/db";
+import { env } from "@/lib/env";
+import { logger } from "@/lib/logger";
+
+/** Validates the environment, migrates the database and creates the first admin if asked to. */
+export async function startUp(): Promise<void> {
+  const e = env();
+  await getDb();
+  if (e.CONSOLE_BOOTSTRAP_ADMIN_EMAIL && e.CONSOLE_BOOTSTRAP_ADMIN_PASSWORD && (await countUsers()) === 0) {
+    await createUser({
+      email: e.CONSOLE_BOOTSTRAP_ADMIN_EMAIL,
+      name: "Administrator",
+      role: "admin",
+      password: e.CONSOLE_BOOTSTRAP_ADMIN_PASSWORD,
+    });
+    logger.info("created the bootstrap admin", { email: e.CONSOLE_BOOTSTRAP_ADMIN_EMAIL });
+  }
+}

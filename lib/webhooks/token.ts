@@ -1,0 +1,13 @@
+import "server-only";
+import crypto from "node:crypto";
+import { encryptSecret } from "@/lib/secrets";
+
+/** A webhook URL token: 192 random bits, base64url. Looked up by its SHA-256, kept encrypted for display. */
+export function newWebhookToken(): { token: string; hash: string; ciphertext: string } {
+  const token = crypto.randomBytes(24).toString("base64url");
+  return { token, hash: hashWebhookToken(token), ciphertext: encryptSecret(token) };
+}
+
+export function hashWebhookToken(token: string): string {
+  return crypto.createHash("sha256").update(token).digest("hex");
+}

@@ -1,0 +1,21 @@
+/** @type {import('next').NextConfig} */
+const securityHeaders = [
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "Referrer-Policy", value: "no-referrer" },
+  { key: "X-Frame-Options", value: "DENY" },
+  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
+  { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+];
+
+const nextConfig = {
+  reactStrictMode: true,
+  poweredByHeader: false,
+  // Native and WASM packages load their own files at run time; bundling them breaks that.
+  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "pg"],
+  experimental: { authInterrupts: true },
+  async headers() {
+    return [{ source: "/:path*", headers: securityHeaders }];
+  },
+};
+
+export default nextConfig;
