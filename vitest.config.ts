@@ -15,5 +15,12 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Integration tests share one database per file; files run in parallel processes.
     pool: "forks",
+    env: {
+      NODE_ENV: "test",
+      NEXTAUTH_SECRET: "vitest-secret-vitest-secret-vitest-secret",
+      NEXTAUTH_URL: "http://127.0.0.1:3000",
+      CONSOLE_ENCRYPTION_KEY: Buffer.alloc(32, 42).toString("base64"),
+      CONSOLE_DATA_DIR: ".data/vitest",
+    },
   },
 });

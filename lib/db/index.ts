@@ -119,7 +119,7 @@ export async function getDb(): Promise<Database> {
 }
 
 /** Replaces the process-wide database (tests and scripts that open their own). */
-export function useDatabase(handle: Handle): void {
+export function installDatabase(handle: Handle): void {
   state.__consoleDb = Promise.resolve(handle);
 }
 

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import pg from "pg";
-import { closeDb, openDatabase, useDatabase, type Database } from "./index";
+import { closeDb, openDatabase, installDatabase, type Database } from "./index";
 
 /**
  * Gives a test file a fresh, migrated database of the same kind the suite runs on:
@@ -10,7 +10,7 @@ export async function setUpTestDatabase(): Promise<{ db: Database; url?: string;
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     const handle = await openDatabase({ kind: "pglite", dataDir: undefined });
-    useDatabase(handle);
+    installDatabase(handle);
     return { db: handle.db, tearDown: closeDb };
   }
   const name = `console_test_${crypto.randomBytes(6).toString("hex")}`;
@@ -18,7 +18,7 @@ export async function setUpTestDatabase(): Promise<{ db: Database; url?: string;
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const handle = await openDatabase({ kind: "postgres", url: url.toString() });
-  useDatabase(handle);
+  installDatabase(handle);
   return {
     db: handle.db,
     url: url.toString(),

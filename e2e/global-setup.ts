@@ -1,0 +1,52 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { e2eEnv } from "./support/env";
+import { run, startProcess, stopProcess, waitForUrl } from "./support/processes";
+
+/**
+ * Starts the emulator and the production build of the console on a fresh embedded database,
+ * seeded with the e2e users and connections. Returns the teardown.
+ */
+export default async function globalSetup() {
+  if (!fs.existsSync(e2eEnv.chromiumPath)) {
+    throw new Error(`Chromium not found at ${e2eEnv.chromiumPath}. Install it with: sudo apt-get install chromium`);
+  }
+  if (!fs.existsSync(".next/BUILD_ID")) throw new Error("No production build: run `npm run build` first (npm run test:e2e does).");
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-e2e-"));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    NEXTAUTH_URL: e2eEnv.consoleUrl,
+    NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64"),
+    CONSOLE_ENCRYPTION_KEY: crypto.randomBytes(32).toString("base64"),
+    CONSOLE_DATA_DIR: dataDir,
+    DATABASE_URL: "",
+    SERVICE_BASE_URL_US: `${e2eEnv.emulatorUrl}/us/v1`,
+    SERVICE_BASE_URL_EU: `${e2eEnv.emulatorUrl}/eu/v1`,
+    SERVICE_BASE_URL_AU: `${e2eEnv.emulatorUrl}/au/v1`,
+    SERVICE_BASE_URL_CA: `${e2eEnv.emulatorUrl}/ca/v1`,
+    E2E_EMULATOR_URL: e2eEnv.emulatorUrl,
+  };
+  const bin = (name: string) => path.resolve("node_modules/.bin", name);
+
+  const emulator = startProcess("emulator", bin("tsx"), ["emulator/main.ts", "--port", String(e2eEnv.emulatorPort), "--seed", "emulator/seeds/demo.json"], env);
+  let consoleServer: ReturnType<typeof startProcess> | undefined;
+  const teardown = async () => {
+    stopProcess(consoleServer);
+    stopProcess(emulator);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForUrl(`${e2eEnv.emulatorUrl}/_emulator/clock`, 30_000, emulator);
+    await run(bin("tsx"), ["--conditions=react-server", "e2e/support/seed.ts"], env);
+    consoleServer = startProcess("console", bin("next"), ["start", "-H", "127.0.0.1", "-p", String(e2eEnv.consolePort)], env);
+    await waitForUrl(`${e2eEnv.consoleUrl}/api/health`, 60_000, consoleServer);
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  return teardown;
+}

@@ -1,0 +1,32 @@
+import { defineConfig, devices } from "@playwright/test";
+import { e2eEnv } from "./e2e/support/env";
+
+/** E2E runs against a production build (`next build` first), the emulator and Debian's Chromium. */
+export default defineConfig({
+  testDir: "./e2e",
+  globalSetup: "./e2e/global-setup.ts",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : [["list"]],
+  use: {
+    baseURL: e2eEnv.consoleUrl,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    ...devices["Desktop Chrome"],
+    launchOptions: {
+      executablePath: e2eEnv.chromiumPath,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+});
