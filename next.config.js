@@ -9,6 +9,8 @@ const securityHeaders = [
 
 const nextConfig = {
   reactStrictMode: true,
+  // Lets two builds (say, two e2e runs on one machine) live side by side.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
   // Native and WASM packages load their own files at run time; bundling them breaks that.
   serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "pg"],

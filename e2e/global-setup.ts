@@ -13,7 +13,10 @@ export default async function globalSetup() {
   if (!fs.existsSync(e2eEnv.chromiumPath)) {
     throw new Error(`Chromium not found at ${e2eEnv.chromiumPath}. Install it with: sudo apt-get install chromium`);
   }
-  if (!fs.existsSync(".next/BUILD_ID")) throw new Error("No production build: run `npm run build` first (npm run test:e2e does).");
+  const distDir = process.env.NEXT_DIST_DIR || ".next";
+  if (!fs.existsSync(path.join(distDir, "BUILD_ID"))) {
+    throw new Error(`No production build in ${distDir}: run \`npm run build\` first (npm run test:e2e does).`);
+  }
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-e2e-"));
   const env: NodeJS.ProcessEnv = {

@@ -208,3 +208,20 @@ describe("authenticator.expired delivery", () => {
     expect(hook.requests).toHaveLength(1);
   });
 });
+
+describe("background tick", () => {
+  it("expires authenticators and sends webhooks on its own in real time", async () => {
+    const ticking = await startTestEmulator({ backgroundTick: true, tickIntervalMs: 50 });
+    const hook = await startReceiver(200);
+    try {
+      await control(ticking, "PUT", `tenants/${US_TENANT.id}/webhook`, { url: hook.url });
+      await control(ticking, "POST", `tenants/${US_TENANT.id}/users/user_tick/authenticators`, { verificationMethod: "PUSH", lifetimeSeconds: 0.2 });
+      const deadline = Date.now() + 3000;
+      while (hook.requests.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(hook.requests).toHaveLength(1);
+    } finally {
+      await hook.close();
+      await ticking.close();
+    }
+  });
+});
