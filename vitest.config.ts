@@ -17,6 +17,8 @@ export default defineConfig({
     pool: "forks",
     env: {
       NODE_ENV: "test",
+      // What next.config.js's experimental.authInterrupts sets in the app, so forbidden() works in tests.
+      __NEXT_EXPERIMENTAL_AUTH_INTERRUPTS: "true",
       NEXTAUTH_SECRET: "vitest-secret-vitest-secret-vitest-secret",
       NEXTAUTH_URL: "http://127.0.0.1:3000",
       CONSOLE_ENCRYPTION_KEY: Buffer.alloc(32, 42).toString("base64"),

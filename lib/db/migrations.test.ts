@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { setUpTestDatabase } from "./testing";
+import { isDatabaseReachable, type Database } from "./index";
+
+let db: Database;
+let tearDown: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ db, tearDown } = await setUpTestDatabase());
+});
+afterAll(() => tearDown());
+
+const rows = async <T>(query: ReturnType<typeof sql>) => {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+};
+
+describe(`migrations on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"}`, () => {
+  it("create every table of the schema", async () => {
+    const tables = await rows<{ table_name: string }>(
+      sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
+    );
+    expect(tables.map((t) => t.table_name)).toEqual([
+      "audit_log",
+      "connection_secrets",
+      "connections",
+      "console_users",
+      "data_point_watches",
+      "login_attempts",
+      "webhook_events",
+      "webhook_rejections",
+    ]);
+  });
+
+  it("record each applied migration once", async () => {
+    const applied = await rows<{ n: number }>(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    expect(applied[0]?.n).toBeGreaterThan(0);
+  });
+
+  it("enforce case-insensitive unique emails", async () => {
+    await db.execute(sql`insert into console_users (email, name, role, password_hash) values ('A@x.io', 'A', 'admin', 'h')`);
+    await expect(
+      db.execute(sql`insert into console_users (email, name, role, password_hash) values ('a@X.io', 'B', 'admin', 'h')`),
+    ).rejects.toThrow();
+  });
+
+  it("build the prefix index on user ids with text_pattern_ops", async () => {
+    const defs = await rows<{ indexdef: string }>(
+      sql`select indexdef from pg_indexes where indexname = 'webhook_events_user_prefix_idx'`,
+    );
+    expect(defs[0]?.indexdef).toContain("text_pattern_ops");
+  });
+
+  it("answer the health probe", async () => {
+    expect(await isDatabaseReachable()).toBe(true);
+  });
+});

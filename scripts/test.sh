@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# npm test: typecheck, lint, unit + integration (vitest), then e2e in Chromium against a production build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ ! -x "$chromium" ]; then
+  echo "The browser tests need Chromium at $chromium." >&2
+  echo "Install it from Debian with: sudo apt-get update && sudo apt-get install -y chromium" >&2
+  echo "(or set CHROMIUM_PATH to another Chromium; 'npx playwright install' is not used)." >&2
+  exit 1
+fi
+[ -d node_modules ] || npm ci
+
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
+
+echo "== typecheck"; npm run -s typecheck
+echo "== lint"; npm run -s lint
+echo "== unit and integration (${DATABASE_URL:+PostgreSQL}${DATABASE_URL:-PGlite})"
+npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json"
+echo "== build"; npm run -s build
+echo "== e2e (Chromium)"
+PLAYWRIGHT_JSON_OUTPUT_FILE="$results/e2e.json" npx playwright test --reporter=list,json
+node scripts/test-summary.mjs "$results/vitest.json" "$results/e2e.json"
