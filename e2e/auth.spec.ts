@@ -11,6 +11,9 @@ function fromAddress(ip: string) {
   test.use({ extraHTTPHeaders: { "x-forwarded-for": ip } });
 }
 
+/** The form-level failure (Next's route announcer is also role="alert", so find ours by id). */
+const failureMessage = (page: Page) => page.locator("#sign-in-failure");
+
 async function expectNoSeriousA11yViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
@@ -63,16 +66,16 @@ test.describe("bad input", () => {
       if (r.url().includes("/api/auth/callback")) posted = true;
     });
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByText("Enter a valid email address.")).toBeVisible();
+    await expect(page.getByText("Enter your email address.")).toBeVisible();
     await expect(page.getByText("Enter your password.")).toBeVisible();
     expect(posted).toBe(false);
   });
 
   test("a wrong password and an unknown email get the same clear message", async ({ page }) => {
     await fillSignIn(page, { email: e2eUsers.admin.email, password: "not-the-password" });
-    await expect(page.getByRole("alert")).toHaveText("Email or password is incorrect.");
+    await expect(failureMessage(page)).toHaveText("Email or password is incorrect.");
     await fillSignIn(page, { email: "nobody@e2e.test", password: "whatever-password" });
-    await expect(page.getByRole("alert")).toHaveText("Email or password is incorrect.");
+    await expect(failureMessage(page)).toHaveText("Email or password is incorrect.");
     await expect(page).toHaveURL(/\/sign-in/);
   });
 
@@ -89,7 +92,7 @@ test.describe("disabled account", () => {
   fromAddress("203.0.113.20");
   test("is refused at sign-in", async ({ page }) => {
     await fillSignIn(page, e2eUsers.disabled);
-    await expect(page.getByRole("alert")).toContainText("This account is disabled");
+    await expect(failureMessage(page)).toContainText("This account is disabled");
   });
 });
 
@@ -98,10 +101,10 @@ test.describe("throttling", () => {
   test("after five failures the right password is refused with a clear message", async ({ page }) => {
     for (let i = 0; i < 5; i++) {
       await fillSignIn(page, { email: e2eUsers.throttled.email, password: `wrong-${i}` });
-      await expect(page.getByRole("alert")).toHaveText("Email or password is incorrect.");
+      await expect(failureMessage(page)).toHaveText("Email or password is incorrect.");
     }
     await fillSignIn(page, e2eUsers.throttled);
-    await expect(page.getByRole("alert")).toHaveText(/Too many failed sign-in attempts\. Try again in 1[45] minutes\./);
+    await expect(failureMessage(page)).toHaveText(/Too many failed sign-in attempts\. Try again in 1[45] minutes\./);
   });
 });
 

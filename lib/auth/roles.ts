@@ -22,3 +22,11 @@ export const navItems: readonly NavItem[] = [
 export function navItemsFor(role: Role): NavItem[] {
   return navItems.filter((item) => hasRole(role, item.role));
 }
+
+/** The role a path needs, from the navigation: the longest matching section prefix. */
+export function roleForPath(pathname: string): Role {
+  const match = navItems
+    .filter((item) => item.href !== "/" && (pathname === item.href || pathname.startsWith(`${item.href}/`)))
+    .sort((a, b) => b.href.length - a.href.length)[0];
+  return match?.role ?? "support";
+}
