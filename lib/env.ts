@@ -29,6 +29,9 @@ export const envSchema = z
     SERVICE_BASE_URL_EU: optionalUrl,
     SERVICE_BASE_URL_AU: optionalUrl,
     SERVICE_BASE_URL_CA: optionalUrl,
+    /** Read by `npm run connections -- add` only, so keys never appear in a command line. */
+    CONSOLE_MANAGEMENT_KEY: z.string().min(1).optional(),
+    CONSOLE_SERVER_SECRET_KEY: z.string().min(1).optional(),
     CONSOLE_BOOTSTRAP_ADMIN_EMAIL: z.string().email().optional(),
     CONSOLE_BOOTSTRAP_ADMIN_PASSWORD: z.string().min(12, "must be at least 12 characters").optional(),
   })

@@ -3,6 +3,7 @@ import { countUsers, createUser } from "@/lib/auth/users";
 import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
+import { startWebhookRetentionJob } from "@/lib/webhooks/retention";
 
 /** Validates the environment, migrates the database and creates the first admin if asked to. */
 export async function startUp(): Promise<void> {
@@ -17,4 +18,5 @@ export async function startUp(): Promise<void> {
     });
     logger.info("created the bootstrap admin", { email: e.CONSOLE_BOOTSTRAP_ADMIN_EMAIL });
   }
+  startWebhookRetentionJob();
 }

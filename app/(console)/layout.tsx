@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { ConnectionSwitcherSlot } from "@/components/connections/connection-switcher-slot";
 import { NavLinks } from "@/components/shell/nav-links";
 import { Providers } from "@/components/shell/providers";
 import { SignOutButton } from "@/components/shell/sign-out-button";
@@ -36,6 +37,7 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
                 </div>
               </details>
             </nav>
+            <ConnectionSwitcherSlot user={user} />
             <div className="flex-1" />
             <div className="flex items-center gap-3">
               <div className="text-right text-sm leading-tight">

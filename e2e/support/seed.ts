@@ -1,6 +1,8 @@
 import { setUserDisabled, createUser } from "@/lib/auth/users";
 import { closeDb } from "@/lib/db";
-import { e2eUsers } from "./env";
+import { seedDemoConnections } from "../../scripts/seed-connections";
+import { pointEmulatorAtConsole } from "../../scripts/seed-webhooks";
+import { e2eEnv, e2eUsers } from "./env";
 
 /** Seeds the e2e database before the console starts (PGlite is single-process). */
 async function main() {
@@ -8,6 +10,9 @@ async function main() {
     await createUser({ email: user.email, name: user.name, role: user.role, password: user.password });
     if ("disabled" in user && user.disabled) await setUserDisabled(user.email, true);
   }
+  const connections = await seedDemoConnections();
+  // Each emulated tenant delivers its webhooks to its connection's receiver URL on the e2e console.
+  await pointEmulatorAtConsole(e2eEnv.emulatorUrl, e2eEnv.consoleUrl, connections);
   await closeDb();
 }
 

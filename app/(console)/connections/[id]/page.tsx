@@ -1,0 +1,57 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { ConnectionForm } from "@/components/connections/connection-form";
+import { DeleteConnection } from "@/components/connections/delete-connection";
+import { Badge } from "@/components/ui/badge";
+import { WebhookUrlCard } from "@/components/webhooks/webhook-url-card";
+import { Card, PageHeader } from "@/components/ui/card";
+import { Time } from "@/components/ui/time";
+import { requireRole } from "@/lib/auth/guards";
+import { regionLabels } from "@/lib/connections/regions";
+import { getConnection } from "@/lib/connections/repository";
+
+export const metadata: Metadata = { title: "Connection" };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export default async function ConnectionPage({ params }: { params: Promise<{ id: string }> }) {
+  await requireRole("admin");
+  const { id } = await params;
+  const connection = UUID.test(id) ? await getConnection(id) : undefined;
+  if (!connection) notFound();
+  return (
+    <>
+      <PageHeader
+        title={connection.name}
+        description={
+          <>
+            {regionLabels[connection.region]} ·{" "}
+            {connection.verifiedAt ? (
+              <>
+                <Badge tone="success">verified</Badge> key accepted <Time iso={connection.verifiedAt} />
+              </>
+            ) : (
+              <Badge tone="warning">unverified</Badge>
+            )}{" "}
+            · created <Time iso={connection.createdAt} /> {connection.createdBy ? `by ${connection.createdBy}` : ""}
+          </>
+        }
+      />
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,36rem)_1fr]">
+        <Card>
+          <h2 className="mb-4 text-base font-semibold">Settings and keys</h2>
+          <ConnectionForm connection={connection} />
+        </Card>
+        <div className="space-y-6">
+          {/* Webhook URL card: owned by the webhook feature (issue 5). */}
+          <WebhookUrlCard connectionId={connection.id} />
+          <Card>
+            <h2 className="text-base font-semibold">Delete</h2>
+            <p className="mt-1 mb-4 text-sm text-slate-600">Removes the connection, its keys, watch list and webhook history from the console.</p>
+            <DeleteConnection id={connection.id} name={connection.name} region={connection.region} />
+          </Card>
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,45 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { authorizeAction, isActionFailure } from "@/lib/auth/guards";
+import { rememberSelectedConnection } from "@/lib/connections/current";
+import { createConnection, deleteConnection, updateConnection } from "@/lib/connections/manage";
+import { getConnection } from "@/lib/connections/repository";
+import { selectConnectionSchema, type CreateConnectionInput, type DeleteConnectionInput, type UpdateConnectionInput } from "@/lib/connections/schemas";
+import type { ConnectionMutationResult } from "@/lib/connections/types";
+
+// Thin entry points: each checks the role itself; lib/connections validates with the forms' schemas.
+
+export async function createConnectionAction(input: CreateConnectionInput): Promise<ConnectionMutationResult> {
+  const user = await authorizeAction("admin");
+  if (isActionFailure(user)) return user;
+  const result = await createConnection(user, input);
+  if (result.ok) revalidatePath("/", "layout");
+  return result;
+}
+
+export async function updateConnectionAction(input: UpdateConnectionInput): Promise<ConnectionMutationResult> {
+  const user = await authorizeAction("admin");
+  if (isActionFailure(user)) return user;
+  const result = await updateConnection(user, input);
+  if (result.ok) revalidatePath("/", "layout");
+  return result;
+}
+
+export async function deleteConnectionAction(input: DeleteConnectionInput): Promise<{ ok: true } | { ok: false; error: string }> {
+  const user = await authorizeAction("admin");
+  if (isActionFailure(user)) return user;
+  const result = await deleteConnection(user, input);
+  if (result.ok) revalidatePath("/", "layout");
+  return result;
+}
+
+/** The shell's switcher: any signed-in user may choose which connection feature pages show. */
+export async function selectConnectionAction(input: { id: string }): Promise<{ ok: true } | { ok: false; error: string }> {
+  const user = await authorizeAction("support");
+  if (isActionFailure(user)) return user;
+  const parsed = selectConnectionSchema.safeParse(input);
+  if (!parsed.success || !(await getConnection(parsed.data.id))) return { ok: false, error: "That connection no longer exists." };
+  await rememberSelectedConnection(parsed.data.id);
+  revalidatePath("/", "layout");
+  return { ok: true };
+}

@@ -1,0 +1,32 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { authorizeAction, isActionFailure } from "@/lib/auth/guards";
+import { refreshWatches, unwatchDataPoint, watchDataPoint, type WatchResult } from "@/lib/data-points/watches";
+import { refreshWatchesSchema, type WatchDataPointInput } from "@/lib/data-points/schemas";
+
+export async function watchDataPointAction(input: WatchDataPointInput): Promise<WatchResult> {
+  const user = await authorizeAction("admin");
+  if (isActionFailure(user)) return user;
+  const result = await watchDataPoint(user, input);
+  revalidatePath("/data-points");
+  return result;
+}
+
+export async function unwatchDataPointAction(input: WatchDataPointInput): Promise<WatchResult> {
+  const user = await authorizeAction("admin");
+  if (isActionFailure(user)) return user;
+  const result = await unwatchDataPoint(user, input);
+  revalidatePath("/data-points");
+  return result;
+}
+
+/** A refresh re-reads the service and changes no list, so support may run it too. */
+export async function refreshWatchesAction(input: { connectionId: string }): Promise<{ ok: true; refreshed: number; failed: number } | { ok: false; error: string }> {
+  const user = await authorizeAction("support");
+  if (isActionFailure(user)) return user;
+  const parsed = refreshWatchesSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, error: "Choose a connection." };
+  const result = await refreshWatches(parsed.data.connectionId);
+  revalidatePath("/data-points");
+  return result;
+}

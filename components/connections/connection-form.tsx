@@ -1,0 +1,141 @@
+"use client";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useForm, type Resolver } from "react-hook-form";
+import { toast } from "sonner";
+import { createConnectionAction, updateConnectionAction } from "@/app/(console)/connections/actions";
+import { Button } from "@/components/ui/button";
+import { Alert } from "@/components/ui/card";
+import { Field, Input, Select } from "@/components/ui/input";
+import { regionLabels, regions, type Region } from "@/lib/connections/regions";
+import { createConnectionSchema, updateConnectionSchema, type UpdateConnectionInput } from "@/lib/connections/schemas";
+import type { ConnectionMutationResult, ConnectionSummary } from "@/lib/connections/types";
+import { KeyFingerprint } from "./key-fingerprint";
+
+type Values = Omit<UpdateConnectionInput, "id"> & { id?: string };
+
+const keyFields = [
+  { name: "managementKey", kind: "management", label: "Management API secret key", hint: "Tenant settings → API keys. Checked against the region when you save." },
+  { name: "serverKey", kind: "server", label: "Server API secret key (optional)", hint: "Verifies webhook signatures and looks up user authenticators." },
+  { name: "serverSecondaryKey", kind: "server_secondary", label: "Second server API secret key (optional)", hint: "While the tenant rotates its server key, both keys are accepted." },
+] as const;
+
+/** Create or edit a connection. Key fields are write-only: they start empty and an empty one keeps the stored key. */
+export function ConnectionForm({ connection }: { connection?: ConnectionSummary }) {
+  const router = useRouter();
+  const editing = connection !== undefined;
+  const [problem, setProblem] = useState<Extract<ConnectionMutationResult, { ok: false }> | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setValue,
+    resetField,
+    formState: { errors, isSubmitting },
+  } = useForm<Values>({
+    resolver: zodResolver(editing ? updateConnectionSchema : createConnectionSchema) as unknown as Resolver<Values>,
+    defaultValues: {
+      id: connection?.id,
+      name: connection?.name ?? "",
+      region: connection?.region ?? "us",
+      managementKey: "",
+      serverKey: "",
+      serverSecondaryKey: "",
+      saveUnverified: false,
+      removeServerSecondaryKey: false,
+    },
+  });
+
+  const save = (saveUnverified: boolean) =>
+    handleSubmit(async (values) => {
+      setProblem(null);
+      const input = { ...values, saveUnverified };
+      const result = editing ? await updateConnectionAction({ ...input, id: connection.id }) : await createConnectionAction(input);
+      if (!result.ok) {
+        // A problem with a remedy (another region, save anyway) goes in the alert with its button;
+        // one about a single field goes next to that field.
+        if (result.field && !result.suggestedRegion && !result.canSaveUnverified) setError(result.field, { message: result.error });
+        else setProblem(result);
+        return;
+      }
+      toast.success(`${editing ? "Saved" : "Added"} ${values.name}${result.verified ? "" : " (unverified)"}.`);
+      for (const f of keyFields) resetField(f.name);
+      if (editing) router.refresh();
+      else router.push(`/connections/${result.id}`);
+    });
+
+  const chooseRegion = (region: Region) => {
+    setValue("region", region, { shouldDirty: true });
+    setProblem(null);
+  };
+
+  return (
+    <form onSubmit={save(false)} noValidate className="max-w-xl space-y-5" aria-label={editing ? "Edit connection" : "New connection"}>
+      <div aria-live="polite">
+        {problem ? (
+          <Alert tone={problem.canSaveUnverified ? "warning" : "danger"} title={problem.canSaveUnverified ? "Key not checked" : "Not saved"}>
+            <p>{problem.error}</p>
+            {problem.suggestedRegion ? (
+              <Button size="sm" variant="secondary" className="mt-2" onClick={() => chooseRegion(problem.suggestedRegion!)}>
+                Use {regionLabels[problem.suggestedRegion]}
+              </Button>
+            ) : null}
+            {problem.canSaveUnverified ? (
+              <Button size="sm" variant="secondary" className="mt-2" disabled={isSubmitting} onClick={save(true)}>
+                Save anyway (unverified)
+              </Button>
+            ) : null}
+          </Alert>
+        ) : null}
+      </div>
+      <Field id="name" label="Name" error={errors.name?.message}>
+        <Input id="name" autoComplete="off" aria-invalid={errors.name ? true : undefined} {...register("name")} />
+      </Field>
+      <Field id="region" label="Region" error={errors.region?.message} hint="The region the tenant was created in; each has its own address.">
+        <Select id="region" aria-invalid={errors.region ? true : undefined} {...register("region")}>
+          {regions.map((r) => (
+            <option key={r} value={r}>
+              {regionLabels[r]}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      {keyFields.map((f) => (
+        <Field
+          key={f.name}
+          id={f.name}
+          label={f.label}
+          error={errors[f.name]?.message}
+          hint={
+            editing ? (
+              <>
+                Stored: <KeyFingerprint value={connection.keys[f.kind]} />. Leave empty to keep it. {f.hint}
+              </>
+            ) : (
+              f.hint
+            )
+          }
+        >
+          <Input
+            id={f.name}
+            type="password"
+            autoComplete="new-password"
+            spellCheck={false}
+            aria-invalid={errors[f.name] ? true : undefined}
+            aria-describedby={errors[f.name] ? `${f.name}-error` : `${f.name}-hint`}
+            {...register(f.name)}
+          />
+        </Field>
+      ))}
+      {editing && connection.keys.server_secondary ? (
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          <input type="checkbox" {...register("removeServerSecondaryKey")} /> Remove the second server key (rotation finished)
+        </label>
+      ) : null}
+      <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
+        {isSubmitting ? "Checking the key…" : editing ? "Save changes" : "Add connection"}
+      </Button>
+    </form>
+  );
+}

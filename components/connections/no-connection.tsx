@@ -1,0 +1,20 @@
+import Link from "next/link";
+import { EmptyState } from "@/components/ui/card";
+
+/** What a feature page shows before any connection exists. */
+export function NoConnection({ isAdmin }: { isAdmin: boolean }) {
+  return (
+    <EmptyState title="No connection yet">
+      {isAdmin ? (
+        <p>
+          <Link className="font-medium text-indigo-700 underline" href="/connections/new">
+            Add a connection
+          </Link>{" "}
+          to a tenant first.
+        </p>
+      ) : (
+        <p>An administrator has to connect a tenant first.</p>
+      )}
+    </EmptyState>
+  );
+}

@@ -1,0 +1,51 @@
+"use client";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useTransition } from "react";
+import { toast } from "sonner";
+import { selectConnectionAction } from "@/app/(console)/connections/actions";
+import { regionShortNames } from "@/lib/connections/regions";
+import type { ConnectionChoice } from "@/lib/connections/types";
+
+/** The connection every feature page works on, kept in an httpOnly cookie by the server action. */
+export function ConnectionSwitcher({ choices, selectedId, canAdd }: { choices: ConnectionChoice[]; selectedId: string | null; canAdd: boolean }) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  if (choices.length === 0) {
+    return canAdd ? (
+      <Link href="/connections/new" className="text-sm font-medium text-indigo-700 underline">
+        Add a connection
+      </Link>
+    ) : (
+      <span className="text-sm text-slate-500">No connections yet</span>
+    );
+  }
+  return (
+    <div className="flex items-center gap-2">
+      <label htmlFor="connection-switcher" className="text-sm font-medium text-slate-700">
+        Connection
+      </label>
+      <select
+        id="connection-switcher"
+        className="rounded-md border-0 bg-white py-1.5 pl-2 pr-8 text-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600"
+        value={selectedId ?? ""}
+        disabled={pending}
+        aria-busy={pending}
+        onChange={(event) => {
+          const id = event.target.value;
+          startTransition(async () => {
+            const result = await selectConnectionAction({ id });
+            if (!result.ok) toast.error(result.error);
+            router.refresh();
+          });
+        }}
+      >
+        {choices.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name} ({regionShortNames[c.region]})
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { Button } from "@/components/ui/button";
+import { Input, Select } from "@/components/ui/input";
+import { filtersToQuery, type EventFilters } from "@/lib/webhooks/filters";
+
+const fieldLabel = "block text-xs font-medium text-slate-700";
+
+/** The log's filters; submitting puts them in the URL, so a filtered view is a shareable link. */
+export function EventFiltersForm({ filters, connections }: { filters: EventFilters; connections: Array<{ id: string; name: string }> }) {
+  const router = useRouter();
+  const text = (name: keyof EventFilters, label: string, placeholder = "") => (
+    <div>
+      <label htmlFor={`f-${name}`} className={fieldLabel}>
+        {label}
+      </label>
+      <Input id={`f-${name}`} name={name} defaultValue={String(filters[name] ?? "")} placeholder={placeholder} />
+    </div>
+  );
+  const time = (name: keyof EventFilters, label: string) => (
+    <div>
+      <label htmlFor={`f-${name}`} className={fieldLabel}>
+        {label}
+      </label>
+      <Input id={`f-${name}`} name={name} type="datetime-local" step="1" defaultValue={toLocalInput(filters[name] as string | undefined)} />
+    </div>
+  );
+  return (
+    <form
+      role="search"
+      aria-label="Filter webhook events"
+      className="mb-4 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const values: Record<string, string> = {};
+        for (const [key, value] of new FormData(event.currentTarget).entries()) {
+          if (typeof value !== "string" || !value) continue;
+          values[key] = key.endsWith("From") || key.endsWith("To") ? new Date(value).toISOString() : value;
+        }
+        const query = filtersToQuery(values);
+        router.push(query ? `/webhooks?${query}` : "/webhooks");
+      }}
+    >
+      <div>
+        <label htmlFor="f-connectionId" className={fieldLabel}>
+          Connection
+        </label>
+        <Select id="f-connectionId" name="connectionId" defaultValue={filters.connectionId ?? ""}>
+          <option value="">All connections</option>
+          {connections.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </Select>
+      </div>
+      {text("type", "Event type", "authenticator.expired, or all")}
+      {text("verificationMethod", "Method", "e.g. PUSH")}
+      {text("devicePlatform", "Device platform", "e.g. IOS")}
+      <div>
+        <label htmlFor="f-userId" className={fieldLabel}>
+          User id
+        </label>
+        <div className="flex gap-2">
+          <Input id="f-userId" name="userId" defaultValue={filters.userId ?? ""} />
+          <Select aria-label="User id match" name="userIdMatch" defaultValue={filters.userIdMatch} className="w-28">
+            <option value="exact">exact</option>
+            <option value="prefix">starts with</option>
+          </Select>
+        </div>
+      </div>
+      {text("userAuthenticatorId", "User authenticator id")}
+      {time("receivedFrom", "Received from")}
+      {time("receivedTo", "Received to")}
+      {time("expiresFrom", "Expired from")}
+      {time("expiresTo", "Expired to")}
+      <div className="flex items-end gap-2 lg:col-span-2">
+        <Button type="submit">Apply filters</Button>
+        <Button variant="ghost" onClick={() => router.push("/webhooks")}>
+          Clear
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** datetime-local wants local wall time without a zone. */
+function toLocalInput(iso: string | undefined): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}

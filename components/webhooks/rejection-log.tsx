@@ -1,0 +1,88 @@
+import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
+import { EmptyState } from "@/components/ui/card";
+import { Table, Td, Th } from "@/components/ui/table";
+import { Time } from "@/components/ui/time";
+import { filtersToQuery, type RejectionFilters } from "@/lib/webhooks/filters";
+import type { Page, WebhookRejectionSummary } from "@/lib/webhooks/types";
+
+/** Refused deliveries: the answer to "why did my webhook not arrive". Server-rendered; paging is by link. */
+export function RejectionLog({
+  page,
+  filters,
+  connections,
+}: {
+  page: Page<WebhookRejectionSummary>;
+  filters: RejectionFilters;
+  connections: Array<{ id: string; name: string }>;
+}) {
+  const { cursor, ...rest } = filters;
+  const query = filtersToQuery(rest);
+  const link = (extra: string) => `/webhooks?${["tab=rejections", query, extra].filter(Boolean).join("&")}`;
+  return (
+    <>
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2 text-sm">
+        <p className="text-slate-600">
+          Every refused request is listed with its reason, up to 30 a minute per URL (a flood is not recorded in full).
+          {filters.connectionId ? ` Connection: ${connections.find((c) => c.id === filters.connectionId)?.name ?? filters.connectionId}.` : ""}
+        </p>
+        <div className="flex gap-2">
+          <a className="rounded-md px-2.5 py-1.5 font-medium text-indigo-700 ring-1 ring-slate-300" href={`/api/webhook-rejections?format=csv${query ? `&${query}` : ""}`}>
+            Export CSV
+          </a>
+          <a className="rounded-md px-2.5 py-1.5 font-medium text-indigo-700 ring-1 ring-slate-300" href={`/api/webhook-rejections?format=ndjson${query ? `&${query}` : ""}`}>
+            Export NDJSON
+          </a>
+        </div>
+      </div>
+      {page.items.length === 0 ? (
+        <EmptyState title="No rejected deliveries">Every request that reached a webhook URL was accepted.</EmptyState>
+      ) : (
+        <Table caption="Rejected webhook requests, newest first">
+          <thead>
+            <tr>
+              <Th>Received</Th>
+              <Th>Connection</Th>
+              <Th>Status</Th>
+              <Th>Reason</Th>
+              <Th>Detail</Th>
+              <Th>Event id</Th>
+              <Th>Body SHA-256</Th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {page.items.map((r) => (
+              <tr key={r.id} data-testid="webhook-rejection-row">
+                <Td>
+                  <Time iso={r.receivedAt} />
+                </Td>
+                <Td>{r.connectionName ?? <span className="text-slate-400">unknown URL</span>}</Td>
+                <Td>{r.status}</Td>
+                <Td>
+                  <Badge tone="danger">{r.reason}</Badge>
+                </Td>
+                <Td className="max-w-md whitespace-normal text-xs">{r.detail}</Td>
+                <Td className="font-mono text-xs">{r.eventId ?? "—"}</Td>
+                <Td className="font-mono text-xs" >
+                  <span title={r.bodySha256}>{r.bodySha256.slice(0, 12)}…</span>
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+      <nav aria-label="Pages" className="mt-3 flex gap-3 text-sm">
+        {cursor ? (
+          <Link className="text-indigo-700 underline" href={link("")}>
+            ← Newest
+          </Link>
+        ) : null}
+        {page.nextCursor ? (
+          <Link className="text-indigo-700 underline" href={link(`cursor=${encodeURIComponent(page.nextCursor)}`)}>
+            Older →
+          </Link>
+        ) : null}
+      </nav>
+    </>
+  );
+}

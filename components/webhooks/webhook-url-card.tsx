@@ -1,0 +1,38 @@
+import "server-only";
+import { Alert, Card } from "@/components/ui/card";
+import { getSessionUser } from "@/lib/auth/guards";
+import { webhookReceiverInfo } from "@/lib/webhooks/url";
+import { WebhookUrlField } from "./webhook-url-field";
+
+/** The connection's webhook URL, to paste into the tenant's settings; admins may regenerate it. */
+export async function WebhookUrlCard({ connectionId }: { connectionId: string }) {
+  const [info, user] = await Promise.all([webhookReceiverInfo(connectionId), getSessionUser()]);
+  if (!info || !user) return null;
+  return (
+    <Card>
+      <h2 className="text-base font-semibold">Webhook URL</h2>
+      <p className="mt-1 mb-4 text-sm text-slate-600">
+        Paste this URL into the tenant&apos;s settings as the endpoint for authenticator events. Events then appear in the{" "}
+        <a className="text-indigo-700 underline" href={`/webhooks?connectionId=${connectionId}`}>
+          webhook log
+        </a>
+        .
+      </p>
+      <WebhookUrlField
+        connectionId={connectionId}
+        connectionName={info.connectionName}
+        initialUrl={info.url}
+        canRegenerate={user.role === "admin"}
+      />
+      {info.signed ? null : (
+        <div className="mt-4">
+          <Alert tone="warning" title="Webhooks from this tenant are not verified">
+            No server API secret key is stored for this connection, so the console cannot check the signature of incoming events:
+            anyone who knows the URL could post events. They are accepted and marked “unsigned” in the log. Add the server key to verify
+            them.
+          </Alert>
+        </div>
+      )}
+    </Card>
+  );
+}

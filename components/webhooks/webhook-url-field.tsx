@@ -1,0 +1,79 @@
+"use client";
+import { RefreshCw } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useId, useState } from "react";
+import { toast } from "sonner";
+import { TypedConfirmDialog } from "@/components/connections/typed-confirm-dialog";
+import { Button } from "@/components/ui/button";
+import { CopyButton } from "./copy-button";
+import { regenerateWebhookUrlAction } from "./webhook-url-actions";
+
+export function WebhookUrlField({
+  connectionId,
+  connectionName,
+  initialUrl,
+  canRegenerate,
+}: {
+  connectionId: string;
+  connectionName: string;
+  initialUrl: string;
+  canRegenerate: boolean;
+}) {
+  const router = useRouter();
+  const id = useId();
+  const [url, setUrl] = useState(initialUrl);
+  const [open, setOpen] = useState(false);
+  const [pending, setPending] = useState(false);
+  return (
+    <div className="space-y-2">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        Receiver URL
+      </label>
+      <div className="flex flex-wrap items-center gap-2">
+        <input
+          id={id}
+          readOnly
+          value={url}
+          data-testid="webhook-url"
+          onFocus={(e) => e.currentTarget.select()}
+          className="min-w-0 flex-1 rounded-md bg-slate-50 px-3 py-2 font-mono text-xs text-slate-800 ring-1 ring-inset ring-slate-300"
+        />
+        <CopyButton text={url} label="Copy URL" />
+        {canRegenerate ? (
+          <Button variant="secondary" size="sm" onClick={() => setOpen(true)}>
+            <RefreshCw aria-hidden="true" className="size-4" />
+            Regenerate
+          </Button>
+        ) : null}
+      </div>
+      {canRegenerate ? (
+        <TypedConfirmDialog
+          open={open}
+          onClose={() => setOpen(false)}
+          title="Regenerate the webhook URL?"
+          expected={connectionName}
+          confirmLabel="Regenerate URL"
+          pending={pending}
+          onConfirm={async (typed) => {
+            setPending(true);
+            const result = await regenerateWebhookUrlAction({ connectionId, confirmName: typed });
+            setPending(false);
+            if (!result.ok) {
+              toast.error(result.error);
+              return;
+            }
+            setUrl(result.url);
+            setOpen(false);
+            toast.success("New webhook URL created. Paste it into the tenant's settings: the old one is refused from now on.");
+            router.refresh();
+          }}
+        >
+          <p>
+            The current URL stops working at once: the service&apos;s deliveries to it will be refused (and retried, then dropped) until
+            the tenant&apos;s settings hold the new URL.
+          </p>
+        </TypedConfirmDialog>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+import { expect, test, type Page } from "@playwright/test";
+import { signIn } from "./support/auth";
+import { e2eEnv, e2eUsers } from "./support/env";
+import { captureNextServerAction, replayServerAction } from "./support/server-actions";
+
+async function emulator(path: string, method: string, body?: unknown) {
+  const response = await fetch(`${e2eEnv.emulatorUrl}/_emulator/${path}`, {
+    method,
+    headers: { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(response.ok).toBe(true);
+}
+
+async function openDeleteDialog(page: Page) {
+  await page.getByRole("button", { name: "Delete configuration" }).click();
+  return page.getByRole("dialog", { name: "Delete the email OTP configuration?" });
+}
+
+async function auditRows(page: Page) {
+  await page.goto("/audit?action=email_otp.deleted");
+  return page.getByRole("table", { name: "Audit records, newest first" }).locator("tbody tr");
+}
+
+// Deleting changes the shared emulator (it also removes the tenant's EMAIL_OTP authenticators): put it
+// back with a reset, then restore each tenant's webhook settings, which the e2e seed pointed at the console.
+type TenantWebhook = { id: string; webhookUrl: string | null; webhookDelaySeconds: number };
+let webhooks: TenantWebhook[] = [];
+test.beforeAll(async () => {
+  const state = (await (await fetch(`${e2eEnv.emulatorUrl}/_emulator/state`)).json()) as { tenants: TenantWebhook[] };
+  webhooks = state.tenants;
+});
+test.afterAll(async () => {
+  await emulator("faults", "DELETE");
+  await emulator("reset", "POST");
+  for (const t of webhooks) await emulator(`tenants/${t.id}/webhook`, "PUT", { url: t.webhookUrl, delaySeconds: t.webhookDelaySeconds });
+});
+
+test("email OTP: typed confirmation, one request per double click, 5xx not done, second attempt says there was none", async ({ page, browser }) => {
+  await signIn(page, e2eUsers.admin);
+  await page.goto("/email-otp");
+  await expect(page.getByTestId("email-otp-fields")).toContainText("SENDGRID");
+  // A second tab that still shows the configuration, for the second attempt.
+  const stale = await page.context().newPage();
+  await stale.goto("/email-otp");
+  await expect(stale.getByTestId("email-otp-fields")).toBeVisible();
+
+  // 1. A 5xx: not deleted, nothing recorded as done. The captured request is replayed by support below.
+  await emulator("faults", "POST", { region: "us", mode: "500", count: 1 });
+  let dialog = await openDeleteDialog(page);
+  await expect(dialog).toContainText("permanently deletes the tenant's email OTP configuration and its stored credentials");
+  await expect(dialog).toContainText("Acme");
+  await expect(dialog).toContainText("US (Oregon)");
+  const confirm = dialog.getByRole("button", { name: "Delete permanently" });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel("Type Acme to confirm").fill("Acm");
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel("Type Acme to confirm").fill("Acme");
+  await expect(confirm).toBeEnabled();
+  const captured = captureNextServerAction(page);
+  await confirm.click();
+  const deleteAction = await captured;
+  await expect(page.getByText("Not deleted: the service answered HTTP 500. Try again.")).toBeVisible();
+  await page.keyboard.press("Escape");
+  await page.reload();
+  await expect(page.getByTestId("email-otp-fields")).toBeVisible();
+
+  // 2. Support replays the admin's request (the fault is used up, so it would succeed): refused, nothing changed.
+  const supportContext = await browser.newContext();
+  const support = await supportContext.newPage();
+  await signIn(support, e2eUsers.support);
+  // Refused twice over: the proxy answers the admin-only section with its access-denied page (so
+  // Next finds no such action there, 409), and the action checks the role itself (data-points.spec
+  // replays an action on a page support may open, which reaches that check).
+  const replay = await replayServerAction(support.request, deleteAction);
+  expect(replay.status === 409 || replay.text.includes("Only admin users can do this.")).toBe(true);
+  expect(replay.text).not.toContain('"ok":true');
+  expect((await support.goto("/email-otp"))?.status()).toBe(403);
+  await supportContext.close();
+  await page.reload();
+  await expect(page.getByTestId("email-otp-fields")).toBeVisible();
+
+  // 3. Success, with a double click sending one request.
+  let actionPosts = 0;
+  page.on("request", (r) => {
+    if (r.method() === "POST" && r.headers()["next-action"]) actionPosts++;
+  });
+  dialog = await openDeleteDialog(page);
+  await dialog.getByLabel("Type Acme to confirm").fill("Acme");
+  await dialog.getByRole("button", { name: "Delete permanently" }).dblclick();
+  await expect(page.getByText("Deleted the email OTP configuration of Acme.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "No email OTP configuration" })).toBeVisible();
+  expect(actionPosts).toBe(1);
+
+  // 4. The stale tab tries again: the service says 404, shown as "there was none", not as an error.
+  dialog = await openDeleteDialog(stale);
+  await dialog.getByLabel("Type Acme to confirm").fill("Acme");
+  await dialog.getByRole("button", { name: "Delete permanently" }).click();
+  await expect(stale.getByText("There was no email OTP configuration in Acme: nothing to delete.")).toBeVisible();
+  await expect(stale.getByRole("heading", { name: "No email OTP configuration" })).toBeVisible();
+
+  // The audit log has the three attempts: 500 (failure), 200 (success), 404 (failure), newest first.
+  const rows = await auditRows(page);
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText("HTTP 404");
+  await expect(rows.nth(1)).toContainText("success · HTTP 200");
+  await expect(rows.nth(2)).toContainText("failure · HTTP 500");
+});

@@ -1,0 +1,46 @@
+import { z } from "zod";
+
+/** The audit page's URL filters, validated on the server. Client-safe. */
+/** `<input type="datetime-local">` sends no zone; the page labels it UTC, so read it as UTC. */
+const utcTime = z.preprocess(
+  (v) => (typeof v === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/.test(v) ? `${v}${v.length === 16 ? ":00" : ""}Z` : v || undefined),
+  z.iso.datetime({ offset: true }).optional(),
+);
+
+export const auditFilterSchema = z.object({
+  actor: z.string().trim().max(320).optional().transform((v) => v || undefined).catch(undefined),
+  action: z.string().trim().max(100).optional().transform((v) => v || undefined).catch(undefined),
+  connectionId: z.uuid().optional().catch(undefined),
+  from: utcTime.catch(undefined),
+  to: utcTime.catch(undefined),
+  cursor: z.string().max(200).optional().catch(undefined),
+});
+export type AuditFilter = z.infer<typeof auditFilterSchema>;
+
+export type AuditEntry = {
+  id: number;
+  at: string;
+  actorEmail: string | null;
+  action: string;
+  connectionId: string | null;
+  connectionName: string | null;
+  target: string | null;
+  outcome: string;
+  httpStatus: number | null;
+  requestId: string | null;
+};
+
+export const auditActions = [
+  "connection.created",
+  "connection.updated",
+  "connection.key_replaced",
+  "connection.deleted",
+  "data_point.watched",
+  "data_point.unwatched",
+  "email_otp.deleted",
+  "user.created",
+  "user.disabled",
+  "user.enabled",
+  "user.password_set",
+  "sign_in.throttled",
+] as const;

@@ -1,0 +1,177 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import { recordAudit, type AuditActor } from "@/lib/audit";
+import { getDb } from "@/lib/db";
+import { connections, connectionSecrets } from "@/lib/db/schema";
+import { newWebhookToken } from "@/lib/webhooks/token";
+import { regionLabels, regionShortNames, type Region } from "./regions";
+import { findConnectionIdByName, getConnection, getServiceConnection, isUniqueViolation, sealKey } from "./repository";
+import {
+  createConnectionSchema,
+  deleteConnectionSchema,
+  updateConnectionSchema,
+  type CreateConnectionInput,
+  type DeleteConnectionInput,
+  type UpdateConnectionInput,
+} from "./schemas";
+import type { ConnectionMutationResult, SecretKindName } from "./types";
+import { checkManagementKey } from "./verify";
+
+type Failure = Extract<ConnectionMutationResult, { ok: false }>;
+
+const nameTaken: Failure = { ok: false, field: "name", error: "A connection with this name already exists." };
+
+/** Turns a key check into "go ahead (verified or not)" or the message the form shows. */
+async function verifyForSave(region: Region, key: string, saveUnverified: boolean): Promise<{ verifiedAt: Date | null; httpStatus: number | null } | Failure> {
+  const check = await checkManagementKey(region, key);
+  switch (check.status) {
+    case "verified":
+      return { verifiedAt: new Date(), httpStatus: check.httpStatus };
+    case "wrong_region":
+      return {
+        ok: false,
+        field: "region",
+        suggestedRegion: check.region,
+        error: `This key belongs to the ${regionShortNames[check.region]} region, not ${regionShortNames[region]}. Choose ${regionLabels[check.region]} and save again.`,
+      };
+    case "invalid":
+      return { ok: false, field: "managementKey", error: "No region accepts this management key. Check that you copied the whole key from the tenant's API keys settings." };
+    case "unreachable":
+      if (saveUnverified) return { verifiedAt: null, httpStatus: check.httpStatus };
+      return {
+        ok: false,
+        canSaveUnverified: true,
+        error: `The ${regionLabels[region]} region could not be reached to check the key${check.httpStatus ? ` (HTTP ${check.httpStatus})` : ""}. You can save anyway; the connection will be marked unverified.`,
+      };
+  }
+}
+
+function optionalKeys(input: { serverKey: string; serverSecondaryKey: string }): Array<[SecretKindName, string]> {
+  const keys: Array<[SecretKindName, string]> = [];
+  if (input.serverKey) keys.push(["server", input.serverKey]);
+  if (input.serverSecondaryKey) keys.push(["server_secondary", input.serverSecondaryKey]);
+  return keys;
+}
+
+export async function createConnection(actor: AuditActor, raw: CreateConnectionInput): Promise<ConnectionMutationResult> {
+  const parsed = createConnectionSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Check the form." };
+  const input = parsed.data;
+  if (await findConnectionIdByName(input.name)) return nameTaken;
+  const verification = await verifyForSave(input.region, input.managementKey, input.saveUnverified);
+  if ("ok" in verification) return verification;
+
+  const db = await getDb();
+  const token = newWebhookToken();
+  let id: string;
+  try {
+    id = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(connections)
+        .values({
+          name: input.name,
+          region: input.region,
+          verifiedAt: verification.verifiedAt,
+          webhookTokenHash: token.hash,
+          webhookTokenCiphertext: token.ciphertext,
+          createdBy: actor.id,
+          updatedBy: actor.id,
+        })
+        .returning({ id: connections.id });
+      const connectionId = row!.id;
+      const keys: Array<[SecretKindName, string]> = [["management", input.managementKey], ...optionalKeys(input)];
+      await tx.insert(connectionSecrets).values(keys.map(([kind, key]) => sealKey(connectionId, kind, key, actor.id)));
+      return connectionId;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return nameTaken;
+    throw error;
+  }
+  await recordAudit({
+    actor,
+    action: "connection.created",
+    outcome: "success",
+    connection: { id, name: input.name },
+    httpStatus: verification.httpStatus ?? undefined,
+    details: { region: input.region, verified: verification.verifiedAt !== null, keys: ["management", ...optionalKeys(input).map(([k]) => k)] },
+  });
+  return { ok: true, id, verified: verification.verifiedAt !== null };
+}
+
+export async function updateConnection(actor: AuditActor, raw: UpdateConnectionInput): Promise<ConnectionMutationResult> {
+  const parsed = updateConnectionSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Check the form." };
+  const input = parsed.data;
+  const [current, stored] = [await getConnection(input.id), await getServiceConnection(input.id)];
+  if (!current || !stored) return { ok: false, error: "This connection no longer exists." };
+  const otherId = await findConnectionIdByName(input.name);
+  if (otherId && otherId !== input.id) return nameTaken;
+
+  // Verify only when what the check depends on changed: the key or the region.
+  const keyChanged = input.managementKey !== "" && input.managementKey !== stored.managementKey;
+  const regionChanged = input.region !== current.region;
+  let verifiedAt: Date | null | undefined;
+  let httpStatus: number | null = null;
+  if (keyChanged || regionChanged) {
+    const verification = await verifyForSave(input.region, keyChanged ? input.managementKey : stored.managementKey, input.saveUnverified);
+    if ("ok" in verification) return verification;
+    ({ verifiedAt, httpStatus } = verification);
+  }
+
+  const replaced: Array<[SecretKindName, string]> = [...(keyChanged ? [["management", input.managementKey] as [SecretKindName, string]] : []), ...optionalKeys(input)];
+  const db = await getDb();
+  try {
+    await db.transaction(async (tx) => {
+      await tx
+        .update(connections)
+        .set({ name: input.name, region: input.region, updatedBy: actor.id, updatedAt: new Date(), ...(verifiedAt !== undefined ? { verifiedAt } : {}) })
+        .where(eq(connections.id, input.id));
+      for (const [kind, key] of replaced) {
+        const row = sealKey(input.id, kind, key, actor.id);
+        await tx
+          .insert(connectionSecrets)
+          .values(row)
+          .onConflictDoUpdate({ target: [connectionSecrets.connectionId, connectionSecrets.kind], set: { ciphertext: row.ciphertext, last4: row.last4, setAt: row.setAt, setBy: row.setBy } });
+      }
+      if (input.removeServerSecondaryKey && !input.serverSecondaryKey) {
+        await tx.delete(connectionSecrets).where(and(eq(connectionSecrets.connectionId, input.id), eq(connectionSecrets.kind, "server_secondary")));
+      }
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return nameTaken;
+    throw error;
+  }
+
+  const connection = { id: input.id, name: input.name };
+  const changes: Record<string, unknown> = {};
+  if (input.name !== current.name) changes.name = { from: current.name, to: input.name };
+  if (regionChanged) changes.region = { from: current.region, to: input.region };
+  if (input.removeServerSecondaryKey && current.keys.server_secondary && !input.serverSecondaryKey) changes.removedKey = "server_secondary";
+  if (Object.keys(changes).length > 0 || replaced.length === 0) {
+    await recordAudit({ actor, action: "connection.updated", outcome: "success", connection, details: changes });
+  }
+  for (const [kind] of replaced) {
+    await recordAudit({
+      actor,
+      action: "connection.key_replaced",
+      outcome: "success",
+      connection,
+      target: kind,
+      httpStatus: kind === "management" ? (httpStatus ?? undefined) : undefined,
+      details: kind === "management" ? { verified: verifiedAt !== null } : undefined,
+    });
+  }
+  return { ok: true, id: input.id, verified: (verifiedAt === undefined ? current.verifiedAt !== null : verifiedAt !== null) };
+}
+
+export async function deleteConnection(actor: AuditActor, raw: DeleteConnectionInput): Promise<{ ok: true } | { ok: false; error: string }> {
+  const parsed = deleteConnectionSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, error: "Check the form." };
+  const current = await getConnection(parsed.data.id);
+  if (!current) return { ok: false, error: "This connection no longer exists." };
+  if (parsed.data.confirmName !== current.name) return { ok: false, error: `Type ${current.name} to confirm.` };
+  const db = await getDb();
+  await db.delete(connections).where(eq(connections.id, current.id));
+  await recordAudit({ actor, action: "connection.deleted", outcome: "success", connection: { id: current.id, name: current.name }, details: { region: current.region } });
+  return { ok: true };
+}

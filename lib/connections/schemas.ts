@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { regions } from "./regions";
+
+/** One schema per input, shared by the forms (zodResolver) and the server actions. Client-safe. */
+const key = z
+  .string()
+  .trim()
+  .max(512, "That key is too long.")
+  .refine((v) => v === "" || /^[\x21-\x7e]{8,}$/.test(v), "A key is at least 8 printable characters with no spaces.");
+
+const fields = {
+  name: z.string().trim().min(1, "Give the connection a name.").max(100, "Names have at most 100 characters."),
+  region: z.enum(regions, "Choose a region."),
+  /** Write-only: empty on edit keeps the stored key. */
+  managementKey: key,
+  serverKey: key,
+  serverSecondaryKey: key,
+  /** Set when the admin chose to save although the region could not be reached. */
+  saveUnverified: z.boolean(),
+};
+
+export const createConnectionSchema = z
+  .object(fields)
+  .refine((v) => v.managementKey !== "", { path: ["managementKey"], message: "Enter the tenant's management API secret key." });
+export type CreateConnectionInput = z.infer<typeof createConnectionSchema>;
+
+export const updateConnectionSchema = z.object({ id: z.uuid(), ...fields, removeServerSecondaryKey: z.boolean() });
+export type UpdateConnectionInput = z.infer<typeof updateConnectionSchema>;
+
+export const deleteConnectionSchema = z.object({ id: z.uuid(), confirmName: z.string() });
+export type DeleteConnectionInput = z.infer<typeof deleteConnectionSchema>;
+
+export const selectConnectionSchema = z.object({ id: z.uuid() });

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { loadSeedFile, startEmulator, type RunningEmulator } from "@/emulator/server";
+import { createConnection } from "@/lib/connections/manage";
+import { getServiceConnection } from "@/lib/connections/repository";
+import type { Database } from "@/lib/db";
+import { auditLog } from "@/lib/db/schema";
+import { setUpTestDatabase } from "@/lib/db/testing";
+import { deleteEmailOtp, getEmailOtpStatus } from "./email-otp";
+
+const seed = loadSeedFile("emulator/seeds/demo.json");
+const globex = seed.tenants.find((t) => t.name === "Globex")!;
+const admin = { id: null, email: "ada@example.com" } as const;
+let emulator: RunningEmulator;
+let db: Database;
+let tearDown: () => Promise<void>;
+let connectionId: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, seed, backgroundTick: false });
+  for (const r of ["us", "eu", "au", "ca"] as const) process.env[`SERVICE_BASE_URL_${r.toUpperCase()}`] = emulator.baseUrl(r);
+  ({ db, tearDown } = await setUpTestDatabase());
+  const created = await createConnection(admin, { name: "Globex", region: "eu", managementKey: globex.managementKey, serverKey: "", serverSecondaryKey: "", saveUnverified: false });
+  if (!created.ok) throw new Error(created.error);
+  connectionId = created.id;
+});
+afterAll(async () => {
+  await tearDown();
+  await emulator.close();
+});
+
+const audits = async () => db.select().from(auditLog).where(eq(auditLog.action, "email_otp.deleted")).orderBy(auditLog.id);
+
+describe("email OTP delete", () => {
+  it("refuses without the exact connection name and sends nothing", async () => {
+    expect(await deleteEmailOtp(admin, { connectionId, confirmName: "globex" })).toMatchObject({ ok: false });
+    expect(await audits()).toHaveLength(0);
+  });
+
+  it("a double submit shares one DELETE; then the configuration is gone and a second attempt says there was none", async () => {
+    const [a, b] = await Promise.all([deleteEmailOtp(admin, { connectionId, confirmName: "Globex" }), deleteEmailOtp(admin, { connectionId, confirmName: "Globex" })]);
+    expect(a).toMatchObject({ ok: true, outcome: "deleted" });
+    expect(b).toEqual(a);
+    expect((await audits()).map((r) => [r.outcome, r.httpStatus])).toEqual([["success", 200]]);
+    expect(await getEmailOtpStatus((await getServiceConnection(connectionId))!)).toEqual({ kind: "absent" });
+    expect(await deleteEmailOtp(admin, { connectionId, confirmName: "Globex" })).toMatchObject({ ok: true, outcome: "none" });
+    expect((await audits()).map((r) => [r.outcome, r.httpStatus])).toEqual([["success", 200], ["failure", 404]]);
+  });
+});

@@ -1,0 +1,88 @@
+import "server-only";
+import { apiError, authenticateApi } from "@/lib/auth/guards";
+import { EVENT_EXPORT_COLUMNS, exportResponse, exportStream, REJECTION_EXPORT_COLUMNS, type ExportFormat } from "./export";
+import { parseEventFilters, parseRejectionFilters } from "./filters";
+import {
+  BadCursorError,
+  getWebhookEvent,
+  iterateWebhookEvents,
+  iterateWebhookRejections,
+  listWebhookEvents,
+  listWebhookRejections,
+} from "./queries";
+
+/** The log's route handlers' bodies (session auth, both roles); the files under app/api only delegate. */
+const noStore = { "Cache-Control": "no-store" };
+
+function badQuery(errorDescription: string) {
+  return apiError(400, "invalid_request", errorDescription);
+}
+
+async function withCursorErrors(run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof BadCursorError) return badQuery(error.message);
+    throw error;
+  }
+}
+
+function exportFormat(params: URLSearchParams): ExportFormat | undefined {
+  const format = params.get("format") ?? "csv";
+  return format === "csv" || format === "ndjson" ? format : undefined;
+}
+
+export async function handleListEvents(request: Request): Promise<Response> {
+  const user = await authenticateApi("support");
+  if (user instanceof Response) return user;
+  const parsed = parseEventFilters(new URL(request.url).searchParams);
+  if (!parsed.ok) return badQuery(parsed.errorDescription);
+  return withCursorErrors(async () => {
+    const page = await listWebhookEvents(parsed.filters, user.role);
+    return Response.json({ events: page.items, nextCursor: page.nextCursor }, { headers: noStore });
+  });
+}
+
+export async function handleGetEvent(id: string): Promise<Response> {
+  const user = await authenticateApi("support");
+  if (user instanceof Response) return user;
+  if (!/^\d{1,15}$/.test(id)) return badQuery("id: must be a positive integer");
+  const event = await getWebhookEvent(Number(id), user.role);
+  if (!event) return apiError(404, "not_found", `No webhook event with id ${id}.`);
+  return Response.json(event, { headers: noStore });
+}
+
+export async function handleExportEvents(request: Request): Promise<Response> {
+  const user = await authenticateApi("support");
+  if (user instanceof Response) return user;
+  const params = new URL(request.url).searchParams;
+  const format = exportFormat(params);
+  if (!format) return badQuery("format: must be csv or ndjson");
+  params.delete("format");
+  params.delete("limit");
+  const parsed = parseEventFilters(params);
+  if (!parsed.ok) return badQuery(parsed.errorDescription);
+  return withCursorErrors(async () => {
+    const rows = iterateWebhookEvents(parsed.filters, user.role);
+    return exportResponse(exportStream(rows, format, EVENT_EXPORT_COLUMNS), format, "webhook-events");
+  });
+}
+
+export async function handleListRejections(request: Request): Promise<Response> {
+  const user = await authenticateApi("support");
+  if (user instanceof Response) return user;
+  const params = new URL(request.url).searchParams;
+  const format = params.get("format");
+  params.delete("format");
+  const parsed = parseRejectionFilters(params);
+  if (!parsed.ok) return badQuery(parsed.errorDescription);
+  return withCursorErrors(async () => {
+    if (format === "csv" || format === "ndjson") {
+      const rows = iterateWebhookRejections(parsed.filters);
+      return exportResponse(exportStream(rows, format, REJECTION_EXPORT_COLUMNS), format, "webhook-rejections");
+    }
+    if (format !== null) return badQuery("format: must be csv or ndjson");
+    const page = await listWebhookRejections(parsed.filters);
+    return Response.json({ rejections: page.items, nextCursor: page.nextCursor }, { headers: noStore });
+  });
+}

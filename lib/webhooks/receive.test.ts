@@ -1,0 +1,316 @@
+import crypto from "node:crypto";
+import { PGlite } from "@electric-sql/pglite";
+import { eq, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/pglite";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { installDatabase, type Database } from "@/lib/db";
+import { webhookEvents, webhookRejections } from "@/lib/db/schema";
+import { setUpTestDatabase } from "@/lib/db/testing";
+import { MAX_WEBHOOK_BODY_BYTES, receiveWebhook } from "./receive";
+import { REJECTIONS_PER_MINUTE, resetRejectionLimits } from "./rejections";
+import { signatureHeader } from "./signature";
+import { expiredEvent, insertTestConnection, webhookRequest } from "./test-fixtures";
+
+const KEY1 = "test_srv_current_0000000000000000000001";
+const KEY2 = "test_srv_previous_000000000000000000002";
+
+let db: Database;
+let tearDown: () => Promise<void>;
+let signed: { id: string; token: string };
+let rotating: { id: string; token: string };
+let unsigned: { id: string; token: string };
+
+beforeAll(async () => {
+  ({ db, tearDown } = await setUpTestDatabase());
+  signed = await insertTestConnection("Signed", [KEY1]);
+  rotating = await insertTestConnection("Rotating", [KEY1, KEY2]);
+  unsigned = await insertTestConnection("Unsigned");
+});
+afterAll(() => tearDown());
+beforeEach(() => resetRejectionLimits());
+
+async function eventRow(connectionId: string, eventId: string) {
+  const rows = await db.select().from(webhookEvents).where(sql`${webhookEvents.connectionId} = ${connectionId} and ${webhookEvents.eventId} = ${eventId}`);
+  return rows;
+}
+
+async function lastRejection() {
+  const [row] = await db.select().from(webhookRejections).orderBy(sql`${webhookRejections.id} desc`).limit(1);
+  return row;
+}
+
+async function expectRejected(response: Response, status: number, reason: string) {
+  expect(response.status).toBe(status);
+  const body = (await response.json()) as { error: string; errorDescription: string };
+  expect(body.error).toEqual(expect.any(String));
+  expect(body.errorDescription).toEqual(expect.any(String));
+  const rejection = await lastRejection();
+  expect(rejection).toMatchObject({ status, reason });
+  return { body, rejection: rejection! };
+}
+
+describe("accepted events", () => {
+  it("stores a signed authenticator.expired event with its data as columns and answers 200 {success:true}", async () => {
+    const event = expiredEvent({ data: { email: "jane@example.com" } });
+    const response = await receiveWebhook(webhookRequest(signed.token, event, { keys: [KEY1] }));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ success: true });
+    const [row] = await eventRow(signed.id, event.id);
+    expect(row).toMatchObject({
+      type: "authenticator.expired",
+      tenantId: event.tenantId,
+      signatureStatus: "verified_key1",
+      deliveryCount: 1,
+      userId: "usr_alice",
+      verificationMethod: "PUSH",
+      userAuthenticatorId: "ua_alice_push",
+      deviceName: "Alice's iPhone",
+      devicePlatform: "IOS",
+      email: "jane@example.com",
+      phoneNumber: null,
+      rawBody: JSON.stringify(event),
+    });
+    expect(row!.expiresAt?.toISOString()).toBe("2025-06-01T12:00:00.000Z");
+    expect(row!.authenticatorCreatedAt?.toISOString()).toBe("2025-01-10T09:00:00.000Z");
+    expect(row!.envelopeTime.toISOString()).toBe("2025-06-01T12:00:05.123Z");
+  });
+
+  it("accepts either key during rotation and records which one matched", async () => {
+    const both = expiredEvent();
+    expect((await receiveWebhook(webhookRequest(rotating.token, both, { keys: [KEY1, KEY2] }))).status).toBe(200);
+    expect((await eventRow(rotating.id, both.id))[0]?.signatureStatus).toBe("verified_key1");
+
+    const onlyOld = expiredEvent();
+    expect((await receiveWebhook(webhookRequest(rotating.token, onlyOld, { keys: [KEY2] }))).status).toBe(200);
+    expect((await eventRow(rotating.id, onlyOld.id))[0]?.signatureStatus).toBe("verified_key2");
+
+    // A v2 entry made with an unknown key next to a good one still passes: any entry may match.
+    const mixed = expiredEvent();
+    const raw = JSON.stringify(mixed);
+    const t = Math.floor(Date.now() / 1000);
+    const header = `${signatureHeader(raw, t, ["some_other_key"])},${signatureHeader(raw, t, [KEY2]).split(",")[1]}`;
+    expect((await receiveWebhook(webhookRequest(rotating.token, raw, { signature: header }))).status).toBe(200);
+  });
+
+  it("accepts events on a connection without a server key and marks them unsigned", async () => {
+    const event = expiredEvent();
+    const response = await receiveWebhook(webhookRequest(unsigned.token, event));
+    expect(response.status).toBe(200);
+    expect((await eventRow(unsigned.id, event.id))[0]?.signatureStatus).toBe("unsigned");
+  });
+
+  it("stores unknown event kinds as they are", async () => {
+    const event = { ...expiredEvent(), type: "authenticator.created", data: { anything: [1, 2, 3] } };
+    const response = await receiveWebhook(webhookRequest(signed.token, event, { keys: [KEY1] }));
+    expect(response.status).toBe(200);
+    const [row] = await eventRow(signed.id, event.id);
+    expect(row).toMatchObject({ type: "authenticator.created", userId: null, rawBody: JSON.stringify(event) });
+  });
+
+  it("accepts application/json with parameters and the signature over the exact raw bytes", async () => {
+    const event = expiredEvent();
+    const raw = `{ "version":1,\n "id":"${event.id}", "source":"${event.source}", "time":"${event.time}", "tenantId":"${event.tenantId}", "type":"${event.type}", "data":${JSON.stringify(event.data)} }`;
+    const response = await receiveWebhook(
+      webhookRequest(signed.token, raw, { keys: [KEY1], headers: { "content-type": "application/json; charset=utf-8" } }),
+    );
+    expect(response.status).toBe(200);
+    expect((await eventRow(signed.id, event.id))[0]?.rawBody).toBe(raw);
+  });
+});
+
+describe("refused requests, in the order of the steps", () => {
+  it("404 for an unknown token, before anything else, recorded without a connection", async () => {
+    const response = await receiveWebhook(webhookRequest("A".repeat(32), "not json", { headers: { "content-type": "text/plain" } }));
+    const { rejection } = await expectRejected(response, 404, "unknown_token");
+    expect(rejection.connectionId).toBeNull();
+    expect(rejection.bodySha256).toBe(crypto.createHash("sha256").update("not json").digest("hex"));
+  });
+
+  it("413 when Content-Length says the body is too large", async () => {
+    const response = await receiveWebhook(
+      webhookRequest(signed.token, "{}", { headers: { "content-length": String(MAX_WEBHOOK_BODY_BYTES + 1) } }),
+    );
+    await expectRejected(response, 413, "too_large");
+  });
+
+  it("413 for a streamed body over 256 KiB, reading no further than the limit", async () => {
+    let pulled = 0;
+    const chunk = new Uint8Array(64 * 1024).fill(32);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        if (pulled > 1000) controller.close();
+        else controller.enqueue(chunk);
+      },
+    });
+    const request = new Request(`http://x/api/webhooks/${signed.token}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    const response = await receiveWebhook(request);
+    await expectRejected(response, 413, "too_large");
+    expect(pulled).toBeLessThanOrEqual(7);
+  });
+
+  it("a body of exactly 256 KiB is not too large", async () => {
+    const event = expiredEvent();
+    const raw = JSON.stringify(event);
+    const padded = raw.slice(0, -1) + `,"pad":"${"x".repeat(MAX_WEBHOOK_BODY_BYTES - raw.length - 9)}"}`;
+    expect(Buffer.byteLength(padded)).toBe(MAX_WEBHOOK_BODY_BYTES);
+    expect((await receiveWebhook(webhookRequest(signed.token, padded, { keys: [KEY1] }))).status).toBe(200);
+  });
+
+  it("415 when the content type is not JSON", async () => {
+    const event = expiredEvent();
+    const response = await receiveWebhook(
+      webhookRequest(signed.token, event, { keys: [KEY1], headers: { "content-type": "text/plain" } }),
+    );
+    const { rejection } = await expectRejected(response, 415, "unsupported_media_type");
+    expect(rejection.eventId).toBe(event.id);
+    expect(rejection.connectionId).toBe(signed.id);
+  });
+
+  it("401 when the signature header is missing", async () => {
+    const response = await receiveWebhook(webhookRequest(signed.token, expiredEvent()));
+    const { rejection } = await expectRejected(response, 401, "bad_signature");
+    expect(rejection.detail).toContain("missing");
+  });
+
+  it("401 when the body was tampered with after signing", async () => {
+    const event = expiredEvent();
+    const raw = JSON.stringify(event);
+    const header = signatureHeader(raw, Math.floor(Date.now() / 1000), [KEY1]);
+    const response = await receiveWebhook(webhookRequest(signed.token, raw.replace("usr_alice", "usr_mallory"), { signature: header }));
+    const { rejection } = await expectRejected(response, 401, "bad_signature");
+    expect(rejection.headers).toMatchObject({ "x-signature-v2": header, "content-type": "application/json" });
+    expect(rejection.eventId).toBe(event.id);
+    expect(await eventRow(signed.id, event.id)).toHaveLength(0);
+  });
+
+  it("401 when the header was tampered with (timestamp changed, signature changed, wrong key)", async () => {
+    const raw = JSON.stringify(expiredEvent());
+    const t = Math.floor(Date.now() / 1000);
+    const good = signatureHeader(raw, t, [KEY1]);
+    const newerT = good.replace(`t=${t}`, `t=${t + 1}`);
+    await expectRejected(await receiveWebhook(webhookRequest(signed.token, raw, { signature: newerT })), 401, "bad_signature");
+    const flipped = good.slice(0, -2) + (good.endsWith("AA") ? "BB" : "AA");
+    await expectRejected(await receiveWebhook(webhookRequest(signed.token, raw, { signature: flipped })), 401, "bad_signature");
+    await expectRejected(await receiveWebhook(webhookRequest(signed.token, raw, { keys: [KEY2] })), 401, "bad_signature");
+    await expectRejected(await receiveWebhook(webhookRequest(signed.token, raw, { signature: "garbage" })), 401, "bad_signature");
+  });
+
+  it("401 stale_timestamp when the signature is older than 5 minutes (or as far in the future)", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const old = expiredEvent();
+    await expectRejected(await receiveWebhook(webhookRequest(signed.token, old, { keys: [KEY1], timestamp: now - 301 })), 401, "stale_timestamp");
+    await expectRejected(await receiveWebhook(webhookRequest(signed.token, old, { keys: [KEY1], timestamp: now + 301 })), 401, "stale_timestamp");
+    expect((await receiveWebhook(webhookRequest(signed.token, old, { keys: [KEY1], timestamp: now - 290 }))).status).toBe(200);
+  });
+
+  it("400 for a body that is not JSON (after the signature was checked)", async () => {
+    const response = await receiveWebhook(webhookRequest(signed.token, "{not json", { keys: [KEY1] }));
+    const { body, rejection } = await expectRejected(response, 400, "malformed_json");
+    expect(body.error).toBe("invalid_request");
+    expect(rejection.eventId).toBeNull();
+  });
+
+  it.each([
+    ["id", { id: "not-a-uuid" }, "id"],
+    ["version", { version: "1" }, "version"],
+    ["time", { time: "yesterday" }, "time"],
+    ["tenantId", { tenantId: 42 }, "tenantId"],
+    ["data.userId missing", { data: { userId: undefined } }, "data.userId"],
+    ["data.expiresAt not a time", { data: { expiresAt: "soon" } }, "data.expiresAt"],
+    ["data.deviceName not a string", { data: { deviceName: 7 } }, "data.deviceName"],
+    ["data.email not a string", { data: { email: ["a@b.c"] } }, "data.email"],
+  ])("400 invalid_request naming the bad field: %s", async (_, overrides, field) => {
+    const event = expiredEvent(overrides as Record<string, unknown>);
+    const response = await receiveWebhook(webhookRequest(signed.token, event, { keys: [KEY1] }));
+    const { body } = await expectRejected(response, 400, "invalid_envelope");
+    expect(body.error).toBe("invalid_request");
+    expect(body.errorDescription.startsWith(`${field}:`)).toBe(true);
+  });
+
+  it("rate-limits the recording of rejections per token, not the answers", async () => {
+    const token = "B".repeat(32);
+    const before = await db.$count(webhookRejections);
+    for (let i = 0; i < REJECTIONS_PER_MINUTE + 10; i++) {
+      expect((await receiveWebhook(webhookRequest(token, "{}"))).status).toBe(404);
+    }
+    expect((await db.$count(webhookRejections)) - before).toBe(REJECTIONS_PER_MINUTE);
+    // Another token has its own allowance.
+    await receiveWebhook(webhookRequest("C".repeat(32), "{}"));
+    expect((await db.$count(webhookRejections)) - before).toBe(REJECTIONS_PER_MINUTE + 1);
+  });
+});
+
+describe("redelivery and durability", () => {
+  it("the same event id posted 20 times at once makes one row with a delivery count of 20", async () => {
+    const event = expiredEvent();
+    const raw = JSON.stringify(event);
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => receiveWebhook(webhookRequest(signed.token, raw, { keys: [KEY1] }))),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const rows = await eventRow(signed.id, event.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.deliveryCount).toBe(20);
+  });
+
+  it("a later redelivery moves the last-received time and keeps the first", async () => {
+    const event = expiredEvent();
+    const first = new Date("2025-06-01T12:00:10.000Z");
+    const second = new Date("2025-06-01T12:00:40.000Z");
+    const at = (d: Date) => webhookRequest(signed.token, event, { keys: [KEY1], timestamp: Math.floor(d.getTime() / 1000) });
+    expect((await receiveWebhook(at(first), { now: first })).status).toBe(200);
+    expect((await receiveWebhook(at(second), { now: second })).status).toBe(200);
+    const [row] = await eventRow(signed.id, event.id);
+    expect(row).toMatchObject({ deliveryCount: 2, firstReceivedAt: first, lastReceivedAt: second });
+  });
+
+  it("the same event id on two connections is two rows", async () => {
+    const event = expiredEvent();
+    await receiveWebhook(webhookRequest(signed.token, event, { keys: [KEY1] }));
+    await receiveWebhook(webhookRequest(unsigned.token, event));
+    expect(await db.$count(webhookEvents, eq(webhookEvents.eventId, event.id))).toBe(2);
+  });
+
+  it("503 and no row when the insert fails; the retry then succeeds", async () => {
+    // A real failure inside the database at insert time, as a full disk or a lost connection would give.
+    await db.execute(
+      sql.raw("create function fail_webhook_insert() returns trigger language plpgsql as $$ begin raise exception 'disk full'; end $$"),
+    );
+    await db.execute(
+      sql.raw("create trigger fail_webhook_insert before insert on webhook_events for each row execute function fail_webhook_insert()"),
+    );
+    const event = expiredEvent();
+    try {
+      const response = await receiveWebhook(webhookRequest(signed.token, event, { keys: [KEY1] }));
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ error: "unavailable" });
+      expect(await eventRow(signed.id, event.id)).toHaveLength(0);
+    } finally {
+      await db.execute(sql.raw("drop trigger fail_webhook_insert on webhook_events"));
+      await db.execute(sql.raw("drop function fail_webhook_insert()"));
+    }
+    expect((await receiveWebhook(webhookRequest(signed.token, event, { keys: [KEY1] }))).status).toBe(200);
+    expect((await eventRow(signed.id, event.id))[0]?.deliveryCount).toBe(1);
+  });
+
+  it("503 when the database is down altogether", async () => {
+    const closed = new PGlite();
+    await closed.close();
+    installDatabase({ db: drizzle(closed) as unknown as Database, close: async () => {} });
+    try {
+      const response = await receiveWebhook(webhookRequest(signed.token, expiredEvent(), { keys: [KEY1] }));
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ error: "unavailable" });
+    } finally {
+      // Put the test database back; the file's tearDown closes it through this handle.
+      const client = (db as unknown as { $client: { close?: () => Promise<void>; end?: () => Promise<void> } }).$client;
+      installDatabase({ db, close: async () => void (await (client.close ?? client.end)?.call(client)) });
+    }
+  });
+});

@@ -1,0 +1,52 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/lib/db";
+import { loginAttempts, webhookEvents, webhookRejections } from "@/lib/db/schema";
+import { setUpTestDatabase } from "@/lib/db/testing";
+import { purgeWebhookData } from "./retention";
+import { insertTestConnection, TENANT_ID } from "./test-fixtures";
+
+let db: Database;
+let tearDown: () => Promise<void>;
+let url: string | undefined;
+beforeAll(async () => ({ db, tearDown, url } = await setUpTestDatabase()));
+afterAll(() => tearDown());
+
+const now = new Date("2025-06-01T00:00:00.000Z");
+const daysAgo = (d: number) => new Date(now.getTime() - d * 86_400_000);
+
+describe("retention", () => {
+  it("purges events and rejections older than the period, and login attempts older than a day", async () => {
+    const { id } = await insertTestConnection("Retention");
+    for (const [eventId, at] of [["old", daysAgo(91)], ["recent", daysAgo(89)]] as const) {
+      await db.insert(webhookEvents).values({
+        connectionId: id, eventId, type: "authenticator.expired", tenantId: TENANT_ID, envelopeTime: at,
+        firstReceivedAt: at, lastReceivedAt: at, signatureStatus: "unsigned", rawBody: "{}",
+      });
+      await db.insert(webhookRejections).values({ connectionId: id, receivedAt: at, status: 401, reason: "bad_signature", bodySha256: "x", headers: {} });
+    }
+    await db.insert(loginAttempts).values([
+      { email: "a@b.c", ip: "1", succeeded: false, attemptedAt: daysAgo(2) },
+      { email: "a@b.c", ip: "1", succeeded: false, attemptedAt: daysAgo(0.5) },
+    ]);
+    expect(await purgeWebhookData(now, 90)).toEqual({ ran: true, events: 1, rejections: 1, loginAttempts: 1 });
+    expect((await db.select({ e: webhookEvents.eventId }).from(webhookEvents)).map((r) => r.e)).toEqual(["recent"]);
+    expect(await db.$count(webhookRejections)).toBe(1);
+    expect(await purgeWebhookData(now, 90)).toEqual({ ran: true, events: 0, rejections: 0, loginAttempts: 0 });
+  });
+
+  // PGlite has a single connection, so a second holder of the lock needs PostgreSQL (CI sets DATABASE_URL).
+  it.skipIf(!process.env.DATABASE_URL)("skips the round while another instance holds the lock", async () => {
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await other.query("begin");
+      await other.query("select pg_advisory_xact_lock(724117005)");
+      expect(await purgeWebhookData(now, 90)).toEqual({ ran: false });
+      await other.query("rollback");
+      expect((await purgeWebhookData(now, 90)).ran).toBe(true);
+    } finally {
+      await other.end();
+    }
+  });
+});

@@ -1,0 +1,53 @@
+/** Shapes the log's API returns (times as UTC ISO strings). Client-safe. */
+export const REJECTION_REASON_VALUES = [
+  "unknown_token",
+  "too_large",
+  "unsupported_media_type",
+  "bad_signature",
+  "stale_timestamp",
+  "malformed_json",
+  "invalid_envelope",
+] as const;
+
+export type WebhookEventSummary = {
+  id: number;
+  connectionId: string;
+  connectionName: string | null;
+  eventId: string;
+  type: string;
+  tenantId: string;
+  envelopeTime: string;
+  firstReceivedAt: string;
+  lastReceivedAt: string;
+  deliveryCount: number;
+  signatureStatus: string;
+  userId: string | null;
+  verificationMethod: string | null;
+  createdAt: string | null;
+  expiresAt: string | null;
+  userAuthenticatorId: string | null;
+  deviceName: string | null;
+  devicePlatform: string | null;
+  email: string | null;
+  phoneNumber: string | null;
+  credentialId: string | null;
+  aaguid: string | null;
+  credentialName: string | null;
+};
+
+export type WebhookEventDetail = WebhookEventSummary & { rawBody: string; piiMasked: boolean };
+
+export type WebhookRejectionSummary = {
+  id: number;
+  connectionId: string | null;
+  connectionName: string | null;
+  receivedAt: string;
+  status: number;
+  reason: string;
+  detail: string | null;
+  eventId: string | null;
+  bodySha256: string;
+  headers: Record<string, string>;
+};
+
+export type Page<T> = { items: T[]; nextCursor: string | null };

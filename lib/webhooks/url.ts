@@ -1,0 +1,53 @@
+import "server-only";
+import { and, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import { recordAudit, type AuditActor } from "@/lib/audit";
+import { webhookUrlFor } from "@/lib/connections/webhook-url";
+import { getDb } from "@/lib/db";
+import { connectionSecrets, connections } from "@/lib/db/schema";
+import { newWebhookToken } from "./token";
+
+// One definition of the URL (issue 4 wrote it for the CLI); re-exported so webhook code has one entry point.
+export { webhookUrlFor };
+
+export type WebhookReceiverInfo = { connectionName: string; url: string; signed: boolean };
+
+/** What the connection page's webhook card shows. Undefined when the connection does not exist. */
+export async function webhookReceiverInfo(connectionId: string): Promise<WebhookReceiverInfo | undefined> {
+  const db = await getDb();
+  const [connection] = await db.select({ name: connections.name }).from(connections).where(eq(connections.id, connectionId)).limit(1);
+  const url = connection ? await webhookUrlFor(connectionId) : undefined;
+  if (!connection || !url) return undefined;
+  const keys = await db
+    .select({ kind: connectionSecrets.kind })
+    .from(connectionSecrets)
+    .where(and(eq(connectionSecrets.connectionId, connectionId), inArray(connectionSecrets.kind, ["server", "server_secondary"])));
+  return { connectionName: connection.name, url, signed: keys.length > 0 };
+}
+
+export const regenerateWebhookUrlSchema = z.object({
+  connectionId: z.uuid(),
+  confirmName: z.string().min(1, "Type the connection's name to confirm."),
+});
+export type RegenerateWebhookUrlInput = z.infer<typeof regenerateWebhookUrlSchema>;
+
+/** Replaces the token: the old URL stops working at once (its hash no longer matches any connection). */
+export async function regenerateWebhookUrl(
+  actor: AuditActor,
+  input: RegenerateWebhookUrlInput,
+): Promise<{ ok: true; url: string } | { ok: false; error: string }> {
+  const parsed = regenerateWebhookUrlSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Invalid input." };
+  const db = await getDb();
+  const [connection] = await db.select({ id: connections.id, name: connections.name }).from(connections).where(eq(connections.id, parsed.data.connectionId)).limit(1);
+  if (!connection) return { ok: false, error: "This connection no longer exists." };
+  if (parsed.data.confirmName !== connection.name) return { ok: false, error: "The name typed does not match the connection's name." };
+  const token = newWebhookToken();
+  await db
+    .update(connections)
+    .set({ webhookTokenHash: token.hash, webhookTokenCiphertext: token.ciphertext, updatedAt: new Date(), updatedBy: actor.id })
+    .where(eq(connections.id, connection.id));
+  await recordAudit({ actor, action: "webhook.url_regenerated", outcome: "success", connection });
+  const url = await webhookUrlFor(connection.id);
+  return url ? { ok: true, url } : { ok: false, error: "This connection no longer exists." };
+}

@@ -1,0 +1,83 @@
+import { createConnection, deleteConnection } from "@/lib/connections/manage";
+import { isRegion, regions, regionShortNames } from "@/lib/connections/regions";
+import { findConnectionIdByName, listConnections } from "@/lib/connections/repository";
+import { webhookUrlFor } from "@/lib/connections/webhook-url";
+import { env } from "@/lib/env";
+import { parseCommand, readStdin, runCli, UsageError } from "./cli";
+
+const usage = `Usage: npm run connections -- <command>
+  add --name N --region us|eu|au|ca [--unverified]
+      Keys are never taken from arguments (other users of the machine can see those). Give them as
+      CONSOLE_MANAGEMENT_KEY and, optionally, CONSOLE_SERVER_SECRET_KEY, or pipe them on standard
+      input: the management key on the first line, the server API secret key on the second.
+      --unverified saves even when the region cannot be reached to check the key.
+  list      names, regions, key fingerprints (last four characters) and webhook URLs
+  remove --name N`;
+
+const cliActor = { id: null, email: "cli" } as const;
+
+async function readKeys(): Promise<{ managementKey: string; serverKey: string }> {
+  const e = env();
+  if (e.CONSOLE_MANAGEMENT_KEY) return { managementKey: e.CONSOLE_MANAGEMENT_KEY, serverKey: e.CONSOLE_SERVER_SECRET_KEY ?? "" };
+  const [managementKey = "", serverKey = ""] = ((await readStdin()) ?? "").split(/\r?\n/).map((l) => l.trim());
+  if (!managementKey) throw new UsageError("No management key: set CONSOLE_MANAGEMENT_KEY or pipe it on standard input.");
+  return { managementKey, serverKey: serverKey || e.CONSOLE_SERVER_SECRET_KEY || "" };
+}
+
+function requireName(name: string | undefined): string {
+  if (!name?.trim()) throw new UsageError("--name is required.");
+  return name.trim();
+}
+
+runCli(usage, async () => {
+  const { command, values } = parseCommand(process.argv.slice(2), {
+    name: { type: "string" },
+    region: { type: "string" },
+    unverified: { type: "boolean" },
+  });
+  switch (command) {
+    case "add": {
+      const name = requireName(values.name);
+      if (!isRegion(values.region)) throw new UsageError(`--region must be one of ${regions.join(", ")}.`);
+      const keys = await readKeys();
+      const result = await createConnection(cliActor, {
+        name,
+        region: values.region,
+        managementKey: keys.managementKey,
+        serverKey: keys.serverKey,
+        serverSecondaryKey: "",
+        saveUnverified: values.unverified ?? false,
+      });
+      if (!result.ok) {
+        const hint = result.canSaveUnverified ? " Add --unverified to save it anyway." : result.suggestedRegion ? ` Use --region ${result.suggestedRegion}.` : "";
+        throw new Error(`${result.error}${hint}`);
+      }
+      console.log(`Added ${name} (${regionShortNames[values.region]}, ${result.verified ? "key verified" : "unverified"}).`);
+      console.log(`Webhook URL: ${await webhookUrlFor(result.id)}`);
+      return;
+    }
+    case "list": {
+      const all = await listConnections();
+      if (all.length === 0) console.log("No connections yet. Add one with: npm run connections -- add --name N --region us");
+      for (const c of all) {
+        const keys = (["management", "server", "server_secondary"] as const)
+          .map((kind) => (c.keys[kind] ? `${kind} …${c.keys[kind].last4}` : null))
+          .filter(Boolean)
+          .join(", ");
+        console.log(`${c.name}\t${regionShortNames[c.region]}\t${c.verifiedAt ? "verified" : "unverified"}\t${keys}\t${await webhookUrlFor(c.id)}`);
+      }
+      return;
+    }
+    case "remove": {
+      const name = requireName(values.name);
+      const id = await findConnectionIdByName(name);
+      if (!id) throw new Error(`No connection named ${name}.`);
+      const result = await deleteConnection(cliActor, { id, confirmName: name });
+      if (!result.ok) throw new Error(result.error);
+      console.log(`Removed ${name}, its keys, watch list and webhook history.`);
+      return;
+    }
+    default:
+      throw new UsageError(command ? `Unknown command: ${command}` : "No command given.");
+  }
+});
