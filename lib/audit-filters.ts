@@ -43,4 +43,6 @@ export const auditActions = [
   "user.enabled",
   "user.password_set",
   "sign_in.throttled",
+  "webhook.url_regenerated",
+  "user_authenticators.viewed",
 ] as const;

@@ -20,30 +20,33 @@ const DEFAULT_RETRY_DELAY_MS = 300;
 /** GETs are retried twice (three attempts), as the public SDKs do. */
 const GET_ATTEMPTS = 3;
 
-/** HTTP basic, username = management key, empty password (spec 5.1). */
-function basicAuth(key: string): string {
-  return `Basic ${Buffer.from(`${key}:`, "utf8").toString("base64")}`;
-}
-
 type Attempt = { response: Response; body: unknown } | { error: "timeout" | "network" };
 
-async function attempt(url: string, method: "GET" | "DELETE", key: string, requestId: string, timeoutMs: number): Promise<Attempt> {
+type HttpMethod = "GET" | "POST" | "DELETE";
+
+async function attempt(url: string, method: HttpMethod, authorization: string, requestId: string, timeoutMs: number, body?: unknown): Promise<Attempt> {
   try {
     const response = await fetch(url, {
       method,
-      headers: { Authorization: basicAuth(key), Accept: "application/json", "X-Request-Id": requestId },
+      headers: {
+        Authorization: authorization,
+        Accept: "application/json",
+        "X-Request-Id": requestId,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
       cache: "no-store",
       redirect: "error",
     });
     const text = await response.text();
-    let body: unknown = undefined;
+    let parsed: unknown = undefined;
     try {
-      body = text ? JSON.parse(text) : undefined;
+      parsed = text ? JSON.parse(text) : undefined;
     } catch {
-      body = undefined;
+      parsed = undefined;
     }
-    return { response, body };
+    return { response, body: parsed };
   } catch (error) {
     const name = (error as Error).name;
     return { error: name === "TimeoutError" || name === "AbortError" ? "timeout" : "network" };
@@ -55,34 +58,38 @@ function retryAfter(response: Response): number | null {
   return Number.isFinite(value) && value > 0 ? value : null;
 }
 
+export type ServiceRequest = {
+  region: Region;
+  method: HttpMethod;
+  /** The full URL; logged only as `path`. */
+  url: string;
+  path: string;
+  /** The Authorization header value; never logged. */
+  authorization: string;
+  body?: unknown;
+};
+
 /**
- * One management API call. GET is retried twice with back-off on network errors and 5xx;
- * DELETE is sent once, since a retry after a lost answer could act twice. Timeouts are not
- * retried, so a page waits at most one timeout. The key goes into the Authorization header only:
- * never into a URL, a log line or an error.
+ * One call to the service. A GET is retried twice with back-off on network errors and 5xx; POST and
+ * DELETE are sent once, since a retry after a lost answer could act twice. Timeouts are not retried,
+ * so a page waits at most one timeout. Credentials go into the Authorization header only: never into
+ * a URL, a log line or an error.
  */
-export async function managementRequest<T>(
-  creds: ManagementCredentials,
-  method: "GET" | "DELETE",
-  path: string,
-  schema: z.ZodType<T>,
-  options: RequestOptions = {},
-): Promise<ServiceResult<T>> {
-  const url = `${managementBaseUrl(creds.region)}${path}`;
+export async function serviceRequest<T>(request: ServiceRequest, schema: z.ZodType<T>, options: RequestOptions = {}): Promise<ServiceResult<T>> {
   const requestId = crypto.randomUUID();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
-  const attempts = method === "GET" ? GET_ATTEMPTS : 1;
+  const attempts = request.method === "GET" ? GET_ATTEMPTS : 1;
 
   let outcome: Attempt = { error: "network" };
   for (let i = 0; i < attempts; i++) {
     if (i > 0) await new Promise((r) => setTimeout(r, retryDelayMs * 2 ** (i - 1)));
-    outcome = await attempt(url, method, creds.managementKey, requestId, timeoutMs);
+    outcome = await attempt(request.url, request.method, request.authorization, requestId, timeoutMs, request.body);
     const retryable = "error" in outcome ? outcome.error === "network" : outcome.response.status >= 500;
     if (!retryable) break;
   }
 
-  const log = { method, path, region: creds.region, requestId };
+  const log = { method: request.method, path: request.path, region: request.region, requestId };
   if ("error" in outcome) {
     logger.warn("service request failed", { ...log, reason: outcome.error });
     return { kind: "unavailable", status: null, reason: outcome.error, requestId };
@@ -104,4 +111,21 @@ export async function managementRequest<T>(
     return { kind: "invalid_response", status, detail, requestId: serviceRequestId };
   }
   return { kind: "ok", status, data: parsed.data, requestId: serviceRequestId };
+}
+
+/** HTTP basic with the key as username and an empty password: the management and server APIs (spec 5.1). */
+export function basicAuth(key: string): string {
+  return `Basic ${Buffer.from(`${key}:`, "utf8").toString("base64")}`;
+}
+
+/** A management API call (`{base}/management`), authenticated with the management key. */
+export function managementRequest<T>(
+  creds: ManagementCredentials,
+  method: "GET" | "DELETE",
+  path: string,
+  schema: z.ZodType<T>,
+  options: RequestOptions = {},
+): Promise<ServiceResult<T>> {
+  const url = `${managementBaseUrl(creds.region)}${path}`;
+  return serviceRequest({ region: creds.region, method, url, path, authorization: basicAuth(creds.managementKey) }, schema, options);
 }

@@ -7,7 +7,8 @@ const seed = loadSeedFile("emulator/seeds/demo.json");
 const acme = seed.tenants.find((t) => t.name === "Acme")!;
 const globex = seed.tenants.find((t) => t.name === "Globex")!;
 const acmeCreds = { region: acme.region, managementKey: acme.managementKey };
-const fast = { retryDelayMs: 10, timeoutMs: 500 };
+// Short back-off, but a timeout that a loaded 2-core CI machine cannot trip by accident.
+const fast = { retryDelayMs: 10, timeoutMs: 5_000 };
 
 let emulator: RunningEmulator;
 

@@ -1,0 +1,31 @@
+import "server-only";
+import type { Region } from "@/lib/connections/regions";
+import { basicAuth, serviceRequest, type RequestOptions } from "./http";
+import { baseUrlFor } from "./regions";
+import type { ServiceResult } from "./result";
+import { trackActionResponseSchema, type TrackActionResponse } from "./schemas";
+
+export type ServerCredentials = { region: Region; serverKey: string };
+
+/** SERVICE-FACTS: action codes match this; anything else is refused before a request is sent. */
+export const ACTION_CODE = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Tracks an action (spec 4.4) with the server API secret key; the answer's `token` is valid for
+ * 10 minutes on the client API. A POST is sent once: a retry could record the action twice.
+ */
+export function trackAction(
+  creds: ServerCredentials,
+  userId: string,
+  action: string,
+  body: { scope?: string } = {},
+  options?: RequestOptions,
+): Promise<ServiceResult<TrackActionResponse>> {
+  if (!ACTION_CODE.test(action)) throw new Error(`Invalid action code: ${action}`);
+  const path = `/users/${encodeURIComponent(userId)}/actions/${action}`;
+  return serviceRequest(
+    { region: creds.region, method: "POST", url: `${baseUrlFor(creds.region)}${path}`, path, authorization: basicAuth(creds.serverKey), body },
+    trackActionResponseSchema,
+    options,
+  );
+}
