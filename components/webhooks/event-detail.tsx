@@ -4,22 +4,12 @@ import { X } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Alert, Card, Skeleton } from "@/components/ui/card";
 import { Time } from "@/components/ui/time";
-import type { WebhookEventDetail } from "@/lib/webhooks/types";
+import { EXPIRED_DATA_FIELDS, type WebhookEventDetail } from "@/lib/webhooks/types";
 import { CopyButton } from "./copy-button";
 import { SignatureBadge } from "./signature-badge";
 
-const dataFields = [
-  "userId",
-  "verificationMethod",
-  "userAuthenticatorId",
-  "deviceName",
-  "devicePlatform",
-  "email",
-  "phoneNumber",
-  "credentialId",
-  "aaguid",
-  "credentialName",
-] as const;
+// Times are shown with <Time> in their own rows.
+const dataFields = EXPIRED_DATA_FIELDS.filter((f) => f !== "createdAt" && f !== "expiresAt");
 
 async function fetchEvent(id: number): Promise<WebhookEventDetail> {
   const response = await fetch(`/api/webhook-events/${id}`, { headers: { Accept: "application/json" } });

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/lib/db";
 import { connectionSecrets } from "@/lib/db/schema";
 import { decryptSecret } from "@/lib/secrets";
@@ -19,9 +19,13 @@ export async function readConnectionSecret(connectionId: string, kind: SecretKin
 
 /** The server API secret keys in signature order: key 1 (current), then key 2 (the one being rotated out). */
 export async function readServerKeys(connectionId: string): Promise<string[]> {
-  const keys = await Promise.all([
-    readConnectionSecret(connectionId, "server"),
-    readConnectionSecret(connectionId, "server_secondary"),
-  ]);
-  return keys.filter((k): k is string => k !== undefined);
+  const db = await getDb();
+  const rows = await db
+    .select({ kind: connectionSecrets.kind, ciphertext: connectionSecrets.ciphertext })
+    .from(connectionSecrets)
+    .where(and(eq(connectionSecrets.connectionId, connectionId), inArray(connectionSecrets.kind, ["server", "server_secondary"])));
+  return (["server", "server_secondary"] as const)
+    .map((kind) => rows.find((row) => row.kind === kind))
+    .filter((row) => row !== undefined)
+    .map((row) => decryptSecret(row.ciphertext));
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { EXPIRED_DATA_FIELDS } from "./types";
 
 export type ExportFormat = "csv" | "ndjson";
 
@@ -73,18 +74,7 @@ export const EVENT_EXPORT_COLUMNS = [
   "lastReceivedAt",
   "deliveryCount",
   "signatureStatus",
-  "userId",
-  "verificationMethod",
-  "createdAt",
-  "expiresAt",
-  "userAuthenticatorId",
-  "deviceName",
-  "devicePlatform",
-  "email",
-  "phoneNumber",
-  "credentialId",
-  "aaguid",
-  "credentialName",
+  ...EXPIRED_DATA_FIELDS,
 ] as const;
 
 export const REJECTION_EXPORT_COLUMNS = ["id", "connectionName", "receivedAt", "status", "reason", "detail", "eventId", "bodySha256", "headers"] as const;

@@ -1,9 +1,9 @@
 import "server-only";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db";
-import { connectionSecrets, connections, webhookEvents } from "@/lib/db/schema";
+import { readServerKeys } from "@/lib/connections/keys";
+import { connections, webhookEvents } from "@/lib/db/schema";
 import { logger } from "@/lib/logger";
-import { decryptSecret } from "@/lib/secrets";
 import { checkEnvelope } from "./envelope";
 import { recordRejection, type RejectionReason } from "./rejections";
 import { verifyWebhookSignature } from "./signature";
@@ -79,17 +79,7 @@ async function findReceiver(token: string): Promise<Receiver | null> {
     .from(connections)
     .where(eq(connections.webhookTokenHash, hashWebhookToken(token)))
     .limit(1);
-  if (!connection) return null;
-  const secrets = await db
-    .select({ kind: connectionSecrets.kind, ciphertext: connectionSecrets.ciphertext })
-    .from(connectionSecrets)
-    .where(and(eq(connectionSecrets.connectionId, connection.id), inArray(connectionSecrets.kind, ["server", "server_secondary"])));
-  // Key 1 is the current server key, key 2 the one being rotated out.
-  const keys = (["server", "server_secondary"] as const)
-    .map((kind) => secrets.find((s) => s.kind === kind))
-    .filter((s) => s !== undefined)
-    .map((s) => decryptSecret(s.ciphertext));
-  return { id: connection.id, keys };
+  return connection ? { id: connection.id, keys: await readServerKeys(connection.id) } : null;
 }
 
 export type ReceiveOptions = { token?: string; now?: Date };

@@ -9,6 +9,22 @@ export const REJECTION_REASON_VALUES = [
   "invalid_envelope",
 ] as const;
 
+/** The spec 6.1 data fields of authenticator.expired, in the spec's order: the log's columns, detail and export. */
+export const EXPIRED_DATA_FIELDS = [
+  "userId",
+  "verificationMethod",
+  "createdAt",
+  "expiresAt",
+  "userAuthenticatorId",
+  "deviceName",
+  "devicePlatform",
+  "email",
+  "phoneNumber",
+  "credentialId",
+  "aaguid",
+  "credentialName",
+] as const;
+
 export type WebhookEventSummary = {
   id: number;
   connectionId: string;
