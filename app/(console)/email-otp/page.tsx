@@ -29,7 +29,7 @@ export default async function EmailOtpPage() {
     <>
       <PageHeader
         title="Email OTP configuration"
-        description={`The email one-time-passcode configuration of ${selected.name} (${regionLabels[selected.region]}).`}
+        description={`The email one-time-passcode configuration of ${selected.name}, region ${regionLabels[selected.region]}.`}
       />
       <div className="max-w-2xl space-y-6">
         {status.kind === "present" ? (
