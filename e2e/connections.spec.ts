@@ -69,11 +69,11 @@ test.describe("connections (admin)", () => {
     await page.getByLabel("Connection", { exact: true }).selectOption({ label: "Globex (EU)" });
     await expect(page.getByText("Custom data points of Globex.")).toBeVisible();
     await page.goto("/email-otp");
-    await expect(page.getByText(/of Globex \(EU \(Ireland\)\)/)).toBeVisible();
+    await expect(page.getByText(/of Globex, region EU \(Ireland\)/)).toBeVisible();
     const cookies = await page.context().cookies();
     expect(cookies.find((c) => c.name === "console_connection")?.httpOnly).toBe(true);
     await page.getByLabel("Connection", { exact: true }).selectOption({ label: "Acme (US)" });
-    await expect(page.getByText(/of Acme \(US \(Oregon\)\)/)).toBeVisible();
+    await expect(page.getByText(/of Acme, region US \(Oregon\)/)).toBeVisible();
   });
 });
 

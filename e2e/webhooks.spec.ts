@@ -76,7 +76,8 @@ test.describe("webhook log", () => {
     await signIn(second, e2eUsers.admin);
     await second.goto(page.url());
     await expect(second.getByTestId("webhook-event-row")).toHaveCount(1);
-    expect(await second.getByTestId("webhook-event-row").allInnerTexts()).toEqual(rows);
+    // The server renders times in UTC and the browser swaps in local time once hydrated: poll until it has.
+    await expect.poll(() => second.getByTestId("webhook-event-row").allInnerTexts()).toEqual(rows);
     await shared.close();
   });
 
