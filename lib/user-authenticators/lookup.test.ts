@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { RunningEmulator } from "@/emulator/server";
-import { auditLog, connections, connectionSecrets } from "@/lib/db/schema";
+import { auditLog, connections } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/db/testing";
 import type { Database } from "@/lib/db";
-import { sealKey } from "@/lib/connections/repository";
 import type { ConnectionChoice } from "@/lib/connections/types";
 import { demoTenant, emulatorControl, startTestEmulator } from "@/lib/testing/emulator";
-import { newWebhookToken } from "@/lib/webhooks/token";
+import { insertTestConnection } from "@/lib/webhooks/test-fixtures";
 import { lookUpUserAuthenticators } from "./lookup";
 
 const acme = demoTenant("Acme");
@@ -17,15 +16,10 @@ let emulator: RunningEmulator;
 let db: Database;
 let tearDown: () => Promise<void>;
 
+/** An Acme-region connection with the given server key (or none). */
 async function addConnection(name: string, serverKey?: string): Promise<ConnectionChoice> {
-  const token = newWebhookToken();
-  const [row] = await db
-    .insert(connections)
-    .values({ name, region: "us", webhookTokenHash: token.hash, webhookTokenCiphertext: token.ciphertext })
-    .returning({ id: connections.id, name: connections.name, region: connections.region });
-  await db.insert(connectionSecrets).values(sealKey(row!.id, "management", acme.managementKey, null));
-  if (serverKey) await db.insert(connectionSecrets).values(sealKey(row!.id, "server", serverKey, null));
-  return row!;
+  const { id } = await insertTestConnection(name, serverKey ? [serverKey] : []);
+  return { id, name, region: "us" };
 }
 
 beforeAll(async () => {
