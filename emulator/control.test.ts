@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "./server";
-import { advanceClock, basicAuth, control, EU_TENANT, startTestEmulator, tokenFor, track, US_TENANT } from "./test-helpers";
+import { describe, expect, it } from "vitest";
+import { advanceClock, basicAuth, control, EU_TENANT, emulatorPerFile, tokenFor, track, US_TENANT } from "./test-helpers";
 
-let emulator: RunningEmulator;
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-});
-afterAll(() => emulator.close());
-beforeEach(async () => {
-  await control(emulator, "POST", "reset");
-});
+const emulator = emulatorPerFile();
 
 const trackUs = () => track(emulator, "us", US_TENANT.serverKey, "user_new");
 

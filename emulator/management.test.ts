@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "./server";
-import { basicAuth, control, EU_TENANT, listAuthenticators, startTestEmulator, tokenFor, US_TENANT } from "./test-helpers";
+import { describe, expect, it } from "vitest";
+import { basicAuth, EU_TENANT, listAuthenticators, emulatorPerFile, tokenFor, US_TENANT } from "./test-helpers";
 
-let emulator: RunningEmulator;
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-});
-afterAll(() => emulator.close());
-beforeEach(async () => {
-  await control(emulator, "POST", "reset");
-});
+const emulator = emulatorPerFile();
 
 function management(path: string, init: RequestInit & { key?: string | null } = {}): Promise<Response> {
   const { key = US_TENANT.managementKey, ...rest } = init;

@@ -1,26 +1,18 @@
 import { decodeJwt } from "jose";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "./server";
+import { describe, expect, it } from "vitest";
 import {
   advanceClock,
   basicAuth,
   control,
   EU_TENANT,
   listAuthenticators,
-  startTestEmulator,
+  emulatorPerFile,
   tokenFor,
   track,
   US_TENANT,
 } from "./test-helpers";
 
-let emulator: RunningEmulator;
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-});
-afterAll(() => emulator.close());
-beforeEach(async () => {
-  await control(emulator, "POST", "reset");
-});
+const emulator = emulatorPerFile();
 
 function scopesOf(token: string): string[] {
   return String(decodeJwt(token).scope).split(" ").sort();

@@ -1,4 +1,5 @@
 /** Shared fixtures for the emulator's contract tests (not a test file itself). */
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -77,6 +78,34 @@ export function testSeed(): Seed {
 
 export function startTestEmulator(options: Partial<StartEmulatorOptions> = {}): Promise<RunningEmulator> {
   return startEmulator({ port: 0, seed: testSeed(), backgroundTick: false, ...options });
+}
+
+/**
+ * One emulator for the whole test file, reset to the seed before each test. The handle forwards to
+ * the running emulator, so it can be declared at the top of a file before beforeAll has run.
+ */
+export function emulatorPerFile(): RunningEmulator {
+  let running: RunningEmulator | undefined;
+  const current = (): RunningEmulator => {
+    if (!running) throw new Error("The emulator is not started yet (use it inside a test).");
+    return running;
+  };
+  const handle: RunningEmulator = {
+    get url() {
+      return current().url;
+    },
+    baseUrl: (region) => current().baseUrl(region),
+    runDueWork: () => current().runDueWork(),
+    close: () => current().close(),
+  };
+  beforeAll(async () => {
+    running = await startTestEmulator();
+  });
+  afterAll(() => running?.close());
+  beforeEach(async () => {
+    await control(handle, "POST", "reset");
+  });
+  return handle;
 }
 
 export function basicAuth(username: string): string {
