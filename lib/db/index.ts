@@ -17,7 +17,7 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string | undefined };
 
-type Handle = { db: Database; close: () => Promise<void> };
+export type DatabaseHandle = { db: Database; close: () => Promise<void> };
 
 const migrationsFolder = path.join(process.cwd(), "lib/db/migrations");
 /** Any fixed number: serialises migrations when several console instances start at once. */
@@ -34,7 +34,7 @@ export function targetFromEnv(): DatabaseTarget {
 }
 
 /** Opens a database and applies every pending migration. */
-export async function openDatabase(target: DatabaseTarget): Promise<Handle> {
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     const db = drizzlePg(pool, { schema });
@@ -107,7 +107,7 @@ function isAlive(pid: number): boolean {
 }
 
 // One handle per process, kept on globalThis so dev-mode reloads do not open a second PGlite.
-const state = globalThis as unknown as { __consoleDb?: Promise<Handle> };
+const state = globalThis as unknown as { __consoleDb?: Promise<DatabaseHandle> };
 
 /** The process-wide database, opened and migrated on first use. */
 export async function getDb(): Promise<Database> {
@@ -119,7 +119,7 @@ export async function getDb(): Promise<Database> {
 }
 
 /** Replaces the process-wide database (tests and scripts that open their own). */
-export function installDatabase(handle: Handle): void {
+export function installDatabase(handle: DatabaseHandle): void {
   state.__consoleDb = Promise.resolve(handle);
 }
 

@@ -1,17 +1,17 @@
 import crypto from "node:crypto";
 import pg from "pg";
-import { closeDb, openDatabase, installDatabase, type Database } from "./index";
+import { closeDb, openDatabase, installDatabase, type Database, type DatabaseHandle } from "./index";
 
 /**
  * Gives a test file a fresh, migrated database of the same kind the suite runs on:
  * a new PostgreSQL database when DATABASE_URL is set, else an in-memory PGlite.
  */
-export async function setUpTestDatabase(): Promise<{ db: Database; url?: string; tearDown: () => Promise<void> }> {
+export async function setUpTestDatabase(): Promise<{ db: Database; handle: DatabaseHandle; url?: string; tearDown: () => Promise<void> }> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     const handle = await openDatabase({ kind: "pglite", dataDir: undefined });
     installDatabase(handle);
-    return { db: handle.db, tearDown: closeDb };
+    return { db: handle.db, handle, tearDown: closeDb };
   }
   const name = `console_test_${crypto.randomBytes(6).toString("hex")}`;
   await withAdminClient(adminUrl, (c) => c.query(`create database ${name}`));
@@ -21,6 +21,7 @@ export async function setUpTestDatabase(): Promise<{ db: Database; url?: string;
   installDatabase(handle);
   return {
     db: handle.db,
+    handle,
     url: url.toString(),
     tearDown: async () => {
       await closeDb();

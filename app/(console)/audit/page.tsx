@@ -101,7 +101,14 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                 <Td>{e.connectionName ?? "—"}</Td>
                 <Td>{e.target ?? "—"}</Td>
                 <Td>
-                  <Badge tone={outcomeTone[e.outcome as keyof typeof outcomeTone] ?? "neutral"}>
+                  <Badge
+                    tone={outcomeTone[e.outcome as keyof typeof outcomeTone] ?? "neutral"}
+                    title={
+                      e.httpStatus
+                        ? "HTTP status of the service call behind this change. A key check reads a data point that cannot exist, so 404 there means the key was accepted."
+                        : undefined
+                    }
+                  >
                     {e.outcome}
                     {e.httpStatus ? ` · HTTP ${e.httpStatus}` : ""}
                   </Badge>
