@@ -12,8 +12,12 @@ if [ ! -x "$chromium" ]; then
 fi
 [ -d node_modules ] || npm ci
 
-results=$(mktemp -d)
-trap 'rm -rf "$results"' EXIT
+# Reports go to TEST_RESULTS_DIR when given (CI sums them up), else to a temporary folder.
+if [ -n "${TEST_RESULTS_DIR:-}" ]; then
+  results="$TEST_RESULTS_DIR"; mkdir -p "$results"
+else
+  results=$(mktemp -d); trap 'rm -rf "$results"' EXIT
+fi
 
 echo "== typecheck"; npm run -s typecheck
 echo "== lint"; npm run -s lint
