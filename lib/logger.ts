@@ -1,6 +1,8 @@
+import "server-only";
 /**
- * One-line JSON logs. Fields whose names suggest a secret are replaced before anything is written,
- * so a key passed by mistake never reaches a log.
+ * One-line JSON logs on standard error, so a CLI's standard output stays its answer. Fields whose
+ * names suggest a secret are replaced before anything is written: a key passed by mistake never
+ * reaches a log.
  */
 const SECRET_FIELD = /key|secret|password|token|authorization|cookie|signature/i;
 
@@ -17,7 +19,7 @@ export function redact(fields: Fields): Fields {
 
 function write(level: "info" | "warn" | "error", message: string, fields: Fields = {}) {
   const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...redact(fields) });
-  (level === "error" ? console.error : console.log)(line);
+  process.stderr.write(`${line}\n`);
 }
 
 export const logger = {

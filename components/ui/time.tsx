@@ -1,8 +1,14 @@
 "use client";
 import { useSyncExternalStore } from "react";
 
-const localFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+// Compact enough for table columns: the year only when it is not this year, a 24-hour clock with seconds.
+const thisYear = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+const otherYear = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
 const noSubscription = () => () => {};
+
+function formatLocal(date: Date): string {
+  return (date.getFullYear() === new Date().getFullYear() ? thisYear : otherYear).format(date);
+}
 
 /**
  * A UTC instant shown in the reader's local time, with the UTC value on hover.
@@ -13,7 +19,7 @@ export function Time({ iso, className }: { iso: string | null | undefined; class
   if (!iso) return <span className="text-slate-400">—</span>;
   return (
     <time dateTime={iso} title={`${iso} (UTC)`} className={className}>
-      {inBrowser ? localFormat.format(new Date(iso)) : iso.replace("T", " ").replace(/(\.\d+)?Z$/, " UTC")}
+      {inBrowser ? formatLocal(new Date(iso)) : iso.replace("T", " ").replace(/(\.\d+)?Z$/, " UTC")}
     </time>
   );
 }
