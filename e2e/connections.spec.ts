@@ -42,6 +42,21 @@ test.describe("connections (admin)", () => {
     await expect(page.getByLabel("Management API secret key")).toHaveValue("");
     await expect(page.getByText(`…${globex.managementKey.slice(-4)}`).first()).toBeVisible();
 
+    // Regenerating the webhook URL (typed confirmation) refuses the old URL at once.
+    const webhookUrl = page.getByTestId("webhook-url");
+    const oldUrl = await webhookUrl.inputValue();
+    await page.getByRole("button", { name: "Regenerate" }).click();
+    const regenerate = page.getByRole("dialog", { name: "Regenerate the webhook URL?" });
+    await regenerate.getByLabel(`Type ${name} to confirm`).fill(name);
+    await regenerate.getByRole("button", { name: "Regenerate URL" }).click();
+    await expect(regenerate).toBeHidden();
+    await expect(webhookUrl).not.toHaveValue(oldUrl);
+    const newUrl = await webhookUrl.inputValue();
+    expect(newUrl).toMatch(/\/api\/webhooks\/[A-Za-z0-9_-]{32}$/);
+    const post = (url: string) => page.request.post(url, { data: {}, headers: { "content-type": "application/json" } });
+    expect((await post(oldUrl)).status()).toBe(404);
+    expect((await post(newUrl)).status()).toBe(400);
+
     await page.getByRole("button", { name: "Delete connection" }).click();
     const dialog = page.getByRole("dialog", { name: `Delete ${name}?` });
     const confirm = dialog.getByRole("button", { name: "Delete connection" });

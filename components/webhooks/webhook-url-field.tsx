@@ -22,8 +22,6 @@ export function WebhookUrlField({
   const router = useRouter();
   const id = useId();
   const [url, setUrl] = useState(initialUrl);
-  const [open, setOpen] = useState(false);
-  const [pending, setPending] = useState(false);
   return (
     <div className="space-y-2">
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
@@ -40,40 +38,35 @@ export function WebhookUrlField({
         />
         <CopyButton text={url} label="Copy URL" />
         {canRegenerate ? (
-          <Button variant="secondary" size="sm" onClick={() => setOpen(true)}>
-            <RefreshCw aria-hidden="true" className="size-4" />
-            Regenerate
-          </Button>
+          <TypedConfirmDialog
+            trigger={(open) => (
+              <Button variant="secondary" size="sm" onClick={open}>
+                <RefreshCw aria-hidden="true" className="size-4" />
+                Regenerate
+              </Button>
+            )}
+            title="Regenerate the webhook URL?"
+            expected={connectionName}
+            confirmLabel="Regenerate URL"
+            onConfirm={async (typed) => {
+              const result = await regenerateWebhookUrlAction({ connectionId, confirmName: typed });
+              if (!result.ok) {
+                toast.error(result.error);
+                return false;
+              }
+              setUrl(result.url);
+              toast.success("New webhook URL created. Paste it into the tenant's settings: the old one is refused from now on.");
+              router.refresh();
+              return true;
+            }}
+          >
+            <p>
+              The current URL stops working at once: the service&apos;s deliveries to it will be refused (and retried, then dropped) until
+              the tenant&apos;s settings hold the new URL.
+            </p>
+          </TypedConfirmDialog>
         ) : null}
       </div>
-      {canRegenerate ? (
-        <TypedConfirmDialog
-          open={open}
-          onClose={() => setOpen(false)}
-          title="Regenerate the webhook URL?"
-          expected={connectionName}
-          confirmLabel="Regenerate URL"
-          pending={pending}
-          onConfirm={async (typed) => {
-            setPending(true);
-            const result = await regenerateWebhookUrlAction({ connectionId, confirmName: typed });
-            setPending(false);
-            if (!result.ok) {
-              toast.error(result.error);
-              return;
-            }
-            setUrl(result.url);
-            setOpen(false);
-            toast.success("New webhook URL created. Paste it into the tenant's settings: the old one is refused from now on.");
-            router.refresh();
-          }}
-        >
-          <p>
-            The current URL stops working at once: the service&apos;s deliveries to it will be refused (and retried, then dropped) until
-            the tenant&apos;s settings hold the new URL.
-          </p>
-        </TypedConfirmDialog>
-      ) : null}
     </div>
   );
 }
