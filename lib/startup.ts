@@ -1,5 +1,5 @@
 import "server-only";
-import { countUsers, createUser } from "@/lib/auth/users";
+import { countUsers, createUser, UserExistsError } from "@/lib/auth/users";
 import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
@@ -10,13 +10,18 @@ export async function startUp(): Promise<void> {
   const e = env();
   await getDb();
   if (e.CONSOLE_BOOTSTRAP_ADMIN_EMAIL && e.CONSOLE_BOOTSTRAP_ADMIN_PASSWORD && (await countUsers()) === 0) {
-    await createUser({
-      email: e.CONSOLE_BOOTSTRAP_ADMIN_EMAIL,
-      name: "Administrator",
-      role: "admin",
-      password: e.CONSOLE_BOOTSTRAP_ADMIN_PASSWORD,
-    });
-    logger.info("created the bootstrap admin", { email: e.CONSOLE_BOOTSTRAP_ADMIN_EMAIL });
+    try {
+      await createUser({
+        email: e.CONSOLE_BOOTSTRAP_ADMIN_EMAIL,
+        name: "Administrator",
+        role: "admin",
+        password: e.CONSOLE_BOOTSTRAP_ADMIN_PASSWORD,
+      });
+      logger.info("created the bootstrap admin", { email: e.CONSOLE_BOOTSTRAP_ADMIN_EMAIL });
+    } catch (error) {
+      // Another instance starting at the same moment created it first: that is the outcome wanted.
+      if (!(error instanceof UserExistsError)) throw error;
+    }
   }
   startWebhookRetentionJob();
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, gt, lt, or, sql } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db";
 import { loginAttempts } from "@/lib/db/schema";
 
@@ -48,7 +48,7 @@ export async function purgeOldAttempts(now = new Date()): Promise<number> {
   const db = await getDb();
   const rows = await db
     .delete(loginAttempts)
-    .where(or(lt(loginAttempts.attemptedAt, new Date(now.getTime() - 24 * 60 * 60 * 1000))))
+    .where(lt(loginAttempts.attemptedAt, new Date(now.getTime() - 24 * 60 * 60 * 1000)))
     .returning({ id: loginAttempts.id });
   return rows.length;
 }

@@ -234,15 +234,23 @@ describe("refused requests, in the order of the steps", () => {
   });
 
   it("rate-limits the recording of rejections per token, not the answers", async () => {
-    const token = "B".repeat(32);
     const before = await db.$count(webhookRejections);
     for (let i = 0; i < REJECTIONS_PER_MINUTE + 10; i++) {
-      expect((await receiveWebhook(webhookRequest(token, "{}"))).status).toBe(404);
+      expect((await receiveWebhook(webhookRequest(unsigned.token, "{}", { headers: { "content-type": "text/plain" } }))).status).toBe(415);
     }
     expect((await db.$count(webhookRejections)) - before).toBe(REJECTIONS_PER_MINUTE);
     // Another token has its own allowance.
-    await receiveWebhook(webhookRequest("C".repeat(32), "{}"));
+    await receiveWebhook(webhookRequest(signed.token, "{}", { headers: { "content-type": "text/plain" } }));
     expect((await db.$count(webhookRejections)) - before).toBe(REJECTIONS_PER_MINUTE + 1);
+  });
+
+  it("gives all unknown URLs one shared allowance, so fresh random tokens cannot flood the table", async () => {
+    const before = await db.$count(webhookRejections);
+    for (let i = 0; i < REJECTIONS_PER_MINUTE + 10; i++) {
+      const randomToken = crypto.randomBytes(24).toString("base64url");
+      expect((await receiveWebhook(webhookRequest(randomToken, "{}"))).status).toBe(404);
+    }
+    expect((await db.$count(webhookRejections)) - before).toBe(REJECTIONS_PER_MINUTE);
   });
 });
 

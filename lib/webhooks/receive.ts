@@ -13,6 +13,7 @@ export const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
 
 export type SignatureStatus = "verified_key1" | "verified_key2" | "unsigned";
 
+const UNKNOWN_TOKEN_KEY = "unknown_token";
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
 
 type Receiver = { id: string; keys: string[] };
@@ -91,8 +92,6 @@ export type ReceiveOptions = { token?: string; now?: Date };
 export async function receiveWebhook(request: Request, options: ReceiveOptions = {}): Promise<Response> {
   const receivedAt = options.now ?? new Date();
   const token = options.token ?? decodeURIComponent(new URL(request.url).pathname.split("/").filter(Boolean).pop() ?? "");
-  const tokenKey = hashWebhookToken(token);
-
   let receiver: Receiver | null = null;
   try {
     if (TOKEN_SHAPE.test(token)) receiver = await findReceiver(token);
@@ -102,6 +101,9 @@ export async function receiveWebhook(request: Request, options: ReceiveOptions =
   }
 
   const { body, tooLarge } = await readBounded(request, MAX_WEBHOOK_BODY_BYTES);
+  // Rejections are rate-limited per URL. Unknown URLs share one allowance: otherwise a flood with a
+  // fresh random token per request would get a full allowance each and fill the disk.
+  const tokenKey = receiver ? hashWebhookToken(token) : UNKNOWN_TOKEN_KEY;
   const reject = async (status: number, reason: RejectionReason, detail: string) => {
     await recordRejection({
       tokenKey,
