@@ -1,4 +1,5 @@
 import "server-only";
+import { DrizzleQueryError } from "drizzle-orm";
 /**
  * One-line JSON logs on standard error, so a CLI's standard output stays its answer. Fields whose
  * names suggest a secret are replaced before anything is written: a key passed by mistake never
@@ -27,3 +28,13 @@ export const logger = {
   warn: (message: string, fields?: Fields) => write("warn", message, fields),
   error: (message: string, fields?: Fields) => write("error", message, fields),
 };
+
+/**
+ * An error's message for a log or a terminal. A failed query's message carries its SQL and its
+ * parameters (a webhook body, an e-mail address, a password hash), so for those only the database's
+ * own message is given.
+ */
+export function errorMessage(error: unknown): string {
+  if (error instanceof DrizzleQueryError) return error.cause instanceof Error ? errorMessage(error.cause) : "database query failed";
+  return error instanceof Error ? error.message : String(error);
+}

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { closeDb, DatabaseBusyError } from "@/lib/db";
 import { EnvError } from "@/lib/env";
+import { errorMessage } from "@/lib/logger";
 
 /** Reads all of standard input (a piped secret), or undefined when stdin is a terminal. */
 export async function readStdin(): Promise<string | undefined> {
@@ -35,7 +36,7 @@ export async function runCli(usage: string, main: () => Promise<void>): Promise<
     code = 1;
     if (error instanceof UsageError) console.error(`${error.message}\n\n${usage}`);
     else if (error instanceof DatabaseBusyError || error instanceof EnvError) console.error(error.message);
-    else console.error(`Error: ${(error as Error).message}`);
+    else console.error(`Error: ${errorMessage(error)}`);
   } finally {
     await closeDb().catch(() => {});
   }

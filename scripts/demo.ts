@@ -5,6 +5,7 @@ import path from "node:path";
 import { loadSeedFile, REGIONS, startEmulator } from "@/emulator/server";
 import { createUser } from "@/lib/auth/users";
 import { closeDb } from "@/lib/db";
+import { errorMessage } from "@/lib/logger";
 import { seedDemoConnections } from "./seed-connections";
 import { pointEmulatorAtConsole } from "./seed-webhooks";
 
@@ -86,7 +87,7 @@ async function main() {
 }
 
 main().catch(async (error) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(errorMessage(error));
   await closeDb().catch(() => {});
   process.exit(1);
 });

@@ -10,6 +10,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { env } from "@/lib/env";
+import { errorMessage, logger } from "@/lib/logger";
 import * as schema from "./schema";
 
 /** The one place that knows whether the console runs on embedded PGlite or on PostgreSQL. */
@@ -37,6 +38,9 @@ export function targetFromEnv(): DatabaseTarget {
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // An idle connection the server drops (a restart, a failover) is replaced on next use; without a
+    // listener node-postgres would throw the error and end the process.
+    pool.on("error", (error) => logger.warn("idle database connection lost", { error: errorMessage(error) }));
     const db = drizzlePg(pool, { schema });
     const client = await pool.connect();
     try {
@@ -46,7 +50,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => {});
       client.release();
     }
-    return { db, close: () => pool.end() };
+    return { db, close: once(() => pool.end()) };
   }
   const releaseLock = target.dataDir ? lockDataDir(target.dataDir) : () => {};
   try {
@@ -55,15 +59,21 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     await migratePglite(db, { migrationsFolder });
     return {
       db,
-      close: async () => {
+      close: once(async () => {
         await client.close();
         releaseLock();
-      },
+      }),
     };
   } catch (error) {
     releaseLock();
     throw error;
   }
+}
+
+/** Closing a handle twice (a test's teardown after the process-wide close) is harmless. */
+function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close());
 }
 
 /**

@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { setUpTestDatabase } from "./testing";
 import { isDatabaseReachable, type Database } from "./index";
 
 let db: Database;
+let url: string | undefined;
 let tearDown: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ db, tearDown } = await setUpTestDatabase());
+  ({ db, url, tearDown } = await setUpTestDatabase());
 });
 afterAll(() => tearDown());
 
@@ -54,5 +56,24 @@ describe(`migrations on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"}`, 
 
   it("answer the health probe", async () => {
     expect(await isDatabaseReachable()).toBe(true);
+  });
+});
+
+describe("the PostgreSQL pool", () => {
+  it.skipIf(!process.env.DATABASE_URL)("outlives an idle connection the server drops", async () => {
+    const pid = (await rows<{ pid: number }>(sql`select pg_backend_pid() as pid`))[0]?.pid;
+    expect(pid).toBeGreaterThan(0);
+    // As a server restart or failover would: another session ends the pool's idle connection.
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const { rows: ended } = await admin.query("select pg_terminate_backend($1) as ok", [pid]);
+      expect(ended[0]?.ok).toBe(true);
+    } finally {
+      await admin.end();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const again = await rows<{ pid: number }>(sql`select pg_backend_pid() as pid`);
+    expect(again[0]?.pid).not.toBe(pid);
   });
 });

@@ -1,6 +1,9 @@
 import crypto from "node:crypto";
+import net from "node:net";
+import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { closeDb, openDatabase, installDatabase, type Database, type DatabaseHandle } from "./index";
+import * as schema from "./schema";
 
 /**
  * Gives a test file a fresh, migrated database of the same kind the suite runs on:
@@ -11,7 +14,7 @@ export async function setUpTestDatabase(): Promise<{ db: Database; handle: Datab
   if (!adminUrl) {
     const handle = await openDatabase({ kind: "pglite", dataDir: undefined });
     installDatabase(handle);
-    return { db: handle.db, handle, tearDown: closeDb };
+    return { db: handle.db, handle, tearDown: () => closeTestDatabase(handle) };
   }
   const name = `console_test_${crypto.randomBytes(6).toString("hex")}`;
   await withAdminClient(adminUrl, (c) => c.query(`create database ${name}`));
@@ -24,7 +27,7 @@ export async function setUpTestDatabase(): Promise<{ db: Database; handle: Datab
     handle,
     url: url.toString(),
     tearDown: async () => {
-      await closeDb();
+      await closeTestDatabase(handle);
       await withAdminClient(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`));
     },
   };
@@ -38,4 +41,25 @@ async function withAdminClient<T>(url: string, fn: (c: pg.Client) => Promise<T>)
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Closes the file's own database, whatever a test left installed: a test that swapped in another
+ * handle must not leave this one open while its database is dropped.
+ */
+async function closeTestDatabase(handle: DatabaseHandle): Promise<void> {
+  await closeDb();
+  await handle.close();
+}
+
+/** A database server that is down: a pool aimed at a loopback port on which nothing listens. */
+export async function unreachableDatabase(): Promise<DatabaseHandle> {
+  const port = await new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+  const pool = new pg.Pool({ connectionString: `postgres://console@127.0.0.1:${port}/console`, connectionTimeoutMillis: 2000 });
+  return { db: drizzle(pool, { schema }), close: () => pool.end() };
 }

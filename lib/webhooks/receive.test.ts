@@ -1,11 +1,9 @@
 import crypto from "node:crypto";
-import { PGlite } from "@electric-sql/pglite";
 import { eq, sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/pglite";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { installDatabase, type Database } from "@/lib/db";
+import { installDatabase, type Database, type DatabaseHandle } from "@/lib/db";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
-import { setUpTestDatabase } from "@/lib/db/testing";
+import { setUpTestDatabase, unreachableDatabase } from "@/lib/db/testing";
 import { MAX_WEBHOOK_BODY_BYTES, receiveWebhook } from "./receive";
 import { REJECTIONS_PER_MINUTE, resetRejectionLimits } from "./rejections";
 import { signatureHeader } from "./signature";
@@ -15,13 +13,14 @@ const KEY1 = "test_srv_current_0000000000000000000001";
 const KEY2 = "test_srv_previous_000000000000000000002";
 
 let db: Database;
+let handle: DatabaseHandle;
 let tearDown: () => Promise<void>;
 let signed: { id: string; token: string };
 let rotating: { id: string; token: string };
 let unsigned: { id: string; token: string };
 
 beforeAll(async () => {
-  ({ db, tearDown } = await setUpTestDatabase());
+  ({ db, handle, tearDown } = await setUpTestDatabase());
   signed = await insertTestConnection("Signed", [KEY1]);
   rotating = await insertTestConnection("Rotating", [KEY1, KEY2]);
   unsigned = await insertTestConnection("Unsigned");
@@ -308,17 +307,15 @@ describe("redelivery and durability", () => {
   });
 
   it("503 when the database is down altogether", async () => {
-    const closed = new PGlite();
-    await closed.close();
-    installDatabase({ db: drizzle(closed) as unknown as Database, close: async () => {} });
+    const down = await unreachableDatabase();
+    installDatabase(down);
     try {
       const response = await receiveWebhook(webhookRequest(signed.token, expiredEvent(), { keys: [KEY1] }));
       expect(response.status).toBe(503);
       expect(await response.json()).toMatchObject({ error: "unavailable" });
     } finally {
-      // Put the test database back; the file's tearDown closes it through this handle.
-      const client = (db as unknown as { $client: { close?: () => Promise<void>; end?: () => Promise<void> } }).$client;
-      installDatabase({ db, close: async () => void (await (client.close ?? client.end)?.call(client)) });
+      installDatabase(handle);
+      await down.close();
     }
   });
 });

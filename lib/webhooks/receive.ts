@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db";
 import { readServerKeys } from "@/lib/connections/keys";
 import { connections, webhookEvents } from "@/lib/db/schema";
-import { logger } from "@/lib/logger";
+import { errorMessage, logger } from "@/lib/logger";
 import { checkEnvelope } from "./envelope";
 import { recordRejection, type RejectionReason } from "./rejections";
 import { verifyWebhookSignature } from "./signature";
@@ -96,7 +96,7 @@ export async function receiveWebhook(request: Request, options: ReceiveOptions =
   try {
     if (TOKEN_SHAPE.test(token)) receiver = await findReceiver(token);
   } catch (error) {
-    logger.error("webhook receiver cannot read the database", { error: (error as Error).message });
+    logger.error("webhook receiver cannot read the database", { error: errorMessage(error) });
     return json(503, { error: "unavailable", errorDescription: "The console cannot store events right now; retry later." });
   }
 
@@ -180,7 +180,7 @@ export async function receiveWebhook(request: Request, options: ReceiveOptions =
         },
       });
   } catch (error) {
-    logger.error("webhook event not stored", { connectionId: receiver.id, eventId: envelope.id, error: (error as Error).message });
+    logger.error("webhook event not stored", { connectionId: receiver.id, eventId: envelope.id, error: errorMessage(error) });
     return json(503, { error: "unavailable", errorDescription: "The event could not be stored; retry later." });
   }
   return json(200, { success: true });

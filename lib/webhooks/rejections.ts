@@ -2,7 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import { getDb } from "@/lib/db";
 import { webhookRejections } from "@/lib/db/schema";
-import { logger } from "@/lib/logger";
+import { errorMessage, logger } from "@/lib/logger";
 import { REJECTION_REASON_VALUES } from "./types";
 
 export const REJECTION_REASONS = REJECTION_REASON_VALUES;
@@ -78,6 +78,6 @@ export async function recordRejection(rejection: Rejection): Promise<void> {
       headers: allowListedHeaders(rejection.headers),
     });
   } catch (error) {
-    logger.error("could not record a webhook rejection", { reason: rejection.reason, error: (error as Error).message });
+    logger.error("could not record a webhook rejection", { reason: rejection.reason, error: errorMessage(error) });
   }
 }

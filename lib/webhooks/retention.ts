@@ -4,7 +4,7 @@ import { purgeOldAttempts } from "@/lib/auth/throttle";
 import { getDb } from "@/lib/db";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { env } from "@/lib/env";
-import { logger } from "@/lib/logger";
+import { errorMessage, logger } from "@/lib/logger";
 
 /** Any fixed number: only one instance purges at a time (the others skip that round). */
 const RETENTION_LOCK_ID = 724_117_005;
@@ -43,7 +43,7 @@ export function startWebhookRetentionJob(): void {
       .then((r) => {
         if (r.ran && r.events + r.rejections + r.loginAttempts > 0) logger.info("retention purge", r);
       })
-      .catch((error) => logger.error("retention purge failed", { error: (error as Error).message }));
+      .catch((error) => logger.error("retention purge failed", { error: errorMessage(error) }));
   state.__webhookRetentionTimer = setInterval(run, PURGE_INTERVAL_MS);
   state.__webhookRetentionTimer.unref();
   setTimeout(run, 30_000).unref();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installDatabase, openDatabase, type DatabaseHandle } from "@/lib/db";
-import { setUpTestDatabase } from "@/lib/db/testing";
+import { installDatabase, type DatabaseHandle } from "@/lib/db";
+import { setUpTestDatabase, unreachableDatabase } from "@/lib/db/testing";
 import { GET } from "./route";
 
 let handle: DatabaseHandle;
@@ -19,8 +19,7 @@ describe("GET /api/health", () => {
   });
 
   it("answers 503 when the database is gone", async () => {
-    const gone = await openDatabase({ kind: "pglite", dataDir: undefined });
-    await gone.close();
+    const gone = await unreachableDatabase();
     installDatabase(gone);
     try {
       const response = await GET();
@@ -28,6 +27,7 @@ describe("GET /api/health", () => {
       expect(await response.json()).toEqual({ status: "unavailable", database: "unreachable" });
     } finally {
       installDatabase(handle);
+      await gone.close();
     }
   });
 });
