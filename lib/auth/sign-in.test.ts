@@ -92,6 +92,25 @@ describe("throttling", () => {
     expect((await throttleState("fresh@example.com", "10.2.0.2", t0)).locked).toBe(false);
   });
 
+  it("lets no more than five of many parallel guesses reach the password check", async () => {
+    const t0 = new Date("2030-04-01T10:00:00Z");
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => attemptSignIn({ email: "ada@example.com", password: `guess-${i}` }, `10.4.0.${i}`, t0)),
+    );
+    const checked = results.filter((r) => !r.ok && r.message === INVALID_CREDENTIALS);
+    expect(checked).toHaveLength(5);
+    expect(results.filter((r) => !r.ok && r.message.startsWith("Too many"))).toHaveLength(7);
+  });
+
+  it("counts a good password as a success, not a failure", async () => {
+    const t0 = new Date("2030-05-01T10:00:00Z");
+    for (let i = 0; i < 6; i++) {
+      expect((await attemptSignIn({ email: "ada@example.com", password: "correct-horse-battery" }, "10.5.0.1", t0)).ok).toBe(true);
+    }
+    const rows = await db.select().from(loginAttempts).where(eq(loginAttempts.ip, "10.5.0.1"));
+    expect(rows.map((r) => r.succeeded)).toEqual([true, true, true, true, true, true]);
+  });
+
   it("does not lock after four failures", async () => {
     const t0 = new Date("2030-03-01T10:00:00Z");
     for (let i = 0; i < 4; i++) await attemptSignIn({ email: "dee@example.com", password: "bad" }, "10.3.0.1", t0);

@@ -3,7 +3,7 @@ import { recordAudit } from "@/lib/audit";
 import type { Role } from "./roles";
 import { verifyAgainstDecoy, verifyPassword } from "./password";
 import { signInSchema } from "./schemas";
-import { attemptKey, recordAttempt, throttleState } from "./throttle";
+import { attemptKey, claimAttempt } from "./throttle";
 import { findUserForSignIn } from "./users";
 
 export type SignInResult =
@@ -12,14 +12,17 @@ export type SignInResult =
 
 export const INVALID_CREDENTIALS = "Email or password is incorrect.";
 
-/** Checks a sign-in attempt: throttle first, then the password, then the disabled flag. */
+/**
+ * Checks a sign-in attempt: throttle first (the attempt counts as failed from then on), then the
+ * password, then the disabled flag; only a good password on an enabled account clears it.
+ */
 export async function attemptSignIn(raw: unknown, ip: string, now = new Date()): Promise<SignInResult> {
   const parsed = signInSchema.safeParse(raw);
   const email = typeof (raw as { email?: unknown })?.email === "string" ? (raw as { email: string }).email : "";
 
-  const throttle = await throttleState(email, ip, now);
-  if (throttle.locked) {
-    const minutes = Math.max(1, Math.ceil((throttle.retryAt.getTime() - now.getTime()) / 60_000));
+  const attempt = await claimAttempt(email, ip, now);
+  if (attempt.locked) {
+    const minutes = Math.max(1, Math.ceil((attempt.retryAt.getTime() - now.getTime()) / 60_000));
     await recordAudit({
       actor: { id: null, email: attemptKey(email) || null },
       action: "sign_in.throttled",
@@ -33,7 +36,6 @@ export async function attemptSignIn(raw: unknown, ip: string, now = new Date()):
   }
 
   if (!parsed.success) {
-    await recordAttempt(email, ip, false, now);
     return { ok: false, message: parsed.error.issues[0]?.message ?? INVALID_CREDENTIALS };
   }
 
@@ -42,13 +44,11 @@ export async function attemptSignIn(raw: unknown, ip: string, now = new Date()):
     ? await verifyPassword(user.passwordHash, parsed.data.password)
     : await verifyAgainstDecoy(parsed.data.password);
   if (!user || !passwordOk) {
-    await recordAttempt(parsed.data.email, ip, false, now);
     return { ok: false, message: INVALID_CREDENTIALS };
   }
   if (user.disabled) {
-    await recordAttempt(parsed.data.email, ip, false, now);
     return { ok: false, message: "This account is disabled. Ask a console administrator to enable it." };
   }
-  await recordAttempt(parsed.data.email, ip, true, now);
+  await attempt.succeeded();
   return { ok: true, user: { id: user.id, email: user.email, name: user.name, role: user.role } };
 }

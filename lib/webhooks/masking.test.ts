@@ -10,11 +10,22 @@ describe("masking", () => {
     expect(maskPhone("+15555551234")).toBe("+•••••••1234");
     expect(maskPhone("0612 345 678")).toBe("•••••••5678");
   });
-  it("masks the values in a raw body and nothing else", () => {
-    const raw = '{"data":{"email":"jane@example.com","phoneNumber":"+15555551234","userId":"jane@example.com-id"}}';
-    expect(maskRawBody(raw, { email: "jane@example.com", phoneNumber: "+15555551234" })).toBe(
-      '{"data":{"email":"j•••@example.com","phoneNumber":"+•••••••1234","userId":"j•••@example.com-id"}}',
-    );
-    expect(maskRawBody(raw, { email: null, phoneNumber: null })).toBe(raw);
+  it("masks email and phone in a raw body, at any depth, and nothing else", () => {
+    const raw = '{"data":{"email":"jane@example.com","phoneNumber":"+15555551234","userId":"jane@example.com"},"n":1}';
+    expect(JSON.parse(maskRawBody(raw))).toEqual({
+      data: { email: "j•••@example.com", phoneNumber: "+•••••••1234", userId: "jane@example.com" },
+      n: 1,
+    });
+    const nested = JSON.stringify({ type: "authenticator.created", data: { contacts: [{ email: "bob@example.org" }] } });
+    expect(maskRawBody(nested)).not.toContain("bob@");
+  });
+  it("masks values the sender escaped (\\u0040 for @, \\u002B for +)", () => {
+    const raw = String.raw`{"data":{"email":"jane\u0040example.com","phoneNumber":"\u002B15555551234"}}`;
+    const masked = maskRawBody(raw);
+    expect(JSON.parse(masked).data).toEqual({ email: "j•••@example.com", phoneNumber: "+•••••••1234" });
+    expect(masked).not.toMatch(/jane|5555551234/);
+  });
+  it("withholds a body that is not JSON rather than show it unmasked", () => {
+    expect(maskRawBody("email=jane@example.com")).not.toContain("jane");
   });
 });

@@ -10,10 +10,26 @@ export function maskPhone(phone: string): string {
   return `${phone.startsWith("+") ? "+" : ""}•••••••${digits.slice(-4)}`;
 }
 
-/** Replaces the values inside a raw JSON body without re-serialising it (the rest stays byte for byte). */
-export function maskRawBody(rawBody: string, values: { email: string | null; phoneNumber: string | null }): string {
-  let masked = rawBody;
-  if (values.email) masked = masked.split(JSON.stringify(values.email).slice(1, -1)).join(maskEmail(values.email));
-  if (values.phoneNumber) masked = masked.split(JSON.stringify(values.phoneNumber).slice(1, -1)).join(maskPhone(values.phoneNumber));
-  return masked;
+const maskers = new Map<string, (value: string) => string>([
+  ["email", maskEmail],
+  ["phoneNumber", maskPhone],
+]);
+
+/**
+ * The raw body as support users see it: every `email` and `phoneNumber` string masked, at any depth
+ * and in every event type, found by structure rather than by value (a sender may escape characters,
+ * `\u0040` for `@`, so the stored bytes need not contain the value as written). The result is
+ * re-serialised JSON; a body that is not JSON is withheld, never shown unmasked.
+ */
+export function maskRawBody(rawBody: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawBody);
+  } catch {
+    return JSON.stringify({ withheld: "This body is not JSON, so personal data in it cannot be masked." });
+  }
+  return JSON.stringify(parsed, (key, value: unknown) => {
+    const mask = maskers.get(key);
+    return mask && typeof value === "string" ? mask(value) : value;
+  });
 }

@@ -151,6 +151,21 @@ describe("personal data by role", () => {
     expect(full?.email).toBe("alice@example.com");
     expect(full?.rawBody).toContain("alice@example.com");
   });
+
+  it("support sees the raw body of any event type masked, escaped values included", async () => {
+    const rawBody = String.raw`{"type":"authenticator.created","data":{"email":"carol@example.com","phoneNumber":"+15550009876"}}`;
+    const [row] = await db.insert(webhookEvents).values({
+      connectionId: acme, type: "authenticator.created", eventId: "evt-created-pii", tenantId: TENANT_ID, envelopeTime: at(60),
+      firstReceivedAt: at(60), lastReceivedAt: at(60), signatureStatus: "unsigned", rawBody,
+    }).returning({ id: webhookEvents.id });
+    try {
+      const detail = await getWebhookEvent(row!.id, "support");
+      expect(JSON.parse(detail!.rawBody).data).toEqual({ email: "c•••@example.com", phoneNumber: "+•••••••9876" });
+      expect((await getWebhookEvent(row!.id, "admin"))?.rawBody).toBe(rawBody);
+    } finally {
+      await db.execute(sql`delete from webhook_events where event_id = 'evt-created-pii'`);
+    }
+  });
 });
 
 describe("export", () => {

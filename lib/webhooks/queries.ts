@@ -164,7 +164,7 @@ export async function getWebhookEvent(id: number, role: Role): Promise<WebhookEv
   const full = piiVisibleTo(role);
   return {
     ...toSummary(rest, role),
-    rawBody: full ? rawBody : maskRawBody(rawBody, { email: row.email, phoneNumber: row.phoneNumber }),
+    rawBody: full ? rawBody : maskRawBody(rawBody),
     piiMasked: !full,
   };
 }
