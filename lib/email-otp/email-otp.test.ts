@@ -46,4 +46,20 @@ describe("email OTP delete", () => {
     expect(await deleteEmailOtp(admin, { connectionId, confirmName: "Globex" })).toMatchObject({ ok: true, outcome: "none" });
     expect((await audits()).map((r) => [r.outcome, r.httpStatus])).toEqual([["success", 200], ["failure", 404]]);
   });
+
+  it("another admin's delete is their own request; a wrong name never rides on one in flight", async () => {
+    await fetch(`${emulator.url}/_emulator/reset`, { method: "POST" });
+    expect(await getEmailOtpStatus((await getServiceConnection(connectionId))!)).toMatchObject({ kind: "present" });
+    const before = (await audits()).length;
+    const grace = { id: null, email: "grace@example.com" } as const;
+    const [mine, wrongName, theirs] = await Promise.all([
+      deleteEmailOtp(admin, { connectionId, confirmName: "Globex" }),
+      deleteEmailOtp(admin, { connectionId, confirmName: "Globe" }),
+      deleteEmailOtp(grace, { connectionId, confirmName: "Globex" }),
+    ]);
+    expect(wrongName).toEqual({ ok: false, error: "Type Globex to confirm." });
+    expect([mine, theirs].map((r) => (r.ok ? r.outcome : r.error)).sort()).toEqual(["deleted", "none"]);
+    const rows = (await audits()).slice(before);
+    expect(rows.map((r) => r.actorEmail).sort()).toEqual(["ada@example.com", "grace@example.com"]);
+  });
 });
