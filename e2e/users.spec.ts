@@ -41,4 +41,20 @@ test.describe("user authenticators", () => {
     await expect(page.getByText("User ids have at most 255 characters.")).toBeVisible();
     await expect(page.getByRole("table")).toHaveCount(0);
   });
+
+  test("a link from another site fills in the form but looks nothing up until asked", async ({ page, baseURL }) => {
+    await signIn(page, e2eUsers.support);
+    // A page on another site (served by the test itself) that links into the console.
+    await page.route("http://elsewhere.test/**", (route) =>
+      route.fulfill({ contentType: "text/html", body: `<a href="${baseURL}/users?userId=usr_alice">look</a>` }),
+    );
+    await page.goto("http://elsewhere.test/");
+    await page.getByRole("link", { name: "look" }).click();
+    await expect(page.getByText("Opened from a link on another site")).toBeVisible();
+    await expect(page.getByLabel(/User id in/)).toHaveValue("usr_alice");
+    await expect(page.getByRole("table")).toHaveCount(0);
+    await page.getByRole("button", { name: "Look up" }).click();
+    await expect(page.getByRole("table", { name: "Current authenticators of usr_alice" })).toBeVisible();
+    await expect(page.getByText("Opened from a link on another site")).toHaveCount(0);
+  });
 });

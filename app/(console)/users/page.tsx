@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import { NoConnection } from "@/components/connections/no-connection";
 import { Badge } from "@/components/ui/badge";
@@ -105,7 +106,10 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
     );
   }
   const asked = typeof raw === "string" ? userIdSchema.safeParse(raw) : null;
-  const lookup = asked?.success ? await lookUpUserAuthenticators(user, connection, asked.data) : null;
+  // A lookup records an action at the tenant. A link followed from another site only fills in the
+  // form, so no other site can make a signed-in user run one; links inside the console run at once.
+  const fromOtherSite = (await headers()).get("sec-fetch-site") === "cross-site";
+  const lookup = asked?.success && !fromOtherSite ? await lookUpUserAuthenticators(user, connection, asked.data) : null;
   return (
     <>
       {header}
@@ -128,6 +132,11 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
         </form>
         <div aria-live="polite">
           {lookup && asked?.success ? <LookupResult userId={asked.data} lookup={lookup} connectionId={connection.id} /> : null}
+          {asked?.success && fromOtherSite ? (
+            <Alert title="Opened from a link on another site">
+              Nothing was looked up yet. Press Look up to read the authenticators of “{asked.data}” in {connection.name}.
+            </Alert>
+          ) : null}
         </div>
       </div>
     </>
