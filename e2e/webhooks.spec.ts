@@ -59,11 +59,20 @@ test.describe("webhook log", () => {
     await expect(rowFor(page, userId).getByTestId("delivery-count")).toHaveText("1");
     await expect(rowFor(page, userId)).toContainText("verified (key 1)");
 
-    await rowFor(page, userId).getByRole("button", { name: /Details/ }).click();
+    const detailsButton = rowFor(page, userId).getByRole("button", { name: /Details/ });
+    await detailsButton.click();
     const detail = page.getByRole("region", { name: "Event details" });
     await expect(detail).toContainText(`ua_${userId}`);
     await expect(detail.getByTestId("raw-body")).toContainText(`"userId": "${userId}"`);
     await expect(detail).toContainText("authenticator.expired");
+    // The panel takes focus and lands in the URL (shareable); Escape closes it and focus goes back.
+    await expect(detail.getByRole("heading", { name: "Event details" })).toBeFocused();
+    await expect(page).toHaveURL(/[?&]event=\d+/);
+    const detailUrl = page.url();
+    await page.keyboard.press("Escape");
+    await expect(detail).toHaveCount(0);
+    await expect(detailsButton).toBeFocused();
+    await expect(page).not.toHaveURL(/event=/);
 
     await page.getByLabel("User id", { exact: true }).fill(userId);
     await page.getByRole("button", { name: "Apply filters" }).click();
@@ -78,6 +87,8 @@ test.describe("webhook log", () => {
     await expect(second.getByTestId("webhook-event-row")).toHaveCount(1);
     // The server renders times in UTC and the browser swaps in local time once hydrated: poll until it has.
     await expect.poll(() => second.getByTestId("webhook-event-row").allInnerTexts()).toEqual(rows);
+    await second.goto(detailUrl);
+    await expect(second.getByRole("region", { name: "Event details" })).toContainText(`ua_${userId}`);
     await shared.close();
   });
 
@@ -163,10 +174,35 @@ test.describe("webhook log", () => {
     await expect(row).toContainText("Acme");
   });
 
-  test("bad filters get a clear message, and the API a 400", async ({ page }) => {
+  test("the log follows the shell's connection; All connections says whose each event is", async ({ page }) => {
+    const userId = uniqueUser("conn");
+    await expireAuthenticator(userId);
+    await signIn(page, e2eUsers.admin);
+    await page.goto("/webhooks?type=all");
+    await expect(rowFor(page, userId)).toHaveCount(1);
+    const filters = page.getByRole("search", { name: "Filter webhook events" });
+    await expect(filters.getByLabel("Connection")).toHaveValue(/^[0-9a-f-]{36}$/);
+    await expect(page.getByRole("columnheader", { name: "Connection" })).toHaveCount(0);
+
+    await page.locator("#connection-switcher").selectOption({ label: "Globex (EU)" });
+    await expect(filters.getByLabel("Connection")).toHaveValue(/^[0-9a-f-]{36}$/);
+    await expect(filters.getByLabel("Connection").locator("option:checked")).toHaveText("Globex");
+    await expect(rowFor(page, userId)).toHaveCount(0);
+
+    await filters.getByLabel("Connection").selectOption({ label: "All connections" });
+    await filters.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page).toHaveURL(/connectionId=all/);
+    await expect(rowFor(page, userId)).toContainText("Acme");
+    await expect(page.getByRole("columnheader", { name: "Connection" })).toHaveCount(1);
+  });
+
+  test("a bad filter in a link is left out and named; the API answers 400", async ({ page }) => {
     await signIn(page, e2eUsers.support);
-    await page.goto("/webhooks?receivedFrom=yesterday");
-    await expect(page.getByRole("alert").filter({ hasText: "These filters are not valid" })).toContainText("receivedFrom");
+    await page.goto("/webhooks?receivedFrom=yesterday&verificationMethod=push");
+    await expect(page.getByText("One filter in the link was left out")).toBeVisible();
+    await expect(page.getByText("Received from: must be an ISO 8601 time.")).toBeVisible();
+    // The valid filter still applies (upper-cased, as the spec's values are) and the form stays.
+    await expect(page.getByRole("search", { name: "Filter webhook events" }).getByLabel("Method")).toHaveValue("PUSH");
     const api = await page.request.get("/api/webhook-events?limit=5000");
     expect(api.status()).toBe(400);
     expect(await api.json()).toMatchObject({ error: "invalid_request" });

@@ -1,6 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { X } from "lucide-react";
+import { useEffect, useRef } from "react";
 import { Button } from "@/components/ui/button";
 import { Alert, Card, Skeleton } from "@/components/ui/card";
 import { Time } from "@/components/ui/time";
@@ -11,19 +12,45 @@ import { SignatureBadge } from "./signature-badge";
 // Times are shown with <Time> in their own rows.
 const dataFields = EXPIRED_DATA_FIELDS.filter((f) => f !== "createdAt" && f !== "expiresAt");
 
+/** The spec's field names (spec 6.1) as a reader says them; the raw body beside keeps the names as sent. */
+const DATA_FIELD_LABELS: Record<(typeof dataFields)[number], string> = {
+  userId: "User id",
+  verificationMethod: "Verification method",
+  userAuthenticatorId: "User authenticator id",
+  deviceName: "Device name",
+  devicePlatform: "Device platform",
+  email: "Email",
+  phoneNumber: "Phone number",
+  credentialId: "Credential id",
+  aaguid: "AAGUID",
+  credentialName: "Credential name",
+};
+
 async function fetchEvent(id: number): Promise<WebhookEventDetail> {
   const response = await fetch(`/api/webhook-events/${id}`, { headers: { Accept: "application/json" } });
   if (!response.ok) throw new Error(((await response.json().catch(() => ({}))) as { errorDescription?: string }).errorDescription ?? `HTTP ${response.status}`);
   return (await response.json()) as WebhookEventDetail;
 }
 
+/** The detail panel below the table: brought into view with focus on its heading; Escape closes it. */
 export function EventDetail({ id, onClose }: { id: number; onClose: () => void }) {
   const query = useQuery({ queryKey: ["webhook-event", id], queryFn: () => fetchEvent(id) });
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+    heading.current?.focus({ preventScroll: true });
+  }, [id]);
   return (
-    <Card className="mt-4">
-      <section aria-labelledby="event-detail-title" aria-busy={query.isPending}>
+    <Card className="mt-4 scroll-mt-4">
+      <section
+        aria-labelledby="event-detail-title"
+        aria-busy={query.isPending}
+        onKeyDown={(event) => {
+          if (event.key === "Escape") onClose();
+        }}
+      >
         <div className="mb-3 flex items-start justify-between gap-4">
-          <h2 id="event-detail-title" className="text-base font-semibold">
+          <h2 id="event-detail-title" ref={heading} tabIndex={-1} className="scroll-mt-4 text-base font-semibold outline-none">
             Event details
           </h2>
           <Button variant="ghost" size="sm" onClick={onClose}>
@@ -88,17 +115,24 @@ function Detail({ event }: { event: WebhookEventDetail }) {
         </dl>
         <h3 className="mt-4 mb-1 text-sm font-semibold">Data</h3>
         <dl>
-          {dataFields.map((field) => (
-            <Row key={field} label={field}>
-              {event[field] ?? <span className="text-slate-400">—</span>}
+          {/* Fields the event did not carry are left out (the spec makes most of them optional). */}
+          {dataFields.map((field) =>
+            event[field] === null ? null : (
+              <Row key={field} label={DATA_FIELD_LABELS[field]}>
+                {event[field]}
+              </Row>
+            ),
+          )}
+          {event.createdAt ? (
+            <Row label="Authenticator created">
+              <Time iso={event.createdAt} />
             </Row>
-          ))}
-          <Row label="createdAt">
-            <Time iso={event.createdAt} />
-          </Row>
-          <Row label="expiresAt">
-            <Time iso={event.expiresAt} />
-          </Row>
+          ) : null}
+          {event.expiresAt ? (
+            <Row label="Expired at">
+              <Time iso={event.expiresAt} />
+            </Row>
+          ) : null}
         </dl>
       </div>
       <div>

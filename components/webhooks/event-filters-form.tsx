@@ -2,25 +2,48 @@
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Input, Select } from "@/components/ui/input";
-import { filtersToQuery, type EventFilters } from "@/lib/webhooks/filters";
+import { ALL_CONNECTIONS, ALL_TYPES, FILTER_LABELS, filtersToQuery, KNOWN_EVENT_TYPES, type EventFilters } from "@/lib/webhooks/filters";
 
 const fieldLabel = "block text-xs font-medium text-slate-700";
+
+// Suggestions from SERVICE-FACTS; the service may add values, so the fields stay free text.
+const suggestions = {
+  verificationMethod: ["SMS", "EMAIL_OTP", "EMAIL_MAGIC_LINK", "AUTHENTICATOR_APP", "PASSKEY", "SECURITY_KEY", "PUSH", "WHATSAPP"],
+  devicePlatform: ["IOS", "ANDROID"],
+} as const;
 
 /** The log's filters; submitting puts them in the URL, so a filtered view is a shareable link. */
 export function EventFiltersForm({ filters, connections }: { filters: EventFilters; connections: Array<{ id: string; name: string }> }) {
   const router = useRouter();
-  const text = (name: keyof EventFilters, label: string, placeholder = "") => (
+  const text = (name: keyof EventFilters, placeholder = "") => {
+    const list = name in suggestions ? suggestions[name as keyof typeof suggestions] : null;
+    return (
+      <div>
+        <label htmlFor={`f-${name}`} className={fieldLabel}>
+          {FILTER_LABELS[name]}
+        </label>
+        <Input
+          id={`f-${name}`}
+          name={name}
+          defaultValue={String(filters[name] ?? "")}
+          placeholder={placeholder}
+          list={list ? `f-${name}-values` : undefined}
+          autoComplete="off"
+        />
+        {list ? (
+          <datalist id={`f-${name}-values`}>
+            {list.map((value) => (
+              <option key={value} value={value} />
+            ))}
+          </datalist>
+        ) : null}
+      </div>
+    );
+  };
+  const time = (name: keyof EventFilters) => (
     <div>
       <label htmlFor={`f-${name}`} className={fieldLabel}>
-        {label}
-      </label>
-      <Input id={`f-${name}`} name={name} defaultValue={String(filters[name] ?? "")} placeholder={placeholder} />
-    </div>
-  );
-  const time = (name: keyof EventFilters, label: string) => (
-    <div>
-      <label htmlFor={`f-${name}`} className={fieldLabel}>
-        {label}
+        {FILTER_LABELS[name]}
       </label>
       <Input id={`f-${name}`} name={name} type="datetime-local" step="1" defaultValue={toLocalInput(filters[name] as string | undefined)} />
     </div>
@@ -43,10 +66,10 @@ export function EventFiltersForm({ filters, connections }: { filters: EventFilte
     >
       <div>
         <label htmlFor="f-connectionId" className={fieldLabel}>
-          Connection
+          {FILTER_LABELS.connectionId}
         </label>
-        <Select id="f-connectionId" name="connectionId" defaultValue={filters.connectionId ?? ""}>
-          <option value="">All connections</option>
+        <Select id="f-connectionId" name="connectionId" defaultValue={filters.connectionId ?? ALL_CONNECTIONS}>
+          <option value={ALL_CONNECTIONS}>All connections</option>
           {connections.map((c) => (
             <option key={c.id} value={c.id}>
               {c.name}
@@ -54,12 +77,24 @@ export function EventFiltersForm({ filters, connections }: { filters: EventFilte
           ))}
         </Select>
       </div>
-      {text("type", "Event type", "authenticator.expired, or all")}
-      {text("verificationMethod", "Method", "e.g. PUSH")}
-      {text("devicePlatform", "Device platform", "e.g. IOS")}
+      <div>
+        <label htmlFor="f-type" className={fieldLabel}>
+          {FILTER_LABELS.type}
+        </label>
+        <Select id="f-type" name="type" defaultValue={filters.type}>
+          {[...new Set<string>([...KNOWN_EVENT_TYPES, filters.type])].filter((t) => t !== ALL_TYPES).map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+          <option value={ALL_TYPES}>All types</option>
+        </Select>
+      </div>
+      {text("verificationMethod", "any, e.g. PUSH")}
+      {text("devicePlatform", "any, e.g. IOS")}
       <div>
         <label htmlFor="f-userId" className={fieldLabel}>
-          User id
+          {FILTER_LABELS.userId}
         </label>
         <div className="flex gap-2">
           <Input id="f-userId" name="userId" defaultValue={filters.userId ?? ""} />
@@ -69,11 +104,11 @@ export function EventFiltersForm({ filters, connections }: { filters: EventFilte
           </Select>
         </div>
       </div>
-      {text("userAuthenticatorId", "User authenticator id")}
-      {time("receivedFrom", "Received from")}
-      {time("receivedTo", "Received to")}
-      {time("expiresFrom", "Expired from")}
-      {time("expiresTo", "Expired to")}
+      {text("userAuthenticatorId")}
+      {time("receivedFrom")}
+      {time("receivedTo")}
+      {time("expiresFrom")}
+      {time("expiresTo")}
       <div className="flex items-end gap-2 lg:col-span-2">
         <Button type="submit">Apply filters</Button>
         <Button variant="ghost" onClick={() => router.push("/webhooks")}>

@@ -11,16 +11,20 @@ export function EventTable({
   events,
   selectedId,
   onSelect,
+  showConnection,
 }: {
   events: WebhookEventSummary[];
   selectedId: number | null;
   onSelect: (id: number) => void;
+  /** When the view spans connections, each row says whose event it is. */
+  showConnection: boolean;
 }) {
   return (
     <Table caption="Webhook events, newest first">
       <thead>
         <tr>
           <Th>Received</Th>
+          {showConnection ? <Th>Connection</Th> : null}
           <Th>User</Th>
           <Th>Method</Th>
           <Th>Device</Th>
@@ -39,9 +43,10 @@ export function EventTable({
             <Td>
               <Time iso={e.firstReceivedAt} />
             </Td>
+            {showConnection ? <Td>{e.connectionName ?? "—"}</Td> : null}
             <Td className="font-mono text-xs">{e.userId ?? <span className="text-slate-400">{e.type}</span>}</Td>
             <Td>{e.verificationMethod ?? "—"}</Td>
-            <Td>
+            <Td className="min-w-32 whitespace-normal">
               {e.deviceName ?? "—"}
               {e.devicePlatform ? <span className="ml-1 text-xs text-slate-500">({e.devicePlatform})</span> : null}
             </Td>
@@ -63,7 +68,7 @@ export function EventTable({
               <SignatureBadge status={e.signatureStatus} />
             </Td>
             <Td>
-              <Button variant="ghost" size="sm" aria-pressed={selectedId === e.id} onClick={() => onSelect(e.id)}>
+              <Button variant="ghost" size="sm" aria-pressed={selectedId === e.id} data-event-details={e.id} onClick={() => onSelect(e.id)}>
                 Details<span className="sr-only"> of the event for {e.userId ?? e.type}</span>
               </Button>
             </Td>

@@ -3,8 +3,9 @@ import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
-import { filtersToQuery, type RejectionFilters } from "@/lib/webhooks/filters";
+import { ALL_CONNECTIONS, filtersToQuery, type RejectionFilters } from "@/lib/webhooks/filters";
 import type { Page, WebhookRejectionSummary } from "@/lib/webhooks/types";
+import { ExportLinks } from "./export-links";
 
 /** Refused deliveries: the answer to "why did my webhook not arrive". Server-rendered; paging is by link. */
 export function RejectionLog({
@@ -24,15 +25,12 @@ export function RejectionLog({
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2 text-sm">
         <p className="text-slate-600">
           Every refused request is listed with its reason, up to 30 a minute per URL (a flood is not recorded in full).
-          {filters.connectionId ? ` Connection: ${connections.find((c) => c.id === filters.connectionId)?.name ?? filters.connectionId}.` : ""}
+          {filters.connectionId && filters.connectionId !== ALL_CONNECTIONS
+            ? ` Connection: ${connections.find((c) => c.id === filters.connectionId)?.name ?? filters.connectionId}.`
+            : ""}
         </p>
-        <div className="flex gap-2">
-          <a className="rounded-md px-2.5 py-1.5 font-medium text-indigo-700 ring-1 ring-slate-300" href={`/api/webhook-rejections?format=csv${query ? `&${query}` : ""}`}>
-            Export CSV
-          </a>
-          <a className="rounded-md px-2.5 py-1.5 font-medium text-indigo-700 ring-1 ring-slate-300" href={`/api/webhook-rejections?format=ndjson${query ? `&${query}` : ""}`}>
-            Export NDJSON
-          </a>
+        <div className="flex gap-2 text-sm">
+          <ExportLinks endpoint="/api/webhook-rejections" query={query} />
         </div>
       </div>
       {page.items.length === 0 ? (
@@ -63,7 +61,7 @@ export function RejectionLog({
                 </Td>
                 <Td className="max-w-md whitespace-normal text-xs">{r.detail}</Td>
                 <Td className="font-mono text-xs">{r.eventId ?? "—"}</Td>
-                <Td className="font-mono text-xs" >
+                <Td className="font-mono text-xs">
                   <span title={r.bodySha256}>{r.bodySha256.slice(0, 12)}…</span>
                 </Td>
               </tr>

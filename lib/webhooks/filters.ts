@@ -3,6 +3,8 @@ import { REJECTION_REASON_VALUES } from "./types";
 
 /** The log's filters, as they appear in the URL (page) and the query string (API). Client-safe. */
 const optionalText = z.string().trim().max(256).optional();
+/** Method and platform are upper-case enum values in the spec; "push" finds PUSH. */
+const optionalEnumText = z.string().trim().max(256).toUpperCase().optional();
 const optionalTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 time" }).optional();
 const pageFields = {
   cursor: z.string().max(200).optional(),
@@ -10,12 +12,18 @@ const pageFields = {
 };
 
 export const ALL_TYPES = "all";
+/** `connectionId=all` asks for every connection; the page without one shows the selected connection. */
+export const ALL_CONNECTIONS = "all";
+const connectionFilter = z.union([z.uuid(), z.literal(ALL_CONNECTIONS)]).optional();
+
+/** The event kinds SERVICE-FACTS names; others are stored too and can be typed into the URL. */
+export const KNOWN_EVENT_TYPES = ["authenticator.expired", "authenticator.created", "authenticator.updated", "authenticator.deleted"] as const;
 
 export const eventFiltersSchema = z.object({
-  connectionId: z.uuid().optional(),
+  connectionId: connectionFilter,
   type: z.string().trim().min(1).max(200).default("authenticator.expired"),
-  verificationMethod: optionalText,
-  devicePlatform: optionalText,
+  verificationMethod: optionalEnumText,
+  devicePlatform: optionalEnumText,
   userId: optionalText,
   userIdMatch: z.enum(["exact", "prefix"]).default("exact"),
   userAuthenticatorId: optionalText,
@@ -27,7 +35,7 @@ export const eventFiltersSchema = z.object({
 });
 
 export const rejectionFiltersSchema = z.object({
-  connectionId: z.uuid().optional(),
+  connectionId: connectionFilter,
   reason: z.enum(REJECTION_REASON_VALUES).optional(),
   receivedFrom: optionalTime,
   receivedTo: optionalTime,
@@ -61,6 +69,45 @@ function parseWith<T>(schema: z.ZodType<T>, input: QueryInput): ParsedFilters<T>
 
 export const parseEventFilters = (input: QueryInput) => parseWith(eventFiltersSchema, input);
 export const parseRejectionFilters = (input: QueryInput) => parseWith(rejectionFiltersSchema, input);
+
+/** What the log page's filter form calls each parameter. */
+export const FILTER_LABELS: Record<string, string> = {
+  connectionId: "Connection",
+  type: "Event type",
+  verificationMethod: "Method",
+  devicePlatform: "Device platform",
+  userId: "User id",
+  userIdMatch: "User id match",
+  userAuthenticatorId: "User authenticator id",
+  receivedFrom: "Received from",
+  receivedTo: "Received to",
+  expiresFrom: "Expired from",
+  expiresTo: "Expired to",
+  reason: "Reason",
+  cursor: "Page",
+  limit: "Rows per page",
+};
+
+export type IgnoredFilter = { name: string; label: string; message: string };
+
+/**
+ * For the page, where a hand-edited link should not cost the whole view: every parameter that does
+ * not parse is left out (and reported, by its label), and the rest apply.
+ */
+export function parseFiltersLeniently<T>(schema: z.ZodType<T>, input: QueryInput): { filters: T; ignored: IgnoredFilter[] } {
+  const values = toObject(input);
+  const ignored: IgnoredFilter[] = [];
+  for (;;) {
+    const result = schema.safeParse(values);
+    if (result.success) return { filters: result.data, ignored };
+    for (const issue of result.error.issues) {
+      const name = String(issue.path[0] ?? "");
+      if (!(name in values)) throw new Error(`filter defaults do not parse: ${name}`);
+      delete values[name];
+      ignored.push({ name, label: FILTER_LABELS[name] ?? name, message: issue.message });
+    }
+  }
+}
 
 /** The query string of a filter set, without defaults, so shared links stay short. */
 export function filtersToQuery(filters: Partial<Record<string, string | number | undefined>>, omit: string[] = []): string {

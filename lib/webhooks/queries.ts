@@ -4,7 +4,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Role } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
 import { connections, webhookEvents, webhookRejections } from "@/lib/db/schema";
-import { ALL_TYPES, type EventFilters, type RejectionFilters } from "./filters";
+import { ALL_CONNECTIONS, ALL_TYPES, type EventFilters, type RejectionFilters } from "./filters";
 import { maskEmail, maskPhone, maskRawBody } from "./masking";
 import type { Page, WebhookEventDetail, WebhookEventSummary, WebhookRejectionSummary } from "./types";
 
@@ -39,11 +39,16 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** One connection's rows, or every connection's when none or `all` is asked for. */
+function ofConnection(column: AnyPgColumn, connectionId: string | undefined): SQL | undefined {
+  return connectionId && connectionId !== ALL_CONNECTIONS ? eq(column, connectionId) : undefined;
+}
+
 function eventConditions(filters: EventFilters): SQL[] {
   const e = webhookEvents;
   const conditions: (SQL | undefined)[] = [
     filters.type === ALL_TYPES ? undefined : eq(e.type, filters.type),
-    filters.connectionId ? eq(e.connectionId, filters.connectionId) : undefined,
+    ofConnection(e.connectionId, filters.connectionId),
     filters.verificationMethod ? eq(e.verificationMethod, filters.verificationMethod) : undefined,
     filters.devicePlatform ? eq(e.devicePlatform, filters.devicePlatform) : undefined,
     filters.userAuthenticatorId ? eq(e.userAuthenticatorId, filters.userAuthenticatorId) : undefined,
@@ -173,7 +178,7 @@ export async function listWebhookRejections(filters: RejectionFilters): Promise<
   const db = await getDb();
   const r = webhookRejections;
   const conditions: (SQL | undefined)[] = [
-    filters.connectionId ? eq(r.connectionId, filters.connectionId) : undefined,
+    ofConnection(r.connectionId, filters.connectionId),
     filters.reason ? eq(r.reason, filters.reason) : undefined,
     filters.receivedFrom ? gte(r.receivedAt, new Date(filters.receivedFrom)) : undefined,
     filters.receivedTo ? lte(r.receivedAt, new Date(filters.receivedTo)) : undefined,

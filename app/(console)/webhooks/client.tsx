@@ -1,13 +1,13 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
-import { Download } from "lucide-react";
 import Link from "next/link";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Alert, EmptyState } from "@/components/ui/card";
 import { EventDetail } from "@/components/webhooks/event-detail";
 import { EventFiltersForm } from "@/components/webhooks/event-filters-form";
 import { EventTable } from "@/components/webhooks/event-table";
-import type { EventFilters } from "@/lib/webhooks/filters";
+import { ExportLinks } from "@/components/webhooks/export-links";
+import { ALL_CONNECTIONS, type EventFilters } from "@/lib/webhooks/filters";
 import type { Page, WebhookEventSummary } from "@/lib/webhooks/types";
 
 const FOLLOW_INTERVAL_MS = 3000;
@@ -25,6 +25,7 @@ export function WebhookLogClient({
   query,
   connections,
   piiMasked,
+  initialEventId,
 }: {
   initialPage: Page<WebhookEventSummary>;
   filters: EventFilters;
@@ -32,11 +33,26 @@ export function WebhookLogClient({
   query: string;
   connections: Array<{ id: string; name: string }>;
   piiMasked: boolean;
+  /** The event whose detail the link opens (`?event=`). */
+  initialEventId: number | null;
 }) {
   const onFirstPage = !filters.cursor;
   const pageQuery = [query, filters.cursor ? `cursor=${encodeURIComponent(filters.cursor)}` : ""].filter(Boolean).join("&");
   const [follow, setFollow] = useState(false);
-  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [selectedId, setSelectedId] = useState<number | null>(initialEventId);
+  // The open detail is part of the URL, so it can be shared; replaceState keeps it out of the history.
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    if (selectedId === null) url.searchParams.delete("event");
+    else url.searchParams.set("event", String(selectedId));
+    if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url);
+  }, [selectedId]);
+  const closeDetail = useCallback(() => {
+    const id = selectedId;
+    setSelectedId(null);
+    // Back to where the reader was: the row's Details button.
+    if (id !== null) document.querySelector<HTMLElement>(`[data-event-details="${id}"]`)?.focus();
+  }, [selectedId]);
   const [announcement, setAnnouncement] = useState("");
   const page = useQuery({
     queryKey: ["webhook-events", pageQuery],
@@ -54,7 +70,6 @@ export function WebhookLogClient({
     if (fresh.length > 0) setAnnouncement(`${fresh.length} new webhook event${fresh.length === 1 ? "" : "s"}.`);
   }, [page.data]);
 
-  const exportHref = (format: "csv" | "ndjson") => `/api/webhook-events/export?format=${format}${query ? `&${query}` : ""}`;
   const events = page.data.items;
   return (
     <>
@@ -72,12 +87,7 @@ export function WebhookLogClient({
         </label>
         <div className="flex items-center gap-2 text-sm">
           {piiMasked ? <span className="text-slate-500">Email addresses and phone numbers are masked for your role.</span> : null}
-          <a className="inline-flex items-center gap-1 rounded-md px-2.5 py-1.5 font-medium text-indigo-700 ring-1 ring-slate-300 hover:bg-slate-50" href={exportHref("csv")}>
-            <Download aria-hidden="true" className="size-4" /> Export CSV
-          </a>
-          <a className="inline-flex items-center gap-1 rounded-md px-2.5 py-1.5 font-medium text-indigo-700 ring-1 ring-slate-300 hover:bg-slate-50" href={exportHref("ndjson")}>
-            <Download aria-hidden="true" className="size-4" /> Export NDJSON
-          </a>
+          <ExportLinks endpoint="/api/webhook-events/export" query={query} />
         </div>
       </div>
       <p role="status" aria-live="polite" className="sr-only" data-testid="live-announcement">
@@ -97,7 +107,12 @@ export function WebhookLogClient({
             : "No event has been received yet. Paste a connection's webhook URL (on its page) into the tenant's settings; events appear here as the service sends them."}
         </EmptyState>
       ) : (
-        <EventTable events={events} selectedId={selectedId} onSelect={setSelectedId} />
+        <EventTable
+          events={events}
+          selectedId={selectedId}
+          onSelect={setSelectedId}
+          showConnection={!filters.connectionId || filters.connectionId === ALL_CONNECTIONS}
+        />
       )}
       <nav aria-label="Pages" className="mt-3 flex gap-3 text-sm">
         {onFirstPage ? null : (
@@ -111,7 +126,7 @@ export function WebhookLogClient({
           </Link>
         ) : null}
       </nav>
-      {selectedId !== null ? <EventDetail id={selectedId} onClose={() => setSelectedId(null)} /> : null}
+      {selectedId !== null ? <EventDetail id={selectedId} onClose={closeDetail} /> : null}
     </>
   );
 }

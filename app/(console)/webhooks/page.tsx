@@ -1,11 +1,18 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { z } from "zod";
 import { Alert, PageHeader } from "@/components/ui/card";
 import { RejectionLog } from "@/components/webhooks/rejection-log";
 import { WebhookLogTabs } from "@/components/webhooks/webhook-log-tabs";
 import { requireRole } from "@/lib/auth/guards";
 import { env } from "@/lib/env";
-import { filtersToQuery, parseEventFilters, parseRejectionFilters } from "@/lib/webhooks/filters";
+import { getSelectedConnection } from "@/lib/connections/current";
+import {
+  eventFiltersSchema,
+  filtersToQuery,
+  parseFiltersLeniently,
+  rejectionFiltersSchema,
+  type IgnoredFilter,
+} from "@/lib/webhooks/filters";
 import { BadCursorError, listConnectionNames, listWebhookEvents, listWebhookRejections } from "@/lib/webhooks/queries";
 import { WebhookLogClient } from "./client";
 
@@ -36,46 +43,78 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
   );
 }
 
-function invalid(description: string, resetHref: string) {
+/** Says which hand-edited parameters were left out, by the form's labels, instead of refusing the view. */
+function IgnoredFilters({ ignored }: { ignored: IgnoredFilter[] }) {
+  if (ignored.length === 0) return null;
   return (
-    <Alert tone="danger" title="These filters are not valid">
-      {description}.{" "}
-      <Link className="underline" href={resetHref}>
-        Clear the filters
-      </Link>
-    </Alert>
+    <div className="mb-4">
+      <Alert tone="warning" title={ignored.length === 1 ? "One filter in the link was left out" : "Some filters in the link were left out"}>
+        <ul className="list-inside list-disc">
+          {ignored.map((f) => (
+            <li key={f.name}>
+              {f.label}: {f.message}.
+            </li>
+          ))}
+        </ul>
+        The other filters apply.
+      </Alert>
+    </div>
   );
 }
 
-async function eventsView(params: SearchParams, role: "admin" | "support") {
-  const parsed = parseEventFilters(params);
-  if (!parsed.ok) return invalid(parsed.errorDescription, "/webhooks");
-  const withoutCursor = { ...parsed.filters, cursor: undefined };
+/** Runs a page query; a cursor from an old or edited link falls back to the newest page, said so. */
+async function withCursorFallback<F extends { cursor?: string }, R>(
+  filters: F,
+  ignored: IgnoredFilter[],
+  run: (filters: F) => Promise<R>,
+): Promise<{ result: R; filters: F; ignored: IgnoredFilter[] }> {
   try {
-    const [page, connections] = await Promise.all([listWebhookEvents(parsed.filters, role), listConnectionNames()]);
-    return (
-      <WebhookLogClient
-        initialPage={page}
-        filters={parsed.filters}
-        query={filtersToQuery(withoutCursor)}
-        connections={connections}
-        piiMasked={role !== "admin"}
-      />
-    );
+    return { result: await run(filters), filters, ignored };
   } catch (error) {
-    if (error instanceof BadCursorError) return invalid(error.message, "/webhooks");
-    throw error;
+    if (!(error instanceof BadCursorError)) throw error;
+    const newest = { ...filters, cursor: undefined };
+    return { result: await run(newest), filters: newest, ignored: [...ignored, { name: "cursor", label: "Page", message: "not a page of this log" }] };
   }
 }
 
+const eventParam = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+async function eventsView(params: SearchParams, role: "admin" | "support") {
+  const lenient = parseFiltersLeniently(eventFiltersSchema, params);
+  // Without a connection in the link, the log follows the shell's connection switcher.
+  if (params.connectionId === undefined) lenient.filters.connectionId = (await getSelectedConnection())?.id;
+  const [{ result: page, filters, ignored }, connections] = await Promise.all([
+    withCursorFallback(lenient.filters, lenient.ignored, (f) => listWebhookEvents(f, role)),
+    listConnectionNames(),
+  ]);
+  const openEvent = eventParam.safeParse(params.event);
+  return (
+    <>
+      <IgnoredFilters ignored={ignored} />
+      <WebhookLogClient
+        // A new filter set is a new view: follow-live and the open detail start afresh.
+        key={filtersToQuery(filters)}
+        initialPage={page}
+        filters={filters}
+        query={filtersToQuery({ ...filters, cursor: undefined })}
+        connections={connections}
+        piiMasked={role !== "admin"}
+        initialEventId={openEvent.success ? openEvent.data : null}
+      />
+    </>
+  );
+}
+
 async function rejectionsView(params: SearchParams) {
-  const parsed = parseRejectionFilters(params);
-  if (!parsed.ok) return invalid(parsed.errorDescription, "/webhooks?tab=rejections");
-  try {
-    const [page, connections] = await Promise.all([listWebhookRejections(parsed.filters), listConnectionNames()]);
-    return <RejectionLog page={page} filters={parsed.filters} connections={connections} />;
-  } catch (error) {
-    if (error instanceof BadCursorError) return invalid(error.message, "/webhooks?tab=rejections");
-    throw error;
-  }
+  const lenient = parseFiltersLeniently(rejectionFiltersSchema, params);
+  const [{ result: page, filters, ignored }, connections] = await Promise.all([
+    withCursorFallback(lenient.filters, lenient.ignored, listWebhookRejections),
+    listConnectionNames(),
+  ]);
+  return (
+    <>
+      <IgnoredFilters ignored={ignored} />
+      <RejectionLog page={page} filters={filters} connections={connections} />
+    </>
+  );
 }
