@@ -116,7 +116,12 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
       <div className="space-y-6">
         <form method="get" className="flex max-w-xl items-end gap-3" role="search" aria-label="Look up a user">
           <div className="flex-1">
-            <Field id="userId" label={`User id in ${connection.name}`} error={asked && !asked.success ? asked.error.issues[0]?.message : undefined}>
+            <Field
+              id="userId"
+              label={`User id in ${connection.name}`}
+              hint="Exact, as your application sends it. A lookup records the action console_authenticator_lookup for this id at the tenant."
+              error={asked && !asked.success ? asked.error.issues[0]?.message : undefined}
+            >
               <Input
                 id="userId"
                 name="userId"
@@ -124,7 +129,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
                 autoComplete="off"
                 spellCheck={false}
                 aria-invalid={asked && !asked.success ? true : undefined}
-                aria-describedby={asked && !asked.success ? "userId-error" : undefined}
+                aria-describedby={asked && !asked.success ? "userId-error" : "userId-hint"}
               />
             </Field>
           </div>
