@@ -40,6 +40,9 @@ test("email OTP: typed confirmation, one request per double click, 5xx not done,
   await signIn(page, e2eUsers.admin);
   await page.goto("/email-otp");
   await expect(page.getByTestId("email-otp-fields")).toContainText("SENDGRID");
+  await expect(page.getByTestId("email-otp-fields")).toContainText("Attempts allowed");
+  await expect(page.getByTestId("email-otp-fields")).toContainText("10 min (600 s)");
+  await expect(page.getByTestId("email-otp-fields")).not.toContainText("otpLifetimeInSeconds");
   // A second tab that still shows the configuration, for the second attempt.
   const stale = await page.context().newPage();
   await stale.goto("/email-otp");

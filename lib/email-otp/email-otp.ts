@@ -4,46 +4,46 @@ import { getServiceConnection } from "@/lib/connections/repository";
 import { errorMessage, logger } from "@/lib/logger";
 import { deleteEmailOtpConfiguration, getEmailOtpConfiguration } from "@/lib/service";
 import { describeServiceFailure } from "@/lib/service/messages";
-import type { EmailOtpConfiguration } from "@/lib/service/schemas";
+import { emailOtpDisplayFields } from "./fields";
 import { deleteEmailOtpSchema, type DeleteEmailOtpInput } from "./schemas";
-import type { DeleteEmailOtpResult, EmailOtpField, EmailOtpStatus } from "./types";
+import type { DeleteEmailOtpResult, EmailOtpStatus } from "./types";
 
 type ServiceConnection = NonNullable<Awaited<ReturnType<typeof getServiceConnection>>>;
 
-/** Fields whose names suggest a credential are never shown, should the service ever return one. */
-const SECRETISH = /secret|key|password|token|credential/i;
-
-function displayFields(config: EmailOtpConfiguration): EmailOtpField[] {
-  return Object.entries(config)
-    .filter(([name, value]) => !SECRETISH.test(name) && value !== null && typeof value !== "object")
-    .map(([name, value]) => ({ name, value: String(value) }));
-}
-
 export async function getEmailOtpStatus(connection: ServiceConnection): Promise<EmailOtpStatus> {
   const result = await getEmailOtpConfiguration(connection);
-  if (result.kind === "ok") return { kind: "present", fields: displayFields(result.data) };
+  if (result.kind === "ok") return { kind: "present", fields: emailOtpDisplayFields(result.data) };
   if (result.kind === "not_found") return { kind: "absent" };
   return { kind: "failure", failure: result.kind, httpStatus: result.status, message: describeServiceFailure(result, connection) };
 }
 
 // One delete per admin and connection at a time in this process: a double click (or two tabs) shares
-// the first request's answer instead of sending a second DELETE. Another admin's delete is its own
-// request, checked and audited for them.
-const inFlight = new Map<string, Promise<DeleteEmailOtpResult>>();
+// the first request's answer instead of sending a second DELETE. Another admin's delete is their own
+// request, checked and audited for them. The entry is claimed before the first await (the connection
+// lookup is shared too), so a second submit always finds it, however slow its own database read would be.
+type InFlightDelete = { connection: Promise<ServiceConnection | undefined>; deletion?: Promise<DeleteEmailOtpResult> };
+const inFlight = new Map<string, InFlightDelete>();
 
 export async function deleteEmailOtp(actor: AuditActor, raw: DeleteEmailOtpInput): Promise<DeleteEmailOtpResult> {
   const parsed = deleteEmailOtpSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "Check the form." };
-  const connection = await getServiceConnection(parsed.data.connectionId);
-  if (!connection) return { ok: false, error: "This connection no longer exists." };
-  if (parsed.data.confirmName !== connection.name) return { ok: false, error: `Type ${connection.name} to confirm.` };
-
-  const key = `${connection.id} ${actor.id ?? actor.email}`;
-  const running = inFlight.get(key);
-  if (running) return running;
-  const work = runDelete(actor, connection).finally(() => inFlight.delete(key));
-  inFlight.set(key, work);
-  return work;
+  const key = `${parsed.data.connectionId} ${actor.id ?? actor.email}`;
+  const claimed = inFlight.get(key) ?? { connection: getServiceConnection(parsed.data.connectionId) };
+  inFlight.set(key, claimed);
+  const release = () => {
+    if (inFlight.get(key) === claimed) inFlight.delete(key);
+  };
+  const connection = await claimed.connection.catch((error: unknown) => {
+    release();
+    throw error;
+  });
+  // Each submit is checked on its own: a wrong name never rides on a delete in flight.
+  if (!connection || parsed.data.confirmName !== connection.name) {
+    if (!claimed.deletion) release();
+    return connection ? { ok: false, error: `Type ${connection.name} to confirm.` } : { ok: false, error: "This connection no longer exists." };
+  }
+  claimed.deletion ??= runDelete(actor, connection).finally(release);
+  return claimed.deletion;
 }
 
 async function runDelete(actor: AuditActor, connection: ServiceConnection): Promise<DeleteEmailOtpResult> {

@@ -1,7 +1,8 @@
 import type { ServiceFailureKind } from "@/lib/service/result";
 
 /** Client-safe shapes of the email OTP page. */
-export type EmailOtpField = { name: string; value: string };
+/** `name` is the service's field name; `label` and `value` are what the page shows. */
+export type EmailOtpField = { name: string; label: string; value: string };
 
 export type EmailOtpStatus =
   | { kind: "present"; fields: EmailOtpField[] }

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { NoConnection } from "@/components/connections/no-connection";
-import { Badge } from "@/components/ui/badge";
 import { Alert, Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { requireRole } from "@/lib/auth/guards";
 import { getSelectedConnection } from "@/lib/connections/current";
@@ -35,16 +34,14 @@ export default async function EmailOtpPage() {
         {status.kind === "present" ? (
           <Card>
             <div className="flex items-center justify-between gap-4">
-              <h2 className="text-base font-semibold">
-                Configured <Badge tone="success">present</Badge>
-              </h2>
+              <h2 className="text-base font-semibold">Configured</h2>
               <DeleteEmailOtp connectionId={selected.id} connectionName={selected.name} regionLabel={regionLabels[selected.region]} />
             </div>
-            <dl className="mt-4 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm" data-testid="email-otp-fields">
+            <dl className="mt-4 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-6 gap-y-2 text-sm" data-testid="email-otp-fields">
               {status.fields.map((f) => (
                 <div key={f.name} className="contents">
-                  <dt className="text-slate-500">{f.name}</dt>
-                  <dd>{f.value}</dd>
+                  <dt className="text-slate-500">{f.label}</dt>
+                  <dd className="wrap-anywhere">{f.value}</dd>
                 </div>
               ))}
             </dl>
@@ -52,7 +49,7 @@ export default async function EmailOtpPage() {
           </Card>
         ) : status.kind === "absent" ? (
           <EmptyState title="No email OTP configuration">
-            {selected.name} has no email OTP configuration (the service answered 404). Users of this tenant cannot enroll email one-time passcodes.
+            {selected.name} has no email OTP configuration. Users of this tenant cannot enroll email one-time passcodes.
           </EmptyState>
         ) : (
           <Alert tone="danger" title="Could not read the configuration">
