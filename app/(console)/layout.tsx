@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { ConnectionSwitcherSlot } from "@/components/connections/connection-switcher-slot";
+import { MobileNav } from "@/components/shell/mobile-nav";
 import { NavLinks } from "@/components/shell/nav-links";
 import { Providers } from "@/components/shell/providers";
 import { SignOutButton } from "@/components/shell/sign-out-button";
@@ -30,21 +31,25 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
         <div className="flex min-w-0 flex-1 flex-col">
           <header className="flex h-14 items-center justify-between gap-4 border-b border-slate-200 bg-white px-4 md:px-6">
             <nav aria-label="Main (compact)" className="md:hidden">
-              <details>
-                <summary className="cursor-pointer text-sm font-medium">Menu</summary>
-                <div className="absolute z-20 mt-2 w-56 rounded-md bg-white p-2 shadow-lg ring-1 ring-slate-200">
-                  <NavLinks items={navItemsFor(user.role)} />
-                </div>
-              </details>
+              <MobileNav items={navItemsFor(user.role)}>
+                {/* The header has no room for who is signed in on a phone; the menu says it. */}
+                <p className="mt-2 border-t border-slate-200 px-3 pt-2 text-xs text-slate-500 sm:hidden">
+                  Signed in as <span className="font-medium text-slate-900">{user.name}</span> ({user.role})
+                  <span className="block truncate">{user.email}</span>
+                </p>
+              </MobileNav>
             </nav>
             <ConnectionSwitcherSlot user={user} />
-            <div className="flex-1" />
-            <div className="flex items-center gap-3">
-              <div className="text-right text-sm leading-tight">
-                <p className="font-medium text-slate-900" data-testid="current-user">{user.name}</p>
-                <p className="text-xs text-slate-500">{user.email}</p>
+            <div className="ml-auto flex shrink-0 items-center gap-3">
+              <div className="hidden text-right text-sm leading-tight sm:block">
+                <p className="max-w-48 truncate font-medium text-slate-900" title={`${user.email} (${user.role})`} data-testid="current-user">
+                  {user.name}
+                </p>
+                <p className="hidden max-w-48 truncate text-xs text-slate-500 lg:block">{user.email}</p>
               </div>
-              <Badge tone={user.role === "admin" ? "info" : "neutral"}>{user.role}</Badge>
+              <span className="hidden lg:inline-flex">
+                <Badge tone={user.role === "admin" ? "info" : "neutral"}>{user.role}</Badge>
+              </span>
               <SignOutButton />
             </div>
           </header>

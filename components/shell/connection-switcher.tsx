@@ -21,13 +21,14 @@ export function ConnectionSwitcher({ choices, selectedId, canAdd }: { choices: C
     );
   }
   return (
-    <div className="flex items-center gap-2">
-      <label htmlFor="connection-switcher" className="text-sm font-medium text-slate-700">
+    <div className="flex min-w-0 items-center gap-2">
+      {/* On a phone the select alone fits the header; the label stays for screen readers. */}
+      <label htmlFor="connection-switcher" className="sr-only text-sm font-medium text-slate-700 sm:not-sr-only">
         Connection
       </label>
       <select
         id="connection-switcher"
-        className="rounded-md border-0 bg-white py-1.5 pl-2 pr-8 text-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600"
+        className="min-w-0 max-w-full rounded-md border-0 bg-white py-1.5 pl-2 pr-8 text-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600"
         value={selectedId ?? ""}
         disabled={pending}
         aria-busy={pending}

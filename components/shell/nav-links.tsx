@@ -4,7 +4,7 @@ import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
 import type { NavItem } from "@/lib/auth/roles";
 
-export function NavLinks({ items }: { items: NavItem[] }) {
+export function NavLinks({ items, onNavigate }: { items: NavItem[]; onNavigate?: () => void }) {
   const pathname = usePathname();
   return (
     <ul className="space-y-1">
@@ -15,6 +15,7 @@ export function NavLinks({ items }: { items: NavItem[] }) {
             <Link
               href={item.href}
               aria-current={active ? "page" : undefined}
+              onClick={onNavigate}
               className={cn(
                 "block rounded-md px-3 py-2 text-sm font-medium",
                 active ? "bg-indigo-50 text-indigo-800" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900",

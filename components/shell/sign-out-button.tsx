@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 
 export function SignOutButton() {
   return (
-    <Button variant="secondary" size="sm" onClick={() => signOut({ callbackUrl: "/sign-in" })}>
+    <Button variant="secondary" size="sm" className="whitespace-nowrap" onClick={() => signOut({ callbackUrl: "/sign-in" })}>
       Sign out
     </Button>
   );

@@ -1,8 +1,10 @@
 import { cn } from "./cn";
 
 export function Table({ caption, children, className }: { caption?: string; children: React.ReactNode; className?: string }) {
+  // `relative` keeps absolutely positioned content (the sr-only caption and labels) inside the scroll
+  // box; without it they are placed against the page and widen it on narrow screens.
   return (
-    <div className={cn("overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200", className)}>
+    <div className={cn("relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200", className)}>
       <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         {children}

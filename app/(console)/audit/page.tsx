@@ -6,7 +6,8 @@ import { EmptyState, PageHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/input";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
-import { auditActions, auditFilterSchema, type AuditFilter } from "@/lib/audit-filters";
+import { describeAuditOutcome, shortRequestId } from "@/lib/audit-display";
+import { auditActions, auditFilterSchema, type AuditEntry, type AuditFilter } from "@/lib/audit-filters";
 import { listAuditEntries } from "@/lib/audit-queries";
 import { requireRole } from "@/lib/auth/guards";
 import { listConnectionChoices } from "@/lib/connections/repository";
@@ -26,6 +27,15 @@ function pageLink(filter: AuditFilter, cursor: string | undefined): string {
 }
 
 const outcomeTone = { success: "success", failure: "danger", denied: "warning" } as const;
+
+function OutcomeBadge({ entry }: { entry: AuditEntry }) {
+  const { text, title } = describeAuditOutcome(entry);
+  return (
+    <Badge tone={outcomeTone[entry.outcome as keyof typeof outcomeTone] ?? "neutral"} title={title}>
+      {text}
+    </Badge>
+  );
+}
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Search> }) {
   await requireRole("admin");
@@ -101,20 +111,16 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                 <Td>{e.connectionName ?? "—"}</Td>
                 <Td>{e.target ?? "—"}</Td>
                 <Td>
-                  <Badge
-                    tone={outcomeTone[e.outcome as keyof typeof outcomeTone] ?? "neutral"}
-                    title={
-                      e.httpStatus
-                        ? "HTTP status of the service call behind this change. A key check reads a data point that cannot exist, so 404 there means the key was accepted."
-                        : undefined
-                    }
-                  >
-                    {e.outcome}
-                    {e.httpStatus ? ` · HTTP ${e.httpStatus}` : ""}
-                  </Badge>
+                  <OutcomeBadge entry={e} />
                 </Td>
                 <Td>
-                  <code className="text-xs text-slate-500">{e.requestId ?? "—"}</code>
+                  {e.requestId ? (
+                    <code className="font-mono text-xs text-slate-500" title={e.requestId}>
+                      {shortRequestId(e.requestId)}
+                    </code>
+                  ) : (
+                    "—"
+                  )}
                 </Td>
               </tr>
             ))}

@@ -1,4 +1,5 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { dataPointFieldLabels } from "@/lib/data-points/labels";
 
 /** Readable names for the enumerations SERVICE-FACTS lists; an unknown value is shown as it came. */
 const dataTypes: Record<string, { label: string; tone: BadgeTone }> = {
@@ -12,7 +13,7 @@ const modelTypes: Record<string, string> = { user: "User attribute", action: "Ac
 export function DataTypeBadge({ value }: { value: string }) {
   const known = dataTypes[value];
   return (
-    <Badge tone={known?.tone ?? "neutral"} title={`dataType: ${value}`}>
+    <Badge tone={known?.tone ?? "neutral"} title={`${dataPointFieldLabels.dataType}: ${value}`}>
       {known?.label ?? value}
     </Badge>
   );
@@ -20,7 +21,7 @@ export function DataTypeBadge({ value }: { value: string }) {
 
 export function ModelTypeBadge({ value }: { value: string }) {
   return (
-    <Badge tone="info" title={`modelType: ${value}`}>
+    <Badge tone="info" title={`${dataPointFieldLabels.modelType}: ${value}`}>
       {modelTypes[value] ?? value}
     </Badge>
   );

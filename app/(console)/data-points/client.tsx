@@ -11,8 +11,10 @@ import { Field, Input } from "@/components/ui/input";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import type { ConnectionChoice } from "@/lib/connections/types";
+import { dataPointFieldLabels as labels } from "@/lib/data-points/labels";
 import { lookUpDataPointSchema, type LookUpDataPointInput } from "@/lib/data-points/schemas";
 import type { DataPointLookup, WatchedDataPoint } from "@/lib/data-points/types";
+import { formatYesNo } from "@/lib/field-labels";
 import { refreshWatchesAction, unwatchDataPointAction, watchDataPointAction } from "./actions";
 import { DataTypeBadge, FetchStatusBadge, ModelTypeBadge } from "./badges";
 
@@ -101,25 +103,25 @@ export function DataPointLookupResult({
           </Button>
         ) : null}
       </div>
-      <dl className="mt-4 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 text-sm">
-        <dt className="text-slate-500">id</dt>
+      <dl className="mt-4 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-6 gap-y-2 text-sm [&>dd]:wrap-anywhere [&>dt]:text-slate-500">
+        <dt>{labels.id}</dt>
         <dd>
           <code>{dp.id}</code>
         </dd>
-        <dt className="text-slate-500">name</dt>
+        <dt>{labels.name}</dt>
         <dd>{dp.name}</dd>
-        <dt className="text-slate-500">dataType</dt>
+        <dt>{labels.dataType}</dt>
         <dd>
           <DataTypeBadge value={dp.dataType} />
         </dd>
-        <dt className="text-slate-500">modelType</dt>
+        <dt>{labels.modelType}</dt>
         <dd>
           <ModelTypeBadge value={dp.modelType} />
         </dd>
-        <dt className="text-slate-500">description</dt>
+        <dt>{labels.description}</dt>
         <dd>{dp.description}</dd>
-        <dt className="text-slate-500">isPublic</dt>
-        <dd>{dp.isPublic ? "yes" : "no"}</dd>
+        <dt>{labels.isPublic}</dt>
+        <dd>{formatYesNo(dp.isPublic)}</dd>
       </dl>
     </Card>
   );
@@ -174,11 +176,11 @@ export function WatchList({ connectionId, watches, canEdit }: { connectionId: st
         <Table caption="Watched data points">
           <thead>
             <tr>
-              <Th>Id</Th>
-              <Th>Name</Th>
-              <Th>Data type</Th>
-              <Th>Model</Th>
-              <Th>Public</Th>
+              <Th>{labels.id}</Th>
+              <Th>{labels.name}</Th>
+              <Th>{labels.dataType}</Th>
+              <Th>{labels.modelType}</Th>
+              <Th>{labels.isPublic}</Th>
               <Th>Last fetched</Th>
               <Th>Status</Th>
               {canEdit ? <Th>
@@ -197,7 +199,7 @@ export function WatchList({ connectionId, watches, canEdit }: { connectionId: st
                 <Td>{w.snapshot?.name ?? "—"}</Td>
                 <Td>{w.snapshot ? <DataTypeBadge value={w.snapshot.dataType} /> : "—"}</Td>
                 <Td>{w.snapshot ? <ModelTypeBadge value={w.snapshot.modelType} /> : "—"}</Td>
-                <Td>{w.snapshot ? (w.snapshot.isPublic ? "yes" : "no") : "—"}</Td>
+                <Td>{w.snapshot ? formatYesNo(w.snapshot.isPublic) : "—"}</Td>
                 <Td>
                   <Time iso={w.lastFetchedAt} />
                 </Td>

@@ -1,0 +1,33 @@
+import type { AuditEntry } from "./audit-filters";
+
+/** Client-safe: how the audit page words a record's outcome and request id. */
+
+// These records carry the status of the key check (lib/connections/verify.ts): a GET of a data point
+// id that cannot exist, where 404 (or 200) means the service accepted the key. Shown as a bare
+// "HTTP 404" next to "success", that reads like a failure.
+const keyCheckActions = new Set(["connection.created", "connection.key_replaced"]);
+const keyAccepted = new Set([200, 404]);
+
+export type AuditOutcomeText = { text: string; title?: string };
+
+export function describeAuditOutcome(entry: Pick<AuditEntry, "action" | "outcome" | "httpStatus">): AuditOutcomeText {
+  const { action, outcome, httpStatus } = entry;
+  if (httpStatus === null) return { text: outcome };
+  if (keyCheckActions.has(action)) {
+    return keyAccepted.has(httpStatus)
+      ? {
+          text: `${outcome} · key verified`,
+          title: `The key was checked by reading a data point that cannot exist. The service answered HTTP ${httpStatus}, which means it accepted the key.`,
+        }
+      : {
+          text: `${outcome} · key not verified (HTTP ${httpStatus})`,
+          title: `The key could not be checked: the service answered HTTP ${httpStatus}. The key was saved unverified.`,
+        };
+  }
+  return { text: `${outcome} · HTTP ${httpStatus}`, title: "HTTP status of the service call behind this change." };
+}
+
+/** The first 8 characters, enough to tell records apart; the page puts the full id in a tooltip. */
+export function shortRequestId(requestId: string): string {
+  return requestId.length > 8 ? `${requestId.slice(0, 8)}…` : requestId;
+}
