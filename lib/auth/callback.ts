@@ -4,12 +4,19 @@
  */
 export function safeCallbackPath(value: string | string[] | undefined): string {
   const raw = Array.isArray(value) ? value[0] : value;
-  if (!raw || !raw.startsWith("/") || raw.startsWith("//") || raw.startsWith("/\\") || raw.length > 2048) return "/";
+  if (!raw || !raw.startsWith("/") || raw.length > 2048) return "/";
   try {
     const url = new URL(raw, "http://console.invalid");
-    if (url.origin !== "http://console.invalid" || url.pathname.startsWith("/sign-in")) return "/";
-    return `${url.pathname}${url.search}`;
+    // Checked after normalisation: "/.//host" and "/a/..//host" become "//host", which a browser
+    // reads as another site.
+    const path = url.pathname;
+    if (url.origin !== "http://console.invalid" || isProtocolRelative(raw) || isProtocolRelative(path) || path.startsWith("/sign-in")) return "/";
+    return `${path}${url.search}`;
   } catch {
     return "/";
   }
+}
+
+function isProtocolRelative(path: string): boolean {
+  return path.startsWith("//") || path.startsWith("/\\");
 }
