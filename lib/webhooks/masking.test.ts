@@ -25,6 +25,12 @@ describe("masking", () => {
     expect(JSON.parse(masked).data).toEqual({ email: "j•••@example.com", phoneNumber: "+•••••••1234" });
     expect(masked).not.toMatch(/jane|5555551234/);
   });
+  it("masks whatever an email or phoneNumber key holds: a list, an object, a number", () => {
+    const raw = JSON.stringify({ data: { email: ["jane@example.com", { work: "jim@example.com" }], phoneNumber: 15555551234, other: null } });
+    const masked = maskRawBody(raw);
+    expect(masked).not.toMatch(/jane|jim|5555551234/);
+    expect(JSON.parse(masked).data).toEqual({ email: ["j•••@example.com", { work: "j•••@example.com" }], phoneNumber: "•••••••1234", other: null });
+  });
   it("withholds a body that is not JSON rather than show it unmasked", () => {
     expect(maskRawBody("email=jane@example.com")).not.toContain("jane");
   });
