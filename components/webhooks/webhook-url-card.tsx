@@ -1,13 +1,17 @@
 import "server-only";
 import { Alert, Card } from "@/components/ui/card";
-import { getSessionUser } from "@/lib/auth/guards";
+import { requireRole } from "@/lib/auth/guards";
 import { webhookReceiverInfo } from "@/lib/webhooks/url";
 import { WebhookUrlField } from "./webhook-url-field";
 
-/** The connection's webhook URL, to paste into the tenant's settings; admins may regenerate it. */
+/**
+ * The connection's webhook URL, to paste into the tenant's settings, and its regeneration. The URL is a
+ * credential (whoever has it can post events), so only admins see it, checked here next to the data.
+ */
 export async function WebhookUrlCard({ connectionId }: { connectionId: string }) {
-  const [info, user] = await Promise.all([webhookReceiverInfo(connectionId), getSessionUser()]);
-  if (!info || !user) return null;
+  await requireRole("admin");
+  const info = await webhookReceiverInfo(connectionId);
+  if (!info) return null;
   return (
     <Card>
       <h2 className="text-base font-semibold">Webhook URL</h2>
@@ -22,7 +26,6 @@ export async function WebhookUrlCard({ connectionId }: { connectionId: string })
         connectionId={connectionId}
         connectionName={info.connectionName}
         initialUrl={info.url}
-        canRegenerate={user.role === "admin"}
       />
       {info.signed ? null : (
         <div className="mt-4">

@@ -12,12 +12,10 @@ export function WebhookUrlField({
   connectionId,
   connectionName,
   initialUrl,
-  canRegenerate,
 }: {
   connectionId: string;
   connectionName: string;
   initialUrl: string;
-  canRegenerate: boolean;
 }) {
   const router = useRouter();
   const id = useId();
@@ -37,35 +35,33 @@ export function WebhookUrlField({
           className="min-w-0 flex-1 rounded-md bg-slate-50 px-3 py-2 font-mono text-xs text-slate-800 ring-1 ring-inset ring-slate-300"
         />
         <CopyButton text={url} label="Copy URL" />
-        {canRegenerate ? (
-          <TypedConfirmDialog
-            trigger={(open) => (
-              <Button variant="secondary" size="sm" onClick={open}>
-                <RefreshCw aria-hidden="true" className="size-4" />
-                Regenerate
-              </Button>
-            )}
-            title="Regenerate the webhook URL?"
-            expected={connectionName}
-            confirmLabel="Regenerate URL"
-            onConfirm={async (typed) => {
-              const result = await regenerateWebhookUrlAction({ connectionId, confirmName: typed });
-              if (!result.ok) {
-                toast.error(result.error);
-                return false;
-              }
-              setUrl(result.url);
-              toast.success("New webhook URL created. Paste it into the tenant's settings: the old one is refused from now on.");
-              router.refresh();
-              return true;
-            }}
-          >
-            <p>
-              The current URL stops working at once: the service&apos;s deliveries to it will be refused (and retried, then dropped) until
-              the tenant&apos;s settings hold the new URL.
-            </p>
-          </TypedConfirmDialog>
-        ) : null}
+        <TypedConfirmDialog
+          trigger={(open) => (
+            <Button variant="secondary" size="sm" onClick={open}>
+              <RefreshCw aria-hidden="true" className="size-4" />
+              Regenerate
+            </Button>
+          )}
+          title="Regenerate the webhook URL?"
+          expected={connectionName}
+          confirmLabel="Regenerate URL"
+          onConfirm={async (typed) => {
+            const result = await regenerateWebhookUrlAction({ connectionId, confirmName: typed });
+            if (!result.ok) {
+              toast.error(result.error);
+              return false;
+            }
+            setUrl(result.url);
+            toast.success("New webhook URL created. Paste it into the tenant's settings: the old one is refused from now on.");
+            router.refresh();
+            return true;
+          }}
+        >
+          <p>
+            The current URL stops working at once: the service&apos;s deliveries to it will be refused (and retried, then dropped) until
+            the tenant&apos;s settings hold the new URL.
+          </p>
+        </TypedConfirmDialog>
       </div>
     </div>
   );

@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { loadSeedFile, startEmulator, type RunningEmulator } from "@/emulator/server";
@@ -15,10 +17,18 @@ let emulator: RunningEmulator;
 let db: Database;
 let tearDown: () => Promise<void>;
 let connectionId: string;
+// A service that answers a DELETE outside the spec (the emulator never does): the next answer to send.
+let offSpecAnswer: { status: number; body: string } = { status: 200, body: "" };
+const offSpecService = http.createServer((req, res) => {
+  const { status, body } = req.method === "DELETE" ? offSpecAnswer : { status: 404, body: JSON.stringify({ error: "not_found", errorDescription: "none" }) };
+  res.writeHead(status, body ? { "content-type": "application/json" } : {}).end(body);
+});
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, seed, backgroundTick: false });
-  for (const r of ["us", "eu", "au", "ca"] as const) process.env[`SERVICE_BASE_URL_${r.toUpperCase()}`] = emulator.baseUrl(r);
+  for (const r of ["us", "eu", "au"] as const) process.env[`SERVICE_BASE_URL_${r.toUpperCase()}`] = emulator.baseUrl(r);
+  await new Promise<void>((resolve) => offSpecService.listen(0, "127.0.0.1", resolve));
+  process.env.SERVICE_BASE_URL_CA = `http://127.0.0.1:${(offSpecService.address() as AddressInfo).port}/v1`;
   ({ db, tearDown } = await setUpTestDatabase());
   const created = await createConnection(admin, { name: "Globex", region: "eu", managementKey: globex.managementKey, serverKey: "", serverSecondaryKey: "", saveUnverified: false });
   if (!created.ok) throw new Error(created.error);
@@ -27,6 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await tearDown();
   await emulator.close();
+  await new Promise((resolve) => offSpecService.close(resolve));
 });
 
 const audits = async () => db.select().from(auditLog).where(eq(auditLog.action, "email_otp.deleted")).orderBy(auditLog.id);
@@ -61,5 +72,18 @@ describe("email OTP delete", () => {
     expect([mine, theirs].map((r) => (r.ok ? r.outcome : r.error)).sort()).toEqual(["deleted", "none"]);
     const rows = (await audits()).slice(before);
     expect(rows.map((r) => r.actorEmail).sort()).toEqual(["ada@example.com", "grace@example.com"]);
+  });
+
+  it("an answer outside the spec is never reported as deleted, and a 2xx one is not called unchanged", async () => {
+    const created = await createConnection(admin, { name: "Initech", region: "ca", managementKey: "initech-management-key", serverKey: "", serverSecondaryKey: "", saveUnverified: false });
+    if (!created.ok) throw new Error(created.error);
+    const attempt = () => deleteEmailOtp(admin, { connectionId: created.id, confirmName: "Initech" });
+
+    offSpecAnswer = { status: 200, body: JSON.stringify({ success: false }) };
+    expect(await attempt()).toMatchObject({ ok: false, error: expect.stringContaining("Not deleted") });
+    offSpecAnswer = { status: 204, body: "" };
+    expect(await attempt()).toMatchObject({ ok: false, error: expect.stringContaining("Not confirmed as deleted: the service answered HTTP 204") });
+    const rows = (await audits()).filter((r) => r.connectionId === created.id);
+    expect(rows.map((r) => [r.outcome, r.httpStatus])).toEqual([["failure", 200], ["failure", 204]]);
   });
 });

@@ -63,6 +63,10 @@ async function runDelete(actor: AuditActor, connection: ServiceConnection): Prom
     });
   switch (result.kind) {
     case "ok":
+      if (!result.data.success) {
+        await audit("failure");
+        return { ok: false, failure: "invalid_response", error: `Not deleted: the service answered that the delete did not succeed. Try again.` };
+      }
       await audit("success");
       return { ok: true, outcome: "deleted", message: `Deleted the email OTP configuration of ${connection.name}.` };
     case "not_found":
@@ -79,8 +83,22 @@ async function runDelete(actor: AuditActor, connection: ServiceConnection): Prom
             ? `Not confirmed as deleted: the ${connection.name} region did not answer in time. Check the status below and try again.`
             : `Not deleted: the service answered HTTP ${result.status}. Try again.`,
       };
+    case "invalid_response":
+      await audit("failure");
+      // A 2xx in an unexpected form may still mean the service deleted it: say so rather than "nothing changed".
+      return {
+        ok: false,
+        failure: result.kind,
+        error: isSuccessStatus(result.status)
+          ? `Not confirmed as deleted: the service answered HTTP ${result.status} in a form the console does not understand. Check the status below.`
+          : describeServiceFailure(result, connection),
+      };
     default:
       await audit("failure");
       return { ok: false, failure: result.kind, error: describeServiceFailure(result, connection) };
   }
+}
+
+function isSuccessStatus(status: number): boolean {
+  return status >= 200 && status < 300;
 }

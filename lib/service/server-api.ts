@@ -22,9 +22,11 @@ export function trackAction(
   options?: RequestOptions,
 ): Promise<ServiceResult<TrackActionResponse>> {
   if (!ACTION_CODE.test(action)) throw new Error(`Invalid action code: ${action}`);
-  const path = `/users/${encodeURIComponent(userId)}/actions/${action}`;
+  const url = `${baseUrlFor(creds.region)}/users/${encodeURIComponent(userId)}/actions/${action}`;
+  // The logged path leaves the user id out: it is the tenant's personal data, not ours to keep in logs.
+  const path = `/users/{userId}/actions/${action}`;
   return serviceRequest(
-    { region: creds.region, method: "POST", url: `${baseUrlFor(creds.region)}${path}`, path, authorization: basicAuth(creds.serverKey), body },
+    { region: creds.region, method: "POST", url, path, authorization: basicAuth(creds.serverKey), body },
     trackActionResponseSchema,
     options,
   );

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import type { RunningEmulator } from "@/emulator/server";
 import { auditLog, connections } from "@/lib/db/schema";
@@ -43,6 +43,19 @@ describe("lookUpUserAuthenticators", () => {
 
     const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "user_authenticators.viewed"));
     expect(audit).toMatchObject({ outcome: "success", target: "usr_alice", httpStatus: 200, connectionName: "Acme" });
+  });
+
+  it("logs the service calls without the user id, the tenant's personal data", async () => {
+    const [acmeConnection] = await db.select({ id: connections.id, name: connections.name, region: connections.region }).from(connections);
+    const written = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      expect((await lookUpUserAuthenticators(actor, acmeConnection!, "usr_bob")).kind).toBe("ok");
+      const lines = written.mock.calls.map(([chunk]) => String(chunk));
+      expect(lines.join("")).toContain("/users/{userId}/actions/console_authenticator_lookup");
+      expect(lines.join("")).not.toContain("usr_bob");
+    } finally {
+      written.mockRestore();
+    }
   });
 
   it("no longer lists an authenticator once its lifetime has passed", async () => {

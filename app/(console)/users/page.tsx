@@ -106,10 +106,11 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
     );
   }
   const asked = typeof raw === "string" ? userIdSchema.safeParse(raw) : null;
-  // A lookup records an action at the tenant. A link followed from another site only fills in the
-  // form, so no other site can make a signed-in user run one; links inside the console run at once.
-  const fromOtherSite = (await headers()).get("sec-fetch-site") === "cross-site";
-  const lookup = asked?.success && !fromOtherSite ? await lookUpUserAuthenticators(user, connection, asked.data) : null;
+  // A lookup records an action at the tenant. Only a link inside the console (or one typed or
+  // bookmarked) runs at once; from anywhere else, a sibling subdomain included, or from a browser that
+  // does not say where the request came from, the link only fills in the form.
+  const fromConsole = ["same-origin", "none"].includes((await headers()).get("sec-fetch-site") ?? "");
+  const lookup = asked?.success && fromConsole ? await lookUpUserAuthenticators(user, connection, asked.data) : null;
   return (
     <>
       {header}
@@ -137,8 +138,8 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
         </form>
         <div aria-live="polite">
           {lookup && asked?.success ? <LookupResult userId={asked.data} lookup={lookup} connectionId={connection.id} /> : null}
-          {asked?.success && fromOtherSite ? (
-            <Alert title="Opened from a link on another site">
+          {asked?.success && !fromConsole ? (
+            <Alert title="Opened from a link">
               Nothing was looked up yet. Press Look up to read the authenticators of “{asked.data}” in {connection.name}.
             </Alert>
           ) : null}
