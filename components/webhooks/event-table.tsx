@@ -1,4 +1,5 @@
 "use client";
+import { PanelRightOpen } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Table, Td, Th } from "@/components/ui/table";
@@ -68,8 +69,16 @@ export function EventTable({
               <SignatureBadge status={e.signatureStatus} />
             </Td>
             <Td>
-              <Button variant="ghost" size="sm" aria-pressed={selectedId === e.id} data-event-details={e.id} onClick={() => onSelect(e.id)}>
-                Details<span className="sr-only"> of the event for {e.userId ?? e.type}</span>
+              <Button
+                variant="ghost"
+                size="sm"
+                title="Details"
+                aria-pressed={selectedId === e.id}
+                data-event-details={e.id}
+                onClick={() => onSelect(e.id)}
+              >
+                <PanelRightOpen aria-hidden="true" className="size-4" />
+                <span className="sr-only">Details of the event for {e.userId ?? e.type}</span>
               </Button>
             </Td>
           </tr>

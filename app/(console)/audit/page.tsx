@@ -46,8 +46,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   return (
     <>
       <PageHeader title="Audit" description="Every change made through the console. Records are append-only: the console never edits or deletes them." />
-      <form method="get" action="/audit" className="mb-6 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-6 lg:items-end" aria-label="Filter the audit log">
-        <Field id="actor" label="Actor (email contains)">
+      <form method="get" action="/audit" className="mb-6 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3 lg:items-end 2xl:grid-cols-6" aria-label="Filter the audit log">
+        <Field id="actor" label="Actor email contains">
           <Input id="actor" name="actor" defaultValue={filter.actor ?? ""} />
         </Field>
         <Field id="action" label="Action">

@@ -54,10 +54,11 @@ export default async function ConnectionsPage() {
                 </Td>
                 <Td>
                   <KeyFingerprint value={c.keys.server} />
-                  {c.keys.server_secondary ? <span className="ml-2 text-xs text-slate-500">+ second key …{c.keys.server_secondary.last4}</span> : null}
+                  {c.keys.server_secondary ? <span className="block text-xs text-slate-500">+ second key …{c.keys.server_secondary.last4}</span> : null}
                 </Td>
                 <Td>
-                  <Time iso={c.updatedAt} /> {c.updatedBy ? <span className="text-slate-500">by {c.updatedBy}</span> : null}
+                  <Time iso={c.updatedAt} />
+                  {c.updatedBy ? <span className="block text-xs text-slate-500">by {c.updatedBy}</span> : null}
                 </Td>
               </tr>
             ))}
