@@ -31,23 +31,29 @@ export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; error:
 export class TokenIssuer {
   private readonly secret = new Uint8Array(randomBytes(32));
 
+  /**
+   * The token is valid for exactly TOKEN_LIFETIME_SECONDS of virtual time from `nowMs`. JWT dates are
+   * whole seconds (and jose truncates "now" to seconds), so the exact expiry travels in the private
+   * claim `expiresAtMs`, and `exp` is rounded up so that jose never finds the token expired early.
+   */
   async issue(claims: TokenClaims, nowMs: number): Promise<string> {
-    const iat = Math.floor(nowMs / 1000);
-    return new SignJWT({ tenantId: claims.tenantId, action: claims.action, scope: claims.scopes.join(" ") })
+    const expiresAtMs = nowMs + TOKEN_LIFETIME_SECONDS * 1000;
+    return new SignJWT({ tenantId: claims.tenantId, action: claims.action, scope: claims.scopes.join(" "), expiresAtMs })
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
       .setSubject(claims.userId)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + TOKEN_LIFETIME_SECONDS)
+      .setIssuedAt(Math.floor(nowMs / 1000))
+      .setExpirationTime(Math.ceil(expiresAtMs / 1000))
       .sign(this.secret);
   }
 
   async verify(token: string, nowMs: number): Promise<TokenCheck> {
     try {
       const { payload } = await jwtVerify(token, this.secret, { algorithms: ["HS256"], currentDate: new Date(nowMs) });
-      const { tenantId, action, scope, sub } = payload;
-      if (typeof tenantId !== "string" || typeof action !== "string" || typeof scope !== "string" || !sub) {
+      const { tenantId, action, scope, sub, expiresAtMs } = payload;
+      if (typeof tenantId !== "string" || typeof action !== "string" || typeof scope !== "string" || !sub || typeof expiresAtMs !== "number") {
         return { ok: false, error: "unauthorized" };
       }
+      if (nowMs >= expiresAtMs) return { ok: false, error: "expired_token" };
       return { ok: true, claims: { tenantId, action, userId: sub, scopes: scope.split(" ").filter(Boolean) } };
     } catch (error) {
       return { ok: false, error: error instanceof errors.JWTExpired ? "expired_token" : "unauthorized" };

@@ -38,8 +38,13 @@ export function toClientAuthenticator(authenticator: StoredAuthenticator): Recor
     ...(a.isDefault !== undefined && { isDefault: a.isDefault }),
     ...(a.email && { email: maskEmail(a.email) }),
     ...(a.phoneNumber && { phoneNumber: maskPhoneNumber(a.phoneNumber) }),
-    ...(a.verificationMethod === "PASSKEY" && {
-      webauthnCredential: { credentialId: a.credentialId, name: a.credentialName, aaguid: a.aaguid },
+    // Only PASSKEY and SECURITY_KEY authenticators can have a credentialId (seed.ts).
+    ...(a.credentialId && {
+      webauthnCredential: {
+        credentialId: a.credentialId,
+        ...(a.credentialName && { name: a.credentialName }),
+        ...(a.aaguid && { aaguid: a.aaguid }),
+      },
     }),
     ...(a.deviceName && { deviceName: a.deviceName }),
     ...(a.devicePlatform && { devicePlatform: a.devicePlatform }),
@@ -52,7 +57,7 @@ async function userAuthenticators(context: RegionContext): Promise<Reply> {
   if (!token) throw unauthorized("A bearer token is required.", "Bearer");
   const check = await world.tokens.verify(token, world.clock.now());
   if (!check.ok) {
-    if (check.error === "expired_token") throw new ApiError(401, "expired_token", "The token has expired.");
+    if (check.error === "expired_token") throw unauthorized("The token has expired.", "Bearer", "expired_token");
     throw unauthorized("The token is not valid.", "Bearer");
   }
   const tenant = world.state.tenantById(check.claims.tenantId);

@@ -13,8 +13,9 @@ export interface RegionContext {
   url: URL;
 }
 
-export function unauthorized(description: string, scheme: "Basic" | "Bearer"): ApiError {
-  return new ApiError(401, "unauthorized", description, { "WWW-Authenticate": `${scheme} realm="authsignal"` });
+/** 401 with the challenge that says which credentials to send (every 401 of the regional APIs). */
+export function unauthorized(description: string, scheme: "Basic" | "Bearer", code = "unauthorized"): ApiError {
+  return new ApiError(401, code, description, { "WWW-Authenticate": `${scheme} realm="authsignal"` });
 }
 
 /** Resolves the tenant from an HTTP basic username, or throws 401 (keys of other regions do not match). */

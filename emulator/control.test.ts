@@ -84,7 +84,22 @@ describe("control API", () => {
     expect(malformed.status).toBe(400);
     const unknownTenant = await control(emulator, "PUT", "tenants/nope/webhook", { url: null });
     expect(unknownTenant.status).toBe(404);
+    const badEscape = await control(emulator, "PUT", "tenants/%E0%A4%A/webhook", { url: null });
+    expect(badEscape.status).toBe(404);
+    expect(await badEscape.json()).toMatchObject({ error: "not_found" });
     expect((await control(emulator, "GET", "reset")).status).toBe(405);
+  });
+
+  it.each([
+    ["an email on a PUSH authenticator", { verificationMethod: "PUSH", email: "jane@example.com" }, /^email: /],
+    ["a phone number on an EMAIL_OTP authenticator", { verificationMethod: "EMAIL_OTP", phoneNumber: "+15551231234" }, /^phoneNumber: /],
+    ["a credentialName on a SECURITY_KEY", { verificationMethod: "SECURITY_KEY", credentialId: "c", credentialName: "Key" }, /^credentialName: /],
+  ])("refuses %s with 400 naming the field", async (_name, body, named) => {
+    const response = await control(emulator, "POST", `tenants/${US_TENANT.id}/users/u/authenticators`, body);
+    expect(response.status).toBe(400);
+    const json = (await response.json()) as { error: string; errorDescription: string };
+    expect(json.error).toBe("invalid_request");
+    expect(json.errorDescription).toMatch(named);
   });
 
   it("reset restores the seed, the clock and the delivery log", async () => {

@@ -36,6 +36,12 @@ describe("GET /authenticator-configurations/email-otp", () => {
     expect(Object.keys(body).some((key) => /secret|password|apiKey/i.test(key))).toBe(false);
   });
 
+  it("is 401 for a wrong key", async () => {
+    const response = await management("/authenticator-configurations/email-otp", { key: "test_mgmt_us_wrong_wrong_wrong_wrong_1" });
+    await expectError(response, 401, "unauthorized");
+    expect(response.headers.get("www-authenticate")).toBe('Basic realm="authsignal"');
+  });
+
   it("is 404 for a tenant without one", async () => {
     const response = await fetch(`${emulator.baseUrl("eu")}/management/authenticator-configurations/email-otp`, {
       headers: { Authorization: basicAuth(EU_TENANT.managementKey) },
@@ -96,6 +102,21 @@ describe("GET /custom-data-points/{id}", () => {
   it("is 404 for an unknown id and 401 without a valid key", async () => {
     await expectError(await management("/custom-data-points/dp_nope"), 404, "not_found");
     await expectError(await management("/custom-data-points/dp_tier", { key: "nope_nope_nope_nope_nope" }), 401, "unauthorized");
+  });
+
+  it("is 401 for the tenant's server secret key (the spec says the keys differ)", async () => {
+    await expectError(await management("/custom-data-points/dp_tier", { key: US_TENANT.serverKey }), 401, "unauthorized");
+  });
+
+  it("is 405 with Allow and the error body for a method other than GET", async () => {
+    const response = await management("/custom-data-points/dp_tier", { method: "DELETE" });
+    expect(response.headers.get("allow")).toBe("GET");
+    await expectError(response, 405, "method_not_allowed");
+  });
+
+  it("is 404 not_found, not a 500, for a malformed percent-escape in the id", async () => {
+    await expectError(await management("/custom-data-points/%E0%A4%A"), 404, "not_found");
+    await expectError(await management("/custom-data-points/dp_%zz"), 404, "not_found");
   });
 });
 

@@ -8,6 +8,15 @@ export interface Route<Context> {
   methods: Partial<Record<string, Handler<Context>>>;
 }
 
+/** A malformed percent-escape names no resource: 404 rather than decodeURIComponent's URIError (a 500). */
+function decodePathSegment(value: string, path: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw new ApiError(404, "not_found", `No resource at ${path} (malformed percent-escape).`);
+  }
+}
+
 /**
  * Finds the route for a path: unknown path → 404 `not_found`,
  * known path with another method → 405 `method_not_allowed` with an `Allow` header.
@@ -26,8 +35,7 @@ export async function dispatch<Context>(
       const allow = Object.keys(route.methods).join(", ");
       throw new ApiError(405, "method_not_allowed", `Method ${method} is not allowed here.`, { Allow: allow });
     }
-    const params = match.slice(1).map((value) => decodeURIComponent(value ?? ""));
-    return handler(context, params);
+    return handler(context, match.slice(1).map((value) => decodePathSegment(value ?? "", path)));
   }
   throw new ApiError(404, "not_found", `No resource at ${path}.`);
 }

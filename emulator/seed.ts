@@ -24,6 +24,19 @@ export const MAX_WEBHOOK_DELAY_SECONDS = 86_400;
 const isoTime = z.iso.datetime({ offset: true });
 const secretKey = z.string().min(16, "keys are at least 16 characters");
 
+/**
+ * Spec 6.1: the methods whose authenticators have each contact or credential field. A SECURITY_KEY is a
+ * WebAuthn credential as well, so it may have credentialId and aaguid too (SERVICE-FACTS: the client API's
+ * webauthnCredential); credentialName is the passkey's display name and stays passkey-only.
+ */
+const METHOD_SPECIFIC_FIELDS: Record<"email" | "phoneNumber" | "credentialId" | "aaguid" | "credentialName", readonly VerificationMethod[]> = {
+  email: ["EMAIL_OTP", "EMAIL_MAGIC_LINK"],
+  phoneNumber: ["SMS", "WHATSAPP"],
+  credentialId: ["PASSKEY", "SECURITY_KEY"],
+  aaguid: ["PASSKEY", "SECURITY_KEY"],
+  credentialName: ["PASSKEY"],
+};
+
 /** One authenticator, as written in a seed file or posted to the control API. */
 export const authenticatorInputSchema = z
   .strictObject({
@@ -44,9 +57,14 @@ export const authenticatorInputSchema = z
     aaguid: z.string().min(1).optional(),
     credentialName: z.string().min(1).optional(),
   })
-  .refine((a) => !(a.expiresAt && a.lifetimeSeconds !== undefined), {
-    message: "give expiresAt or lifetimeSeconds, not both",
-    path: ["lifetimeSeconds"],
+  .superRefine((a, ctx) => {
+    if (a.expiresAt && a.lifetimeSeconds !== undefined) {
+      ctx.addIssue({ code: "custom", message: "give expiresAt or lifetimeSeconds, not both", path: ["lifetimeSeconds"] });
+    }
+    for (const [field, methods] of Object.entries(METHOD_SPECIFIC_FIELDS)) {
+      if (a[field as keyof typeof METHOD_SPECIFIC_FIELDS] === undefined || methods.includes(a.verificationMethod)) continue;
+      ctx.addIssue({ code: "custom", message: `only ${methods.join(" or ")} authenticators have ${field}`, path: [field] });
+    }
   });
 export type AuthenticatorInput = z.output<typeof authenticatorInputSchema>;
 
@@ -68,6 +86,15 @@ const emailOtpSchema = z.strictObject({
   otpLifetimeInSeconds: z.number().int().positive().default(600),
 });
 
+/** Adds an issue at the path of every entry whose value an earlier entry already had. */
+function refuseDuplicates(ctx: z.RefinementCtx, entries: Array<{ value: string; path: PropertyKey[] }>, message: string): void {
+  const seen = new Set<string>();
+  for (const { value, path } of entries) {
+    if (seen.has(value)) ctx.addIssue({ code: "custom", message, path });
+    seen.add(value);
+  }
+}
+
 const tenantSchema = z.strictObject({
   id: z.uuid(),
   name: z.string().min(1),
@@ -81,21 +108,29 @@ const tenantSchema = z.strictObject({
   users: z
     .array(z.strictObject({ userId: z.string().min(1), authenticators: z.array(authenticatorInputSchema).default([]) }))
     .default([]),
+}).superRefine((tenant, ctx) => {
+  // Ids that identify one thing within a tenant: a second one would shadow the first.
+  const userIds = tenant.users.map((user, i) => ({ value: user.userId, path: ["users", i, "userId"] }));
+  refuseDuplicates(ctx, userIds, "duplicate userId in this tenant");
+  const pointIds = tenant.customDataPoints.map((point, i) => ({ value: point.id, path: ["customDataPoints", i, "id"] }));
+  refuseDuplicates(ctx, pointIds, "duplicate custom data point id in this tenant");
+  const authenticatorIds = tenant.users.flatMap((user, i) =>
+    user.authenticators.flatMap(({ userAuthenticatorId: value }, j) =>
+      value === undefined ? [] : [{ value, path: ["users", i, "authenticators", j, "userAuthenticatorId"] }],
+    ),
+  );
+  refuseDuplicates(ctx, authenticatorIds, "duplicate userAuthenticatorId in this tenant");
 });
 export type TenantSeed = z.output<typeof tenantSchema>;
 
 export const seedSchema = z.strictObject({ tenants: z.array(tenantSchema) }).superRefine((seed, ctx) => {
-  const seenIds = new Set<string>();
-  const seenKeys = new Set<string>();
-  seed.tenants.forEach((tenant, index) => {
-    if (seenIds.has(tenant.id)) ctx.addIssue({ code: "custom", message: "duplicate tenant id", path: ["tenants", index, "id"] });
-    seenIds.add(tenant.id);
-    for (const key of [tenant.managementKey, ...tenant.serverSecretKeys]) {
-      // Keys must be unique so that a key identifies one tenant and one kind of API.
-      if (seenKeys.has(key)) ctx.addIssue({ code: "custom", message: "key used twice", path: ["tenants", index] });
-      seenKeys.add(key);
-    }
-  });
+  refuseDuplicates(ctx, seed.tenants.map((tenant, i) => ({ value: tenant.id, path: ["tenants", i, "id"] })), "duplicate tenant id");
+  // Keys must be unique so that a key identifies one tenant and one kind of API.
+  const keys = seed.tenants.flatMap((tenant, i) => [
+    { value: tenant.managementKey, path: ["tenants", i, "managementKey"] },
+    ...tenant.serverSecretKeys.map((value, j) => ({ value, path: ["tenants", i, "serverSecretKeys", j] })),
+  ]);
+  refuseDuplicates(ctx, keys, "key used twice");
 });
 
 /** What callers pass (defaults may be omitted). */

@@ -7,11 +7,22 @@ import { describeIssues, VERIFICATION_METHODS } from "./seed";
 
 export const READ_AUTHENTICATORS = "read:authenticators";
 export const ADD_AUTHENTICATORS = "add:authenticators";
+/** SERVICE-FACTS: the scopes a client token can carry. */
+const SCOPES: readonly string[] = [READ_AUTHENTICATORS, ADD_AUTHENTICATORS, "update:authenticators", "remove:authenticators"];
 const ACTION_CODE = /^[a-zA-Z0-9_-]{1,64}$/;
+
+const splitScopes = (scope: string | undefined): string[] => (scope ?? "").split(" ").filter(Boolean);
 
 const trackRequestSchema = z
   .object({
-    scope: z.string().optional(),
+    scope: z
+      .string()
+      .superRefine((scope, ctx) => {
+        for (const name of splitScopes(scope).filter((s) => !SCOPES.includes(s))) {
+          ctx.addIssue({ code: "custom", message: `unknown scope ${name}; expected some of ${SCOPES.join(", ")}` });
+        }
+      })
+      .optional(),
     redirectUrl: z.string().optional(),
     email: z.string().optional(),
     phoneNumber: z.string().optional(),
@@ -26,7 +37,7 @@ const trackRequestSchema = z
  * authenticator may enroll the first one without asking, otherwise add must be requested.
  */
 export function grantedScopes(requestedScope: string | undefined, hasAuthenticators: boolean): string[] {
-  const scopes = new Set([READ_AUTHENTICATORS, ...(requestedScope ?? "").split(" ").filter(Boolean)]);
+  const scopes = new Set([READ_AUTHENTICATORS, ...splitScopes(requestedScope)]);
   if (!hasAuthenticators) scopes.add(ADD_AUTHENTICATORS);
   return [...scopes];
 }

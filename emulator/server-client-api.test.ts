@@ -30,8 +30,11 @@ describe("POST /users/{userId}/actions/{action}", () => {
     expect(body.allowedVerificationMethods).toContain("EMAIL_OTP");
     const claims = decodeJwt(String(body.token));
     expect(claims).toMatchObject({ tenantId: US_TENANT.id, sub: "user_enrolled", action: "signIn" });
-    expect(Number(claims.exp) - Number(claims.iat)).toBe(600);
+    // Whole-second iat rounded down and exp rounded up around the exact expiry (auth.ts).
+    expect(Number(claims.exp) - Number(claims.iat)).toBeGreaterThanOrEqual(600);
+    expect(Number(claims.exp) - Number(claims.iat)).toBeLessThanOrEqual(601);
     expect(Math.abs(Number(claims.iat) - Date.now() / 1000)).toBeLessThan(5);
+    expect(Math.abs(Number(claims.expiresAtMs) - (Date.now() + 600_000))).toBeLessThan(5000);
   });
 
   it("accepts no body and reports a new user as not enrolled", async () => {
@@ -62,6 +65,22 @@ describe("POST /users/{userId}/actions/{action}", () => {
     const response = await track(emulator, region, key, "user_new");
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: "unauthorized" });
+  });
+
+  it.each([
+    ["an unknown scope", "read:authenticators delete:everything", /delete:everything/],
+    ["a scope that is not a string", 5, /scope/],
+  ])("rejects %s with 400 invalid_request naming it", async (_name, scope, named) => {
+    const response = await track(emulator, "us", US_TENANT.serverKey, "user_enrolled", { scope });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: string; errorDescription: string };
+    expect(body.error).toBe("invalid_request");
+    expect(body.errorDescription).toMatch(named);
+  });
+
+  it("accepts every documented scope", async () => {
+    const scope = "read:authenticators add:authenticators update:authenticators remove:authenticators";
+    expect(scopesOf(await tokenFor(emulator, "user_enrolled", { scope }))).toEqual(scope.split(" ").sort());
   });
 
   it("accepts either server key while two are active", async () => {
@@ -118,6 +137,22 @@ describe("GET /client/user-authenticators", () => {
     });
   });
 
+  it("gives a SECURITY_KEY with a credentialId its webauthnCredential, and one without none", async () => {
+    const add = (body: Record<string, unknown>) =>
+      control(emulator, "POST", `tenants/${US_TENANT.id}/users/user_keys/authenticators`, { verificationMethod: "SECURITY_KEY", ...body });
+    expect((await add({ userAuthenticatorId: "ua_key", credentialId: "cred-key", aaguid: "aaguid-key" })).status).toBe(201);
+    expect((await add({ userAuthenticatorId: "ua_key_bare" })).status).toBe(201);
+    const list = (await (await listAuthenticators(emulator, await tokenFor(emulator, "user_keys"))).json()) as Array<Record<string, unknown>>;
+    expect(list).toEqual([
+      expect.objectContaining({
+        userAuthenticatorId: "ua_key",
+        authenticatorType: "SECURITY_KEY",
+        webauthnCredential: { credentialId: "cred-key", aaguid: "aaguid-key" },
+      }),
+      expect.not.objectContaining({ webauthnCredential: expect.anything() }),
+    ]);
+  });
+
   it("accepts */* and answers 406 when Accept excludes JSON", async () => {
     const token = await tokenFor(emulator, "user_enrolled");
     expect((await listAuthenticators(emulator, token, "us", "*/*")).status).toBe(200);
@@ -126,14 +161,13 @@ describe("GET /client/user-authenticators", () => {
     expect(await refused.json()).toMatchObject({ error: "not_acceptable" });
   });
 
-  it("is 401 unauthorized without a token, with a forged one, or in another region", async () => {
-    const missing = await fetch(`${emulator.baseUrl("us")}/client/user-authenticators`, { headers: { Accept: "application/json" } });
-    expect(missing.status).toBe(401);
-    expect(await missing.json()).toMatchObject({ error: "unauthorized" });
+  it("is 401 unauthorized with a Bearer challenge without a token, with a forged one, or in another region", async () => {
     const token = await tokenFor(emulator, "user_enrolled");
     const forged = `${token.slice(0, -4)}AAAA`;
-    for (const response of [await listAuthenticators(emulator, forged), await listAuthenticators(emulator, token, "eu")]) {
+    const missing = await fetch(`${emulator.baseUrl("us")}/client/user-authenticators`, { headers: { Accept: "application/json" } });
+    for (const response of [missing, await listAuthenticators(emulator, forged), await listAuthenticators(emulator, token, "eu")]) {
       expect(response.status).toBe(401);
+      expect(response.headers.get("www-authenticate")).toBe('Bearer realm="authsignal"');
       expect(await response.json()).toMatchObject({ error: "unauthorized" });
     }
   });
@@ -142,10 +176,11 @@ describe("GET /client/user-authenticators", () => {
     const token = await tokenFor(emulator, "user_enrolled");
     await advanceClock(emulator, 599);
     expect((await listAuthenticators(emulator, token)).status).toBe(200);
-    await advanceClock(emulator, 2);
+    await advanceClock(emulator, 1);
     const expired = await listAuthenticators(emulator, token);
     expect(expired.status).toBe(401);
-    expect(await expired.json()).toMatchObject({ error: "expired_token" });
+    expect(expired.headers.get("www-authenticate")).toBe('Bearer realm="authsignal"');
+    expect(await expired.json()).toEqual({ error: "expired_token", errorDescription: expect.any(String) });
   });
 
   it("hides an authenticator the moment the clock passes its expiry, before any sweep", async () => {

@@ -146,12 +146,16 @@ export class ServiceState {
     return expired;
   }
 
-  /** Deletes the configuration and the EMAIL_OTP credentials stored under it; false if there was none. */
+  /**
+   * Deletes the configuration and the current EMAIL_OTP credentials stored under it; false if there was
+   * none. Credentials already past their expiry stay for the sweep, which sends their authenticator.expired.
+   */
   deleteEmailOtpConfiguration(tenant: TenantState): boolean {
     if (!tenant.emailOtp) return false;
     tenant.emailOtp = null;
+    const nowMs = this.clock.now();
     for (const [userId, authenticators] of tenant.users) {
-      tenant.users.set(userId, authenticators.filter((a) => a.verificationMethod !== "EMAIL_OTP"));
+      tenant.users.set(userId, authenticators.filter((a) => a.verificationMethod !== "EMAIL_OTP" || !isCurrent(a, nowMs)));
     }
     return true;
   }

@@ -163,15 +163,22 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-/** A webhook endpoint on 127.0.0.1 answering each request with `status`, or never ("hang"). */
-export async function startReceiver(status: number | "hang" = 200): Promise<Receiver> {
+export type ReceiverAnswer = number | "hang";
+
+/**
+ * A webhook endpoint on 127.0.0.1. The n-th request gets the n-th answer (the last one repeats): that
+ * status with `headers`, or no answer at all ("hang").
+ */
+export async function startReceiver(answers: ReceiverAnswer | ReceiverAnswer[] = 200, headers: Record<string, string> = {}): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
+  const answerList = [answers].flat();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       requests.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-      if (status !== "hang") res.writeHead(status).end();
+      const answer = answerList[Math.min(requests.length, answerList.length) - 1] ?? 200;
+      if (answer !== "hang") res.writeHead(answer, headers).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -32,6 +32,8 @@ async function post(url: string, body: string, signature: string, timeoutMs: num
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Signature-V2": signature },
       body,
+      // A redirect is the receiver's answer, not a new destination: a 3xx is a failed attempt.
+      redirect: "manual",
       signal: AbortSignal.timeout(timeoutMs),
     });
     await response.body?.cancel();

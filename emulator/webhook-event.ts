@@ -13,6 +13,7 @@ const OPTIONAL_DATA_FIELDS = [
   "aaguid",
   "credentialName",
 ] as const;
+const CREDENTIAL_FIELDS = new Set<string>(["credentialId", "aaguid", "credentialName"]);
 
 export interface WebhookEvent {
   id: string;
@@ -31,6 +32,8 @@ export function buildExpiredEvent({ tenant, userId, authenticator }: ExpiredAuth
   };
   for (const field of OPTIONAL_DATA_FIELDS) {
     const value = authenticator[field];
+    // Spec 6.1: credential fields are for passkeys only, although a SECURITY_KEY may store them (seed.ts).
+    if (CREDENTIAL_FIELDS.has(field) && authenticator.verificationMethod !== "PASSKEY") continue;
     if (value !== undefined) data[field] = value;
   }
   const id = randomUUID();

@@ -9,6 +9,7 @@ import {
   signatureMatches,
   US_TENANT,
   type Receiver,
+  type ReceiverAnswer,
 } from "./test-helpers";
 
 interface Attempt {
@@ -35,8 +36,15 @@ afterEach(async () => {
   receiver = undefined;
 });
 
-async function useReceiver(status: number | "hang", tenantId = US_TENANT.id, delaySeconds = 0): Promise<Receiver> {
-  receiver = await startReceiver(status);
+interface ReceiverOptions {
+  tenantId?: string;
+  delaySeconds?: number;
+  headers?: Record<string, string>;
+}
+
+async function useReceiver(answers: ReceiverAnswer | ReceiverAnswer[], options: ReceiverOptions = {}): Promise<Receiver> {
+  const { tenantId = US_TENANT.id, delaySeconds = 0, headers } = options;
+  receiver = await startReceiver(answers, headers);
   const response = await control(emulator, "PUT", `tenants/${tenantId}/webhook`, { url: receiver.url, delaySeconds });
   expect(response.status).toBe(200);
   return receiver;
@@ -104,7 +112,9 @@ describe("authenticator.expired delivery", () => {
   it.each([
     ["PASSKEY", { credentialId: "c1", aaguid: "a1", credentialName: "YubiKey" }],
     ["EMAIL_OTP", { email: "jane@example.com" }],
+    ["EMAIL_MAGIC_LINK", { email: "jane@example.com" }],
     ["SMS", { phoneNumber: "+15551231234" }],
+    ["WHATSAPP", { phoneNumber: "+15551231234" }],
   ])("includes only the %s authenticator's optional fields, unmasked", async (method, extra) => {
     const hook = await useReceiver(204);
     await addExpiring({ verificationMethod: method, ...extra });
@@ -113,6 +123,14 @@ describe("authenticator.expired delivery", () => {
     const data = (JSON.parse(hook.requests[0]?.body ?? "{}") as { data: Record<string, unknown> }).data;
     expect(Object.keys(data).sort()).toEqual([...REQUIRED_DATA_KEYS, ...Object.keys(extra)].sort());
     expect(data).toMatchObject(extra);
+  });
+
+  it("leaves a SECURITY_KEY's stored credential out of the event (spec 6.1: passkeys only)", async () => {
+    const hook = await useReceiver(204);
+    await addExpiring({ verificationMethod: "SECURITY_KEY", credentialId: "c2", aaguid: "a2" });
+    await advanceClock(emulator, 11);
+    const data = (JSON.parse(hook.requests[0]?.body ?? "{}") as { data: Record<string, unknown> }).data;
+    expect(Object.keys(data).sort()).toEqual(REQUIRED_DATA_KEYS);
   });
 
   it("retries a failing receiver 3 times, ≥ 30 s of virtual time apart, with the same id and body", async () => {
@@ -147,6 +165,49 @@ describe("authenticator.expired delivery", () => {
     expect(await attempts("?eventId=00000000-0000-4000-8000-000000000000")).toEqual([]);
   });
 
+  it("stops after the first 2xx: a receiver answering 500 then 204 gets exactly 2 attempts", async () => {
+    const hook = await useReceiver([500, 204]);
+    await addExpiring({ verificationMethod: "PUSH" });
+    await advanceClock(emulator, 11);
+    await advanceClock(emulator, 30);
+    await advanceClock(emulator, 86_400);
+    expect(hook.requests).toHaveLength(2);
+    const recorded = await attempts();
+    expect(recorded.map((a) => [a.attempt, a.statusCode, a.nextAttemptAt === null])).toEqual([
+      [1, 500, false],
+      [2, 204, true],
+    ]);
+    expect((await (await control(emulator, "GET", "state")).json()) as object).toMatchObject({ pendingDeliveries: 0 });
+  });
+
+  it("counts a 3xx as a failed attempt and retries it instead of following the redirect", async () => {
+    const elsewhere = await startReceiver(200);
+    try {
+      const hook = await useReceiver(307, { headers: { Location: elsewhere.url } });
+      await addExpiring({ verificationMethod: "PUSH" });
+      await advanceClock(emulator, 11);
+      await advanceClock(emulator, 30);
+      expect(hook.requests).toHaveLength(2);
+      expect(elsewhere.requests).toHaveLength(0);
+      const recorded = await attempts();
+      expect(recorded.map((a) => [a.statusCode, a.error, a.nextAttemptAt !== null])).toEqual([
+        [307, null, true],
+        [307, null, true],
+      ]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it("signs with wall-clock time, so t stays within 5 minutes of real time after a large clock advance", async () => {
+    const hook = await useReceiver(200);
+    await addExpiring({ verificationMethod: "PUSH", lifetimeSeconds: 30 * 86_400 });
+    await advanceClock(emulator, 30 * 86_400 + 1);
+    expect(hook.requests).toHaveLength(1);
+    const t = Number(/^t=(\d+),/.exec(String(hook.requests[0]?.headers["x-signature-v2"]))?.[1]);
+    expect(Math.abs(t - Date.now() / 1000)).toBeLessThan(300);
+  });
+
   it("records a timeout and a connection error as failed attempts and retries them", async () => {
     const hook = await useReceiver("hang");
     await addExpiring({ verificationMethod: "PUSH" });
@@ -162,7 +223,7 @@ describe("authenticator.expired delivery", () => {
   });
 
   it("signs with every active server key while two are active", async () => {
-    const hook = await useReceiver(200, EU_TENANT.id);
+    const hook = await useReceiver(200, { tenantId: EU_TENANT.id });
     await addExpiring({ verificationMethod: "PUSH" }, EU_TENANT.id);
     await advanceClock(emulator, 11);
     const request = hook.requests[0];
@@ -175,7 +236,7 @@ describe("authenticator.expired delivery", () => {
   });
 
   it("delays delivery by the tenant's webhook delay and keeps the real expiry time", async () => {
-    const hook = await useReceiver(200, US_TENANT.id, 3600);
+    const hook = await useReceiver(200, { delaySeconds: 3600 });
     await addExpiring({ verificationMethod: "PUSH" });
     await advanceClock(emulator, 11);
     expect(hook.requests).toHaveLength(0);
