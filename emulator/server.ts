@@ -36,6 +36,8 @@ export interface RunningEmulator {
   baseUrl(region: Region): string;
   /** Runs the expiry sweep and due deliveries now, as the background tick would. */
   runDueWork(): Promise<void>;
+  /** Starts the background tick of an emulator started without one (idempotent). */
+  startBackgroundTick(): void;
   close(): Promise<void>;
 }
 
@@ -109,15 +111,20 @@ export async function startEmulator(options: StartEmulatorOptions): Promise<Runn
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => resolve());
   });
-  const stopTick = options.backgroundTick === false ? () => {} : startBackgroundTick(world, options.tickIntervalMs ?? 250);
+  let stopTick: (() => void) | undefined;
+  const startTick = () => {
+    stopTick ??= startBackgroundTick(world, options.tickIntervalMs ?? 250);
+  };
+  if (options.backgroundTick !== false) startTick();
   const url = `http://${host}:${(server.address() as AddressInfo).port}`;
   return {
     url,
     baseUrl: (region) => `${url}/${region}/v1`,
     runDueWork: () => world.runDueWork(),
+    startBackgroundTick: startTick,
     close: () =>
       new Promise<void>((resolve, reject) => {
-        stopTick();
+        stopTick?.();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

@@ -96,6 +96,7 @@ export function emulatorPerFile(): RunningEmulator {
     },
     baseUrl: (region) => current().baseUrl(region),
     runDueWork: () => current().runDueWork(),
+    startBackgroundTick: () => current().startBackgroundTick(),
     close: () => current().close(),
   };
   beforeAll(async () => {

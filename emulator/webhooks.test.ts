@@ -286,3 +286,29 @@ describe("background tick", () => {
     }
   });
 });
+
+describe("an emulator started without its background tick (npm run demo)", () => {
+  it("sweeps nothing until the tick starts, then sends what expired meanwhile", async () => {
+    const idle = await startTestEmulator({ tickIntervalMs: 10 });
+    const hook = await startReceiver(200);
+    try {
+      const added = await control(idle, "POST", `tenants/${US_TENANT.id}/users/user_y/authenticators`, {
+        userAuthenticatorId: "ua_push_y",
+        verificationMethod: "PUSH",
+        createdAt: "2025-05-01T10:00:00.000Z",
+        lifetimeSeconds: 0.05,
+      });
+      expect(added.status).toBe(201);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(hook.requests).toHaveLength(0);
+
+      expect((await control(idle, "PUT", `tenants/${US_TENANT.id}/webhook`, { url: hook.url, delaySeconds: 0 })).status).toBe(200);
+      idle.startBackgroundTick();
+      await expect.poll(() => hook.requests.length, { timeout: 5_000 }).toBe(1);
+      expect(JSON.parse(hook.requests[0]?.body ?? "{}")).toMatchObject({ type: "authenticator.expired", data: { userAuthenticatorId: "ua_push_y" } });
+    } finally {
+      await hook.close();
+      await idle.close();
+    }
+  });
+});

@@ -43,7 +43,9 @@ async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
 
 async function main() {
   ensureLocalSecrets();
-  const emulator = await startEmulator({ port: emulatorPort, seed: loadSeedFile("emulator/seeds/demo.json") });
+  // No sweep until the tenants' webhooks point at the console: an authenticator that expires while the
+  // console starts is swept (and its event sent) once they do, instead of being dropped for want of a URL.
+  const emulator = await startEmulator({ port: emulatorPort, seed: loadSeedFile("emulator/seeds/demo.json"), backgroundTick: false });
   Object.assign(process.env, {
     NEXTAUTH_URL: consoleUrl,
     CONSOLE_DATA_DIR: dataDir,
@@ -74,6 +76,7 @@ async function main() {
 
   await waitForHealth(`${consoleUrl}/api/health`, 60_000);
   await pointEmulatorAtConsole(emulator.url, consoleUrl, connections);
+  emulator.startBackgroundTick();
   console.log(`
   Tenant Console demo is running: ${consoleUrl}
 
