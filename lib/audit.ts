@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "@/lib/db";
+import { getDb, type Executor } from "@/lib/db";
 import { auditLog } from "@/lib/db/schema";
 
 export type AuditActor = { id: string; email: string } | { id: null; email: string | null };
@@ -15,9 +15,12 @@ export type AuditRecord = {
   details?: Record<string, unknown>;
 };
 
-/** Appends one record. The app only ever inserts: records are never edited or deleted through it. */
-export async function recordAudit(record: AuditRecord): Promise<void> {
-  const db = await getDb();
+/**
+ * Appends one record. The app only ever inserts: records are never edited or deleted through it.
+ * A change of ours passes its transaction, so the change and its record are written together or not at all.
+ */
+export async function recordAudit(record: AuditRecord, executor?: Executor): Promise<void> {
+  const db = executor ?? (await getDb());
   await db.insert(auditLog).values({
     actorId: record.actor.id,
     actorEmail: record.actor.email,

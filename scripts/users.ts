@@ -1,6 +1,7 @@
 import { recordAudit } from "@/lib/audit";
 import { roles, type Role } from "@/lib/auth/roles";
 import { createUser, listUsers, setUserDisabled, setUserPassword } from "@/lib/auth/users";
+import { getDb, type Transaction } from "@/lib/db";
 import { parseCommand, readStdin, runCli, UsageError } from "./cli";
 
 const usage = `Usage: npm run users -- <command>
@@ -23,6 +24,15 @@ function requireEmail(email: string | undefined): string {
   return email;
 }
 
+/** Changes an existing user and records it in one transaction, so the change never lands without its audit record. */
+async function changeUser(email: string, action: string, change: (tx: Transaction) => Promise<boolean>): Promise<void> {
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    if (!(await change(tx))) throw new Error(`No user with the email ${email}.`);
+    await recordAudit({ actor: cliActor, action, outcome: "success", target: email }, tx);
+  });
+}
+
 runCli(usage, async () => {
   const { command, values } = parseCommand(process.argv.slice(2), {
     email: { type: "string" },
@@ -34,13 +44,14 @@ runCli(usage, async () => {
     case "add": {
       const email = requireEmail(values.email);
       if (!roles.includes(values.role as Role)) throw new UsageError("--role must be admin or support.");
-      const user = await createUser({
-        email,
-        role: values.role as Role,
-        name: values.name ?? email.split("@")[0]!,
-        password: await password(values.password),
+      // Read before the transaction opens: it must not stay open while waiting on standard input.
+      const input = { email, role: values.role as Role, name: values.name ?? email.split("@")[0]!, password: await password(values.password) };
+      const db = await getDb();
+      const user = await db.transaction(async (tx) => {
+        const created = await createUser(input, tx);
+        await recordAudit({ actor: cliActor, action: "user.created", outcome: "success", target: created.email, details: { role: created.role } }, tx);
+        return created;
       });
-      await recordAudit({ actor: cliActor, action: "user.created", outcome: "success", target: user.email, details: { role: user.role } });
       console.log(`Added ${user.role} ${user.email}.`);
       return;
     }
@@ -53,15 +64,14 @@ runCli(usage, async () => {
     case "disable":
     case "enable": {
       const email = requireEmail(values.email);
-      if (!(await setUserDisabled(email, command === "disable"))) throw new Error(`No user with the email ${email}.`);
-      await recordAudit({ actor: cliActor, action: `user.${command}d`, outcome: "success", target: email });
+      await changeUser(email, `user.${command}d`, (tx) => setUserDisabled(email, command === "disable", tx));
       console.log(`${command === "disable" ? "Disabled" : "Enabled"} ${email}.`);
       return;
     }
     case "set-password": {
       const email = requireEmail(values.email);
-      if (!(await setUserPassword(email, await password(values.password)))) throw new Error(`No user with the email ${email}.`);
-      await recordAudit({ actor: cliActor, action: "user.password_set", outcome: "success", target: email });
+      const newPassword = await password(values.password);
+      await changeUser(email, "user.password_set", (tx) => setUserPassword(email, newPassword, tx));
       console.log(`Set a new password for ${email}.`);
       return;
     }

@@ -1,6 +1,6 @@
 import "server-only";
 import { asc, eq, sql } from "drizzle-orm";
-import { getDb } from "@/lib/db";
+import { getDb, type Executor } from "@/lib/db";
 import { consoleUsers, type ConsoleUser } from "@/lib/db/schema";
 import { hashPassword } from "./password";
 import { newPasswordSchema, newUserSchema, type NewUserInput } from "./schemas";
@@ -22,9 +22,10 @@ export class UserExistsError extends Error {
   override name = "UserExistsError";
 }
 
-export async function createUser(input: NewUserInput): Promise<PublicUser> {
+/** Like every write here, takes the caller's transaction as `executor` so the change commits with its audit record. */
+export async function createUser(input: NewUserInput, executor?: Executor): Promise<PublicUser> {
   const data = newUserSchema.parse(input);
-  const db = await getDb();
+  const db = executor ?? (await getDb());
   const [row] = await db
     .insert(consoleUsers)
     .values({ email: data.email, name: data.name, role: data.role, passwordHash: await hashPassword(data.password) })
@@ -53,8 +54,8 @@ export async function listUsers(): Promise<PublicUser[]> {
 }
 
 /** Returns false when no user has that email. */
-export async function setUserDisabled(email: string, disabled: boolean): Promise<boolean> {
-  const db = await getDb();
+export async function setUserDisabled(email: string, disabled: boolean, executor?: Executor): Promise<boolean> {
+  const db = executor ?? (await getDb());
   const rows = await db
     .update(consoleUsers)
     .set({ disabled, updatedAt: new Date() })
@@ -63,9 +64,9 @@ export async function setUserDisabled(email: string, disabled: boolean): Promise
   return rows.length > 0;
 }
 
-export async function setUserPassword(email: string, password: string): Promise<boolean> {
+export async function setUserPassword(email: string, password: string, executor?: Executor): Promise<boolean> {
   const passwordHash = await hashPassword(newPasswordSchema.parse(password));
-  const db = await getDb();
+  const db = executor ?? (await getDb());
   const rows = await db
     .update(consoleUsers)
     .set({ passwordHash, updatedAt: new Date() })

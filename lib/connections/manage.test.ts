@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { loadSeedFile, startEmulator, type RunningEmulator } from "@/emulator/server";
 import { auditLog, connections, connectionSecrets } from "@/lib/db/schema";
-import { setUpTestDatabase } from "@/lib/db/testing";
+import { setUpTestDatabase, whileAuditInsertsFail } from "@/lib/db/testing";
 import type { Database } from "@/lib/db";
 import { decryptSecret, makeKeyring, needsRotation } from "@/lib/secrets";
 import { createConnection, deleteConnection, updateConnection } from "./manage";
@@ -112,6 +112,38 @@ describe("editing and deleting", () => {
     expect(await listConnections()).toHaveLength(1);
     expect(await deleteConnection(actor, { id: created.id, confirmName: "Acme" })).toEqual({ ok: true });
     expect(await listConnections()).toHaveLength(0);
+  });
+});
+
+describe("a change and its audit record land together or not at all", () => {
+  const auditRefused = /insert into "audit_log"/;
+  const createAcme = async () => {
+    const created = await createConnection(actor, { name: "Acme", region: "us", managementKey: acme.managementKey, ...blank });
+    if (!created.ok) throw new Error(created.error);
+    return created.id;
+  };
+
+  it("creating keeps neither the connection nor its keys when the audit record cannot be written", async () => {
+    const input = { name: "Acme", region: "us" as const, managementKey: acme.managementKey, ...blank, serverKey: acme.serverSecretKeys[0]! };
+    await expect(whileAuditInsertsFail(db, () => createConnection(actor, input))).rejects.toThrow(auditRefused);
+    expect(await db.select().from(connections)).toEqual([]);
+    expect(await db.select().from(connectionSecrets)).toEqual([]);
+  });
+
+  it("editing keeps neither the new name nor the replaced key", async () => {
+    const id = await createAcme();
+    const edit = { id, name: "Acme Corp", region: "us" as const, managementKey: "", ...blank, serverKey: "new_server_key_abcd", removeServerSecondaryKey: false };
+    await expect(whileAuditInsertsFail(db, () => updateConnection(actor, edit))).rejects.toThrow(auditRefused);
+    const [summary] = await listConnections();
+    expect(summary?.name).toBe("Acme");
+    expect(summary?.keys.server).toBeUndefined();
+  });
+
+  it("deleting keeps the connection and its keys", async () => {
+    const id = await createAcme();
+    await expect(whileAuditInsertsFail(db, () => deleteConnection(actor, { id, confirmName: "Acme" }))).rejects.toThrow(auditRefused);
+    expect((await getServiceConnection(id))?.managementKey).toBe(acme.managementKey);
+    expect((await db.select().from(auditLog).where(eq(auditLog.connectionId, id))).map((a) => a.action)).toEqual(["connection.created"]);
   });
 });
 

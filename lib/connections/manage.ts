@@ -81,20 +81,23 @@ export async function createConnection(actor: AuditActor, raw: CreateConnectionI
       const connectionId = row!.id;
       const keys: Array<[SecretKindName, string]> = [["management", input.managementKey], ...optionalKeys(input)];
       await tx.insert(connectionSecrets).values(keys.map(([kind, key]) => sealKey(connectionId, kind, key, actor.id)));
+      await recordAudit(
+        {
+          actor,
+          action: "connection.created",
+          outcome: "success",
+          connection: { id: connectionId, name: input.name },
+          httpStatus: verification.httpStatus ?? undefined,
+          details: { region: input.region, verified: verification.verifiedAt !== null, keys: keys.map(([kind]) => kind) },
+        },
+        tx,
+      );
       return connectionId;
     });
   } catch (error) {
     if (isUniqueViolation(error)) return nameTaken;
     throw error;
   }
-  await recordAudit({
-    actor,
-    action: "connection.created",
-    outcome: "success",
-    connection: { id, name: input.name },
-    httpStatus: verification.httpStatus ?? undefined,
-    details: { region: input.region, verified: verification.verifiedAt !== null, keys: ["management", ...optionalKeys(input).map(([k]) => k)] },
-  });
   return { ok: true, id, verified: verification.verifiedAt !== null };
 }
 
@@ -119,6 +122,11 @@ export async function updateConnection(actor: AuditActor, raw: UpdateConnectionI
   }
 
   const replaced: Array<[SecretKindName, string]> = [...(keyChanged ? [["management", input.managementKey] as [SecretKindName, string]] : []), ...optionalKeys(input)];
+  const connection = { id: input.id, name: input.name };
+  const changes: Record<string, unknown> = {};
+  if (input.name !== current.name) changes.name = { from: current.name, to: input.name };
+  if (regionChanged) changes.region = { from: current.region, to: input.region };
+  if (input.removeServerSecondaryKey && current.keys.server_secondary && !input.serverSecondaryKey) changes.removedKey = "server_secondary";
   const db = await getDb();
   try {
     await db.transaction(async (tx) => {
@@ -136,30 +144,27 @@ export async function updateConnection(actor: AuditActor, raw: UpdateConnectionI
       if (input.removeServerSecondaryKey && !input.serverSecondaryKey) {
         await tx.delete(connectionSecrets).where(and(eq(connectionSecrets.connectionId, input.id), eq(connectionSecrets.kind, "server_secondary")));
       }
+      if (Object.keys(changes).length > 0 || replaced.length === 0) {
+        await recordAudit({ actor, action: "connection.updated", outcome: "success", connection, details: changes }, tx);
+      }
+      for (const [kind] of replaced) {
+        await recordAudit(
+          {
+            actor,
+            action: "connection.key_replaced",
+            outcome: "success",
+            connection,
+            target: kind,
+            httpStatus: kind === "management" ? (httpStatus ?? undefined) : undefined,
+            details: kind === "management" ? { verified: verifiedAt !== null } : undefined,
+          },
+          tx,
+        );
+      }
     });
   } catch (error) {
     if (isUniqueViolation(error)) return nameTaken;
     throw error;
-  }
-
-  const connection = { id: input.id, name: input.name };
-  const changes: Record<string, unknown> = {};
-  if (input.name !== current.name) changes.name = { from: current.name, to: input.name };
-  if (regionChanged) changes.region = { from: current.region, to: input.region };
-  if (input.removeServerSecondaryKey && current.keys.server_secondary && !input.serverSecondaryKey) changes.removedKey = "server_secondary";
-  if (Object.keys(changes).length > 0 || replaced.length === 0) {
-    await recordAudit({ actor, action: "connection.updated", outcome: "success", connection, details: changes });
-  }
-  for (const [kind] of replaced) {
-    await recordAudit({
-      actor,
-      action: "connection.key_replaced",
-      outcome: "success",
-      connection,
-      target: kind,
-      httpStatus: kind === "management" ? (httpStatus ?? undefined) : undefined,
-      details: kind === "management" ? { verified: verifiedAt !== null } : undefined,
-    });
   }
   return { ok: true, id: input.id, verified: (verifiedAt === undefined ? current.verifiedAt !== null : verifiedAt !== null) };
 }
@@ -171,7 +176,9 @@ export async function deleteConnection(actor: AuditActor, raw: DeleteConnectionI
   if (!current) return { ok: false, error: "This connection no longer exists." };
   if (parsed.data.confirmName !== current.name) return { ok: false, error: `Type ${current.name} to confirm.` };
   const db = await getDb();
-  await db.delete(connections).where(eq(connections.id, current.id));
-  await recordAudit({ actor, action: "connection.deleted", outcome: "success", connection: { id: current.id, name: current.name }, details: { region: current.region } });
+  await db.transaction(async (tx) => {
+    await tx.delete(connections).where(eq(connections.id, current.id));
+    await recordAudit({ actor, action: "connection.deleted", outcome: "success", connection: { id: current.id, name: current.name }, details: { region: current.region } }, tx);
+  });
   return { ok: true };
 }

@@ -2,20 +2,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSeedFile, startEmulator, type RunningEmulator } from "@/emulator/server";
 import { createConnection } from "@/lib/connections/manage";
 import { getServiceConnection } from "@/lib/connections/repository";
-import { setUpTestDatabase } from "@/lib/db/testing";
+import type { Database } from "@/lib/db";
+import { setUpTestDatabase, whileAuditInsertsFail } from "@/lib/db/testing";
 import { listWatches, lookUpDataPoint, refreshWatches, unwatchDataPoint, watchDataPoint } from "./watches";
 
 const seed = loadSeedFile("emulator/seeds/demo.json");
 const acme = seed.tenants.find((t) => t.name === "Acme")!;
 const admin = { id: null as unknown as string, email: "ada@example.com" };
 let emulator: RunningEmulator;
+let db: Database;
 let tearDown: () => Promise<void>;
 let connectionId: string;
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, seed, backgroundTick: false });
   for (const r of ["us", "eu", "au", "ca"] as const) process.env[`SERVICE_BASE_URL_${r.toUpperCase()}`] = emulator.baseUrl(r);
-  ({ tearDown } = await setUpTestDatabase());
+  ({ db, tearDown } = await setUpTestDatabase());
   const created = await createConnection({ id: null, email: "seed" }, { name: "Acme", region: "us", managementKey: acme.managementKey, serverKey: "", serverSecondaryKey: "", saveUnverified: false });
   if (!created.ok) throw new Error(created.error);
   connectionId = created.id;
@@ -46,5 +48,15 @@ describe("data point lookup and watch list", () => {
 
     expect(await unwatchDataPoint(admin, { connectionId, dataPointId: "dp_order_total" })).toEqual({ ok: true });
     expect((await listWatches(connectionId)).map((w) => w.dataPointId)).toEqual(["dp_loyalty_tier"]);
+  });
+
+  it("changes the watch list only together with its audit record", async () => {
+    expect(await watchDataPoint(admin, { connectionId, dataPointId: "dp_order_total" })).toEqual({ ok: true });
+    const watched = async () => (await listWatches(connectionId)).map((w) => w.dataPointId);
+    const before = await watched();
+    const auditRefused = /insert into "audit_log"/;
+    await expect(whileAuditInsertsFail(db, () => watchDataPoint(admin, { connectionId, dataPointId: "dp_is_employee" }))).rejects.toThrow(auditRefused);
+    await expect(whileAuditInsertsFail(db, () => unwatchDataPoint(admin, { connectionId, dataPointId: "dp_order_total" }))).rejects.toThrow(auditRefused);
+    expect(await watched()).toEqual(before);
   });
 });

@@ -66,14 +66,16 @@ export async function watchDataPoint(actor: AuditActor & { id: string }, raw: Wa
     return { ok: false, error };
   }
   const db = await getDb();
-  await db
-    .insert(dataPointWatches)
-    .values({ connectionId, dataPointId, addedBy: actor.id, lastFetchedAt: new Date(), lastStatus: "ok", snapshot: result.data })
-    .onConflictDoUpdate({
-      target: [dataPointWatches.connectionId, dataPointWatches.dataPointId],
-      set: { lastFetchedAt: new Date(), lastStatus: "ok", snapshot: result.data },
-    });
-  await recordAudit({ ...audit, outcome: "success" });
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(dataPointWatches)
+      .values({ connectionId, dataPointId, addedBy: actor.id, lastFetchedAt: new Date(), lastStatus: "ok", snapshot: result.data })
+      .onConflictDoUpdate({
+        target: [dataPointWatches.connectionId, dataPointWatches.dataPointId],
+        set: { lastFetchedAt: new Date(), lastStatus: "ok", snapshot: result.data },
+      });
+    await recordAudit({ ...audit, outcome: "success" }, tx);
+  });
   return { ok: true };
 }
 
@@ -84,12 +86,17 @@ export async function unwatchDataPoint(actor: AuditActor, raw: WatchDataPointInp
   const connection = await getServiceConnection(connectionId);
   if (!connection) return { ok: false, error: "This connection no longer exists." };
   const db = await getDb();
-  const removed = await db
-    .delete(dataPointWatches)
-    .where(and(eq(dataPointWatches.connectionId, connectionId), eq(dataPointWatches.dataPointId, dataPointId)))
-    .returning({ id: dataPointWatches.dataPointId });
-  if (removed.length === 0) return { ok: false, error: `${dataPointId} is not on the watch list.` };
-  await recordAudit({ actor, action: "data_point.unwatched", outcome: "success", connection: { id: connection.id, name: connection.name }, target: dataPointId });
+  const removed = await db.transaction(async (tx) => {
+    const rows = await tx
+      .delete(dataPointWatches)
+      .where(and(eq(dataPointWatches.connectionId, connectionId), eq(dataPointWatches.dataPointId, dataPointId)))
+      .returning({ id: dataPointWatches.dataPointId });
+    if (rows.length > 0) {
+      await recordAudit({ actor, action: "data_point.unwatched", outcome: "success", connection: { id: connection.id, name: connection.name }, target: dataPointId }, tx);
+    }
+    return rows.length > 0;
+  });
+  if (!removed) return { ok: false, error: `${dataPointId} is not on the watch list.` };
   return { ok: true };
 }
 

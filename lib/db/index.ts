@@ -16,6 +16,18 @@ import * as schema from "./schema";
 /** The one place that knows whether the console runs on embedded PGlite or on PostgreSQL. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/**
+ * The `tx` of `db.transaction(async (tx) => …)`, on either driver. Inside the callback every query
+ * must go through `tx`: on PGlite a query on the database itself waits for the transaction to end.
+ */
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/**
+ * What a write runs on: the database, or a transaction the caller holds so that the write commits
+ * (or rolls back) together with others, such as a change and its audit record.
+ */
+export type Executor = Database | Transaction;
+
 export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string | undefined };
 
 export type DatabaseHandle = { db: Database; close: () => Promise<void> };

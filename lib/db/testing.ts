@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import net from "node:net";
+import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { closeDb, openDatabase, installDatabase, type Database, type DatabaseHandle } from "./index";
@@ -62,4 +63,17 @@ export async function unreachableDatabase(): Promise<DatabaseHandle> {
   });
   const pool = new pg.Pool({ connectionString: `postgres://console@127.0.0.1:${port}/console`, connectionTimeoutMillis: 2000 });
   return { db: drizzle(pool, { schema }), close: () => pool.end() };
+}
+
+/**
+ * Runs `fn` while the database itself refuses every new audit record (a CHECK (false) constraint,
+ * NOT VALID so the rows already there pass), to prove that no change is kept without its record.
+ */
+export async function whileAuditInsertsFail<T>(db: Database, fn: () => Promise<T>): Promise<T> {
+  await db.execute(sql`alter table audit_log add constraint audit_insert_refused_by_test check (false) not valid`);
+  try {
+    return await fn();
+  } finally {
+    await db.execute(sql`alter table audit_log drop constraint audit_insert_refused_by_test`);
+  }
 }

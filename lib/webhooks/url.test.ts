@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { auditLog } from "@/lib/db/schema";
-import { setUpTestDatabase } from "@/lib/db/testing";
+import { setUpTestDatabase, whileAuditInsertsFail } from "@/lib/db/testing";
 import type { Database } from "@/lib/db";
 import { receiveWebhook } from "./receive";
 import { expiredEvent, insertTestConnection, webhookRequest } from "./test-fixtures";
@@ -40,5 +40,11 @@ describe("webhook URL", () => {
     const audits = await db.select().from(auditLog).where(eq(auditLog.action, "webhook.url_regenerated"));
     expect(audits).toHaveLength(1);
     expect(audits[0]).toMatchObject({ connectionName: "Rotating", outcome: "success" });
+  });
+
+  it("keeps the old URL when the regeneration cannot be audited", async () => {
+    const { id, token } = await insertTestConnection("Unaudited");
+    await expect(whileAuditInsertsFail(db, () => regenerateWebhookUrl(actor, { connectionId: id, confirmName: "Unaudited" }))).rejects.toThrow(/insert into "audit_log"/);
+    expect(await webhookUrlFor(id)).toContain(token);
   });
 });

@@ -43,11 +43,13 @@ export async function regenerateWebhookUrl(
   if (!connection) return { ok: false, error: "This connection no longer exists." };
   if (parsed.data.confirmName !== connection.name) return { ok: false, error: "The name typed does not match the connection's name." };
   const token = newWebhookToken();
-  await db
-    .update(connections)
-    .set({ webhookTokenHash: token.hash, webhookTokenCiphertext: token.ciphertext, updatedAt: new Date(), updatedBy: actor.id })
-    .where(eq(connections.id, connection.id));
-  await recordAudit({ actor, action: "webhook.url_regenerated", outcome: "success", connection });
+  await db.transaction(async (tx) => {
+    await tx
+      .update(connections)
+      .set({ webhookTokenHash: token.hash, webhookTokenCiphertext: token.ciphertext, updatedAt: new Date(), updatedBy: actor.id })
+      .where(eq(connections.id, connection.id));
+    await recordAudit({ actor, action: "webhook.url_regenerated", outcome: "success", connection }, tx);
+  });
   const url = await webhookUrlFor(connection.id);
   return url ? { ok: true, url } : { ok: false, error: "This connection no longer exists." };
 }
