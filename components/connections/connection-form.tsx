@@ -8,6 +8,7 @@ import { createConnectionAction, updateConnectionAction } from "@/app/(console)/
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/input";
+import { callAction } from "@/lib/call-action";
 import { regionLabels, regions, type Region } from "@/lib/connections/regions";
 import { createConnectionSchema, updateConnectionSchema, type UpdateConnectionInput } from "@/lib/connections/schemas";
 import type { ConnectionMutationResult, ConnectionSummary } from "@/lib/connections/types";
@@ -51,7 +52,7 @@ export function ConnectionForm({ connection }: { connection?: ConnectionSummary 
     handleSubmit(async (values) => {
       setProblem(null);
       const input = { ...values, saveUnverified };
-      const result = editing ? await updateConnectionAction({ ...input, id: connection.id }) : await createConnectionAction(input);
+      const result: ConnectionMutationResult = await callAction(() => (editing ? updateConnectionAction({ ...input, id: connection.id }) : createConnectionAction(input)));
       if (!result.ok) {
         // A problem with a remedy (another region, save anyway) goes in the alert with its button;
         // one about a single field goes next to that field.

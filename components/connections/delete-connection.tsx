@@ -3,6 +3,7 @@ import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { deleteConnectionAction } from "@/app/(console)/connections/actions";
 import { Button } from "@/components/ui/button";
+import { callAction } from "@/lib/call-action";
 import { regionLabels, type Region } from "@/lib/connections/regions";
 import { TypedConfirmDialog } from "./typed-confirm-dialog";
 
@@ -19,7 +20,7 @@ export function DeleteConnection({ id, name, region }: { id: string; name: strin
       expected={name}
       confirmLabel="Delete connection"
       onConfirm={async (typed) => {
-        const result = await deleteConnectionAction({ id, confirmName: typed });
+        const result = await callAction(() => deleteConnectionAction({ id, confirmName: typed }));
         if (!result.ok) {
           toast.error(result.error);
           return false;

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "sonner";
 import { selectConnectionAction } from "@/app/(console)/connections/actions";
+import { callAction } from "@/lib/call-action";
 import { regionShortNames } from "@/lib/connections/regions";
 import type { ConnectionChoice } from "@/lib/connections/types";
 
@@ -35,7 +36,7 @@ export function ConnectionSwitcher({ choices, selectedId, canAdd }: { choices: C
         onChange={(event) => {
           const id = event.target.value;
           startTransition(async () => {
-            const result = await selectConnectionAction({ id });
+            const result = await callAction(() => selectConnectionAction({ id }));
             if (!result.ok) toast.error(result.error);
             router.refresh();
           });

@@ -5,6 +5,7 @@ import { useId, useState } from "react";
 import { toast } from "sonner";
 import { TypedConfirmDialog } from "@/components/connections/typed-confirm-dialog";
 import { Button } from "@/components/ui/button";
+import { callAction } from "@/lib/call-action";
 import { CopyButton } from "./copy-button";
 import { regenerateWebhookUrlAction } from "./webhook-url-actions";
 
@@ -46,7 +47,7 @@ export function WebhookUrlField({
           expected={connectionName}
           confirmLabel="Regenerate URL"
           onConfirm={async (typed) => {
-            const result = await regenerateWebhookUrlAction({ connectionId, confirmName: typed });
+            const result = await callAction(() => regenerateWebhookUrlAction({ connectionId, confirmName: typed }));
             if (!result.ok) {
               toast.error(result.error);
               return false;

@@ -10,6 +10,7 @@ import { Alert, Card, EmptyState } from "@/components/ui/card";
 import { Field, Input } from "@/components/ui/input";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
+import { callAction } from "@/lib/call-action";
 import type { ConnectionChoice } from "@/lib/connections/types";
 import { dataPointFieldLabels as labels } from "@/lib/data-points/labels";
 import { lookUpDataPointSchema, type LookUpDataPointInput } from "@/lib/data-points/schemas";
@@ -92,7 +93,7 @@ export function DataPointLookupResult({
             disabled={watched || pending}
             onClick={() =>
               startTransition(async () => {
-                const result = await watchDataPointAction({ connectionId: connection.id, dataPointId: id });
+                const result = await callAction(() => watchDataPointAction({ connectionId: connection.id, dataPointId: id }));
                 if (result.ok) toast.success(`Watching ${id}.`);
                 else toast.error(result.error);
                 router.refresh();
@@ -145,14 +146,14 @@ export function WatchList({ connectionId, watches, canEdit }: { connectionId: st
   };
   const refresh = () =>
     run(async () => {
-      const result = await refreshWatchesAction({ connectionId });
+      const result = await callAction(() => refreshWatchesAction({ connectionId }));
       if (!result.ok) toast.error(result.error);
       else if (result.failed > 0) toast.warning(`Refreshed ${result.refreshed}; ${result.failed} could not be fetched.`);
       else toast.success(`Refreshed ${result.refreshed} data point${result.refreshed === 1 ? "" : "s"}.`);
     });
   const remove = (dataPointId: string) =>
     run(async () => {
-      const result = await unwatchDataPointAction({ connectionId, dataPointId });
+      const result = await callAction(() => unwatchDataPointAction({ connectionId, dataPointId }));
       if (result.ok) toast.success(`Stopped watching ${dataPointId}.`);
       else toast.error(result.error);
     });

@@ -3,6 +3,7 @@ import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { TypedConfirmDialog } from "@/components/connections/typed-confirm-dialog";
 import { Button } from "@/components/ui/button";
+import { callAction } from "@/lib/call-action";
 import { deleteEmailOtpAction } from "./actions";
 
 export function DeleteEmailOtp({ connectionId, connectionName, regionLabel }: { connectionId: string; connectionName: string; regionLabel: string }) {
@@ -18,7 +19,7 @@ export function DeleteEmailOtp({ connectionId, connectionName, regionLabel }: { 
       expected={connectionName}
       confirmLabel="Delete permanently"
       onConfirm={async (typed) => {
-        const result = await deleteEmailOtpAction({ connectionId, confirmName: typed });
+        const result = await callAction(() => deleteEmailOtpAction({ connectionId, confirmName: typed }));
         if (!result.ok) {
           toast.error(result.error);
           return false;

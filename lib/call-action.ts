@@ -1,0 +1,16 @@
+/**
+ * Client-side: runs a server action so that one which throws (the console's database down, the
+ * network gone) comes back as a failure the page shows like any other, instead of an unhandled error.
+ */
+export type ActionCrash = { ok: false; error: string };
+
+export const actionCrashMessage =
+  "The console could not finish this (a server or network error), so it is not confirmed as done. Try again in a moment.";
+
+export async function callAction<T extends { ok: boolean }>(action: () => Promise<T>): Promise<T | ActionCrash> {
+  try {
+    return await action();
+  } catch {
+    return { ok: false, error: actionCrashMessage };
+  }
+}
