@@ -51,6 +51,18 @@ describe("faults", () => {
 });
 
 describe("control API", () => {
+  it("refuses requests made by a web page (Origin or Sec-Fetch-Site), so a site open in a browser cannot reset it", async () => {
+    const fromPages: Array<Record<string, string>> = [{ Origin: "http://evil.example" }, { "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }];
+    for (const headers of fromPages) {
+      const response = await fetch(`${emulator.url}/_emulator/reset`, { method: "POST", headers });
+      expect(response.status).toBe(403);
+      expect(await response.json()).toMatchObject({ error: "forbidden" });
+    }
+    // A page typed into the address bar (Sec-Fetch-Site: none) and tools without the headers still work.
+    expect((await fetch(`${emulator.url}/_emulator/state`, { headers: { "Sec-Fetch-Site": "none" } })).status).toBe(200);
+    expect((await control(emulator, "POST", "reset")).status).toBe(200);
+  });
+
   it("summarises the state and the clock", async () => {
     const state = (await (await control(emulator, "GET", "state")).json()) as Record<string, unknown>;
     expect(state).toMatchObject({

@@ -68,11 +68,21 @@ async function route(world: EmulatorWorld, req: IncomingMessage, url: URL): Prom
     if (!LOOPBACK_ADDRESSES.has(req.socket.remoteAddress ?? "")) {
       throw new ApiError(403, "forbidden", "The control API answers loopback callers only.");
     }
+    // Loopback is not enough: a web page open in a developer's browser could post here too (a simple
+    // request needs no preflight). Browsers say so with Origin or Sec-Fetch-Site; tools and tests do not.
+    if (isFromWebPage(req)) {
+      throw new ApiError(403, "forbidden", "The control API does not answer requests made by web pages.");
+    }
     return dispatch(controlRoutes, req.method ?? "GET", path.slice(CONTROL_PREFIX.length), { world, req, url });
   }
   const match = REGION_PATH.exec(path);
   if (!match?.[1]) throw new ApiError(404, "not_found", `No resource at ${path}.`);
   return routeRegional(world, req, url, match[1] as Region, match[2] ?? "/");
+}
+
+function isFromWebPage(req: IncomingMessage): boolean {
+  const site = req.headers["sec-fetch-site"];
+  return req.headers.origin !== undefined || (site !== undefined && site !== "none");
 }
 
 function startBackgroundTick(world: EmulatorWorld, intervalMs: number): () => void {
