@@ -202,7 +202,14 @@ test.describe("webhook log", () => {
     await expect(page.getByText("One filter in the link was left out")).toBeVisible();
     await expect(page.getByText("Received from: must be an ISO 8601 time.")).toBeVisible();
     // The valid filter still applies (upper-cased, as the spec's values are) and the form stays.
-    await expect(page.getByRole("search", { name: "Filter webhook events" }).getByLabel("Method")).toHaveValue("PUSH");
+    const form = page.getByRole("search", { name: "Filter webhook events" });
+    await expect(form.getByLabel("Method")).toHaveValue("PUSH");
+    // The time ranges fold away while none is set, and open on demand.
+    await expect(form.getByLabel("Received from")).toBeHidden();
+    await form.getByText("More filters").click();
+    await expect(form.getByLabel("Received from")).toBeVisible();
+    await page.goto("/webhooks?expiresFrom=2025-01-01T00:00:00.000Z");
+    await expect(form.getByLabel("Expired from")).toBeVisible();
     const api = await page.request.get("/api/webhook-events?limit=5000");
     expect(api.status()).toBe(400);
     expect(await api.json()).toMatchObject({ error: "invalid_request" });

@@ -12,6 +12,8 @@ const suggestions = {
   devicePlatform: ["IOS", "ANDROID"],
 } as const;
 
+const moreFilters = ["userAuthenticatorId", "receivedFrom", "receivedTo", "expiresFrom", "expiresTo"] as const satisfies ReadonlyArray<keyof EventFilters>;
+
 /** The log's filters; submitting puts them in the URL, so a filtered view is a shareable link. */
 export function EventFiltersForm({ filters, connections }: { filters: EventFilters; connections: Array<{ id: string; name: string }> }) {
   const router = useRouter();
@@ -104,11 +106,18 @@ export function EventFiltersForm({ filters, connections }: { filters: EventFilte
           </Select>
         </div>
       </div>
-      {text("userAuthenticatorId")}
-      {time("receivedFrom")}
-      {time("receivedTo")}
-      {time("expiresFrom")}
-      {time("expiresTo")}
+      {/* Rarely used filters fold away (on a phone the form would otherwise fill the screen); they stay
+          open while one of them is set, so a shared link shows what it filters by. */}
+      <details className="sm:col-span-2 lg:col-span-4" open={moreFilters.some((name) => filters[name] !== undefined)}>
+        <summary className="cursor-pointer text-sm font-medium text-indigo-700">More filters: user authenticator id, time ranges</summary>
+        <div className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+          {text("userAuthenticatorId")}
+          {time("receivedFrom")}
+          {time("receivedTo")}
+          {time("expiresFrom")}
+          {time("expiresTo")}
+        </div>
+      </details>
       <div className="flex items-end gap-2 lg:col-span-2">
         <Button type="submit">Apply filters</Button>
         <Button variant="ghost" onClick={() => router.push("/webhooks")}>

@@ -47,7 +47,7 @@ export function EventTable({
             {showConnection ? <Td>{e.connectionName ?? "—"}</Td> : null}
             <Td className="font-mono text-xs">{e.userId ?? <span className="text-slate-400">{e.type}</span>}</Td>
             <Td>{e.verificationMethod ?? "—"}</Td>
-            <Td className="min-w-32 whitespace-normal">
+            <Td className="min-w-28 whitespace-normal">
               {e.deviceName ?? "—"}
               {e.devicePlatform ? <span className="ml-1 text-xs text-slate-500">({e.devicePlatform})</span> : null}
             </Td>

@@ -85,7 +85,7 @@ export function WebhookLogClient({
           />
           Follow live {onFirstPage ? "" : "(only on the newest page)"}
         </label>
-        <div className="flex items-center gap-2 text-sm">
+        <div className="flex flex-wrap items-center gap-2 text-sm">
           {piiMasked ? <span className="text-slate-500">Email addresses and phone numbers are masked for your role.</span> : null}
           <ExportLinks endpoint="/api/webhook-events/export" query={query} />
         </div>
