@@ -3,7 +3,6 @@ import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { deleteConnectionAction } from "@/app/(console)/connections/actions";
 import { Button } from "@/components/ui/button";
-import { callAction } from "@/lib/call-action";
 import { regionLabels, type Region } from "@/lib/connections/regions";
 import { TypedConfirmDialog } from "./typed-confirm-dialog";
 
@@ -19,15 +18,10 @@ export function DeleteConnection({ id, name, region }: { id: string; name: strin
       title={`Delete ${name}?`}
       expected={name}
       confirmLabel="Delete connection"
-      onConfirm={async (typed) => {
-        const result = await callAction(() => deleteConnectionAction({ id, confirmName: typed }));
-        if (!result.ok) {
-          toast.error(result.error);
-          return false;
-        }
+      action={(typed) => deleteConnectionAction({ id, confirmName: typed })}
+      onDone={() => {
         toast.success(`Deleted ${name}.`);
         router.push("/connections");
-        return true;
       }}
     >
       <p>

@@ -1,20 +1,24 @@
 "use client";
 import { useId, useRef, useState } from "react";
+import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Input } from "@/components/ui/input";
+import { callAction } from "@/lib/call-action";
 
 /**
  * A destructive action behind a dialog: states the consequence and enables the button only once the
  * expected text (a connection's name) is typed exactly. It sends one request at a time, however fast
- * the button is pressed, and closes when `onConfirm` reports success.
+ * the button is pressed; a failure (or an action that throws) is shown and keeps the dialog open, a
+ * success closes it and goes to `onDone`.
  */
-export function TypedConfirmDialog({
+export function TypedConfirmDialog<Result extends { ok: true } | { ok: false; error: string }>({
   trigger,
   title,
   expected,
   confirmLabel,
-  onConfirm,
+  action,
+  onDone,
   children,
 }: {
   /** Renders what opens the dialog. */
@@ -22,8 +26,10 @@ export function TypedConfirmDialog({
   title: string;
   expected: string;
   confirmLabel: string;
-  /** Runs the action; resolves true to close the dialog, false to keep it open (the caller shows why). */
-  onConfirm: (typed: string) => Promise<boolean>;
+  /** The server action, given the typed confirmation. */
+  action: (typed: string) => Promise<Result>;
+  /** What a success does next (a toast, a refresh); the dialog has closed. */
+  onDone: (result: Extract<Result, { ok: true }>) => void;
   children: React.ReactNode;
 }) {
   const [open, setOpen] = useState(false);
@@ -42,7 +48,13 @@ export function TypedConfirmDialog({
     sending.current = true;
     setPending(true);
     try {
-      if (await onConfirm(typed)) close();
+      const result = await callAction(() => action(typed));
+      if (!result.ok) {
+        toast.error(result.error);
+        return;
+      }
+      close();
+      onDone(result as Extract<Result, { ok: true }>);
     } finally {
       sending.current = false;
       setPending(false);

@@ -5,7 +5,6 @@ import { useId, useState } from "react";
 import { toast } from "sonner";
 import { TypedConfirmDialog } from "@/components/connections/typed-confirm-dialog";
 import { Button } from "@/components/ui/button";
-import { callAction } from "@/lib/call-action";
 import { CopyButton } from "./copy-button";
 import { regenerateWebhookUrlAction } from "./webhook-url-actions";
 
@@ -46,16 +45,11 @@ export function WebhookUrlField({
           title="Regenerate the webhook URL?"
           expected={connectionName}
           confirmLabel="Regenerate URL"
-          onConfirm={async (typed) => {
-            const result = await callAction(() => regenerateWebhookUrlAction({ connectionId, confirmName: typed }));
-            if (!result.ok) {
-              toast.error(result.error);
-              return false;
-            }
+          action={(typed) => regenerateWebhookUrlAction({ connectionId, confirmName: typed })}
+          onDone={(result) => {
             setUrl(result.url);
             toast.success("New webhook URL created. Paste it into the tenant's settings: the old one is refused from now on.");
             router.refresh();
-            return true;
           }}
         >
           <p>

@@ -3,7 +3,6 @@ import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { TypedConfirmDialog } from "@/components/connections/typed-confirm-dialog";
 import { Button } from "@/components/ui/button";
-import { callAction } from "@/lib/call-action";
 import { deleteEmailOtpAction } from "./actions";
 
 export function DeleteEmailOtp({ connectionId, connectionName, regionLabel }: { connectionId: string; connectionName: string; regionLabel: string }) {
@@ -18,16 +17,11 @@ export function DeleteEmailOtp({ connectionId, connectionName, regionLabel }: { 
       title="Delete the email OTP configuration?"
       expected={connectionName}
       confirmLabel="Delete permanently"
-      onConfirm={async (typed) => {
-        const result = await callAction(() => deleteEmailOtpAction({ connectionId, confirmName: typed }));
-        if (!result.ok) {
-          toast.error(result.error);
-          return false;
-        }
+      action={(typed) => deleteEmailOtpAction({ connectionId, confirmName: typed })}
+      onDone={(result) => {
         if (result.outcome === "deleted") toast.success(result.message);
         else toast.info(result.message);
         router.refresh();
-        return true;
       }}
     >
       <p>
