@@ -38,9 +38,9 @@ async function timeRuns(runs: number, fn: () => Promise<unknown>) {
 async function main() {
   const { installDatabase, openDatabase } = await import("@/lib/db");
   const { receiveWebhook } = await import("@/lib/webhooks/receive");
-  const { listWebhookEvents } = await import("@/lib/webhooks/queries");
+  const { listWebhookEvents } = await import("@/lib/webhooks/webhooks");
   const { eventFiltersSchema } = await import("@/lib/webhooks/filters");
-  const { expiredEvent, insertTestConnection, TENANT_ID, webhookRequest } = await import("@/lib/webhooks/test-fixtures");
+  const { expiredEvent, insertTestConnection, TENANT_ID, webhookRequest } = await import("@/lib/testing/webhooks");
 
   const handle = await openDatabase({ kind: "pglite", dataDir: undefined });
   installDatabase(handle);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { setUpTestDatabase } from "@/lib/db/testing";
+import { setUpTestDatabase } from "@/lib/testing/database";
 import { errorMessage, redact } from "./logger";
 
 describe("redact", () => {

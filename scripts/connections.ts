@@ -1,7 +1,7 @@
-import { createConnection, deleteConnection } from "@/lib/connections/manage";
-import { isRegion, regions, regionShortNames } from "@/lib/connections/regions";
+import { createConnection, deleteConnection } from "@/lib/connections/connections";
+import { isRegion, regions, regionShortNames } from "@/lib/service/regions";
 import { findConnectionIdByName, listConnections } from "@/lib/connections/repository";
-import { webhookUrlFor } from "@/lib/connections/webhook-url";
+import { webhookUrlFor } from "@/lib/webhooks/url";
 import { env } from "@/lib/env";
 import { parseCommand, readStdin, runCli, UsageError } from "./cli";
 

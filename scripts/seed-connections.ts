@@ -1,6 +1,6 @@
-import { createConnection } from "@/lib/connections/manage";
+import { createConnection } from "@/lib/connections/connections";
 import { findConnectionIdByName } from "@/lib/connections/repository";
-import { readWebhookToken } from "@/lib/connections/webhook-url";
+import { readWebhookToken } from "@/lib/webhooks/url";
 import { loadSeedFile } from "@/emulator/server";
 
 const seedActor = { id: null, email: "seed" } as const;

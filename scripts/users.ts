@@ -1,4 +1,4 @@
-import { recordAudit } from "@/lib/audit";
+import { recordAudit } from "@/lib/audit/audit";
 import { roles, type Role } from "@/lib/auth/roles";
 import { createUser, listUsers, setUserDisabled, setUserPassword } from "@/lib/auth/users";
 import { getDb, type Transaction } from "@/lib/db";

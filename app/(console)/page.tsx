@@ -3,7 +3,7 @@ import Link from "next/link";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Time } from "@/components/ui/time";
 import { requireUser } from "@/lib/auth/guards";
-import { getOverview } from "@/lib/overview";
+import { getOverview } from "@/lib/overview/overview";
 
 export const metadata: Metadata = { title: "Overview" };
 

@@ -9,7 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/input";
 import { callAction } from "@/lib/call-action";
-import { regionLabels, regions, type Region } from "@/lib/connections/regions";
+import { regionLabels, regions, type Region } from "@/lib/service/regions";
 import { createConnectionSchema, updateConnectionSchema, type UpdateConnectionInput } from "@/lib/connections/schemas";
 import type { ConnectionMutationResult, ConnectionSummary } from "@/lib/connections/types";
 import { KeyFingerprint } from "./key-fingerprint";

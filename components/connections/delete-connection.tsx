@@ -3,8 +3,8 @@ import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { deleteConnectionAction } from "@/app/(console)/connections/actions";
 import { Button } from "@/components/ui/button";
-import { regionLabels, type Region } from "@/lib/connections/regions";
-import { TypedConfirmDialog } from "./typed-confirm-dialog";
+import { regionLabels, type Region } from "@/lib/service/regions";
+import { TypedConfirmDialog } from "@/components/ui/typed-confirm-dialog";
 
 export function DeleteConnection({ id, name, region }: { id: string; name: string; region: Region }) {
   const router = useRouter();

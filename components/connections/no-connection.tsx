@@ -1,20 +1,23 @@
 import Link from "next/link";
-import { EmptyState } from "@/components/ui/card";
+import { EmptyState, PageHeader } from "@/components/ui/card";
 
-/** What a feature page shows before any connection exists. */
-export function NoConnection({ isAdmin }: { isAdmin: boolean }) {
+/** What a feature page that works on one tenant shows before any connection exists. */
+export function NoConnection({ title, isAdmin }: { title: string; isAdmin: boolean }) {
   return (
-    <EmptyState title="No connection yet">
-      {isAdmin ? (
-        <p>
-          <Link className="font-medium text-indigo-700 underline" href="/connections/new">
-            Add a connection
-          </Link>{" "}
-          to a tenant first.
-        </p>
-      ) : (
-        <p>An administrator has to connect a tenant first.</p>
-      )}
-    </EmptyState>
+    <>
+      <PageHeader title={title} />
+      <EmptyState title="No connection yet">
+        {isAdmin ? (
+          <p>
+            <Link className="font-medium text-indigo-700 underline" href="/connections/new">
+              Add a connection
+            </Link>{" "}
+            to a tenant first.
+          </p>
+        ) : (
+          <p>An administrator has to connect a tenant first.</p>
+        )}
+      </EmptyState>
+    </>
   );
 }

@@ -5,7 +5,7 @@ import { useTransition } from "react";
 import { toast } from "sonner";
 import { selectConnectionAction } from "@/app/(console)/connections/actions";
 import { callAction } from "@/lib/call-action";
-import { regionShortNames } from "@/lib/connections/regions";
+import { regionShortNames } from "@/lib/service/regions";
 import type { ConnectionChoice } from "@/lib/connections/types";
 
 /** The connection every feature page works on, kept in an httpOnly cookie by the server action. */

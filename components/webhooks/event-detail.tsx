@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Alert, Card, Skeleton } from "@/components/ui/card";
 import { Time } from "@/components/ui/time";
 import { EXPIRED_DATA_FIELDS, type WebhookEventDetail } from "@/lib/webhooks/types";
-import { CopyButton } from "./copy-button";
+import { CopyButton } from "@/components/ui/copy-button";
 import { SignatureBadge } from "./signature-badge";
 
 // Times are shown with <Time> in their own rows.

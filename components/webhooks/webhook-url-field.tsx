@@ -3,9 +3,9 @@ import { RefreshCw } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
 import { toast } from "sonner";
-import { TypedConfirmDialog } from "@/components/connections/typed-confirm-dialog";
+import { TypedConfirmDialog } from "@/components/ui/typed-confirm-dialog";
 import { Button } from "@/components/ui/button";
-import { CopyButton } from "./copy-button";
+import { CopyButton } from "@/components/ui/copy-button";
 import { regenerateWebhookUrlAction } from "./webhook-url-actions";
 
 export function WebhookUrlField({

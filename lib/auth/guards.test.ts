@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { setUpTestDatabase } from "@/lib/db/testing";
+import { setUpTestDatabase } from "@/lib/testing/database";
 import { createUser, setUserDisabled, type PublicUser } from "./users";
 
 // The session cookie is next-auth's business; here we decide whose session it is and let the

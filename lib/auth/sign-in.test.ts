@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
-import { setUpTestDatabase } from "@/lib/db/testing";
+import { setUpTestDatabase } from "@/lib/testing/database";
 import { auditLog, consoleUsers, loginAttempts } from "@/lib/db/schema";
 import type { Database } from "@/lib/db";
 import { attemptSignIn, INVALID_CREDENTIALS } from "./sign-in";

@@ -1,5 +1,5 @@
 import "server-only";
-import { recordAudit } from "@/lib/audit";
+import { recordAudit } from "@/lib/audit/audit";
 import type { Role } from "./roles";
 import { verifyAgainstDecoy, verifyPassword } from "./password";
 import { signInSchema } from "./schemas";

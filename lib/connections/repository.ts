@@ -4,7 +4,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { getDb } from "@/lib/db";
 import { connections, connectionSecrets, consoleUsers } from "@/lib/db/schema";
 import { decryptSecret, encryptSecret, fingerprint } from "@/lib/secrets";
-import type { Region } from "./regions";
+import type { Region } from "@/lib/service/regions";
 import type { ConnectionChoice, ConnectionSummary, SecretKindName } from "./types";
 
 const creator = alias(consoleUsers, "creator");

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { regions } from "./regions";
+import { regions } from "@/lib/service/regions";
 
 /** One schema per input, shared by the forms (zodResolver) and the server actions. Client-safe. */
 const key = z
@@ -30,4 +30,7 @@ export type UpdateConnectionInput = z.infer<typeof updateConnectionSchema>;
 export const deleteConnectionSchema = z.object({ id: z.uuid(), confirmName: z.string() });
 export type DeleteConnectionInput = z.infer<typeof deleteConnectionSchema>;
 
-export const selectConnectionSchema = z.object({ id: z.uuid() });
+/** A connection's id in a URL or an action's input. */
+export const connectionIdSchema = z.uuid();
+
+export const selectConnectionSchema = z.object({ id: connectionIdSchema });

@@ -1,4 +1,4 @@
-import type { Region } from "./regions";
+import type { Region } from "@/lib/service/regions";
 
 /** What pages may know of a connection: never a key, only each key's fingerprint. Client-safe. */
 export type KeyFingerprint = { last4: string; setAt: string };

@@ -1,7 +1,7 @@
 import "server-only";
 import crypto from "node:crypto";
 import { getCustomDataPoint, type RequestOptions } from "@/lib/service";
-import { regions, type Region } from "./regions";
+import { regions, type Region } from "@/lib/service/regions";
 
 export type KeyCheck =
   | { status: "verified"; httpStatus: number }

@@ -14,3 +14,6 @@ export type WatchedDataPoint = {
 export type DataPointLookup =
   | { kind: "ok"; dataPoint: CustomDataPoint; httpStatus: number }
   | { kind: "failure"; failure: ServiceFailureKind; httpStatus: number | null; message: string };
+
+export type WatchResult = { ok: true } | { ok: false; error: string };
+export type RefreshWatchesResult = { ok: true; refreshed: number; failed: number } | { ok: false; error: string };

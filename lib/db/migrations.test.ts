@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { setUpTestDatabase } from "./testing";
+import { setUpTestDatabase } from "@/lib/testing/database";
 import { isDatabaseReachable, type Database } from "./index";
 
 let db: Database;

@@ -2,16 +2,15 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { loadSeedFile, startEmulator, type RunningEmulator } from "@/emulator/server";
-import { createConnection } from "@/lib/connections/manage";
-import { getServiceConnection } from "@/lib/connections/repository";
+import type { RunningEmulator } from "@/emulator/server";
+import { createConnection } from "@/lib/connections/connections";
 import type { Database } from "@/lib/db";
 import { auditLog } from "@/lib/db/schema";
-import { setUpTestDatabase } from "@/lib/db/testing";
+import { setUpTestDatabase } from "@/lib/testing/database";
+import { demoTenant, startTestEmulator } from "@/lib/testing/emulator";
 import { deleteEmailOtp, getEmailOtpStatus } from "./email-otp";
 
-const seed = loadSeedFile("emulator/seeds/demo.json");
-const globex = seed.tenants.find((t) => t.name === "Globex")!;
+const globex = demoTenant("Globex");
 const admin = { id: null, email: "ada@example.com" } as const;
 let emulator: RunningEmulator;
 let db: Database;
@@ -25,8 +24,7 @@ const offSpecService = http.createServer((req, res) => {
 });
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, seed, backgroundTick: false });
-  for (const r of ["us", "eu", "au"] as const) process.env[`SERVICE_BASE_URL_${r.toUpperCase()}`] = emulator.baseUrl(r);
+  emulator = await startTestEmulator();
   await new Promise<void>((resolve) => offSpecService.listen(0, "127.0.0.1", resolve));
   process.env.SERVICE_BASE_URL_CA = `http://127.0.0.1:${(offSpecService.address() as AddressInfo).port}/v1`;
   ({ db, tearDown } = await setUpTestDatabase());
@@ -53,14 +51,14 @@ describe("email OTP delete", () => {
     expect(a).toMatchObject({ ok: true, outcome: "deleted" });
     expect(b).toEqual(a);
     expect((await audits()).map((r) => [r.outcome, r.httpStatus])).toEqual([["success", 200]]);
-    expect(await getEmailOtpStatus((await getServiceConnection(connectionId))!)).toEqual({ kind: "absent" });
+    expect(await getEmailOtpStatus(connectionId)).toEqual({ kind: "absent" });
     expect(await deleteEmailOtp(admin, { connectionId, confirmName: "Globex" })).toMatchObject({ ok: true, outcome: "none" });
     expect((await audits()).map((r) => [r.outcome, r.httpStatus])).toEqual([["success", 200], ["failure", 404]]);
   });
 
   it("another admin's delete is their own request; a wrong name never rides on one in flight", async () => {
     await fetch(`${emulator.url}/_emulator/reset`, { method: "POST" });
-    expect(await getEmailOtpStatus((await getServiceConnection(connectionId))!)).toMatchObject({ kind: "present" });
+    expect(await getEmailOtpStatus(connectionId)).toMatchObject({ kind: "present" });
     const before = (await audits()).length;
     const grace = { id: null, email: "grace@example.com" } as const;
     const [mine, wrongName, theirs] = await Promise.all([

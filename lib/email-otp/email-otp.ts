@@ -1,5 +1,5 @@
 import "server-only";
-import { recordAudit, type AuditActor } from "@/lib/audit";
+import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getServiceConnection } from "@/lib/connections/repository";
 import { errorMessage, logger } from "@/lib/logger";
 import { deleteEmailOtpConfiguration, getEmailOtpConfiguration } from "@/lib/service";
@@ -10,7 +10,10 @@ import type { DeleteEmailOtpResult, EmailOtpStatus } from "./types";
 
 type ServiceConnection = NonNullable<Awaited<ReturnType<typeof getServiceConnection>>>;
 
-export async function getEmailOtpStatus(connection: ServiceConnection): Promise<EmailOtpStatus> {
+/** The configuration as the page shows it. Takes the id: the decrypted key never leaves this module. */
+export async function getEmailOtpStatus(connectionId: string): Promise<EmailOtpStatus> {
+  const connection = await getServiceConnection(connectionId);
+  if (!connection) return { kind: "failure", failure: "not_found", httpStatus: null, message: "This connection no longer exists." };
   const result = await getEmailOtpConfiguration(connection);
   if (result.kind === "ok") return { kind: "present", fields: emailOtpDisplayFields(result.data) };
   if (result.kind === "not_found") return { kind: "absent" };

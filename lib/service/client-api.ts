@@ -1,7 +1,7 @@
 import "server-only";
-import type { Region } from "@/lib/connections/regions";
+import type { Region } from "./regions";
 import { serviceRequest, type RequestOptions } from "./http";
-import { baseUrlFor } from "./regions";
+import { baseUrlFor } from "./base-urls";
 import type { ServiceResult } from "./result";
 import { userAuthenticatorsSchema, type UserAuthenticator } from "./schemas";
 

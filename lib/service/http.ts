@@ -1,8 +1,8 @@
 import "server-only";
 import type { z } from "zod";
-import type { Region } from "@/lib/connections/regions";
+import type { Region } from "./regions";
 import { logger } from "@/lib/logger";
-import { managementBaseUrl } from "./regions";
+import { managementBaseUrl } from "./base-urls";
 import type { ServiceResult } from "./result";
 
 /** What the client needs of a connection: its region and its management key (decrypted, server-only). */

@@ -1,4 +1,4 @@
-import { regionLabels, type Region } from "@/lib/connections/regions";
+import { regionLabels, type Region } from "./regions";
 import type { ServiceFailure } from "./result";
 
 /** The sentence a page shows for a failed service call. Client-safe; never includes a key. */

@@ -1,7 +1,7 @@
 import "server-only";
-import type { Region } from "@/lib/connections/regions";
+import type { Region } from "./regions";
 import { basicAuth, serviceRequest, type RequestOptions } from "./http";
-import { baseUrlFor } from "./regions";
+import { baseUrlFor } from "./base-urls";
 import type { ServiceResult } from "./result";
 import { trackActionResponseSchema, type TrackActionResponse } from "./schemas";
 

@@ -9,7 +9,7 @@ import {
   iterateWebhookRejections,
   listWebhookEvents,
   listWebhookRejections,
-} from "./queries";
+} from "./webhooks";
 
 /** The log's route handlers' bodies (session auth, both roles); the files under app/api only delegate. */
 const noStore = { "Cache-Control": "no-store" };

@@ -88,6 +88,9 @@ export const FILTER_LABELS: Record<string, string> = {
   limit: "Rows per page",
 };
 
+/** `?event=`: the event whose detail panel a link opens. */
+export const openEventSchema = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
 export type IgnoredFilter = { name: string; label: string; message: string };
 
 /**

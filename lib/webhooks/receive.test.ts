@@ -3,11 +3,11 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { installDatabase, type Database, type DatabaseHandle } from "@/lib/db";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
-import { setUpTestDatabase, unreachableDatabase } from "@/lib/db/testing";
+import { setUpTestDatabase, unreachableDatabase } from "@/lib/testing/database";
 import { MAX_WEBHOOK_BODY_BYTES, receiveWebhook } from "./receive";
 import { REJECTIONS_PER_MINUTE, resetRejectionLimits } from "./rejections";
 import { signatureHeader } from "./signature";
-import { expiredEvent, insertTestConnection, webhookRequest } from "./test-fixtures";
+import { expiredEvent, insertTestConnection, webhookRequest } from "@/lib/testing/webhooks";
 
 const KEY1 = "test_srv_current_0000000000000000000001";
 const KEY2 = "test_srv_previous_000000000000000000002";

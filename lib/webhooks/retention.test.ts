@@ -2,9 +2,9 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { loginAttempts, webhookEvents, webhookRejections } from "@/lib/db/schema";
-import { setUpTestDatabase } from "@/lib/db/testing";
+import { setUpTestDatabase } from "@/lib/testing/database";
 import { purgeWebhookData } from "./retention";
-import { insertTestConnection, TENANT_ID } from "./test-fixtures";
+import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
 
 let db: Database;
 let tearDown: () => Promise<void>;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { auditLog } from "@/lib/db/schema";
-import { setUpTestDatabase, whileAuditInsertsFail } from "@/lib/db/testing";
+import { setUpTestDatabase, whileAuditInsertsFail } from "@/lib/testing/database";
 import type { Database } from "@/lib/db";
 import { receiveWebhook } from "./receive";
-import { expiredEvent, insertTestConnection, webhookRequest } from "./test-fixtures";
+import { expiredEvent, insertTestConnection, webhookRequest } from "@/lib/testing/webhooks";
 import { regenerateWebhookUrl, webhookReceiverInfo, webhookUrlFor } from "./url";
 
 const actor = { id: null, email: "admin@example.com" } as const;

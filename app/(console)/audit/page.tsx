@@ -6,9 +6,10 @@ import { EmptyState, PageHeader } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/input";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
-import { describeAuditOutcome, shortRequestId } from "@/lib/audit-display";
-import { auditActions, auditFilterSchema, type AuditEntry, type AuditFilter } from "@/lib/audit-filters";
-import { listAuditEntries } from "@/lib/audit-queries";
+import { listAuditEntries } from "@/lib/audit/audit";
+import { describeAuditOutcome, shortRequestId } from "@/lib/audit/display";
+import { auditActions, auditFilterSchema, type AuditFilter } from "@/lib/audit/schemas";
+import type { AuditEntry } from "@/lib/audit/types";
 import { requireRole } from "@/lib/auth/guards";
 import { listConnectionChoices } from "@/lib/connections/repository";
 

@@ -2,7 +2,7 @@
 import { revalidatePath } from "next/cache";
 import { authorizeAction, isActionFailure } from "@/lib/auth/guards";
 import { rememberSelectedConnection } from "@/lib/connections/current";
-import { createConnection, deleteConnection, updateConnection } from "@/lib/connections/manage";
+import { createConnection, deleteConnection, updateConnection } from "@/lib/connections/connections";
 import { getConnection } from "@/lib/connections/repository";
 import { selectConnectionSchema, type CreateConnectionInput, type DeleteConnectionInput, type UpdateConnectionInput } from "@/lib/connections/schemas";
 import type { ConnectionMutationResult } from "@/lib/connections/types";

@@ -6,7 +6,7 @@ import { EmptyState, PageHeader } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { requireRole } from "@/lib/auth/guards";
-import { regionLabels } from "@/lib/connections/regions";
+import { regionLabels } from "@/lib/service/regions";
 import { listConnections } from "@/lib/connections/repository";
 
 export const metadata: Metadata = { title: "Connections" };

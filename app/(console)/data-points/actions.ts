@@ -1,7 +1,8 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { authorizeAction, isActionFailure } from "@/lib/auth/guards";
-import { refreshWatches, unwatchDataPoint, watchDataPoint, type WatchResult } from "@/lib/data-points/watches";
+import { refreshWatches, unwatchDataPoint, watchDataPoint } from "@/lib/data-points/data-points";
+import type { WatchResult } from "@/lib/data-points/types";
 import { refreshWatchesSchema, type WatchDataPointInput } from "@/lib/data-points/schemas";
 
 export async function watchDataPointAction(input: WatchDataPointInput): Promise<WatchResult> {

@@ -3,9 +3,8 @@ import { NoConnection } from "@/components/connections/no-connection";
 import { PageHeader } from "@/components/ui/card";
 import { requireRole } from "@/lib/auth/guards";
 import { getSelectedConnection } from "@/lib/connections/current";
-import { getServiceConnection } from "@/lib/connections/repository";
 import { dataPointIdSchema } from "@/lib/data-points/schemas";
-import { listWatches, lookUpDataPoint } from "@/lib/data-points/watches";
+import { listWatches, lookUpDataPoint } from "@/lib/data-points/data-points";
 import { DataPointLookupForm, DataPointLookupResult, WatchList } from "./client";
 
 export const metadata: Metadata = { title: "Data points" };
@@ -17,15 +16,13 @@ export default async function DataPointsPage({ searchParams }: { searchParams: P
   if (!selected) {
     return (
       <>
-        <PageHeader title="Data points" />
-        <NoConnection isAdmin={user.role === "admin"} />
+        <NoConnection title="Data points" isAdmin={user.role === "admin"} />
       </>
     );
   }
   const parsedId = dataPointIdSchema.safeParse(typeof rawId === "string" ? rawId : "");
-  const connection = await getServiceConnection(selected.id);
   const [lookup, watches] = await Promise.all([
-    parsedId.success && connection ? lookUpDataPoint(connection, parsedId.data) : Promise.resolve(null),
+    parsedId.success ? lookUpDataPoint(selected.id, parsedId.data) : Promise.resolve(null),
     listWatches(selected.id),
   ]);
   const canEdit = user.role === "admin";

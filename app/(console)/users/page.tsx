@@ -11,7 +11,9 @@ import { Time } from "@/components/ui/time";
 import { requireRole } from "@/lib/auth/guards";
 import { getSelectedConnection } from "@/lib/connections/current";
 import type { UserAuthenticator } from "@/lib/service";
-import { lookUpUserAuthenticators, userIdSchema, type AuthenticatorLookup } from "@/lib/user-authenticators/lookup";
+import { lookUpUserAuthenticators } from "@/lib/users/users";
+import { userIdSchema } from "@/lib/users/schemas";
+import type { AuthenticatorLookup } from "@/lib/users/types";
 
 export const metadata: Metadata = { title: "Users" };
 
@@ -100,8 +102,7 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
   if (!connection) {
     return (
       <>
-        {header}
-        <NoConnection isAdmin={user.role === "admin"} />
+        <NoConnection title="Users" isAdmin={user.role === "admin"} />
       </>
     );
   }

@@ -13,7 +13,8 @@ import {
   rejectionFiltersSchema,
   type IgnoredFilter,
 } from "@/lib/webhooks/filters";
-import { BadCursorError, listConnectionNames, listWebhookEvents, listWebhookRejections } from "@/lib/webhooks/queries";
+import { BadCursorError, listWebhookEvents, listWebhookRejections } from "@/lib/webhooks/webhooks";
+import { listConnectionChoices } from "@/lib/connections/repository";
 import { WebhookLogClient } from "./client";
 
 export const metadata: Metadata = { title: "Webhooks" };
@@ -85,7 +86,7 @@ async function eventsView(params: SearchParams, role: "admin" | "support") {
   if (params.connectionId === undefined) lenient.filters.connectionId = (await getSelectedConnection())?.id;
   const [{ result: page, filters, ignored }, connections] = await Promise.all([
     withCursorFallback(lenient.filters, lenient.ignored, (f) => listWebhookEvents(f, role)),
-    listConnectionNames(),
+    listConnectionChoices(),
   ]);
   const openEvent = eventParam.safeParse(params.event);
   return (
@@ -109,7 +110,7 @@ async function rejectionsView(params: SearchParams) {
   const lenient = parseFiltersLeniently(rejectionFiltersSchema, params);
   const [{ result: page, filters, ignored }, connections] = await Promise.all([
     withCursorFallback(lenient.filters, lenient.ignored, listWebhookRejections),
-    listConnectionNames(),
+    listConnectionChoices(),
   ]);
   return (
     <>

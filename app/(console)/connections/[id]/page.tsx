@@ -7,7 +7,7 @@ import { WebhookUrlCard } from "@/components/webhooks/webhook-url-card";
 import { Card, PageHeader } from "@/components/ui/card";
 import { Time } from "@/components/ui/time";
 import { requireRole } from "@/lib/auth/guards";
-import { regionLabels } from "@/lib/connections/regions";
+import { regionLabels } from "@/lib/service/regions";
 import { getConnection } from "@/lib/connections/repository";
 
 export const metadata: Metadata = { title: "Connection" };

@@ -3,8 +3,8 @@ import net from "node:net";
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import { closeDb, openDatabase, installDatabase, type Database, type DatabaseHandle } from "./index";
-import * as schema from "./schema";
+import { closeDb, openDatabase, installDatabase, type Database, type DatabaseHandle } from "@/lib/db";
+import * as schema from "@/lib/db/schema";
 
 /**
  * Gives a test file a fresh, migrated database of the same kind the suite runs on:

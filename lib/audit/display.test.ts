@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeAuditOutcome, shortRequestId } from "./audit-display";
+import { describeAuditOutcome, shortRequestId } from "./display";
 
 describe("describeAuditOutcome", () => {
   it("words an accepted key check as verified instead of showing the probe's 404", () => {

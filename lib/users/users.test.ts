@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import type { RunningEmulator } from "@/emulator/server";
 import { auditLog, connections } from "@/lib/db/schema";
-import { setUpTestDatabase } from "@/lib/db/testing";
+import { setUpTestDatabase } from "@/lib/testing/database";
 import type { Database } from "@/lib/db";
 import type { ConnectionChoice } from "@/lib/connections/types";
 import { demoTenant, emulatorControl, startTestEmulator } from "@/lib/testing/emulator";
-import { insertTestConnection } from "@/lib/webhooks/test-fixtures";
-import { lookUpUserAuthenticators } from "./lookup";
+import { insertTestConnection } from "@/lib/testing/webhooks";
+import { lookUpUserAuthenticators } from "./users";
 
 const acme = demoTenant("Acme");
 const actor = { id: "00000000-0000-4000-8000-000000000001", email: "support@example.com", name: "S", role: "support" as const };

@@ -2,11 +2,11 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { webhookEvents } from "@/lib/db/schema";
-import { setUpTestDatabase } from "@/lib/db/testing";
+import { setUpTestDatabase } from "@/lib/testing/database";
 import { EVENT_EXPORT_COLUMNS, exportStream } from "./export";
 import { eventFiltersSchema, parseEventFilters, type EventFilters } from "./filters";
-import { getWebhookEvent, iterateWebhookEvents, listWebhookEvents } from "./queries";
-import { insertTestConnection, TENANT_ID } from "./test-fixtures";
+import { getWebhookEvent, iterateWebhookEvents, listWebhookEvents, withCursorFallback } from "./webhooks";
+import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
 
 let db: Database;
 let tearDown: () => Promise<void>;
@@ -135,6 +135,18 @@ describe("cursor pagination", () => {
 
   it("refuses a cursor it did not make", async () => {
     await expect(listWebhookEvents(filters({ cursor: "bm9wZQ" }), "admin")).rejects.toThrow(/cursor/);
+  });
+
+  it("for the page, falls back to the newest page on a foreign cursor and names it; other errors still throw", async () => {
+    const list = (f: EventFilters) => listWebhookEvents(f, "admin");
+    const kept = [{ name: "limit", label: "Rows per page", message: "too big" }];
+    const fallback = await withCursorFallback(filters({ cursor: "bm9wZQ" }), kept, list);
+    expect(fallback.filters.cursor).toBeUndefined();
+    expect(fallback.ignored).toEqual([...kept, { name: "cursor", label: "Page", message: "not a page of this log" }]);
+    expect(fallback.result.items.map((e) => e.id)).toEqual((await list(filters())).items.map((e) => e.id));
+    const fine = await withCursorFallback(filters(), [], list);
+    expect(fine.ignored).toEqual([]);
+    await expect(withCursorFallback(filters(), [], () => Promise.reject(new Error("database down")))).rejects.toThrow("database down");
   });
 });
 

@@ -1,11 +1,24 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
-import { TypedConfirmDialog } from "@/components/connections/typed-confirm-dialog";
 import { Button } from "@/components/ui/button";
-import { deleteEmailOtpAction } from "./actions";
+import { TypedConfirmDialog } from "@/components/ui/typed-confirm-dialog";
+import type { DeleteEmailOtpInput } from "@/lib/email-otp/schemas";
+import type { DeleteEmailOtpResult } from "@/lib/email-otp/types";
 
-export function DeleteEmailOtp({ connectionId, connectionName, regionLabel }: { connectionId: string; connectionName: string; regionLabel: string }) {
+export type DeleteEmailOtpAction = (input: DeleteEmailOtpInput) => Promise<DeleteEmailOtpResult>;
+
+export function DeleteEmailOtp({
+  connectionId,
+  connectionName,
+  regionLabel,
+  deleteAction,
+}: {
+  connectionId: string;
+  connectionName: string;
+  regionLabel: string;
+  deleteAction: DeleteEmailOtpAction;
+}) {
   const router = useRouter();
   return (
     <TypedConfirmDialog
@@ -17,7 +30,7 @@ export function DeleteEmailOtp({ connectionId, connectionName, regionLabel }: { 
       title="Delete the email OTP configuration?"
       expected={connectionName}
       confirmLabel="Delete permanently"
-      action={(typed) => deleteEmailOtpAction({ connectionId, confirmName: typed })}
+      action={(typed) => deleteAction({ connectionId, confirmName: typed })}
       onDone={(result) => {
         if (result.outcome === "deleted") toast.success(result.message);
         else toast.info(result.message);

@@ -1,4 +1,4 @@
-import type { AuditEntry } from "./audit-filters";
+import type { AuditEntry } from "./types";
 
 /** Client-safe: how the audit page words a record's outcome and request id. */
 

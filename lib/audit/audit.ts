@@ -1,8 +1,43 @@
 import "server-only";
 import { and, desc, eq, gte, ilike, lt, lte, type SQL } from "drizzle-orm";
-import { getDb } from "@/lib/db";
+import { getDb, type Executor } from "@/lib/db";
+import { escapeLike } from "@/lib/db/like";
 import { auditLog } from "@/lib/db/schema";
-import type { AuditEntry, AuditFilter } from "./audit-filters";
+import type { AuditFilter } from "./schemas";
+import type { AuditEntry } from "./types";
+
+export type AuditActor = { id: string; email: string } | { id: null; email: string | null };
+
+export type AuditRecord = {
+  actor: AuditActor;
+  action: string;
+  outcome: "success" | "failure" | "denied";
+  connection?: { id: string; name: string };
+  target?: string;
+  httpStatus?: number;
+  requestId?: string;
+  details?: Record<string, unknown>;
+};
+
+/**
+ * Appends one record. The app only ever inserts: records are never edited or deleted through it.
+ * A change of ours passes its transaction, so the change and its record are written together or not at all.
+ */
+export async function recordAudit(record: AuditRecord, executor?: Executor): Promise<void> {
+  const db = executor ?? (await getDb());
+  await db.insert(auditLog).values({
+    actorId: record.actor.id,
+    actorEmail: record.actor.email,
+    action: record.action,
+    outcome: record.outcome,
+    connectionId: record.connection?.id,
+    connectionName: record.connection?.name,
+    target: record.target,
+    httpStatus: record.httpStatus,
+    requestId: record.requestId ?? crypto.randomUUID(),
+    details: record.details,
+  });
+}
 
 export const AUDIT_PAGE_SIZE = 50;
 
@@ -18,10 +53,6 @@ function encodeCursor(id: number): string {
 function decodeCursor(cursor: string): number | undefined {
   const n = Number(Buffer.from(cursor, "base64url").toString("utf8"));
   return Number.isSafeInteger(n) && n > 0 ? n : undefined;
-}
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 export async function listAuditEntries(filter: AuditFilter, pageSize = AUDIT_PAGE_SIZE): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {

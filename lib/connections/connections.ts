@@ -1,10 +1,10 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { recordAudit, type AuditActor } from "@/lib/audit";
+import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getDb } from "@/lib/db";
 import { connections, connectionSecrets } from "@/lib/db/schema";
 import { newWebhookToken } from "@/lib/webhooks/token";
-import { regionLabels, regionShortNames, type Region } from "./regions";
+import { regionLabels, regionShortNames, type Region } from "@/lib/service/regions";
 import { findConnectionIdByName, getConnection, getServiceConnection, isUniqueViolation, sealKey } from "./repository";
 import {
   createConnectionSchema,

@@ -1,15 +1,34 @@
 import "server-only";
-import { and, asc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Role } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
+import { escapeLike } from "@/lib/db/like";
 import { connections, webhookEvents, webhookRejections } from "@/lib/db/schema";
-import { ALL_CONNECTIONS, ALL_TYPES, type EventFilters, type RejectionFilters } from "./filters";
+import { ALL_CONNECTIONS, ALL_TYPES, type EventFilters, type IgnoredFilter, type RejectionFilters } from "./filters";
 import { maskEmail, maskPhone, maskRawBody } from "./masking";
 import type { Page, WebhookEventDetail, WebhookEventSummary, WebhookRejectionSummary } from "./types";
 
 export class BadCursorError extends Error {
   override name = "BadCursorError";
+}
+
+/**
+ * For the page: runs a page query, and when the link's cursor is one this log did not make (an old or
+ * edited link) shows the newest page instead and names the cursor among the parameters left out.
+ */
+export async function withCursorFallback<F extends { cursor?: string }, R>(
+  filters: F,
+  ignored: IgnoredFilter[],
+  run: (filters: F) => Promise<R>,
+): Promise<{ result: R; filters: F; ignored: IgnoredFilter[] }> {
+  try {
+    return { result: await run(filters), filters, ignored };
+  } catch (error) {
+    if (!(error instanceof BadCursorError)) throw error;
+    const newest = { ...filters, cursor: undefined };
+    return { result: await run(newest), filters: newest, ignored: [...ignored, { name: "cursor", label: "Page", message: "not a page of this log" }] };
+  }
 }
 
 /** Keyset cursor: the (received time, id) of the last row shown. Stable while new rows arrive at the top. */
@@ -34,10 +53,6 @@ export function decodeCursor(value: string): Cursor {
  * would not match them, so PostgreSQL would sort the whole table instead of reading the index.
  */
 const newestFirst = (column: SQL | AnyPgColumn) => sql`${column} desc nulls last`;
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /** One connection's rows, or every connection's when none or `all` is asked for. */
 function ofConnection(column: AnyPgColumn, connectionId: string | undefined): SQL | undefined {
@@ -221,10 +236,4 @@ export async function* iterateWebhookRejections(filters: RejectionFilters, pageS
     if (!page.nextCursor) return;
     cursor = page.nextCursor;
   }
-}
-
-/** Connections for the log's filter (id and name only). */
-export async function listConnectionNames(): Promise<Array<{ id: string; name: string }>> {
-  const db = await getDb();
-  return db.select({ id: connections.id, name: connections.name }).from(connections).orderBy(asc(connections.name));
 }

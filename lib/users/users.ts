@@ -1,22 +1,15 @@
 import "server-only";
-import { z } from "zod";
-import { recordAudit } from "@/lib/audit";
+import { recordAudit } from "@/lib/audit/audit";
 import type { SessionUser } from "@/lib/auth/guards";
 import { readConnectionSecret } from "@/lib/connections/keys";
-import { regionLabels } from "@/lib/connections/regions";
+import { regionLabels } from "@/lib/service/regions";
 import type { ConnectionChoice } from "@/lib/connections/types";
-import { getUserAuthenticators, trackAction, type ServiceResult, type UserAuthenticator } from "@/lib/service";
+import { getUserAuthenticators, trackAction, type ServiceResult } from "@/lib/service";
 import { describeServiceFailure } from "@/lib/service/messages";
-
-export const userIdSchema = z.string().trim().min(1, "Enter a user id.").max(255, "User ids have at most 255 characters.");
+import type { AuthenticatorLookup } from "./types";
 
 /** The action the console tracks to get a client token; it shows in the tenant's action history. */
 export const LOOKUP_ACTION = "console_authenticator_lookup";
-
-export type AuthenticatorLookup =
-  | { kind: "ok"; authenticators: UserAuthenticator[] }
-  | { kind: "no_server_key" }
-  | { kind: "failed"; message: string };
 
 function failureMessage(result: Exclude<ServiceResult<unknown>, { kind: "ok" }>, connection: ConnectionChoice, step: "track" | "read"): string {
   if (result.kind === "unauthorized") {

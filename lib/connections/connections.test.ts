@@ -2,13 +2,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { loadSeedFile, startEmulator, type RunningEmulator } from "@/emulator/server";
 import { auditLog, connections, connectionSecrets } from "@/lib/db/schema";
-import { setUpTestDatabase, whileAuditInsertsFail } from "@/lib/db/testing";
+import { setUpTestDatabase, whileAuditInsertsFail } from "@/lib/testing/database";
 import type { Database } from "@/lib/db";
 import { decryptSecret, makeKeyring, needsRotation } from "@/lib/secrets";
-import { createConnection, deleteConnection, updateConnection } from "./manage";
+import { createConnection, deleteConnection, updateConnection } from "./connections";
 import { getServiceConnection, listConnections } from "./repository";
 import { rotateStoredSecrets } from "./rotate";
-import { readWebhookToken } from "./webhook-url";
+import { readWebhookToken } from "@/lib/webhooks/url";
 import { hashWebhookToken } from "@/lib/webhooks/token";
 
 const seed = loadSeedFile("emulator/seeds/demo.json");

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, eq } from "drizzle-orm";
-import { recordAudit, type AuditActor } from "@/lib/audit";
+import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getServiceConnection } from "@/lib/connections/repository";
 import { getDb } from "@/lib/db";
 import { consoleUsers, dataPointWatches } from "@/lib/db/schema";
@@ -8,12 +8,12 @@ import { getCustomDataPoint } from "@/lib/service";
 import { describeServiceFailure } from "@/lib/service/messages";
 import { customDataPointSchema } from "@/lib/service/schemas";
 import { watchDataPointSchema, type WatchDataPointInput } from "./schemas";
-import type { DataPointLookup, WatchedDataPoint } from "./types";
+import type { DataPointLookup, RefreshWatchesResult, WatchedDataPoint, WatchResult } from "./types";
 
-type ServiceConnection = NonNullable<Awaited<ReturnType<typeof getServiceConnection>>>;
-
-/** One lookup, turned into what the page shows (404 names the connection). */
-export async function lookUpDataPoint(connection: ServiceConnection, id: string): Promise<DataPointLookup> {
+/** One lookup, turned into what the page shows (404 names the connection). Takes the id: the key stays here. */
+export async function lookUpDataPoint(connectionId: string, id: string): Promise<DataPointLookup> {
+  const connection = await getServiceConnection(connectionId);
+  if (!connection) return { kind: "failure", failure: "not_found", httpStatus: null, message: "This connection no longer exists." };
   const result = await getCustomDataPoint(connection, id);
   if (result.kind === "ok") return { kind: "ok", dataPoint: result.data, httpStatus: result.status };
   const message =
@@ -48,8 +48,6 @@ export async function listWatches(connectionId: string): Promise<WatchedDataPoin
     };
   });
 }
-
-export type WatchResult = { ok: true } | { ok: false; error: string };
 
 /** Adds a data point to the connection's watch list; only one the service confirms exists. */
 export async function watchDataPoint(actor: AuditActor & { id: string }, raw: WatchDataPointInput): Promise<WatchResult> {
@@ -104,7 +102,7 @@ export async function unwatchDataPoint(actor: AuditActor, raw: WatchDataPointInp
  * Fetches every watched data point again, four at a time, and stores each outcome. A failed fetch
  * keeps the last good snapshot so the list still says what the point looked like.
  */
-export async function refreshWatches(connectionId: string): Promise<{ ok: true; refreshed: number; failed: number } | { ok: false; error: string }> {
+export async function refreshWatches(connectionId: string): Promise<RefreshWatchesResult> {
   const connection = await getServiceConnection(connectionId);
   if (!connection) return { ok: false, error: "This connection no longer exists." };
   const db = await getDb();

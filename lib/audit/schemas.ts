@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 /** The audit page's URL filters, validated on the server. Client-safe. */
+
 /** `<input type="datetime-local">` sends no zone; the page labels it UTC, so read it as UTC. */
 const utcTime = z.preprocess(
   (v) => (typeof v === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/.test(v) ? `${v}${v.length === 16 ? ":00" : ""}Z` : v || undefined),
@@ -17,18 +18,6 @@ export const auditFilterSchema = z.object({
 });
 export type AuditFilter = z.infer<typeof auditFilterSchema>;
 
-export type AuditEntry = {
-  id: number;
-  at: string;
-  actorEmail: string | null;
-  action: string;
-  connectionId: string | null;
-  connectionName: string | null;
-  target: string | null;
-  outcome: string;
-  httpStatus: number | null;
-  requestId: string | null;
-};
 
 export const auditActions = [
   "connection.created",

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordAudit } from "./audit";
-import { auditFilterSchema } from "./audit-filters";
-import { listAuditEntries } from "./audit-queries";
-import { setUpTestDatabase } from "./db/testing";
+import { listAuditEntries, recordAudit } from "./audit";
+import { auditFilterSchema } from "./schemas";
+import { setUpTestDatabase } from "@/lib/testing/database";
 
 let tearDown: () => Promise<void>;
 const connection = { id: "11111111-1111-4111-8111-111111111111", name: "Acme" };

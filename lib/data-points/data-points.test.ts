@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSeedFile, startEmulator, type RunningEmulator } from "@/emulator/server";
-import { createConnection } from "@/lib/connections/manage";
-import { getServiceConnection } from "@/lib/connections/repository";
+import { createConnection } from "@/lib/connections/connections";
 import type { Database } from "@/lib/db";
-import { setUpTestDatabase, whileAuditInsertsFail } from "@/lib/db/testing";
-import { listWatches, lookUpDataPoint, refreshWatches, unwatchDataPoint, watchDataPoint } from "./watches";
+import { setUpTestDatabase, whileAuditInsertsFail } from "@/lib/testing/database";
+import { listWatches, lookUpDataPoint, refreshWatches, unwatchDataPoint, watchDataPoint } from "./data-points";
 
 const seed = loadSeedFile("emulator/seeds/demo.json");
 const acme = seed.tenants.find((t) => t.name === "Acme")!;
@@ -29,9 +28,9 @@ afterAll(async () => {
 
 describe("data point lookup and watch list", () => {
   it("looks up a point, and names the connection when the id is unknown", async () => {
-    const conn = (await getServiceConnection(connectionId))!;
-    expect(await lookUpDataPoint(conn, "dp_is_employee")).toMatchObject({ kind: "ok", dataPoint: { dataType: "boolean" } });
-    expect(await lookUpDataPoint(conn, "dp_nope")).toMatchObject({ kind: "failure", failure: "not_found", message: "There is no data point with the id “dp_nope” in Acme." });
+    expect(await lookUpDataPoint(connectionId, "dp_is_employee")).toMatchObject({ kind: "ok", dataPoint: { dataType: "boolean" } });
+    expect(await lookUpDataPoint(connectionId, "dp_nope")).toMatchObject({ kind: "failure", failure: "not_found", message: "There is no data point with the id “dp_nope” in Acme." });
+    expect(await lookUpDataPoint(crypto.randomUUID(), "dp_is_employee")).toMatchObject({ kind: "failure", message: "This connection no longer exists." });
   });
 
   it("watches only points that exist, refreshes them, and keeps the last snapshot when a fetch fails", async () => {

@@ -1,0 +1,41 @@
+"use client";
+import { catchError, type ErrorInfo } from "next/error";
+import { Suspense } from "react";
+import { Button } from "./button";
+import { Alert } from "./card";
+
+function SectionError({ title }: { title: string }, { error, retry }: ErrorInfo) {
+  const digest = (error as { digest?: string } | null)?.digest;
+  return (
+    <Alert tone="danger" title={`${title} could not be shown`}>
+      <p>
+        Something went wrong on our side; the rest of the page is unaffected.
+        {digest ? (
+          <>
+            {" "}
+            Reference for your administrator: <code>{digest}</code>.
+          </>
+        ) : null}
+      </p>
+      <Button className="mt-3" size="sm" variant="secondary" onClick={() => retry()}>
+        Try again
+      </Button>
+    </Alert>
+  );
+}
+
+const SectionErrorBoundary = catchError(SectionError);
+
+/**
+ * A section that calls the service or runs a heavy query: it streams in behind `fallback` (a skeleton
+ * of its final size) while the rest of the page is already shown, and if it fails, it fails alone with
+ * a retry. Give it a `key` that changes with what it shows (a looked-up id), so a new lookup shows the
+ * skeleton at once instead of keeping the old answer on screen until the new one arrives.
+ */
+export function StreamedSection({ title, fallback, children }: { title: string; fallback: React.ReactNode; children: React.ReactNode }) {
+  return (
+    <SectionErrorBoundary title={title}>
+      <Suspense fallback={fallback}>{children}</Suspense>
+    </SectionErrorBoundary>
+  );
+}
