@@ -1,6 +1,10 @@
 import { QueryClient } from "@tanstack/react-query";
 
-/** The one QueryClient factory, for the browser provider and for server-side prefetching. */
+/**
+ * The one QueryClient factory, used by the browser's provider (components/shell/providers.tsx). Pages
+ * fetch on the server and hand the first data to a client component, which gives it to `useQuery` as
+ * `initialData` (ARCHITECTURE.md, rule 4); nothing prefetches into a server-side client.
+ */
 export function makeQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
