@@ -60,4 +60,13 @@ test.describe("data points", () => {
     await expect(page.getByTestId("watch-dp_loyalty_tier")).toHaveCount(0);
     await supportContext.close();
   });
+
+  test("an over-long id in a link is named in the form and not looked up", async ({ page }) => {
+    await signIn(page, e2eUsers.support);
+    await page.goto(`/data-points?id=${"x".repeat(201)}`);
+    await expect(page.getByText("Data point ids have at most 200 characters.")).toBeVisible();
+    await expect(page.getByLabel("Data point id")).toHaveValue("x".repeat(201));
+    await expect(page.getByTestId("streamed-section-pending")).toHaveCount(0);
+    await expect(page.getByTestId("data-point-name")).toHaveCount(0);
+  });
 });

@@ -1,16 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signIn } from "./support/auth";
+import { emulatorControl as emulator } from "./support/emulator";
 import { e2eEnv, e2eUsers } from "./support/env";
 import { captureNextServerAction, replayServerAction } from "./support/server-actions";
-
-async function emulator(path: string, method: string, body?: unknown) {
-  const response = await fetch(`${e2eEnv.emulatorUrl}/_emulator/${path}`, {
-    method,
-    headers: { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.ok).toBe(true);
-}
 
 async function openDeleteDialog(page: Page) {
   await page.getByRole("button", { name: "Delete configuration" }).click();

@@ -4,6 +4,9 @@
  */
 export type ActionCrash = { ok: false; error: string };
 
+/** What a server action answers (ARCHITECTURE.md, rule 5): a success with its fields, or a message to show. */
+export type ActionResult<Fields extends object = object> = ({ ok: true } & Fields) | { ok: false; error: string };
+
 export const actionCrashMessage =
   "The console could not finish this (a server or network error), so it is not confirmed as done. Try again in a moment.";
 

@@ -7,6 +7,7 @@ import { SignOutButton } from "@/components/shell/sign-out-button";
 import { Badge } from "@/components/ui/badge";
 import { requireUser } from "@/lib/auth/guards";
 import { navItemsFor } from "@/lib/auth/roles";
+import { selectConnectionAction } from "./connections/actions";
 
 export default async function ConsoleLayout({ children }: { children: React.ReactNode }) {
   const user = await requireUser();
@@ -39,7 +40,7 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
                 </p>
               </MobileNav>
             </nav>
-            <ConnectionSwitcherSlot user={user} />
+            <ConnectionSwitcherSlot user={user} selectAction={selectConnectionAction} />
             <div className="ml-auto flex shrink-0 items-center gap-3">
               <div className="hidden text-right text-sm leading-tight sm:block">
                 <p className="max-w-48 truncate font-medium text-slate-900" title={`${user.email} (${user.role})`} data-testid="current-user">

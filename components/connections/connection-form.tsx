@@ -4,17 +4,22 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm, type Resolver } from "react-hook-form";
 import { toast } from "sonner";
-import { createConnectionAction, updateConnectionAction } from "@/app/(console)/connections/actions";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/input";
 import { callAction } from "@/lib/call-action";
 import { regionLabels, regions, type Region } from "@/lib/service/regions";
-import { createConnectionSchema, updateConnectionSchema, type UpdateConnectionInput } from "@/lib/connections/schemas";
+import { createConnectionSchema, updateConnectionSchema, type CreateConnectionInput, type UpdateConnectionInput } from "@/lib/connections/schemas";
 import type { ConnectionMutationResult, ConnectionSummary } from "@/lib/connections/types";
 import { KeyFingerprint } from "./key-fingerprint";
 
 type Values = Omit<UpdateConnectionInput, "id"> & { id?: string };
+
+export type CreateConnectionAction = (input: CreateConnectionInput) => Promise<ConnectionMutationResult>;
+export type UpdateConnectionAction = (input: UpdateConnectionInput) => Promise<ConnectionMutationResult>;
+
+/** A new connection is created; an existing one is updated, so each mode takes only its own action. */
+type ConnectionFormProps = { connection?: undefined; createAction: CreateConnectionAction } | { connection: ConnectionSummary; updateAction: UpdateConnectionAction };
 
 const keyFields = [
   { name: "managementKey", kind: "management", label: "Management API secret key", hint: "Tenant settings → API keys. Checked against the region when you save." },
@@ -23,7 +28,8 @@ const keyFields = [
 ] as const;
 
 /** Create or edit a connection. Key fields are write-only: they start empty and an empty one keeps the stored key. */
-export function ConnectionForm({ connection }: { connection?: ConnectionSummary }) {
+export function ConnectionForm(props: ConnectionFormProps) {
+  const { connection } = props;
   const router = useRouter();
   const editing = connection !== undefined;
   const [problem, setProblem] = useState<Extract<ConnectionMutationResult, { ok: false }> | null>(null);
@@ -52,7 +58,9 @@ export function ConnectionForm({ connection }: { connection?: ConnectionSummary 
     handleSubmit(async (values) => {
       setProblem(null);
       const input = { ...values, saveUnverified };
-      const result: ConnectionMutationResult = await callAction(() => (editing ? updateConnectionAction({ ...input, id: connection.id }) : createConnectionAction(input)));
+      const result: ConnectionMutationResult = await callAction(() =>
+        props.connection ? props.updateAction({ ...input, id: props.connection.id }) : props.createAction(input),
+      );
       if (!result.ok) {
         // A problem with a remedy (another region, save anyway) goes in the alert with its button;
         // one about a single field goes next to that field.

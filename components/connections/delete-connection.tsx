@@ -1,12 +1,15 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
-import { deleteConnectionAction } from "@/app/(console)/connections/actions";
 import { Button } from "@/components/ui/button";
-import { regionLabels, type Region } from "@/lib/service/regions";
 import { TypedConfirmDialog } from "@/components/ui/typed-confirm-dialog";
+import type { DeleteConnectionInput } from "@/lib/connections/schemas";
+import { regionLabels, type Region } from "@/lib/service/regions";
+import type { ActionResult } from "@/lib/call-action";
 
-export function DeleteConnection({ id, name, region }: { id: string; name: string; region: Region }) {
+export type DeleteConnectionAction = (input: DeleteConnectionInput) => Promise<ActionResult>;
+
+export function DeleteConnection({ id, name, region, deleteAction }: { id: string; name: string; region: Region; deleteAction: DeleteConnectionAction }) {
   const router = useRouter();
   return (
     <TypedConfirmDialog
@@ -18,7 +21,7 @@ export function DeleteConnection({ id, name, region }: { id: string; name: strin
       title={`Delete ${name}?`}
       expected={name}
       confirmLabel="Delete connection"
-      action={(typed) => deleteConnectionAction({ id, confirmName: typed })}
+      action={(typed) => deleteAction({ id, confirmName: typed })}
       onDone={() => {
         toast.success(`Deleted ${name}.`);
         router.push("/connections");

@@ -60,18 +60,15 @@ export async function EmailOtpCard({
 export function EmailOtpCardSkeleton() {
   return (
     <Card>
-      <div aria-busy="true" className="flex items-center justify-between gap-4">
-        <h2 className="text-base font-semibold">
-          <span className="sr-only">Reading the configuration from the service…</span>
-          <Skeleton className="h-6 w-28" />
-        </h2>
+      <div className="flex items-center justify-between gap-4">
+        <Skeleton className="h-6 w-28" />
         <Skeleton className="h-9 w-44" />
       </div>
       <div className={fieldRows}>
         {Array.from({ length: 6 }, (_, i) => (
           <div key={i} className="contents">
             <Skeleton className="h-5 w-32" />
-            <Skeleton className="h-5 w-48" />
+            <Skeleton className="h-5 w-48 max-w-full" />
           </div>
         ))}
       </div>

@@ -3,13 +3,25 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "sonner";
-import { selectConnectionAction } from "@/app/(console)/connections/actions";
 import { callAction } from "@/lib/call-action";
 import { regionShortNames } from "@/lib/service/regions";
 import type { ConnectionChoice } from "@/lib/connections/types";
+import type { ActionResult } from "@/lib/call-action";
+
+export type SelectConnectionAction = (input: { id: string }) => Promise<ActionResult>;
 
 /** The connection every feature page works on, kept in an httpOnly cookie by the server action. */
-export function ConnectionSwitcher({ choices, selectedId, canAdd }: { choices: ConnectionChoice[]; selectedId: string | null; canAdd: boolean }) {
+export function ConnectionSwitcher({
+  choices,
+  selectedId,
+  canAdd,
+  selectAction,
+}: {
+  choices: ConnectionChoice[];
+  selectedId: string | null;
+  canAdd: boolean;
+  selectAction: SelectConnectionAction;
+}) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   if (choices.length === 0) {
@@ -36,7 +48,7 @@ export function ConnectionSwitcher({ choices, selectedId, canAdd }: { choices: C
         onChange={(event) => {
           const id = event.target.value;
           startTransition(async () => {
-            const result = await callAction(() => selectConnectionAction({ id }));
+            const result = await callAction(() => selectAction({ id }));
             if (!result.ok) toast.error(result.error);
             router.refresh();
           });

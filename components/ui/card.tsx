@@ -30,6 +30,11 @@ export function Skeleton({ className }: { className?: string }) {
   return <div aria-hidden="true" className={cn("animate-pulse rounded-md bg-slate-200", className)} />;
 }
 
+/** A line of text still to come, inside running text (a heading's description): a span, so it may sit in a <p>. */
+export function TextSkeleton({ className }: { className?: string }) {
+  return <span aria-hidden="true" className={cn("inline-block h-4 animate-pulse rounded bg-slate-200 align-middle", className)} />;
+}
+
 export function Alert({ tone = "info", title, children }: { tone?: "info" | "warning" | "danger" | "success"; title?: string; children: React.ReactNode }) {
   const tones = {
     info: "bg-indigo-50 text-indigo-900 ring-indigo-200",

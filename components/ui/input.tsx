@@ -1,4 +1,5 @@
 import { forwardRef, type InputHTMLAttributes, type SelectHTMLAttributes } from "react";
+import { Skeleton } from "./card";
 import { cn } from "./cn";
 
 const fieldClass =
@@ -48,6 +49,17 @@ export function Field({
           {error}
         </p>
       ) : null}
+    </div>
+  );
+}
+
+/** A labelled field's shape for a loading state: its label, its box and, with `hint`, a hint's two lines. */
+export function FieldSkeleton({ hint = false, className }: { hint?: boolean; className?: string }) {
+  return (
+    <div className={cn("space-y-1.5", className)}>
+      <Skeleton className="h-5 w-32" />
+      <Skeleton className="h-9 w-full" />
+      {hint ? <Skeleton className="h-8 w-full" /> : null}
     </div>
   );
 }

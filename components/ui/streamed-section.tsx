@@ -29,13 +29,25 @@ const SectionErrorBoundary = catchError(SectionError);
 /**
  * A section that calls the service or runs a heavy query: it streams in behind `fallback` (a skeleton
  * of its final size) while the rest of the page is already shown, and if it fails, it fails alone with
- * a retry. Give it a `key` that changes with what it shows (a looked-up id), so a new lookup shows the
+ * a retry. `title` names the section ("The data point") for screen readers while it loads and in its
+ * error. Give it a `key` that changes with what it shows (a looked-up id), so a new lookup shows the
  * skeleton at once instead of keeping the old answer on screen until the new one arrives.
  */
 export function StreamedSection({ title, fallback, children }: { title: string; fallback: React.ReactNode; children: React.ReactNode }) {
   return (
     <SectionErrorBoundary title={title}>
-      <Suspense fallback={fallback}>{children}</Suspense>
+      <Suspense
+        fallback={
+          <div aria-busy="true" data-testid="streamed-section-pending">
+            <p role="status" className="sr-only">
+              Loading {title.charAt(0).toLowerCase() + title.slice(1)}…
+            </p>
+            {fallback}
+          </div>
+        }
+      >
+        {children}
+      </Suspense>
     </SectionErrorBoundary>
   );
 }

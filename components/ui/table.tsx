@@ -1,3 +1,4 @@
+import { Skeleton } from "./card";
 import { cn } from "./cn";
 
 export function Table({ caption, children, className }: { caption?: string; children: React.ReactNode; className?: string }) {
@@ -23,4 +24,43 @@ export function Th({ children, className }: { children?: React.ReactNode; classN
 
 export function Td({ children, className }: { children?: React.ReactNode; className?: string }) {
   return <td className={cn("whitespace-nowrap px-3 py-2.5 text-slate-800", className)}>{children}</td>;
+}
+
+/** A header row of plain column names. */
+export function TableHead({ columns }: { columns: readonly string[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) => (
+          <Th key={column}>{column}</Th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/**
+ * A table's shape while its rows are read: the real column names over `rows` rows of placeholders.
+ * Hidden from assistive technology (an empty table would be announced as data); the streamed section
+ * around it says in words that it is loading.
+ */
+export function TableSkeleton({ columns, rows }: { columns: readonly string[]; rows: number }) {
+  return (
+    <div aria-hidden="true">
+      <Table>
+        <TableHead columns={columns} />
+        <tbody className="divide-y divide-slate-100">
+          {Array.from({ length: rows }, (_, row) => (
+            <tr key={row}>
+              {columns.map((column) => (
+                <Td key={column}>
+                  <Skeleton className="h-5 w-24" />
+                </Td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </div>
+  );
 }

@@ -1,10 +1,14 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
+import { Skeleton } from "@/components/ui/card";
 import { Input, Select } from "@/components/ui/input";
 import { ALL_CONNECTIONS, ALL_TYPES, FILTER_LABELS, filtersToQuery, KNOWN_EVENT_TYPES, type EventFilters } from "@/lib/webhooks/filters";
 
+const formLayout = "mb-4 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-4";
 const fieldLabel = "block text-xs font-medium text-slate-700";
+const foldedFiltersSpan = "sm:col-span-2 lg:col-span-4";
+const buttonRow = "flex items-end gap-2 lg:col-span-2";
 
 // Suggestions from SERVICE-FACTS; the service may add values, so the fields stay free text.
 const suggestions = {
@@ -54,7 +58,7 @@ export function EventFiltersForm({ filters, connections }: { filters: EventFilte
     <form
       role="search"
       aria-label="Filter webhook events"
-      className="mb-4 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-4"
+      className={formLayout}
       onSubmit={(event) => {
         event.preventDefault();
         const values: Record<string, string> = {};
@@ -108,7 +112,7 @@ export function EventFiltersForm({ filters, connections }: { filters: EventFilte
       </div>
       {/* Rarely used filters fold away (on a phone the form would otherwise fill the screen); they stay
           open while one of them is set, so a shared link shows what it filters by. */}
-      <details className="sm:col-span-2 lg:col-span-4" open={moreFilters.some((name) => filters[name] !== undefined)}>
+      <details className={foldedFiltersSpan} open={moreFilters.some((name) => filters[name] !== undefined)}>
         <summary className="cursor-pointer text-sm font-medium text-indigo-700">More filters: user authenticator id, time ranges</summary>
         <div className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
           {text("userAuthenticatorId")}
@@ -118,13 +122,32 @@ export function EventFiltersForm({ filters, connections }: { filters: EventFilte
           {time("expiresTo")}
         </div>
       </details>
-      <div className="flex items-end gap-2 lg:col-span-2">
+      <div className={buttonRow}>
         <Button type="submit">Apply filters</Button>
         <Button variant="ghost" onClick={() => router.push("/webhooks")}>
           Clear
         </Button>
       </div>
     </form>
+  );
+}
+
+/** The form's shape before its filters are known (loading.tsx): five fields, the folded ones, the buttons. */
+export function EventFiltersFormSkeleton() {
+  return (
+    <div className={formLayout}>
+      {Array.from({ length: 5 }, (_, i) => (
+        <div key={i}>
+          <Skeleton className="mb-1 h-3 w-24" />
+          <Skeleton className="h-9 w-full" />
+        </div>
+      ))}
+      <Skeleton className={`h-5 w-80 max-w-full ${foldedFiltersSpan}`} />
+      <div className={buttonRow}>
+        <Skeleton className="h-9 w-28" />
+        <Skeleton className="h-9 w-16" />
+      </div>
+    </div>
   );
 }
 

@@ -5,23 +5,28 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { ALL_CONNECTIONS, filtersToQuery, type RejectionFilters } from "@/lib/webhooks/filters";
 import type { Page, WebhookRejectionSummary } from "@/lib/webhooks/types";
+import type { CursorFallback } from "@/lib/webhooks/webhooks";
 import { ExportLinks } from "./export-links";
+import { IgnoredFilters } from "./ignored-filters";
 
-/** Refused deliveries: the answer to "why did my webhook not arrive". Server-rendered; paging is by link. */
-export function RejectionLog({
-  page,
-  filters,
+/**
+ * Refused deliveries: the answer to "why did my webhook not arrive". Server-rendered, streamed in when
+ * the page's query (`log`) answers; paging is by link.
+ */
+export async function RejectionLog({
+  log,
   connections,
 }: {
-  page: Page<WebhookRejectionSummary>;
-  filters: RejectionFilters;
+  log: Promise<CursorFallback<RejectionFilters, Page<WebhookRejectionSummary>>>;
   connections: Array<{ id: string; name: string }>;
 }) {
+  const { result: page, filters, ignored } = await log;
   const { cursor, ...rest } = filters;
   const query = filtersToQuery(rest);
   const link = (extra: string) => `/webhooks?${["tab=rejections", query, extra].filter(Boolean).join("&")}`;
   return (
     <>
+      <IgnoredFilters ignored={ignored} />
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2 text-sm">
         <p className="text-slate-600">
           Every refused request is listed with its reason, up to 30 a minute per URL (a flood is not recorded in full).

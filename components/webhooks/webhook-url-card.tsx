@@ -2,13 +2,13 @@ import "server-only";
 import { Alert, Card } from "@/components/ui/card";
 import { requireRole } from "@/lib/auth/guards";
 import { webhookReceiverInfo } from "@/lib/webhooks/url";
-import { WebhookUrlField } from "./webhook-url-field";
+import { WebhookUrlField, type RegenerateWebhookUrlAction } from "./webhook-url-field";
 
 /**
  * The connection's webhook URL, to paste into the tenant's settings, and its regeneration. The URL is a
  * credential (whoever has it can post events), so only admins see it, checked here next to the data.
  */
-export async function WebhookUrlCard({ connectionId }: { connectionId: string }) {
+export async function WebhookUrlCard({ connectionId, regenerateAction }: { connectionId: string; regenerateAction: RegenerateWebhookUrlAction }) {
   await requireRole("admin");
   const info = await webhookReceiverInfo(connectionId);
   if (!info) return null;
@@ -22,11 +22,7 @@ export async function WebhookUrlCard({ connectionId }: { connectionId: string })
         </a>
         .
       </p>
-      <WebhookUrlField
-        connectionId={connectionId}
-        connectionName={info.connectionName}
-        initialUrl={info.url}
-      />
+      <WebhookUrlField connectionId={connectionId} connectionName={info.connectionName} initialUrl={info.url} regenerateAction={regenerateAction} />
       {info.signed ? null : (
         <div className="mt-4">
           <Alert tone="warning" title="Webhooks from this tenant are not verified">

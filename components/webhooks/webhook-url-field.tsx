@@ -6,16 +6,21 @@ import { toast } from "sonner";
 import { TypedConfirmDialog } from "@/components/ui/typed-confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
-import { regenerateWebhookUrlAction } from "./webhook-url-actions";
+import type { RegenerateWebhookUrlInput } from "@/lib/webhooks/schemas";
+import type { ActionResult } from "@/lib/call-action";
+
+export type RegenerateWebhookUrlAction = (input: RegenerateWebhookUrlInput) => Promise<ActionResult<{ url: string }>>;
 
 export function WebhookUrlField({
   connectionId,
   connectionName,
   initialUrl,
+  regenerateAction,
 }: {
   connectionId: string;
   connectionName: string;
   initialUrl: string;
+  regenerateAction: RegenerateWebhookUrlAction;
 }) {
   const router = useRouter();
   const id = useId();
@@ -45,7 +50,7 @@ export function WebhookUrlField({
           title="Regenerate the webhook URL?"
           expected={connectionName}
           confirmLabel="Regenerate URL"
-          action={(typed) => regenerateWebhookUrlAction({ connectionId, confirmName: typed })}
+          action={(typed) => regenerateAction({ connectionId, confirmName: typed })}
           onDone={(result) => {
             setUrl(result.url);
             toast.success("New webhook URL created. Paste it into the tenant's settings: the old one is refused from now on.");

@@ -4,7 +4,7 @@ import { getDb, type Executor } from "@/lib/db";
 import { escapeLike } from "@/lib/db/like";
 import { auditLog } from "@/lib/db/schema";
 import type { AuditFilter } from "./schemas";
-import type { AuditEntry } from "./types";
+import type { AuditEntryPage } from "./types";
 
 export type AuditActor = { id: string; email: string } | { id: null; email: string | null };
 
@@ -55,7 +55,7 @@ function decodeCursor(cursor: string): number | undefined {
   return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
-export async function listAuditEntries(filter: AuditFilter, pageSize = AUDIT_PAGE_SIZE): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
+export async function listAuditEntries(filter: AuditFilter, pageSize = AUDIT_PAGE_SIZE): Promise<AuditEntryPage> {
   const conditions: SQL[] = [];
   if (filter.actor) conditions.push(ilike(auditLog.actorEmail, `%${escapeLike(filter.actor)}%`));
   if (filter.action) conditions.push(eq(auditLog.action, filter.action));

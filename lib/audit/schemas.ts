@@ -18,6 +18,24 @@ export const auditFilterSchema = z.object({
 });
 export type AuditFilter = z.infer<typeof auditFilterSchema>;
 
+/**
+ * The audit page's search parameters (the first of repeated ones): the filter, and the times as they
+ * were typed, which the form shows again (the filter holds them as UTC ISO times).
+ */
+export function parseAuditSearch(search: Record<string, string | string[] | undefined>): {
+  filter: AuditFilter;
+  typedTimes: { from?: string; to?: string };
+} {
+  const first = Object.fromEntries(Object.entries(search).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]));
+  return { filter: auditFilterSchema.parse(first), typedTimes: { from: first.from, to: first.to } };
+}
+
+/** The filter as a URL query, empty fields left out: the audit page's links, and what its table is keyed by. */
+export function auditFilterQuery(filter: AuditFilter): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(filter)) if (value) params.set(name, value);
+  return params.toString();
+}
 
 export const auditActions = [
   "connection.created",

@@ -11,3 +11,6 @@ export type AuditEntry = {
   httpStatus: number | null;
   requestId: string | null;
 };
+
+/** One page of the log, newest first; `nextCursor` asks for the older records, null on the last page. */
+export type AuditEntryPage = { entries: AuditEntry[]; nextCursor: string | null };

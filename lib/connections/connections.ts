@@ -16,6 +16,7 @@ import {
 } from "./schemas";
 import type { ConnectionMutationResult, SecretKindName } from "./types";
 import { checkManagementKey } from "./verify";
+import type { ActionResult } from "@/lib/call-action";
 
 type Failure = Extract<ConnectionMutationResult, { ok: false }>;
 
@@ -169,7 +170,7 @@ export async function updateConnection(actor: AuditActor, raw: UpdateConnectionI
   return { ok: true, id: input.id, verified: (verifiedAt === undefined ? current.verifiedAt !== null : verifiedAt !== null) };
 }
 
-export async function deleteConnection(actor: AuditActor, raw: DeleteConnectionInput): Promise<{ ok: true } | { ok: false; error: string }> {
+export async function deleteConnection(actor: AuditActor, raw: DeleteConnectionInput): Promise<ActionResult> {
   const parsed = deleteConnectionSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "Check the form." };
   const current = await getConnection(parsed.data.id);

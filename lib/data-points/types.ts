@@ -1,5 +1,6 @@
 import type { CustomDataPoint } from "@/lib/service/schemas";
 import type { ServiceFailureKind } from "@/lib/service/result";
+import type { ActionResult } from "@/lib/call-action";
 
 /** Client-safe shapes of the data point pages. */
 export type WatchedDataPoint = {
@@ -15,5 +16,5 @@ export type DataPointLookup =
   | { kind: "ok"; dataPoint: CustomDataPoint; httpStatus: number }
   | { kind: "failure"; failure: ServiceFailureKind; httpStatus: number | null; message: string };
 
-export type WatchResult = { ok: true } | { ok: false; error: string };
-export type RefreshWatchesResult = { ok: true; refreshed: number; failed: number } | { ok: false; error: string };
+export type WatchResult = ActionResult;
+export type RefreshWatchesResult = ActionResult<{ refreshed: number; failed: number }>;

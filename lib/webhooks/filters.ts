@@ -6,9 +6,11 @@ const optionalText = z.string().trim().max(256).optional();
 /** Method and platform are upper-case enum values in the spec; "push" finds PUSH. */
 const optionalEnumText = z.string().trim().max(256).toUpperCase().optional();
 const optionalTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 time" }).optional();
+/** Rows per page when the link does not say: what the log shows, and what its skeleton is sized for. */
+export const DEFAULT_PAGE_SIZE = 50;
 const pageFields = {
   cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: z.coerce.number().int().min(1).max(200).default(DEFAULT_PAGE_SIZE),
 };
 
 export const ALL_TYPES = "all";
@@ -119,7 +121,7 @@ export function filtersToQuery(filters: Partial<Record<string, string | number |
     if (value === undefined || value === "" || omit.includes(key)) continue;
     if (key === "type" && value === "authenticator.expired") continue;
     if (key === "userIdMatch" && value === "exact") continue;
-    if (key === "limit" && Number(value) === 50) continue;
+    if (key === "limit" && Number(value) === DEFAULT_PAGE_SIZE) continue;
     params.set(key, String(value));
   }
   return params.toString();

@@ -1,12 +1,13 @@
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
-import { z } from "zod";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getDb } from "@/lib/db";
 import { connectionSecrets, connections } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { decryptSecret } from "@/lib/secrets";
+import { regenerateWebhookUrlSchema, type RegenerateWebhookUrlInput } from "./schemas";
 import { newWebhookToken } from "./token";
+import type { ActionResult } from "@/lib/call-action";
 
 /**
  * The URL the tenant's webhook settings should point at (the receiver lives at /api/webhooks/[token]).
@@ -41,17 +42,12 @@ export async function webhookReceiverInfo(connectionId: string): Promise<Webhook
   return { connectionName: connection.name, url, signed: keys.length > 0 };
 }
 
-export const regenerateWebhookUrlSchema = z.object({
-  connectionId: z.uuid(),
-  confirmName: z.string().min(1, "Type the connection's name to confirm."),
-});
-export type RegenerateWebhookUrlInput = z.infer<typeof regenerateWebhookUrlSchema>;
 
 /** Replaces the token: the old URL stops working at once (its hash no longer matches any connection). */
 export async function regenerateWebhookUrl(
   actor: AuditActor,
   input: RegenerateWebhookUrlInput,
-): Promise<{ ok: true; url: string } | { ok: false; error: string }> {
+): Promise<ActionResult<{ url: string }>> {
   const parsed = regenerateWebhookUrlSchema.safeParse(input);
   if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Invalid input." };
   const db = await getDb();

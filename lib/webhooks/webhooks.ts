@@ -13,6 +13,9 @@ export class BadCursorError extends Error {
   override name = "BadCursorError";
 }
 
+/** A page query's answer, with the filters it ran with and the parameters of the link it left out. */
+export type CursorFallback<F, R> = { result: R; filters: F; ignored: IgnoredFilter[] };
+
 /**
  * For the page: runs a page query, and when the link's cursor is one this log did not make (an old or
  * edited link) shows the newest page instead and names the cursor among the parameters left out.
@@ -21,7 +24,7 @@ export async function withCursorFallback<F extends { cursor?: string }, R>(
   filters: F,
   ignored: IgnoredFilter[],
   run: (filters: F) => Promise<R>,
-): Promise<{ result: R; filters: F; ignored: IgnoredFilter[] }> {
+): Promise<CursorFallback<F, R>> {
   try {
     return { result: await run(filters), filters, ignored };
   } catch (error) {

@@ -6,6 +6,9 @@ import { createConnection, deleteConnection, updateConnection } from "@/lib/conn
 import { getConnection } from "@/lib/connections/repository";
 import { selectConnectionSchema, type CreateConnectionInput, type DeleteConnectionInput, type UpdateConnectionInput } from "@/lib/connections/schemas";
 import type { ConnectionMutationResult } from "@/lib/connections/types";
+import type { RegenerateWebhookUrlInput } from "@/lib/webhooks/schemas";
+import { regenerateWebhookUrl } from "@/lib/webhooks/url";
+import type { ActionResult } from "@/lib/call-action";
 
 // Thin entry points: each checks the role itself; lib/connections validates with the forms' schemas.
 
@@ -25,7 +28,7 @@ export async function updateConnectionAction(input: UpdateConnectionInput): Prom
   return result;
 }
 
-export async function deleteConnectionAction(input: DeleteConnectionInput): Promise<{ ok: true } | { ok: false; error: string }> {
+export async function deleteConnectionAction(input: DeleteConnectionInput): Promise<ActionResult> {
   const user = await authorizeAction("admin");
   if (isActionFailure(user)) return user;
   const result = await deleteConnection(user, input);
@@ -34,7 +37,7 @@ export async function deleteConnectionAction(input: DeleteConnectionInput): Prom
 }
 
 /** The shell's switcher: any signed-in user may choose which connection feature pages show. */
-export async function selectConnectionAction(input: { id: string }): Promise<{ ok: true } | { ok: false; error: string }> {
+export async function selectConnectionAction(input: { id: string }): Promise<ActionResult> {
   const user = await authorizeAction("support");
   if (isActionFailure(user)) return user;
   const parsed = selectConnectionSchema.safeParse(input);
@@ -42,4 +45,11 @@ export async function selectConnectionAction(input: { id: string }): Promise<{ o
   await rememberSelectedConnection(parsed.data.id);
   revalidatePath("/", "layout");
   return { ok: true };
+}
+
+/** The connection page's webhook card: the URL is a credential, so admins only; lib/webhooks/url.ts validates and audits. */
+export async function regenerateWebhookUrlAction(input: RegenerateWebhookUrlInput): Promise<ActionResult<{ url: string }>> {
+  const user = await authorizeAction("admin");
+  if (isActionFailure(user)) return user;
+  return regenerateWebhookUrl(user, input);
 }

@@ -2,7 +2,7 @@
 import { revalidatePath } from "next/cache";
 import { authorizeAction, isActionFailure } from "@/lib/auth/guards";
 import { refreshWatches, unwatchDataPoint, watchDataPoint } from "@/lib/data-points/data-points";
-import type { WatchResult } from "@/lib/data-points/types";
+import type { RefreshWatchesResult, WatchResult } from "@/lib/data-points/types";
 import { refreshWatchesSchema, type WatchDataPointInput } from "@/lib/data-points/schemas";
 
 export async function watchDataPointAction(input: WatchDataPointInput): Promise<WatchResult> {
@@ -22,7 +22,7 @@ export async function unwatchDataPointAction(input: WatchDataPointInput): Promis
 }
 
 /** A refresh re-reads the service and changes no list, so support may run it too. */
-export async function refreshWatchesAction(input: { connectionId: string }): Promise<{ ok: true; refreshed: number; failed: number } | { ok: false; error: string }> {
+export async function refreshWatchesAction(input: { connectionId: string }): Promise<RefreshWatchesResult> {
   const user = await authorizeAction("support");
   if (isActionFailure(user)) return user;
   const parsed = refreshWatchesSchema.safeParse(input);

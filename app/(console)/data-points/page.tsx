@@ -1,46 +1,46 @@
 import type { Metadata } from "next";
 import { NoConnection } from "@/components/connections/no-connection";
+import { DataPointLookupForm } from "@/components/data-points/lookup-form";
+import { DataPointLookupResult, DataPointLookupResultSkeleton } from "@/components/data-points/lookup-result";
+import { WatchList } from "@/components/data-points/watch-list";
 import { PageHeader } from "@/components/ui/card";
-import { requireRole } from "@/lib/auth/guards";
-import { getSelectedConnection } from "@/lib/connections/current";
-import { dataPointIdSchema } from "@/lib/data-points/schemas";
+import { StreamedSection } from "@/components/ui/streamed-section";
+import { requireSelectedConnection } from "@/lib/connections/current";
 import { listWatches, lookUpDataPoint } from "@/lib/data-points/data-points";
-import { DataPointLookupForm, DataPointLookupResult, WatchList } from "./client";
+import { dataPointIdSchema } from "@/lib/data-points/schemas";
+import { refreshWatchesAction, unwatchDataPointAction, watchDataPointAction } from "./actions";
 
 export const metadata: Metadata = { title: "Data points" };
 
+const title = "Data points";
+
 export default async function DataPointsPage({ searchParams }: { searchParams: Promise<{ id?: string | string[] }> }) {
-  const user = await requireRole("support");
+  const { user, connection } = await requireSelectedConnection("support");
+  if (!connection) return <NoConnection title={title} isAdmin={user.role === "admin"} />;
   const { id: rawId } = await searchParams;
-  const selected = await getSelectedConnection();
-  if (!selected) {
-    return (
-      <>
-        <NoConnection title="Data points" isAdmin={user.role === "admin"} />
-      </>
-    );
-  }
-  const parsedId = dataPointIdSchema.safeParse(typeof rawId === "string" ? rawId : "");
-  const [lookup, watches] = await Promise.all([
-    parsedId.success ? lookUpDataPoint(selected.id, parsedId.data) : Promise.resolve(null),
-    listWatches(selected.id),
-  ]);
+  const asked = typeof rawId === "string" ? dataPointIdSchema.safeParse(rawId) : null;
+  const id = asked?.success ? asked.data : null;
   const canEdit = user.role === "admin";
+  // A database read: cheap enough to await, and the lookup's "watched" flag comes from it.
+  const watches = await listWatches(connection.id);
   return (
     <>
-      <PageHeader title="Data points" description={`Custom data points of ${selected.name}. Look one up by id; watch the ones you care about.`} />
+      <PageHeader title={title} description={`Custom data points of ${connection.name}. Look one up by id; watch the ones you care about.`} />
       <div className="space-y-6">
-        <DataPointLookupForm initialId={parsedId.success ? parsedId.data : ""} />
-        {lookup && parsedId.success ? (
-          <DataPointLookupResult
-            lookup={lookup}
-            id={parsedId.data}
-            connection={selected}
-            canWatch={canEdit}
-            watched={watches.some((w) => w.dataPointId === parsedId.data)}
-          />
+        <DataPointLookupForm initialId={typeof rawId === "string" ? rawId : ""} linkError={asked?.error?.issues[0]?.message} />
+        {id ? (
+          <StreamedSection key={id} title="The data point" fallback={<DataPointLookupResultSkeleton canWatch={canEdit} />}>
+            <DataPointLookupResult
+              lookup={lookUpDataPoint(connection.id, id)}
+              id={id}
+              connection={connection}
+              canWatch={canEdit}
+              watched={watches.some((w) => w.dataPointId === id)}
+              watchAction={watchDataPointAction}
+            />
+          </StreamedSection>
         ) : null}
-        <WatchList connectionId={selected.id} watches={watches} canEdit={canEdit} />
+        <WatchList connectionId={connection.id} watches={watches} canEdit={canEdit} unwatchAction={unwatchDataPointAction} refreshAction={refreshWatchesAction} />
       </div>
     </>
   );

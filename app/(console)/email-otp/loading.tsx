@@ -1,10 +1,10 @@
 import { EmailOtpCardSkeleton } from "@/components/email-otp/email-otp-card";
-import { PageHeader } from "@/components/ui/card";
+import { PageHeader, TextSkeleton } from "@/components/ui/card";
 
 export default function EmailOtpLoading() {
   return (
     <>
-      <PageHeader title="Email OTP configuration" />
+      <PageHeader title="Email OTP configuration" description={<TextSkeleton className="w-96 max-w-full" />} />
       <div className="max-w-2xl">
         <EmailOtpCardSkeleton />
       </div>

@@ -1,13 +1,8 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Alert, EmptyState } from "@/components/ui/card";
-import { EventDetail } from "@/components/webhooks/event-detail";
-import { EventFiltersForm } from "@/components/webhooks/event-filters-form";
-import { EventTable } from "@/components/webhooks/event-table";
-import { ExportLinks } from "@/components/webhooks/export-links";
-import { ALL_CONNECTIONS, type EventFilters } from "@/lib/webhooks/filters";
+import { EventLog } from "@/components/webhooks/event-log";
+import type { EventFilters } from "@/lib/webhooks/filters";
 import type { Page, WebhookEventSummary } from "@/lib/webhooks/types";
 
 const FOLLOW_INTERVAL_MS = 3000;
@@ -19,11 +14,11 @@ async function fetchPage(query: string): Promise<Page<WebhookEventSummary>> {
   return { items: body.events, nextCursor: body.nextCursor ?? null };
 }
 
+/** The events log's client state: the page query (polled while following live), follow, and the open event. */
 export function WebhookLogClient({
   initialPage,
   filters,
   query,
-  connections,
   piiMasked,
   initialEventId,
 }: {
@@ -31,7 +26,6 @@ export function WebhookLogClient({
   filters: EventFilters;
   /** The filters as a query string, without the cursor. */
   query: string;
-  connections: Array<{ id: string; name: string }>;
   piiMasked: boolean;
   /** The event whose detail the link opens (`?event=`). */
   initialEventId: number | null;
@@ -70,63 +64,19 @@ export function WebhookLogClient({
     if (fresh.length > 0) setAnnouncement(`${fresh.length} new webhook event${fresh.length === 1 ? "" : "s"}.`);
   }, [page.data]);
 
-  const events = page.data.items;
   return (
-    <>
-      <EventFiltersForm filters={filters} connections={connections} />
-      <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
-        <label className="flex items-center gap-2 text-sm text-slate-800">
-          <input
-            type="checkbox"
-            checked={follow}
-            disabled={!onFirstPage}
-            onChange={(e) => setFollow(e.target.checked)}
-            className="size-4 rounded border-slate-300"
-          />
-          Follow live {onFirstPage ? "" : "(only on the newest page)"}
-        </label>
-        <div className="flex flex-wrap items-center gap-2 text-sm">
-          {piiMasked ? <span className="text-slate-500">Email addresses and phone numbers are masked for your role.</span> : null}
-          <ExportLinks endpoint="/api/webhook-events/export" query={query} />
-        </div>
-      </div>
-      <p role="status" aria-live="polite" className="sr-only" data-testid="live-announcement">
-        {announcement}
-      </p>
-      {page.isError ? (
-        <div className="mb-3">
-          <Alert tone="danger" title="The log could not be refreshed">
-            {page.error.message}. The rows below may be out of date.
-          </Alert>
-        </div>
-      ) : null}
-      {events.length === 0 ? (
-        <EmptyState title={onFirstPage ? "No webhook events match" : "No older events"}>
-          {query
-            ? "No stored event matches these filters. Clear them, or follow live to see new events as they arrive."
-            : "No event has been received yet. Paste a connection's webhook URL (on its page) into the tenant's settings; events appear here as the service sends them."}
-        </EmptyState>
-      ) : (
-        <EventTable
-          events={events}
-          selectedId={selectedId}
-          onSelect={setSelectedId}
-          showConnection={!filters.connectionId || filters.connectionId === ALL_CONNECTIONS}
-        />
-      )}
-      <nav aria-label="Pages" className="mt-3 flex gap-3 text-sm">
-        {onFirstPage ? null : (
-          <Link className="text-indigo-700 underline" href={query ? `/webhooks?${query}` : "/webhooks"}>
-            ← Newest
-          </Link>
-        )}
-        {page.data.nextCursor ? (
-          <Link className="text-indigo-700 underline" href={`/webhooks?${[query, `cursor=${encodeURIComponent(page.data.nextCursor)}`].filter(Boolean).join("&")}`}>
-            Older →
-          </Link>
-        ) : null}
-      </nav>
-      {selectedId !== null ? <EventDetail id={selectedId} onClose={closeDetail} /> : null}
-    </>
+    <EventLog
+      page={page.data}
+      refreshError={page.isError ? page.error : null}
+      filters={filters}
+      query={query}
+      piiMasked={piiMasked}
+      follow={follow}
+      onFollowChange={setFollow}
+      announcement={announcement}
+      selectedId={selectedId}
+      onSelect={setSelectedId}
+      onCloseDetail={closeDetail}
+    />
   );
 }

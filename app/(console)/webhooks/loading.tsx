@@ -1,15 +1,21 @@
-import { Skeleton } from "@/components/ui/card";
+import { EventFiltersFormSkeleton } from "@/components/webhooks/event-filters-form";
+import { WebhookLogSkeleton } from "@/components/webhooks/webhook-log-skeleton";
+import { WebhookLogTabsSkeleton } from "@/components/webhooks/webhook-log-tabs";
+import { WebhooksPageHeader } from "@/components/webhooks/webhooks-page-header";
+import { env } from "@/lib/env";
+import { DEFAULT_PAGE_SIZE } from "@/lib/webhooks/filters";
 
+/** The page's own heading, then the events tab's shape (the log's usual opening) while the page is read. */
 export default function WebhooksLoading() {
   return (
-    <div aria-busy="true" className="space-y-4">
-      <span className="sr-only">Loading the webhook log…</span>
-      <Skeleton className="h-8 w-48" />
-      <Skeleton className="h-4 w-[32rem]" />
-      <Skeleton className="h-24 w-full" />
-      {Array.from({ length: 8 }, (_, i) => (
-        <Skeleton key={i} className="h-9 w-full" />
-      ))}
-    </div>
+    <>
+      <WebhooksPageHeader retentionDays={env().CONSOLE_WEBHOOK_RETENTION_DAYS} />
+      <div aria-busy="true">
+        <span className="sr-only">Loading the webhook log…</span>
+        <WebhookLogTabsSkeleton />
+        <EventFiltersFormSkeleton />
+        <WebhookLogSkeleton rows={DEFAULT_PAGE_SIZE} />
+      </div>
+    </>
   );
 }

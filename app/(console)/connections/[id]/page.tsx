@@ -9,15 +9,16 @@ import { Time } from "@/components/ui/time";
 import { requireRole } from "@/lib/auth/guards";
 import { regionLabels } from "@/lib/service/regions";
 import { getConnection } from "@/lib/connections/repository";
+import { connectionIdSchema } from "@/lib/connections/schemas";
+import { deleteConnectionAction, regenerateWebhookUrlAction, updateConnectionAction } from "../actions";
 
 export const metadata: Metadata = { title: "Connection" };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export default async function ConnectionPage({ params }: { params: Promise<{ id: string }> }) {
   await requireRole("admin");
-  const { id } = await params;
-  const connection = UUID.test(id) ? await getConnection(id) : undefined;
+  const id = connectionIdSchema.safeParse((await params).id);
+  // An id that is not a UUID names no connection: the same page as one that was deleted.
+  const connection = id.success ? await getConnection(id.data) : undefined;
   if (!connection) notFound();
   return (
     <>
@@ -40,15 +41,15 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
       <div className="grid gap-6 xl:grid-cols-[minmax(0,36rem)_1fr]">
         <Card>
           <h2 className="mb-4 text-base font-semibold">Settings and keys</h2>
-          <ConnectionForm connection={connection} />
+          <ConnectionForm connection={connection} updateAction={updateConnectionAction} />
         </Card>
         <div className="space-y-6">
           {/* Webhook URL card: owned by the webhook feature (issue 5). */}
-          <WebhookUrlCard connectionId={connection.id} />
+          <WebhookUrlCard connectionId={connection.id} regenerateAction={regenerateWebhookUrlAction} />
           <Card>
             <h2 className="text-base font-semibold">Delete</h2>
             <p className="mt-1 mb-4 text-sm text-slate-600">Removes the connection, its keys, watch list and webhook history from the console.</p>
-            <DeleteConnection id={connection.id} name={connection.name} region={connection.region} />
+            <DeleteConnection id={connection.id} name={connection.name} region={connection.region} deleteAction={deleteConnectionAction} />
           </Card>
         </div>
       </div>

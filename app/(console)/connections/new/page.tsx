@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { ConnectionForm } from "@/components/connections/connection-form";
 import { Card, PageHeader } from "@/components/ui/card";
 import { requireRole } from "@/lib/auth/guards";
+import { createConnectionAction } from "../actions";
 
 export const metadata: Metadata = { title: "New connection" };
 
@@ -11,7 +12,7 @@ export default async function NewConnectionPage() {
     <>
       <PageHeader title="New connection" description="The key is checked against the region before it is saved, and stored encrypted." />
       <Card>
-        <ConnectionForm />
+        <ConnectionForm createAction={createConnectionAction} />
       </Card>
     </>
   );

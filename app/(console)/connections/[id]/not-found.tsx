@@ -1,0 +1,20 @@
+import Link from "next/link";
+import { EmptyState, PageHeader } from "@/components/ui/card";
+
+export default function ConnectionNotFound() {
+  return (
+    <>
+      <PageHeader title="Connection not found" />
+      <EmptyState
+        title="No such connection"
+        action={
+          <Link className="text-sm font-medium text-indigo-700 underline" href="/connections">
+            Back to the connections
+          </Link>
+        }
+      >
+        There is no connection at this address: it was deleted, or the link is mistyped.
+      </EmptyState>
+    </>
+  );
+}

@@ -1,0 +1,14 @@
+import { ConnectionsPageHeader } from "@/components/connections/connections-page-header";
+import { ConnectionTableSkeleton } from "@/components/connections/connection-table";
+
+export default function ConnectionsLoading() {
+  return (
+    <>
+      <ConnectionsPageHeader />
+      <div aria-busy="true">
+        <span className="sr-only">Loading the connections…</span>
+        <ConnectionTableSkeleton />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import Link from "next/link";
+import { Button } from "@/components/ui/button";
+import { Skeleton } from "@/components/ui/card";
+import { Field, Input, Select } from "@/components/ui/input";
+import { auditActions, type AuditFilter } from "@/lib/audit/schemas";
+import type { ConnectionChoice } from "@/lib/connections/types";
+
+const formLayout = "mb-6 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3 lg:items-end 2xl:grid-cols-6";
+
+/**
+ * The audit log's filters as a plain GET form, so a filtered view is a link to share. The times are
+ * shown as typed (`typedTimes`): the parsed filter holds them as UTC instants, which the
+ * datetime-local inputs cannot show.
+ */
+export function AuditFiltersForm({
+  filter,
+  typedTimes,
+  connections,
+}: {
+  filter: AuditFilter;
+  typedTimes: { from?: string; to?: string };
+  connections: ConnectionChoice[];
+}) {
+  return (
+    <form method="get" action="/audit" className={formLayout} aria-label="Filter the audit log">
+      <Field id="actor" label="Actor email contains">
+        <Input id="actor" name="actor" defaultValue={filter.actor ?? ""} />
+      </Field>
+      <Field id="action" label="Action">
+        <Select id="action" name="action" defaultValue={filter.action ?? ""}>
+          <option value="">Any</option>
+          {auditActions.map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field id="connectionId" label="Connection">
+        <Select id="connectionId" name="connectionId" defaultValue={filter.connectionId ?? ""}>
+          <option value="">Any</option>
+          {connections.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field id="from" label="From (UTC)">
+        <Input id="from" name="from" type="datetime-local" defaultValue={typedTimes.from ?? ""} />
+      </Field>
+      <Field id="to" label="To (UTC)">
+        <Input id="to" name="to" type="datetime-local" defaultValue={typedTimes.to ?? ""} />
+      </Field>
+      <div className="flex gap-2">
+        <Button type="submit">Filter</Button>
+        <Link href="/audit" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+          Clear
+        </Link>
+      </div>
+    </form>
+  );
+}
+
+/** The form's frame while the connections it offers are read: its five fields and its buttons. */
+export function AuditFiltersFormSkeleton() {
+  return (
+    <div className={formLayout}>
+      {Array.from({ length: 6 }, (_, i) => (
+        <Skeleton key={i} className="h-16" />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,143 @@
+"use client";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useRef, useTransition } from "react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { EmptyState, Skeleton } from "@/components/ui/card";
+import { Table, Td, Th } from "@/components/ui/table";
+import { Time } from "@/components/ui/time";
+import { callAction } from "@/lib/call-action";
+import { dataPointFieldLabels as labels } from "@/lib/data-points/labels";
+import type { WatchDataPointInput } from "@/lib/data-points/schemas";
+import type { RefreshWatchesResult, WatchedDataPoint, WatchResult } from "@/lib/data-points/types";
+import { formatYesNo } from "@/lib/field-labels";
+import { DataTypeBadge, FetchStatusBadge, ModelTypeBadge } from "./badges";
+
+export type UnwatchDataPointAction = (input: WatchDataPointInput) => Promise<WatchResult>;
+export type RefreshWatchesAction = (input: { connectionId: string }) => Promise<RefreshWatchesResult>;
+
+/** The connection's watched data points with their last fetched snapshot; support sees it, admins change it. */
+export function WatchList({
+  connectionId,
+  watches,
+  canEdit,
+  unwatchAction,
+  refreshAction,
+}: {
+  connectionId: string;
+  watches: WatchedDataPoint[];
+  canEdit: boolean;
+  unwatchAction: UnwatchDataPointAction;
+  refreshAction: RefreshWatchesAction;
+}) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  // One change at a time, even when a button is pressed again before React has disabled it.
+  const busy = useRef(false);
+  const run = (work: () => Promise<void>) => {
+    if (busy.current) return;
+    busy.current = true;
+    startTransition(async () => {
+      try {
+        await work();
+      } finally {
+        busy.current = false;
+        router.refresh();
+      }
+    });
+  };
+  const refresh = () =>
+    run(async () => {
+      const result = await callAction(() => refreshAction({ connectionId }));
+      if (!result.ok) toast.error(result.error);
+      else if (result.failed > 0) toast.warning(`Refreshed ${result.refreshed}; ${result.failed} could not be fetched.`);
+      else toast.success(`Refreshed ${result.refreshed} data point${result.refreshed === 1 ? "" : "s"}.`);
+    });
+  const remove = (dataPointId: string) =>
+    run(async () => {
+      const result = await callAction(() => unwatchAction({ connectionId, dataPointId }));
+      if (result.ok) toast.success(`Stopped watching ${dataPointId}.`);
+      else toast.error(result.error);
+    });
+  return (
+    <section aria-labelledby="watch-list-heading" className="space-y-3">
+      <div className="flex items-center justify-between">
+        <h2 id="watch-list-heading" className="text-base font-semibold">
+          Watch list
+        </h2>
+        {watches.length > 0 ? (
+          <Button variant="secondary" size="sm" onClick={refresh} disabled={pending} aria-busy={pending}>
+            {pending ? "Refreshing…" : "Refresh all"}
+          </Button>
+        ) : null}
+      </div>
+      {watches.length === 0 ? (
+        <EmptyState title="Nothing watched yet">
+          {canEdit ? "Look a data point up and add it to the watch list to see it here." : "An administrator can add data points to this list."}
+        </EmptyState>
+      ) : (
+        <Table caption="Watched data points">
+          <thead>
+            <tr>
+              <Th>{labels.id}</Th>
+              <Th>{labels.name}</Th>
+              <Th>{labels.dataType}</Th>
+              <Th>{labels.modelType}</Th>
+              <Th>{labels.isPublic}</Th>
+              <Th>Last fetched</Th>
+              <Th>Status</Th>
+              {canEdit ? (
+                <Th>
+                  <span className="sr-only">Actions</span>
+                </Th>
+              ) : null}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {watches.map((w) => (
+              <tr key={w.dataPointId} data-testid={`watch-${w.dataPointId}`}>
+                <Td>
+                  <Link className="text-indigo-700 underline" href={`/data-points?id=${encodeURIComponent(w.dataPointId)}`}>
+                    <code>{w.dataPointId}</code>
+                  </Link>
+                </Td>
+                <Td>{w.snapshot?.name ?? "—"}</Td>
+                <Td>{w.snapshot ? <DataTypeBadge value={w.snapshot.dataType} /> : "—"}</Td>
+                <Td>{w.snapshot ? <ModelTypeBadge value={w.snapshot.modelType} /> : "—"}</Td>
+                <Td>{w.snapshot ? formatYesNo(w.snapshot.isPublic) : "—"}</Td>
+                <Td>
+                  <Time iso={w.lastFetchedAt} />
+                </Td>
+                <Td>
+                  <FetchStatusBadge value={w.lastStatus} />
+                </Td>
+                {canEdit ? (
+                  <Td>
+                    <Button size="sm" variant="ghost" disabled={pending} onClick={() => remove(w.dataPointId)} aria-label={`Stop watching ${w.dataPointId}`}>
+                      Remove
+                    </Button>
+                  </Td>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+    </section>
+  );
+}
+
+/** The list's shape for the page's loading state: its heading, the refresh button and a block for the rows. */
+export function WatchListSkeleton() {
+  return (
+    <div aria-busy="true" className="space-y-3">
+      <span className="sr-only">Reading the watch list…</span>
+      <div className="flex items-center justify-between">
+        <Skeleton className="h-6 w-24" />
+        <Skeleton className="h-8 w-24" />
+      </div>
+      <Skeleton className="h-36 w-full" />
+    </div>
+  );
+}
