@@ -5,7 +5,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { ALL_CONNECTIONS, filtersToQuery, type RejectionFilters } from "@/lib/webhooks/filters";
 import type { Page, WebhookRejectionSummary } from "@/lib/webhooks/types";
-import type { CursorFallback } from "@/lib/webhooks/webhooks";
+import type { CursorFallback } from "@/lib/webhooks/cursor";
 import { ExportLinks } from "./export-links";
 import { IgnoredFilters } from "./ignored-filters";
 

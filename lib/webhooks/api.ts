@@ -2,8 +2,8 @@ import "server-only";
 import { apiError, authenticateApi } from "@/lib/auth/guards";
 import { EVENT_EXPORT_COLUMNS, exportResponse, exportStream, REJECTION_EXPORT_COLUMNS, type ExportFormat } from "./export";
 import { parseEventFilters, parseRejectionFilters } from "./filters";
+import { BadCursorError } from "./cursor";
 import {
-  BadCursorError,
   getWebhookEvent,
   iterateWebhookEvents,
   iterateWebhookRejections,

@@ -5,7 +5,8 @@ import { webhookEvents } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { EVENT_EXPORT_COLUMNS, exportStream } from "./export";
 import { eventFiltersSchema, parseEventFilters, type EventFilters } from "./filters";
-import { getWebhookEvent, iterateWebhookEvents, listWebhookEvents, withCursorFallback } from "./webhooks";
+import { withCursorFallback } from "./cursor";
+import { getWebhookEvent, iterateWebhookEvents, listWebhookEvents } from "./webhooks";
 import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
 
 let db: Database;

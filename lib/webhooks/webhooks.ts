@@ -5,51 +5,10 @@ import type { Role } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
 import { escapeLike } from "@/lib/db/like";
 import { connections, webhookEvents, webhookRejections } from "@/lib/db/schema";
-import { ALL_CONNECTIONS, ALL_TYPES, type EventFilters, type IgnoredFilter, type RejectionFilters } from "./filters";
+import { decodeCursor, encodeCursor } from "./cursor";
+import { ALL_CONNECTIONS, ALL_TYPES, type EventFilters, type RejectionFilters } from "./filters";
 import { maskEmail, maskPhone, maskRawBody } from "./masking";
 import type { Page, WebhookEventDetail, WebhookEventSummary, WebhookRejectionSummary } from "./types";
-
-export class BadCursorError extends Error {
-  override name = "BadCursorError";
-}
-
-/** A page query's answer, with the filters it ran with and the parameters of the link it left out. */
-export type CursorFallback<F, R> = { result: R; filters: F; ignored: IgnoredFilter[] };
-
-/**
- * For the page: runs a page query, and when the link's cursor is one this log did not make (an old or
- * edited link) shows the newest page instead and names the cursor among the parameters left out.
- */
-export async function withCursorFallback<F extends { cursor?: string }, R>(
-  filters: F,
-  ignored: IgnoredFilter[],
-  run: (filters: F) => Promise<R>,
-): Promise<CursorFallback<F, R>> {
-  try {
-    return { result: await run(filters), filters, ignored };
-  } catch (error) {
-    if (!(error instanceof BadCursorError)) throw error;
-    const newest = { ...filters, cursor: undefined };
-    return { result: await run(newest), filters: newest, ignored: [...ignored, { name: "cursor", label: "Page", message: "not a page of this log" }] };
-  }
-}
-
-/** Keyset cursor: the (received time, id) of the last row shown. Stable while new rows arrive at the top. */
-type Cursor = { at: string; id: number };
-
-export function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify([cursor.at, cursor.id])).toString("base64url");
-}
-
-export function decodeCursor(value: string): Cursor {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as unknown[];
-    if (typeof at === "string" && !Number.isNaN(Date.parse(at)) && Number.isSafeInteger(id)) return { at, id: id as number };
-  } catch {
-    /* fall through */
-  }
-  throw new BadCursorError("cursor: not a cursor this API returned");
-}
 
 /**
  * The indexes are declared DESC NULLS LAST (drizzle's default); a bare DESC means NULLS FIRST and

@@ -13,7 +13,8 @@ import { listConnectionChoices } from "@/lib/connections/repository";
 import { env } from "@/lib/env";
 import { eventFiltersSchema, filtersToQuery, openEventSchema, parseFiltersLeniently, rejectionFiltersSchema, type EventFilters } from "@/lib/webhooks/filters";
 import type { Page, WebhookEventSummary } from "@/lib/webhooks/types";
-import { listWebhookEvents, listWebhookRejections, piiVisibleTo, withCursorFallback, type CursorFallback } from "@/lib/webhooks/webhooks";
+import { withCursorFallback, type CursorFallback } from "@/lib/webhooks/cursor";
+import { listWebhookEvents, listWebhookRejections, piiVisibleTo } from "@/lib/webhooks/webhooks";
 import { WebhookLogClient } from "./client";
 
 export const metadata: Metadata = { title: "Webhooks" };
