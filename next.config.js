@@ -15,6 +15,8 @@ const nextConfig = {
   // Native and WASM packages load their own files at run time; bundling them breaks that.
   serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "pg"],
   experimental: { authInterrupts: true },
+  // proxy.ts redirects trailing slashes itself, except on webhook URLs (the service follows no redirect).
+  skipTrailingSlashRedirect: true,
   // `npm test` type-checks the whole tree (npm run typecheck) before it builds; not twice.
   typescript: { ignoreBuildErrors: true },
   async headers() {

@@ -2,8 +2,10 @@ import { getToken } from "next-auth/jwt";
 import { NextResponse, type NextRequest } from "next/server";
 import { hasRole, roleForPath, type Role } from "@/lib/auth/roles";
 import { env } from "@/lib/env";
+import { notAWebhookUrl } from "@/lib/webhooks/errors";
 
-const PUBLIC_PATHS = ["/sign-in", "/access-denied", "/api/auth", "/api/health", "/api/webhooks/"];
+const WEBHOOK_PATH_PREFIX = "/api/webhooks/";
+const PUBLIC_PATHS = ["/sign-in", "/access-denied", "/api/auth", "/api/health", WEBHOOK_PATH_PREFIX];
 
 function contentSecurityPolicy(nonce: string): string {
   const dev = env().NODE_ENV === "development";
@@ -21,6 +23,15 @@ function contentSecurityPolicy(nonce: string): string {
   ].join("; ");
 }
 
+function decodes(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Sets a per-request CSP nonce and sends signed-out visitors to the sign-in page.
  * This is a convenience, never the only check: every page, action and route handler
@@ -28,6 +39,16 @@ function contentSecurityPolicy(nonce: string): string {
  */
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
+  // next.config.js turns Next's own trailing-slash redirect off so that a webhook URL pasted with a slash
+  // still reaches the receiver (the service does not follow redirects); every other path keeps it.
+  // Next answers a path it cannot decode (`%E0%A4%A`) with a bare 500; a webhook URL answers JSON.
+  if (pathname.startsWith(WEBHOOK_PATH_PREFIX) && !decodes(pathname)) return notAWebhookUrl();
+  if (pathname.length > 1 && pathname.endsWith("/") && !pathname.startsWith(WEBHOOK_PATH_PREFIX)) {
+    // A plain URL: NextURL would put the slash back when it formats itself.
+    const url = new URL(request.url);
+    url.pathname = pathname.replace(/\/+$/, "") || "/";
+    return NextResponse.redirect(url, 308);
+  }
   const isPublic = PUBLIC_PATHS.some((p) => pathname === p || pathname.startsWith(p.endsWith("/") ? p : `${p}/`));
 
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");

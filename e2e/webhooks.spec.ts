@@ -175,6 +175,31 @@ test.describe("webhook log", () => {
     await expect(row).toContainText("Acme");
   });
 
+  test("every answer of a webhook URL is JSON: a trailing slash is served, a bad path 404, another method 405", async ({ request }) => {
+    const url = await acmeWebhookUrl();
+    const expectJsonError = async (response: Awaited<ReturnType<typeof request.fetch>>, status: number, error: string) => {
+      expect(response.status()).toBe(status);
+      expect(response.headers()["content-type"]).toContain("application/json");
+      expect(await response.json()).toEqual({ error, errorDescription: expect.any(String) });
+    };
+    const unsigned = { headers: { "content-type": "application/json" }, data: "{}", maxRedirects: 0 };
+    // The service follows no redirect: the URL with a slash reaches the receiver (which wants a signature here).
+    await expectJsonError(await request.post(`${url}/`, unsigned), 401, "unauthorized");
+    await expectJsonError(await request.post(new URL("/api/webhooks/%E0%A4%A", url).toString(), unsigned), 404, "not_found");
+    await expectJsonError(await request.post(`${url}/extra`, unsigned), 404, "not_found");
+    await expectJsonError(await request.post(new URL("/api/webhooks", url).toString(), unsigned), 404, "not_found");
+    for (const method of ["GET", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
+      const response = await request.fetch(url, { method, maxRedirects: 0 });
+      await expectJsonError(response, 405, "method_not_allowed");
+      expect(response.headers()["allow"]).toBe("POST");
+    }
+    const head = await request.fetch(url, { method: "HEAD", maxRedirects: 0 });
+    expect([head.status(), head.headers()["allow"]]).toEqual([405, "POST"]);
+    // Pages keep the usual redirect to the address without the slash.
+    const page = await request.get("/webhooks/", { maxRedirects: 0 });
+    expect([page.status(), new URL(page.headers()["location"]!, url).pathname]).toEqual([308, "/webhooks"]);
+  });
+
   test("the log follows the shell's connection; All connections says whose each event is", async ({ page }) => {
     const userId = uniqueUser("conn");
     await expireAuthenticator(userId);

@@ -1,13 +1,32 @@
 import "server-only";
 import crypto from "node:crypto";
+import { z } from "zod";
+import { secretKindEnum } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 
 /**
  * AES-256-GCM envelope for keys stored in the database.
- * Format: v1.<keyId>.<iv>.<tag>.<ciphertext> (base64url parts). The key id (first 8 hex
+ * Format: v2.<keyId>.<iv>.<tag>.<ciphertext> (base64url parts). The key id (first 8 hex
  * characters of the key's SHA-256) says which key sealed it, so keys can be rotated.
+ *
+ * Each value is bound to the row and purpose it is stored for: `tenant-console/v2/<connectionId>/<kind>`
+ * is the cipher's associated data. Without it, anyone who can write to the database could copy a
+ * management or server key's ciphertext into the webhook-token column and have the console show the
+ * key as a URL; with it, the copy fails its integrity check.
+ *
+ * v1 values (the same envelope without associated data) are refused here; rotate.ts re-binds them.
  */
 type Keyring = { current: { id: string; key: Buffer }; all: Map<string, Buffer> };
+
+export const secretPurposes = [...secretKindEnum.enumValues, "webhook_token"] as const;
+
+/** Where a value is stored: a connection's key of one kind, or its webhook URL token. */
+export const secretBindingSchema = z.object({
+  // A UUID (the connections.id column) never contains the "/" of the associated data.
+  connectionId: z.guid(),
+  kind: z.enum(secretPurposes),
+});
+export type SecretBinding = z.infer<typeof secretBindingSchema>;
 
 function keyId(key: Buffer): string {
   return crypto.createHash("sha256").update(key).digest("hex").slice(0, 8);
@@ -23,46 +42,107 @@ export function makeKeyring(currentBase64: string, previousBase64: readonly stri
   return { current: { id: keyId(current), key: current }, all };
 }
 
-function keyringFromEnv(): Keyring {
+export function keyringFromEnv(): Keyring {
   const e = env();
   return makeKeyring(e.CONSOLE_ENCRYPTION_KEY, e.CONSOLE_PREVIOUS_ENCRYPTION_KEYS);
 }
 
+/**
+ * Why a stored value cannot be used, so a page can say what to do: `mismatch` is a value bound to
+ * another row or purpose (or altered), `unbound` a v1 value awaiting `npm run secrets -- rotate`.
+ * The message never carries the plaintext or the ciphertext.
+ */
+export type SecretDecryptionReason = "format" | "unknown_key" | "unbound" | "mismatch";
+
 export class SecretDecryptionError extends Error {
   override name = "SecretDecryptionError";
+  constructor(
+    readonly reason: SecretDecryptionReason,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
-export function encryptSecret(plaintext: string, keyring: Keyring = keyringFromEnv()): string {
+function associatedData(binding: SecretBinding): Buffer {
+  const { connectionId, kind } = secretBindingSchema.parse(binding);
+  return Buffer.from(`tenant-console/v2/${connectionId.toLowerCase()}/${kind}`, "utf8");
+}
+
+function label(binding: SecretBinding): string {
+  return `the ${binding.kind} secret of connection ${binding.connectionId}`;
+}
+
+export function encryptSecret(plaintext: string, binding: SecretBinding, keyring: Keyring = keyringFromEnv()): string {
   const iv = crypto.randomBytes(12);
   const cipher = crypto.createCipheriv("aes-256-gcm", keyring.current.key, iv);
+  cipher.setAAD(associatedData(binding));
   const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
   const parts = [iv, cipher.getAuthTag(), ciphertext].map((b) => b.toString("base64url"));
-  return ["v1", keyring.current.id, ...parts].join(".");
+  return ["v2", keyring.current.id, ...parts].join(".");
 }
 
-export function decryptSecret(sealed: string, keyring: Keyring = keyringFromEnv()): string {
-  const [version, id, iv, tag, ciphertext] = sealed.split(".");
-  if (version !== "v1" || !id || !iv || !tag || ciphertext === undefined) {
-    throw new SecretDecryptionError("Stored secret has an unknown format.");
-  }
-  const key = keyring.all.get(id);
-  if (!key) {
+export function decryptSecret(sealed: string, binding: SecretBinding, keyring: Keyring = keyringFromEnv()): string {
+  const envelope = parse(sealed, binding);
+  if (envelope.version === "v1") {
     throw new SecretDecryptionError(
-      `Stored secret was sealed with key ${id}, which is neither CONSOLE_ENCRYPTION_KEY nor in CONSOLE_PREVIOUS_ENCRYPTION_KEYS.`,
+      "unbound",
+      `Stored secret (${label(binding)}) predates binding to its connection and purpose; run \`npm run secrets -- rotate\` to re-bind it.`,
     );
   }
-  try {
-    const decipher = crypto.createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
-    decipher.setAuthTag(Buffer.from(tag, "base64url"));
-    return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
-  } catch {
-    throw new SecretDecryptionError("Stored secret failed its integrity check.");
-  }
+  return open(envelope, keyring, binding);
 }
 
-/** True when the secret was sealed with an older key and should be re-encrypted. */
+/** True when the value is v1 (unbound) or was sealed with an older key, and should be re-encrypted. */
 export function needsRotation(sealed: string, keyring: Keyring = keyringFromEnv()): boolean {
-  return sealed.split(".")[1] !== keyring.current.id;
+  const [version, id] = sealed.split(".");
+  return version !== "v2" || id !== keyring.current.id;
+}
+
+/**
+ * Re-seals a stored value under the current key, bound to the row it is stored in. The one place a
+ * v1 value is opened: re-binding is the upgrade (rotate.ts), never a way to read one. A v2 value must
+ * already be bound to `binding`, so rotation cannot launder a value copied from another row.
+ */
+export function resealSecret(sealed: string, binding: SecretBinding, keyring: Keyring = keyringFromEnv()): string {
+  const envelope = parse(sealed, binding);
+  return encryptSecret(open(envelope, keyring, envelope.version === "v2" ? binding : undefined), binding, keyring);
+}
+
+type Envelope = { version: "v1" | "v2"; id: string; iv: string; tag: string; ciphertext: string };
+
+function parse(sealed: string, binding: SecretBinding): Envelope {
+  const [version, id, iv, tag, ciphertext, ...rest] = sealed.split(".");
+  if ((version !== "v1" && version !== "v2") || !id || !iv || !tag || ciphertext === undefined || rest.length > 0) {
+    throw new SecretDecryptionError("format", `Stored secret (${label(binding)}) has an unknown format.`);
+  }
+  return { version, id, iv, tag, ciphertext };
+}
+
+function open(envelope: Envelope, keyring: Keyring, binding: SecretBinding | undefined): string {
+  const key = keyring.all.get(envelope.id);
+  if (!key) {
+    throw new SecretDecryptionError(
+      "unknown_key",
+      `Stored secret was sealed with key ${envelope.id}, which is neither CONSOLE_ENCRYPTION_KEY nor in CONSOLE_PREVIOUS_ENCRYPTION_KEYS.`,
+    );
+  }
+  // Computed outside the try: a malformed binding is the caller's bug, not the value's.
+  const aad = binding ? associatedData(binding) : undefined;
+  try {
+    const decipher = crypto.createDecipheriv("aes-256-gcm", key, Buffer.from(envelope.iv, "base64url"));
+    if (aad) decipher.setAAD(aad);
+    decipher.setAuthTag(Buffer.from(envelope.tag, "base64url"));
+    return Buffer.concat([decipher.update(Buffer.from(envelope.ciphertext, "base64url")), decipher.final()]).toString("utf8");
+  } catch {
+    // GCM cannot tell a value bound elsewhere from an altered one: both fail the tag.
+    throw new SecretDecryptionError(
+      "mismatch",
+      binding
+        ? `Stored secret failed its integrity check: it is not bound to this connection and purpose (${label(binding)}), or it was altered.`
+        : "Stored secret failed its integrity check.",
+    );
+  }
 }
 
 /** What the UI may show of a key: its last four characters. */

@@ -17,7 +17,7 @@ export async function startUp(): Promise<void> {
         role: "admin",
         password: e.CONSOLE_BOOTSTRAP_ADMIN_PASSWORD,
       });
-      logger.info("created the bootstrap admin", { email: e.CONSOLE_BOOTSTRAP_ADMIN_EMAIL });
+      logger.info("created the bootstrap admin (CONSOLE_BOOTSTRAP_ADMIN_EMAIL)");
     } catch (error) {
       // Another instance starting at the same moment created it first: that is the outcome wanted.
       if (!(error instanceof UserExistsError)) throw error;

@@ -22,6 +22,14 @@ export async function WebhookUrlCard({ connectionId, regenerateAction }: { conne
         </a>
         .
       </p>
+      {info.url === null ? (
+        // Reported, never shown; the field below stays so the URL can be regenerated from here.
+        <div className="mb-4">
+          <Alert tone="danger" title="The webhook URL cannot be shown">
+            {info.unreadable}
+          </Alert>
+        </div>
+      ) : null}
       <WebhookUrlField connectionId={connectionId} connectionName={info.connectionName} initialUrl={info.url} regenerateAction={regenerateAction} />
       {info.signed ? null : (
         <div className="mt-4">

@@ -19,12 +19,13 @@ export function WebhookUrlField({
 }: {
   connectionId: string;
   connectionName: string;
-  initialUrl: string;
+  /** Null when the stored URL cannot be read: nothing to show or copy until it is regenerated. */
+  initialUrl: string | null;
   regenerateAction: RegenerateWebhookUrlAction;
 }) {
   const router = useRouter();
   const id = useId();
-  const [url, setUrl] = useState(initialUrl);
+  const [url, setUrl] = useState<string | null>(initialUrl);
   return (
     <div className="space-y-2">
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
@@ -34,12 +35,13 @@ export function WebhookUrlField({
         <input
           id={id}
           readOnly
-          value={url}
+          value={url ?? ""}
+          placeholder={url === null ? "Cannot be shown: regenerate the URL" : undefined}
           data-testid="webhook-url"
           onFocus={(e) => e.currentTarget.select()}
           className="min-w-0 flex-1 rounded-md bg-slate-50 px-3 py-2 font-mono text-xs text-slate-800 ring-1 ring-inset ring-slate-300"
         />
-        <CopyButton text={url} label="Copy URL" />
+        {url === null ? null : <CopyButton text={url} label="Copy URL" />}
         <TypedConfirmDialog
           trigger={(open) => (
             <Button variant="secondary" size="sm" onClick={open}>

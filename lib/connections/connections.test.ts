@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { loadSeedFile, startEmulator, type RunningEmulator } from "@/emulator/server";
 import { auditLog, connections, connectionSecrets } from "@/lib/db/schema";
 import { setUpTestDatabase, whileAuditInsertsFail } from "@/lib/testing/database";
@@ -10,6 +10,7 @@ import { getServiceConnection, listConnections } from "./repository";
 import { rotateStoredSecrets } from "./rotate";
 import { readWebhookToken } from "@/lib/webhooks/url";
 import { hashWebhookToken } from "@/lib/webhooks/token";
+import { insertTestConnection } from "@/lib/testing/webhooks";
 
 const seed = loadSeedFile("emulator/seeds/demo.json");
 const acme = seed.tenants.find((t) => t.name === "Acme")!;
@@ -105,6 +106,19 @@ describe("editing and deleting", () => {
     expect(await updateConnection(actor, { ...base, region: "eu" })).toMatchObject({ ok: false, suggestedRegion: "us" });
   });
 
+  it("a management key that cannot be decrypted is replaced by entering it again", async () => {
+    const created = await createConnection(actor, { name: "Acme", region: "us", managementKey: acme.managementKey, ...blank });
+    if (!created.ok) throw new Error(created.error);
+    // Someone with write access to the database copied another connection's key into this row.
+    const other = await insertTestConnection("Other", ["srv_other_connection_key_0001"]);
+    const [copied] = await db.select().from(connectionSecrets).where(eq(connectionSecrets.connectionId, other.id));
+    await db.update(connectionSecrets).set({ ciphertext: copied!.ciphertext }).where(and(eq(connectionSecrets.connectionId, created.id), eq(connectionSecrets.kind, "management")));
+    const base = { id: created.id, name: "Acme", region: "us" as const, managementKey: "", ...blank, removeServerSecondaryKey: false };
+    expect(await updateConnection(actor, { ...base, region: "eu" })).toMatchObject({ ok: false, field: "managementKey", error: expect.stringContaining("cannot be read") });
+    expect(await updateConnection(actor, { ...base, managementKey: acme.managementKey })).toMatchObject({ ok: true });
+    expect((await getServiceConnection(created.id))?.managementKey).toBe(acme.managementKey);
+  });
+
   it("deletes only with the exact name typed", async () => {
     const created = await createConnection(actor, { name: "Acme", region: "us", managementKey: acme.managementKey, ...blank });
     if (!created.ok) throw new Error(created.error);
@@ -156,17 +170,18 @@ describe("npm run secrets -- rotate", () => {
     const newKey = Buffer.alloc(32, 7).toString("base64");
     const rotated = makeKeyring(newKey, [oldKey]);
 
-    expect(await rotateStoredSecrets(rotated)).toEqual({ reencrypted: 3, current: 0 });
-    expect(await rotateStoredSecrets(rotated)).toEqual({ reencrypted: 0, current: 3 });
+    expect(await rotateStoredSecrets(rotated)).toEqual({ rebound: 0, reencrypted: 3, current: 0, unreadable: 0 });
+    expect(await rotateStoredSecrets(rotated)).toEqual({ rebound: 0, reencrypted: 0, current: 3, unreadable: 0 });
 
     const onlyNew = makeKeyring(newKey);
     const secrets = await db.select().from(connectionSecrets);
     for (const s of secrets) expect(needsRotation(s.ciphertext, onlyNew)).toBe(false);
     const management = secrets.find((s) => s.kind === "management")!;
-    expect(decryptSecret(management.ciphertext, onlyNew)).toBe(acme.managementKey);
+    const bound = { connectionId: created.id, kind: "management" } as const;
+    expect(decryptSecret(management.ciphertext, bound, onlyNew)).toBe(acme.managementKey);
     const [conn] = await db.select().from(connections);
-    expect(decryptSecret(conn!.webhookTokenCiphertext, onlyNew)).toBe(token);
+    expect(decryptSecret(conn!.webhookTokenCiphertext, { connectionId: created.id, kind: "webhook_token" }, onlyNew)).toBe(token);
     // The old key alone can no longer read them.
-    expect(() => decryptSecret(management.ciphertext, makeKeyring(oldKey))).toThrow();
+    expect(() => decryptSecret(management.ciphertext, bound, makeKeyring(oldKey))).toThrow();
   });
 });

@@ -21,6 +21,24 @@ import type { ActionResult } from "@/lib/call-action";
 type Failure = Extract<ConnectionMutationResult, { ok: false }>;
 
 const nameTaken: Failure = { ok: false, field: "name", error: "A connection with this name already exists." };
+const unreadableKey: Failure = {
+  ok: false,
+  field: "managementKey",
+  error: "The stored management key cannot be read (it is not bound to this connection). Enter the key again.",
+};
+
+/**
+ * The stored management key; null when it cannot be decrypted (copied from another row, say), so that
+ * entering the key again replaces it; undefined when the connection is gone.
+ */
+async function readStoredManagementKey(id: string): Promise<string | null | undefined> {
+  try {
+    return (await getServiceConnection(id))?.managementKey;
+  } catch (error) {
+    if (error instanceof Error && error.name === "SecretDecryptionError") return null;
+    throw error;
+  }
+}
 
 /** Turns a key check into "go ahead (verified or not)" or the message the form shows. */
 async function verifyForSave(region: Region, key: string, saveUnverified: boolean): Promise<{ verifiedAt: Date | null; httpStatus: number | null } | Failure> {
@@ -63,13 +81,16 @@ export async function createConnection(actor: AuditActor, raw: CreateConnectionI
   if ("ok" in verification) return verification;
 
   const db = await getDb();
-  const token = newWebhookToken();
+  // The id is chosen here, not by the database, so the webhook token is sealed for this row (lib/secrets.ts).
+  const newId = crypto.randomUUID();
+  const token = newWebhookToken(newId);
   let id: string;
   try {
     id = await db.transaction(async (tx) => {
       const [row] = await tx
         .insert(connections)
         .values({
+          id: newId,
           name: input.name,
           region: input.region,
           verifiedAt: verification.verifiedAt,
@@ -106,18 +127,20 @@ export async function updateConnection(actor: AuditActor, raw: UpdateConnectionI
   const parsed = updateConnectionSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Check the form." };
   const input = parsed.data;
-  const [current, stored] = [await getConnection(input.id), await getServiceConnection(input.id)];
-  if (!current || !stored) return { ok: false, error: "This connection no longer exists." };
+  const current = await getConnection(input.id);
+  const storedKey = current ? await readStoredManagementKey(input.id) : undefined;
+  if (!current || storedKey === undefined) return { ok: false, error: "This connection no longer exists." };
   const otherId = await findConnectionIdByName(input.name);
   if (otherId && otherId !== input.id) return nameTaken;
 
   // Verify only when what the check depends on changed: the key or the region.
-  const keyChanged = input.managementKey !== "" && input.managementKey !== stored.managementKey;
+  const keyChanged = input.managementKey !== "" && input.managementKey !== storedKey;
   const regionChanged = input.region !== current.region;
+  if (storedKey === null && !keyChanged && regionChanged) return unreadableKey;
   let verifiedAt: Date | null | undefined;
   let httpStatus: number | null = null;
   if (keyChanged || regionChanged) {
-    const verification = await verifyForSave(input.region, keyChanged ? input.managementKey : stored.managementKey, input.saveUnverified);
+    const verification = await verifyForSave(input.region, keyChanged ? input.managementKey : storedKey!, input.saveUnverified);
     if ("ok" in verification) return verification;
     ({ verifiedAt, httpStatus } = verification);
   }

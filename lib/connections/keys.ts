@@ -14,7 +14,7 @@ export async function readConnectionSecret(connectionId: string, kind: SecretKin
     .from(connectionSecrets)
     .where(and(eq(connectionSecrets.connectionId, connectionId), eq(connectionSecrets.kind, kind)))
     .limit(1);
-  return row ? decryptSecret(row.ciphertext) : undefined;
+  return row ? decryptSecret(row.ciphertext, { connectionId, kind }) : undefined;
 }
 
 /** The server API secret keys in signature order: key 1 (current), then key 2 (the one being rotated out). */
@@ -27,5 +27,5 @@ export async function readServerKeys(connectionId: string): Promise<string[]> {
   return (["server", "server_secondary"] as const)
     .map((kind) => rows.find((row) => row.kind === kind))
     .filter((row) => row !== undefined)
-    .map((row) => decryptSecret(row.ciphertext));
+    .map((row) => decryptSecret(row.ciphertext, { connectionId, kind: row.kind }));
 }

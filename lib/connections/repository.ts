@@ -82,12 +82,12 @@ export async function getServiceConnection(
     .where(eq(connections.id, id))
     .limit(1);
   if (!row) return undefined;
-  return { id: row.id, name: row.name, region: row.region, managementKey: decryptSecret(row.ciphertext) };
+  return { id: row.id, name: row.name, region: row.region, managementKey: decryptSecret(row.ciphertext, { connectionId: row.id, kind: "management" }) };
 }
 
-/** Encrypted row values for a key; only the last four characters stay in clear. */
+/** Encrypted row values for a key, bound to its connection and kind; only the last four characters stay in clear. */
 export function sealKey(connectionId: string, kind: SecretKindName, key: string, actorId: string | null) {
-  return { connectionId, kind, ciphertext: encryptSecret(key), last4: fingerprint(key), setAt: new Date(), setBy: actorId };
+  return { connectionId, kind, ciphertext: encryptSecret(key, { connectionId, kind }), last4: fingerprint(key), setAt: new Date(), setBy: actorId };
 }
 
 export function isUniqueViolation(error: unknown): boolean {

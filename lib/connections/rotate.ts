@@ -1,51 +1,106 @@
 import "server-only";
-import { eq, and } from "drizzle-orm";
-import { getDb } from "@/lib/db";
+import { and, eq, sql } from "drizzle-orm";
+import { getDb, type Database, type Executor } from "@/lib/db";
 import { connections, connectionSecrets } from "@/lib/db/schema";
-import { decryptSecret, encryptSecret, makeKeyring, needsRotation } from "@/lib/secrets";
-import { env } from "@/lib/env";
+import { errorMessage, logger } from "@/lib/logger";
+import { keyringFromEnv, needsRotation, resealSecret, SecretDecryptionError, type SecretBinding } from "@/lib/secrets";
 
-type Keyring = ReturnType<typeof makeKeyring>;
+type Keyring = ReturnType<typeof keyringFromEnv>;
 
-function keyringFromEnv(): Keyring {
-  const e = env();
-  return makeKeyring(e.CONSOLE_ENCRYPTION_KEY, e.CONSOLE_PREVIOUS_ENCRYPTION_KEYS);
+export type RotationReport = {
+  /** v1 values, now bound to the row and purpose they are stored for (and under the current key). */
+  rebound: number;
+  /** Bound values moved from an older CONSOLE_ENCRYPTION_KEY to the current one. */
+  reencrypted: number;
+  /** Already bound and under the current key: left alone. */
+  current: number;
+  /** Left as they were: sealed with a key not configured, or bound to another row (see the warnings). */
+  unreadable: number;
+};
+
+type StoredValue = { binding: SecretBinding; sealed: string; replace: (db: Executor, resealed: string) => Promise<boolean> };
+
+/** Every sealed value in the database, with how to replace it only if it still holds what was read. */
+async function storedValues(db: Executor): Promise<StoredValue[]> {
+  const secrets = await db.select().from(connectionSecrets);
+  const tokens = await db.select({ id: connections.id, sealed: connections.webhookTokenCiphertext }).from(connections);
+  return [
+    ...secrets.map((s) => ({
+      binding: { connectionId: s.connectionId, kind: s.kind },
+      sealed: s.ciphertext,
+      replace: async (db: Executor, resealed: string) =>
+        (
+          await db
+            .update(connectionSecrets)
+            .set({ ciphertext: resealed })
+            .where(and(eq(connectionSecrets.connectionId, s.connectionId), eq(connectionSecrets.kind, s.kind), eq(connectionSecrets.ciphertext, s.ciphertext)))
+            .returning({ kind: connectionSecrets.kind })
+        ).length > 0,
+    })),
+    ...tokens.map((t) => ({
+      binding: { connectionId: t.id, kind: "webhook_token" as const },
+      sealed: t.sealed,
+      replace: async (db: Executor, resealed: string) =>
+        (
+          await db
+            .update(connections)
+            .set({ webhookTokenCiphertext: resealed })
+            .where(and(eq(connections.id, t.id), eq(connections.webhookTokenCiphertext, t.sealed)))
+            .returning({ id: connections.id })
+        ).length > 0,
+    })),
+  ];
 }
 
 /**
- * Re-encrypts every stored key and webhook token sealed with an older CONSOLE_ENCRYPTION_KEY under
- * the current one. Idempotent: values already under the current key are left alone. Each value is
- * rewritten only if it still holds the ciphertext that was read, so a concurrent edit wins.
+ * `npm run secrets -- rotate`: re-binds every v1 value to its row and purpose, and re-encrypts every
+ * value sealed with an older CONSOLE_ENCRYPTION_KEY under the current one. Idempotent: values already
+ * bound and current are left alone. A value is rewritten only if it still holds the ciphertext that was
+ * read, so a concurrent edit wins. A value that cannot be read is counted and left, not fatal: the
+ * others still move, and the warning names its row (never its content).
  */
-export async function rotateStoredSecrets(keyring: Keyring = keyringFromEnv()): Promise<{ reencrypted: number; current: number }> {
-  const db = await getDb();
-  let reencrypted = 0;
-  let current = 0;
-  const secrets = await db.select().from(connectionSecrets);
-  for (const s of secrets) {
-    if (!needsRotation(s.ciphertext, keyring)) {
-      current++;
+export async function rotateStoredSecrets(keyring: Keyring = keyringFromEnv(), executor?: Executor): Promise<RotationReport> {
+  const db = executor ?? (await getDb());
+  const report: RotationReport = { rebound: 0, reencrypted: 0, current: 0, unreadable: 0 };
+  for (const value of await storedValues(db)) {
+    if (!needsRotation(value.sealed, keyring)) {
+      report.current++;
       continue;
     }
-    const resealed = encryptSecret(decryptSecret(s.ciphertext, keyring), keyring);
-    await db
-      .update(connectionSecrets)
-      .set({ ciphertext: resealed })
-      .where(and(eq(connectionSecrets.connectionId, s.connectionId), eq(connectionSecrets.kind, s.kind), eq(connectionSecrets.ciphertext, s.ciphertext)));
-    reencrypted++;
-  }
-  const tokens = await db.select({ id: connections.id, sealed: connections.webhookTokenCiphertext }).from(connections);
-  for (const t of tokens) {
-    if (!needsRotation(t.sealed, keyring)) {
-      current++;
+    let resealed: string;
+    try {
+      resealed = resealSecret(value.sealed, value.binding, keyring);
+    } catch (error) {
+      if (!(error instanceof SecretDecryptionError)) throw error;
+      logger.warn("stored secret cannot be read; left as it is", { ...value.binding, reason: error.reason, detail: errorMessage(error) });
+      report.unreadable++;
       continue;
     }
-    const resealed = encryptSecret(decryptSecret(t.sealed, keyring), keyring);
-    await db
-      .update(connections)
-      .set({ webhookTokenCiphertext: resealed })
-      .where(and(eq(connections.id, t.id), eq(connections.webhookTokenCiphertext, t.sealed)));
-    reencrypted++;
+    if (await value.replace(db, resealed)) report[value.sealed.startsWith("v1.") ? "rebound" : "reencrypted"]++;
   }
-  return { reencrypted, current };
+  return report;
+}
+
+/**
+ * Run by openDatabase after its migrations, so an upgraded deployment needs no manual step: a database
+ * written before values were bound (v1 values, no v2 value at all) has them all re-bound, in one
+ * transaction. Once any value is bound the upgrade has happened, and a v1 value found later can only
+ * have been written by an older console or planted (copied from a backup, say); re-binding it would
+ * launder it into whatever row it sits in, so it stays refused until an operator runs rotate.
+ */
+export async function bindLegacySecrets(db: Database, keyring: () => Keyring = keyringFromEnv): Promise<RotationReport | undefined> {
+  const versions = new Set(
+    [
+      ...(await db.selectDistinct({ version: sql<string>`split_part(${connectionSecrets.ciphertext}, '.', 1)` }).from(connectionSecrets)),
+      ...(await db.selectDistinct({ version: sql<string>`split_part(${connections.webhookTokenCiphertext}, '.', 1)` }).from(connections)),
+    ].map((row) => row.version),
+  );
+  if (!versions.has("v1")) return undefined;
+  if (versions.has("v2")) {
+    logger.warn("some stored secrets are not bound to their connection and are refused; run `npm run secrets -- rotate` to re-bind them");
+    return undefined;
+  }
+  const report = await db.transaction((tx) => rotateStoredSecrets(keyring(), tx));
+  logger.info("stored secrets bound to their connection and purpose", report);
+  return report;
 }

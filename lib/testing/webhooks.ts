@@ -11,15 +11,14 @@ export const TENANT_ID = "3f6c2a1e-8b4d-4c7a-9e21-5d0f7a9b1c01";
 /** Inserts a connection directly (issue 4 owns the real creation flow) with 0, 1 or 2 server keys. */
 export async function insertTestConnection(name: string, serverKeys: readonly string[] = []): Promise<{ id: string; token: string }> {
   const db = await getDb();
-  const webhookToken = newWebhookToken();
-  const [row] = await db
-    .insert(connections)
-    .values({ name, region: "us", webhookTokenHash: webhookToken.hash, webhookTokenCiphertext: webhookToken.ciphertext })
-    .returning({ id: connections.id });
-  const id = row!.id;
+  // The id is chosen here, not by the database, so the token is sealed for this row (lib/secrets.ts).
+  const id = crypto.randomUUID();
+  const webhookToken = newWebhookToken(id);
+  await db.insert(connections).values({ id, name, region: "us", webhookTokenHash: webhookToken.hash, webhookTokenCiphertext: webhookToken.ciphertext });
   const kinds = ["server", "server_secondary"] as const;
   for (const [index, key] of serverKeys.entries()) {
-    await db.insert(connectionSecrets).values({ connectionId: id, kind: kinds[index]!, ciphertext: encryptSecret(key), last4: fingerprint(key) });
+    const kind = kinds[index]!;
+    await db.insert(connectionSecrets).values({ connectionId: id, kind, ciphertext: encryptSecret(key, { connectionId: id, kind }), last4: fingerprint(key) });
   }
   return { id, token: webhookToken.token };
 }

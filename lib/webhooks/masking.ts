@@ -28,16 +28,47 @@ export function maskRawBody(rawBody: string): string {
   } catch {
     return JSON.stringify({ withheld: "This body is not JSON, so personal data in it cannot be masked." });
   }
-  return JSON.stringify(parsed, (key, value: unknown) => {
-    const mask = maskers.get(key);
-    return mask ? maskEvery(value, mask) : value;
-  });
+  return serialiseMasked(parsed);
 }
 
-/** An `email` or `phoneNumber` may hold a list, an object or a number in event kinds we do not know. */
-function maskEvery(value: unknown, mask: (value: string) => string): unknown {
-  if (typeof value === "string" || typeof value === "number") return mask(String(value));
-  if (Array.isArray(value)) return value.map((item) => maskEvery(item, mask));
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskEvery(v, mask)]));
-  return value;
+type Mask = (value: string) => string;
+/** Output still to write: literal text, or a value to serialise (masked when it sits under a masked key). */
+type Work = string | { value: unknown; mask: Mask | undefined };
+
+/**
+ * `JSON.stringify` of a parsed body, with every string or number under an `email` or `phoneNumber`
+ * key masked (it may hold a list, an object or a number in event kinds we do not know; the outermost
+ * such key decides). Iterative, with an explicit stack: a body nested thousands of levels deep is
+ * valid JSON that `JSON.parse` reads, but `JSON.stringify` and any recursive walk overflow the call
+ * stack on it. Primitives and keys go through `JSON.stringify` itself, so the escaping is its own.
+ */
+function serialiseMasked(root: unknown): string {
+  const out: string[] = [];
+  const stack: Work[] = [{ value: root, mask: undefined }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (typeof item === "string") {
+      out.push(item);
+      continue;
+    }
+    const { value, mask } = item;
+    if (mask && (typeof value === "string" || typeof value === "number")) {
+      out.push(JSON.stringify(mask(String(value))));
+    } else if (value && typeof value === "object") {
+      const isArray = Array.isArray(value);
+      const entries: [string, unknown][] = isArray ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+      // Pushed in reverse, so the first entry is popped (written) first.
+      stack.push(isArray ? "]" : "}");
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, v] = entries[i]!;
+        stack.push({ value: v, mask: mask ?? (isArray ? undefined : maskers.get(key)) });
+        if (!isArray) stack.push(`${JSON.stringify(key)}:`);
+        if (i > 0) stack.push(",");
+      }
+      stack.push(isArray ? "[" : "{");
+    } else {
+      out.push(JSON.stringify(value));
+    }
+  }
+  return out.join("");
 }

@@ -118,11 +118,20 @@ describe("accepted events", () => {
 });
 
 describe("refused requests, in the order of the steps", () => {
-  it("404 for an unknown token, before anything else, recorded without a connection", async () => {
-    const response = await receiveWebhook(webhookRequest("A".repeat(32), "not json", { headers: { "content-type": "text/plain" } }));
-    const { rejection } = await expectRejected(response, 404, "unknown_token");
+  it("404 for an unknown token, before anything else and without reading the body, recorded without a connection", async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new Uint8Array(1024).fill(32));
+      },
+    });
+    const request = new Request(`http://x/api/webhooks/${"A".repeat(32)}`, { method: "POST", headers: { "content-type": "text/plain" }, body, duplex: "half" } as RequestInit);
+    const { rejection } = await expectRejected(await receiveWebhook(request), 404, "unknown_token");
     expect(rejection.connectionId).toBeNull();
-    expect(rejection.bodySha256).toBe(crypto.createHash("sha256").update("not json").digest("hex"));
+    expect(rejection.bodySha256).toBe(crypto.createHash("sha256").update("").digest("hex"));
+    // A ReadableStream pulls once to fill its queue when made; the receiver reads nothing more.
+    expect(pulled).toBeLessThanOrEqual(1);
   });
 
   it("413 when Content-Length says the body is too large", async () => {
@@ -316,6 +325,94 @@ describe("redelivery and durability", () => {
     } finally {
       installDatabase(handle);
       await down.close();
+    }
+  });
+});
+
+describe("nothing valid-looking lost: what the database cannot hold is refused, never a 503", () => {
+  it.each([
+    ["a year-0 expiry", { data: { expiresAt: "0000-01-01T00:00:00Z" } }, "data.expiresAt"],
+    ["an expiry in year 10000 in UTC", { data: { expiresAt: "9999-12-31T23:59:59-23:59" } }, "data.expiresAt"],
+    ["a year-0 envelope time", { time: "0000-06-01T00:00:00+00:00" }, "time"],
+    ["a year-99 creation time, which would be read back as 1999", { data: { createdAt: "0099-06-01T00:00:00Z" } }, "data.createdAt"],
+    ["NUL in the user id", { data: { userId: "usr_\u0000nul" } }, "data.userId"],
+    ["a lone surrogate in the email", { data: { email: "a\ud800@example.com" } }, "data.email"],
+    ["NUL in the type", { type: "authenticator.expired\u0000" }, "type"],
+  ])("400 invalid_envelope naming the field, recorded: %s", async (_, overrides, field) => {
+    const event = expiredEvent(overrides as Record<string, unknown>);
+    const response = await receiveWebhook(webhookRequest(signed.token, event, { keys: [KEY1] }));
+    const { body, rejection } = await expectRejected(response, 400, "invalid_envelope");
+    expect(body.errorDescription.startsWith(`${field}:`)).toBe(true);
+    expect(rejection.eventId).toBe(event.id);
+    expect(await eventRow(signed.id, event.id)).toHaveLength(0);
+  });
+
+  it("the first and last storable instants are stored as sent", async () => {
+    const event = expiredEvent({ data: { createdAt: "0100-01-01T00:00:00Z", expiresAt: "9999-12-31T23:59:59.999Z" } });
+    expect((await receiveWebhook(webhookRequest(signed.token, event, { keys: [KEY1] }))).status).toBe(200);
+    const [row] = await eventRow(signed.id, event.id);
+    expect(row!.authenticatorCreatedAt!.toISOString()).toBe("0100-01-01T00:00:00.000Z");
+    expect(row!.expiresAt!.toISOString()).toBe("9999-12-31T23:59:59.999Z");
+  });
+
+  it("a data exception the database raises (SQLSTATE class 22) is a 400 and a rejection, not a 503", async () => {
+    await db.execute(
+      sql.raw("create function refuse_webhook_value() returns trigger language plpgsql as $$ begin raise exception 'value out of range' using errcode = '22003'; end $$"),
+    );
+    await db.execute(sql.raw("create trigger refuse_webhook_value before insert on webhook_events for each row execute function refuse_webhook_value()"));
+    try {
+      const event = expiredEvent();
+      const response = await receiveWebhook(webhookRequest(signed.token, event, { keys: [KEY1] }));
+      const { body } = await expectRejected(response, 400, "invalid_envelope");
+      expect(body.errorDescription).toContain("22003");
+    } finally {
+      await db.execute(sql.raw("drop trigger refuse_webhook_value on webhook_events"));
+      await db.execute(sql.raw("drop function refuse_webhook_value()"));
+    }
+  });
+
+  it("a signed body that is not valid UTF-8 is refused (400), not stored as different text", async () => {
+    const event = expiredEvent();
+    const bytes = Buffer.concat([Buffer.from(JSON.stringify(event).slice(0, -2)), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
+    const t = Math.floor(Date.now() / 1000);
+    const request = new Request(`http://x/api/webhooks/${signed.token}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-signature-v2": signatureHeader(bytes, t, [KEY1]) },
+      body: bytes,
+    });
+    const { body } = await expectRejected(await receiveWebhook(request), 400, "malformed_json");
+    expect(body.errorDescription).toContain("UTF-8");
+    expect(await eventRow(signed.id, event.id)).toHaveLength(0);
+  });
+
+  it("the same event id with another body: 200 (no retry), the first body kept, a conflicting_redelivery rejection with both hashes", async () => {
+    const first = expiredEvent();
+    const second = { ...first, data: { ...first.data, userId: "usr_someone_else" } };
+    expect((await receiveWebhook(webhookRequest(signed.token, first, { keys: [KEY1] }))).status).toBe(200);
+    const response = await receiveWebhook(webhookRequest(signed.token, second, { keys: [KEY1] }));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ success: true });
+    const [row] = await eventRow(signed.id, first.id);
+    expect(row).toMatchObject({ rawBody: JSON.stringify(first), deliveryCount: 1, userId: "usr_alice" });
+    const rejection = await lastRejection();
+    const hash = (value: object) => crypto.createHash("sha256").update(JSON.stringify(value)).digest("hex");
+    expect(rejection).toMatchObject({ reason: "conflicting_redelivery", status: 200, eventId: first.id, connectionId: signed.id, bodySha256: hash(second) });
+    expect(rejection!.detail).toContain(hash(first));
+    expect(rejection!.detail).toContain(hash(second));
+  });
+
+  it("two X-Signature-V2 headers are refused in either order, even when one of them is valid", async () => {
+    const raw = JSON.stringify(expiredEvent());
+    const t = Math.floor(Date.now() / 1000);
+    const good = signatureHeader(raw, t, [KEY1]);
+    const other = signatureHeader(raw, t - 100, ["not_the_key"]);
+    for (const [a, b] of [[good, other], [other, good], [good, good]]) {
+      const headers = new Headers({ "content-type": "application/json" });
+      headers.append("x-signature-v2", a!);
+      headers.append("x-signature-v2", b!);
+      const request = new Request(`http://x/api/webhooks/${signed.token}`, { method: "POST", headers, body: raw });
+      const { rejection } = await expectRejected(await receiveWebhook(request), 401, "bad_signature");
+      expect(rejection.detail).toContain("more than one timestamp");
     }
   });
 });

@@ -1,37 +1,27 @@
 import "server-only";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { getDb } from "@/lib/db";
 import { readServerKeys } from "@/lib/connections/keys";
-import { connections, webhookEvents } from "@/lib/db/schema";
-import { errorMessage, logger } from "@/lib/logger";
+import { connections } from "@/lib/db/schema";
+import { databaseErrorCode, errorMessage, logger } from "@/lib/logger";
 import { checkEnvelope } from "./envelope";
+import { webhookError, webhookJson } from "./errors";
 import { recordRejection, type RejectionReason } from "./rejections";
 import { verifyWebhookSignature } from "./signature";
+import { storeEvent, type SignatureStatus } from "./store";
 import { hashWebhookToken } from "./token";
 
 export const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
-
-export type SignatureStatus = "verified_key1" | "verified_key2" | "unsigned";
 
 const UNKNOWN_TOKEN_KEY = "unknown_token";
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
 
 type Receiver = { id: string; keys: string[] };
 
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
-  });
-}
-
-const errorCodes: Record<number, string> = {
-  400: "invalid_request",
-  401: "unauthorized",
-  404: "not_found",
-  413: "payload_too_large",
-  415: "unsupported_media_type",
-};
+// JSON is UTF-8 between systems (RFC 8259 section 8.1). A body that is not is refused rather than stored
+// as a repaired string that differs from the bytes that were signed. A byte-order mark is kept, so such a
+// body is refused as not JSON (the RFC forbids one too).
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Reads at most `limit` bytes; stops reading (and cancels the stream) as soon as the limit is passed. */
 async function readBounded(request: Request, limit: number): Promise<{ body: Buffer; tooLarge: boolean }> {
@@ -65,7 +55,7 @@ function isJsonMediaType(contentType: string | null): boolean {
 /** The event id, when the body is JSON with a string `id`: recorded with a rejection to help find it. */
 function readableEventId(body: Buffer): string | null {
   try {
-    const parsed: unknown = JSON.parse(body.toString("utf8"));
+    const parsed: unknown = JSON.parse(utf8.decode(body));
     const id = parsed && typeof parsed === "object" ? (parsed as { id?: unknown }).id : undefined;
     return typeof id === "string" ? id.slice(0, 200) : null;
   } catch {
@@ -85,9 +75,12 @@ async function findReceiver(token: string): Promise<Receiver | null> {
 
 export type ReceiveOptions = { token?: string; now?: Date };
 
+const isSecretDecryptionError = (error: unknown) => error instanceof Error && error.name === "SecretDecryptionError";
+
 /**
  * The webhook receiver: POST /api/webhooks/{token}. Answers 200 only once the event row is committed,
- * so the service retries whenever we could not store it. Steps run in the order the issue fixes.
+ * so the service retries whenever we could not store it; 503 only when the database fails, never for
+ * anything in the request. Steps run in the order the README gives.
  */
 export async function receiveWebhook(request: Request, options: ReceiveOptions = {}): Promise<Response> {
   const receivedAt = options.now ?? new Date();
@@ -96,16 +89,23 @@ export async function receiveWebhook(request: Request, options: ReceiveOptions =
   try {
     if (TOKEN_SHAPE.test(token)) receiver = await findReceiver(token);
   } catch (error) {
+    await request.body?.cancel().catch(() => {});
+    if (isSecretDecryptionError(error)) {
+      logger.error("webhook receiver cannot decrypt a connection's server keys", { error: errorMessage(error) });
+      return webhookError(503, "The console cannot read this connection's server keys; an administrator must enter them again.");
+    }
     logger.error("webhook receiver cannot read the database", { error: errorMessage(error) });
-    return json(503, { error: "unavailable", errorDescription: "The console cannot store events right now; retry later." });
+    return webhookError(503, "The console cannot store events right now; retry later.");
   }
 
-  const { body, tooLarge } = await readBounded(request, MAX_WEBHOOK_BODY_BYTES);
+  // An unknown URL is answered without reading its body: nobody's data, and no work for a flood.
+  if (!receiver) await request.body?.cancel().catch(() => {});
+  const { body, tooLarge } = receiver ? await readBounded(request, MAX_WEBHOOK_BODY_BYTES) : { body: Buffer.alloc(0), tooLarge: false };
   // Rejections are rate-limited per URL. Unknown URLs share one allowance: otherwise a flood with a
   // fresh random token per request would get a full allowance each and fill the disk.
   const tokenKey = receiver ? hashWebhookToken(token) : UNKNOWN_TOKEN_KEY;
-  const reject = async (status: number, reason: RejectionReason, detail: string) => {
-    await recordRejection({
+  const record = (status: number, reason: RejectionReason, detail: string) =>
+    recordRejection({
       tokenKey,
       connectionId: receiver?.id ?? null,
       status,
@@ -116,7 +116,9 @@ export async function receiveWebhook(request: Request, options: ReceiveOptions =
       headers: request.headers,
       receivedAt,
     });
-    return json(status, { error: errorCodes[status] ?? "invalid_request", errorDescription: detail });
+  const reject = async (status: number, reason: RejectionReason, detail: string) => {
+    await record(status, reason, detail);
+    return webhookError(status, detail);
   };
 
   if (!receiver) return reject(404, "unknown_token", "No connection has this webhook URL.");
@@ -132,8 +134,13 @@ export async function receiveWebhook(request: Request, options: ReceiveOptions =
     signatureStatus = check.keyIndex === 0 ? "verified_key1" : "verified_key2";
   }
 
+  let rawBody: string;
   let parsed: unknown;
-  const rawBody = body.toString("utf8");
+  try {
+    rawBody = utf8.decode(body);
+  } catch {
+    return reject(400, "malformed_json", "The body is not valid UTF-8, which JSON requires.");
+  }
   try {
     parsed = JSON.parse(rawBody);
   } catch {
@@ -144,44 +151,22 @@ export async function receiveWebhook(request: Request, options: ReceiveOptions =
 
   const { envelope, data } = checked;
   try {
-    const db = await getDb();
-    await db
-      .insert(webhookEvents)
-      .values({
-        connectionId: receiver.id,
-        eventId: envelope.id,
-        type: envelope.type,
-        tenantId: envelope.tenantId,
-        envelopeTime: new Date(envelope.time),
-        firstReceivedAt: receivedAt,
-        lastReceivedAt: receivedAt,
-        deliveryCount: 1,
-        signatureStatus,
-        rawBody,
-        userId: data.userId,
-        verificationMethod: data.verificationMethod,
-        authenticatorCreatedAt: data.createdAt ? new Date(data.createdAt) : undefined,
-        expiresAt: data.expiresAt ? new Date(data.expiresAt) : undefined,
-        userAuthenticatorId: data.userAuthenticatorId,
-        deviceName: data.deviceName,
-        devicePlatform: data.devicePlatform,
-        email: data.email,
-        phoneNumber: data.phoneNumber,
-        credentialId: data.credentialId,
-        aaguid: data.aaguid,
-        credentialName: data.credentialName,
-      })
-      // A redelivery (the service retries up to 3 times) counts, and never adds a row.
-      .onConflictDoUpdate({
-        target: [webhookEvents.connectionId, webhookEvents.eventId],
-        set: {
-          deliveryCount: sql`${webhookEvents.deliveryCount} + 1`,
-          lastReceivedAt: sql`greatest(${webhookEvents.lastReceivedAt}, excluded.last_received_at)`,
-        },
-      });
+    const outcome = await storeEvent({ connectionId: receiver.id, envelope, data, rawBody, signatureStatus, receivedAt });
+    if (outcome.kind === "conflicting") {
+      // Answered 200 all the same: retrying cannot make the service's two bodies one, so it must not retry.
+      await record(
+        200,
+        "conflicting_redelivery",
+        `Event ${envelope.id} was stored earlier with another body (sha256 ${outcome.storedSha256}); this delivery's body (sha256 ${outcome.receivedSha256}) was not stored.`,
+      );
+    }
   } catch (error) {
-    logger.error("webhook event not stored", { connectionId: receiver.id, eventId: envelope.id, error: errorMessage(error) });
-    return json(503, { error: "unavailable", errorDescription: "The event could not be stored; retry later." });
+    const code = databaseErrorCode(error);
+    // Class 22 (data exception: a value out of range, a character the database cannot hold) is the
+    // request's fault, and a retry would fail the same way: refused, and recorded, never a 503.
+    if (code?.startsWith("22")) return reject(400, "invalid_envelope", `A value in the event cannot be stored (database error ${code}).`);
+    logger.error("webhook event not stored", { connectionId: receiver.id, error: errorMessage(error) });
+    return webhookError(503, "The event could not be stored; retry later.");
   }
-  return json(200, { success: true });
+  return webhookJson(200, { success: true });
 }

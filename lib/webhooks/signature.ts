@@ -10,9 +10,13 @@ export type SignatureCheck =
 
 type ParsedHeader = { timestamp: number; signatures: string[] };
 
-/** Parses `t=<unix s>,v2=<sig>[,v2=<sig>]`; undefined when the shape is wrong. */
-export function parseSignatureHeader(header: string | null): ParsedHeader | undefined {
-  if (!header) return undefined;
+/**
+ * Parses `t=<unix s>,v2=<sig>[,v2=<sig>]`: the header, or why it cannot be used. A request with two
+ * X-Signature-V2 headers arrives joined (`t=1,v2=a, t=2,v2=b`); which timestamp belongs to which signature
+ * is then lost, so a second `t=` makes the header unusable whatever the order (never "the last one wins").
+ */
+export function parseSignatureHeader(header: string | null): ParsedHeader | { problem: string } {
+  if (!header) return { problem: "X-Signature-V2 is missing" };
   let timestamp: number | undefined;
   const signatures: string[] = [];
   for (const part of header.split(",")) {
@@ -20,10 +24,11 @@ export function parseSignatureHeader(header: string | null): ParsedHeader | unde
     if (eq < 0) continue;
     const name = part.slice(0, eq).trim();
     const value = part.slice(eq + 1).trim();
+    if (name === "t" && timestamp !== undefined) return { problem: "X-Signature-V2 holds more than one timestamp (was the header sent twice?)" };
     if (name === "t" && /^\d{1,12}$/.test(value)) timestamp = Number(value);
     else if (name === "v2" && value) signatures.push(value);
   }
-  if (timestamp === undefined || signatures.length === 0) return undefined;
+  if (timestamp === undefined || signatures.length === 0) return { problem: "X-Signature-V2 is malformed" };
   return { timestamp, signatures };
 }
 
@@ -61,9 +66,7 @@ export function verifyWebhookSignature(
   nowSeconds = Math.floor(Date.now() / 1000),
 ): SignatureCheck {
   const parsed = parseSignatureHeader(header);
-  if (!parsed) {
-    return { ok: false, reason: "bad_signature", detail: header ? "X-Signature-V2 is malformed" : "X-Signature-V2 is missing" };
-  }
+  if ("problem" in parsed) return { ok: false, reason: "bad_signature", detail: parsed.problem };
   let keyIndex = -1;
   keys.forEach((key, index) => {
     const expected = computeSignature(rawBody, parsed.timestamp, key);

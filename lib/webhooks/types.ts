@@ -7,6 +7,7 @@ export const REJECTION_REASON_VALUES = [
   "stale_timestamp",
   "malformed_json",
   "invalid_envelope",
+  "conflicting_redelivery",
 ] as const;
 
 /** The spec 6.1 data fields of authenticator.expired, in the spec's order: the log's columns, detail and export. */

@@ -4,7 +4,8 @@ import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getDb } from "@/lib/db";
 import { connectionSecrets, connections } from "@/lib/db/schema";
 import { env } from "@/lib/env";
-import { decryptSecret } from "@/lib/secrets";
+import { logger } from "@/lib/logger";
+import { decryptSecret, SecretDecryptionError, type SecretDecryptionReason } from "@/lib/secrets";
 import { regenerateWebhookUrlSchema, type RegenerateWebhookUrlInput } from "./schemas";
 import { newWebhookToken } from "./token";
 import type { ActionResult } from "@/lib/call-action";
@@ -20,26 +21,49 @@ export async function webhookUrlFor(connectionId: string): Promise<string | unde
   return `${origin}/api/webhooks/${token}`;
 }
 
-/** The connection's webhook URL token, decrypted. Server-only. */
+/**
+ * The connection's webhook URL token, decrypted. Server-only. Throws SecretDecryptionError when the
+ * stored value is not bound to this connection's token (say, a key's ciphertext copied into the column).
+ */
 export async function readWebhookToken(connectionId: string): Promise<string | undefined> {
   const db = await getDb();
   const [row] = await db.select({ sealed: connections.webhookTokenCiphertext }).from(connections).where(eq(connections.id, connectionId)).limit(1);
-  return row ? decryptSecret(row.sealed) : undefined;
+  return row ? decryptSecret(row.sealed, { connectionId, kind: "webhook_token" }) : undefined;
 }
 
-export type WebhookReceiverInfo = { connectionName: string; url: string; signed: boolean };
+/** `url` is null when the stored token cannot be read; `unreadable` then says why and what to do. */
+export type WebhookReceiverInfo = { connectionName: string; signed: boolean } & ({ url: string; unreadable?: undefined } | { url: null; unreadable: string });
 
-/** What the connection page's webhook card shows. Undefined when the connection does not exist. */
+const unreadableMessages: Record<SecretDecryptionReason, string> = {
+  mismatch: "The stored webhook URL cannot be read: it is not bound to this connection. Regenerate it.",
+  unbound:
+    "The stored webhook URL was saved before URLs were bound to their connection. Run `npm run secrets -- rotate` on the server, or regenerate it.",
+  unknown_key:
+    "The stored webhook URL was encrypted with a key this console does not have (see CONSOLE_PREVIOUS_ENCRYPTION_KEYS). Restore the key, or regenerate the URL.",
+  format: "The stored webhook URL cannot be read: it is not in a format this console knows. Regenerate it.",
+};
+
+/**
+ * What the connection page's webhook card shows. Undefined when the connection does not exist.
+ * A token that cannot be read is reported, never shown: the page stays usable so it can be regenerated.
+ */
 export async function webhookReceiverInfo(connectionId: string): Promise<WebhookReceiverInfo | undefined> {
   const db = await getDb();
   const [connection] = await db.select({ name: connections.name }).from(connections).where(eq(connections.id, connectionId)).limit(1);
-  const url = connection ? await webhookUrlFor(connectionId) : undefined;
-  if (!connection || !url) return undefined;
+  if (!connection) return undefined;
+  const url = await webhookUrlFor(connectionId).catch((error: unknown) => {
+    if (!(error instanceof SecretDecryptionError)) throw error;
+    logger.warn("stored webhook URL cannot be read", { connectionId, reason: error.reason });
+    return error;
+  });
+  if (url === undefined) return undefined;
   const keys = await db
     .select({ kind: connectionSecrets.kind })
     .from(connectionSecrets)
     .where(and(eq(connectionSecrets.connectionId, connectionId), inArray(connectionSecrets.kind, ["server", "server_secondary"])));
-  return { connectionName: connection.name, url, signed: keys.length > 0 };
+  const signed = keys.length > 0;
+  if (url instanceof SecretDecryptionError) return { connectionName: connection.name, signed, url: null, unreadable: unreadableMessages[url.reason] };
+  return { connectionName: connection.name, signed, url };
 }
 
 
@@ -54,7 +78,7 @@ export async function regenerateWebhookUrl(
   const [connection] = await db.select({ id: connections.id, name: connections.name }).from(connections).where(eq(connections.id, parsed.data.connectionId)).limit(1);
   if (!connection) return { ok: false, error: "This connection no longer exists." };
   if (parsed.data.confirmName !== connection.name) return { ok: false, error: "The name typed does not match the connection's name." };
-  const token = newWebhookToken();
+  const token = newWebhookToken(connection.id);
   await db.transaction(async (tx) => {
     await tx
       .update(connections)
