@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# npm test: typecheck, lint, unit + integration (vitest), then e2e in Chromium against a production build.
+# npm test: typecheck, lint, unit + integration (vitest), then e2e in Chromium and the reliability suite
+# (bench/reliability) against a production build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,4 +27,6 @@ npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vi
 echo "== build"; npm run -s build
 echo "== e2e (Chromium)"
 PLAYWRIGHT_JSON_OUTPUT_FILE="$results/e2e.json" npx playwright test --reporter=list,json
+# Crash, logs, service faults, deep nesting and fuzz against the same build; .ci/run repeats it on PostgreSQL.
+echo "== reliability (PGlite)"; DATABASE_URL= npm run -s reliability
 node scripts/test-summary.mjs "$results/vitest.json" "$results/e2e.json"

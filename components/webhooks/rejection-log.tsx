@@ -64,7 +64,7 @@ export async function RejectionLog({
                 <Td>
                   <Badge tone="danger">{r.reason}</Badge>
                 </Td>
-                <Td className="max-w-md whitespace-normal text-xs">{r.detail}</Td>
+                <Td className="max-w-md whitespace-normal text-xs wrap-anywhere">{r.detail}</Td>
                 <Td className="font-mono text-xs">{r.eventId ?? "—"}</Td>
                 <Td className="font-mono text-xs">
                   <span title={r.bodySha256}>{r.bodySha256.slice(0, 12)}…</span>

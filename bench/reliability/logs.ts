@@ -1,0 +1,138 @@
+/**
+ * Check 3, the logs of the built server. (a) An insert that fails with parameters (a CHECK constraint
+ * added before start) is answered 503 JSON, and nothing of the event reaches the output. (b) PostgreSQL
+ * only: under load the database refuses connections for ~5 s; every answer is 200 or 503 JSON, no event
+ * answered 200 is lost, and the outage writes few log lines.
+ */
+import { sql } from "drizzle-orm";
+import { checkResult, skipped, type CheckResult } from "./result";
+import { compareWithLedger, deliver, isErrorJson, Ledger, resendUnacknowledged, type StoredRow } from "./send";
+import { seedConnection } from "./seed";
+import { adminQuery, adminUrl, createScenario, rowsOf, sleep, startConsole, withDatabase, type ConsoleServer, type Scenario } from "./server";
+
+const FAIL_USER = "usr_reliability_fail";
+const OUTAGE_MS = 5000;
+const MAX_OUTAGE_LINES = 20;
+
+export async function logsCheck(): Promise<CheckResult[]> {
+  const scenario = await createScenario("logs");
+  let server: ConsoleServer | undefined;
+  try {
+    const keys = ["rel_logs_server_key_0000000000000000001"];
+    const { logs, outage } = await withDatabase(scenario, async (db) => {
+      await db.execute(sql.raw(`alter table webhook_events add constraint reliability_reject check (user_id <> '${FAIL_USER}')`));
+      return { logs: await seedConnection("Logs", keys), outage: await seedConnection("Outage", keys) };
+    });
+    server = await startConsole(scenario);
+
+    const a = await failedInsert(server, logs.token, keys);
+    const b = adminUrl ? await databaseOutage(server, scenario, outage, keys) : undefined;
+    await server.stop();
+
+    const output = server.output();
+    const leaked = a.needles.filter((n) => output.includes(n.value)).map((n) => n.name);
+    const results = [
+      checkResult(
+        "logs (a): failed insert",
+        `answered ${a.status} ${a.body.slice(0, 120)}; output ${output.length} bytes, event id in output: ${output.includes(a.eventId) ? "yes" : "no"}, leaked: ${leaked.join(", ") || "none"}`,
+        [...a.problems, ...leaked.map((name) => `the server output contains the event's ${name}`)],
+      ),
+    ];
+    if (!b) results.push(skipped("logs (b): database outage", "SKIP (needs PostgreSQL)"));
+    else {
+      const rows = await withDatabase(scenario, async (db) =>
+        rowsOf<StoredRow>(await db.execute(sql`select event_id, delivery_count from webhook_events where connection_id = ${outage.id}`)),
+      );
+      const comparison = compareWithLedger(b.ledger, rows, false);
+      const lines = output.slice(b.outputOffset).split("\n").filter((l) => l.trim());
+      const counts = Object.entries(b.ledger.statusCounts).map(([k, v]) => `${k}=${v}`).join(" ");
+      const problems = [...b.problems, ...comparison.problems, ...b.ledger.badAnswers];
+      if (lines.length > MAX_OUTAGE_LINES) problems.push(`the outage wrote ${lines.length} log lines (at most ${MAX_OUTAGE_LINES}); first: ${lines[0]}`);
+      results.push(
+        checkResult(
+          "logs (b): database outage",
+          `${b.ledger.events.size} events, ${b.ledger.deliveries} deliveries (${counts}), ${b.during} answered during the ${OUTAGE_MS / 1000} s outage, ` +
+            `${comparison.rows} rows (${comparison.exact} exact), ${lines.length} log lines since the outage began`,
+          problems,
+        ),
+      );
+    }
+    return results;
+  } catch (error) {
+    return [checkResult("logs", "did not complete", [String((error as Error).stack ?? error)])];
+  } finally {
+    await server?.kill9();
+    await scenario.dispose();
+  }
+}
+
+async function failedInsert(server: ConsoleServer, token: string, keys: readonly string[]) {
+  const problems: string[] = [];
+  const ledger = new Ledger();
+  const sanity = await deliver(server.url, token, ledger.newEvent().raw, keys);
+  if (sanity.kind !== "status" || sanity.status !== 200) problems.push(`a normal event was answered ${JSON.stringify(sanity)}`);
+
+  const marker = `reliability-marker-${Date.now().toString(36)}`;
+  const event = ledger.newEvent({
+    userId: FAIL_USER,
+    email: "leak.check.reliability@example.com",
+    phoneNumber: "+15550009876",
+    deviceName: `${marker}-device`,
+    userAuthenticatorId: `${marker}-ua`,
+  });
+  const answer = await deliver(server.url, token, event.raw, keys);
+  const status = answer.kind === "status" ? answer.status : 0;
+  const body = answer.kind === "status" ? answer.body : answer.error;
+  if (status !== 503 || !isErrorJson(body)) problems.push(`the failing insert was answered ${status} ${body.slice(0, 200)} (want 503 JSON {error, errorDescription})`);
+  await sleep(300);
+  const needles = [
+    { name: "userId", value: FAIL_USER },
+    { name: "email", value: "leak.check.reliability@example.com" },
+    { name: "phone number", value: "+15550009876" },
+    { name: "deviceName", value: `${marker}-device` },
+    { name: "userAuthenticatorId", value: `${marker}-ua` },
+    { name: "raw body", value: event.raw.slice(0, 60) },
+    { name: "raw body (JSON-escaped)", value: JSON.stringify(event.raw).slice(1, 61) },
+  ];
+  return { status, body, problems, needles, eventId: event.eventId };
+}
+
+/** Load at concurrency 10; the database refuses connections (and loses the server's sessions) for OUTAGE_MS. */
+async function databaseOutage(server: ConsoleServer, scenario: Scenario, connection: { token: string }, keys: readonly string[]) {
+  const name = scenario.databaseName!;
+  const ledger = new Ledger();
+  const problems: string[] = [];
+  let phase: "before" | "during" | "after" = "before";
+  let during = 0;
+  let stop = false;
+  const worker = async () => {
+    while (!stop) {
+      const event = ledger.newEvent();
+      const sentIn = phase;
+      const answer = await deliver(server.url, connection.token, event.raw, keys);
+      ledger.record(event, answer);
+      if (sentIn === "during" && phase === "during") during += 1;
+      if (answer.kind !== "status") problems.push(`a request ${sentIn} the outage failed: ${answer.error}`);
+      else if (answer.status !== 200 && (answer.status !== 503 || !isErrorJson(answer.body, "unavailable"))) {
+        problems.push(`answered ${answer.status} ${answer.body.slice(0, 160)} ${sentIn} the outage (want 200, or 503 {error:"unavailable"})`);
+      }
+    }
+  };
+  const load = Promise.all(Array.from({ length: 10 }, worker));
+  await sleep(1500);
+  const outputOffset = server.output().length;
+  await adminQuery(`alter database ${name} allow_connections false`);
+  await adminQuery(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [name]);
+  phase = "during";
+  await sleep(OUTAGE_MS);
+  await adminQuery(`alter database ${name} allow_connections true`);
+  phase = "after";
+  await sleep(2000);
+  stop = true;
+  await load;
+  await resendUnacknowledged(ledger, server.url, connection.token, keys);
+  const unacknowledged = ledger.unacknowledged().length;
+  if (unacknowledged > 0) problems.push(`${unacknowledged} events still not answered 200 after the database came back`);
+  if ((ledger.statusCounts["503"] ?? 0) === 0) problems.push("no 503 at all: did the outage happen?");
+  return { ledger, problems, during, outputOffset };
+}

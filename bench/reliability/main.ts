@@ -1,0 +1,81 @@
+/**
+ * npm run reliability: the console's reliability checks against its production build, on PGlite, or on
+ * PostgreSQL when DATABASE_URL is set (one fresh database per scenario). One PASS/FAIL/SKIP line per
+ * check with its figures; exits 1 if any check fails.
+ * RELIABILITY_ONLY=crash,two,logs,pages,fuzz runs a subset; RELIABILITY_MAX_PROBLEMS (12) lines per failed
+ * check; RELIABILITY_FUZZ_REQUESTS (10000).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { crashCheck } from "./crash";
+import { deepNestingCheck } from "./deep";
+import { startEmulator, serviceEnv } from "./emulator";
+import { faultsCheck } from "./faults";
+import { fuzzCheck } from "./fuzz-check";
+import { logsCheck } from "./logs";
+import { formatResult, type CheckResult } from "./result";
+import { backend, distDir, prepareOwnEnv } from "./server";
+import { withServiceConsole } from "./service-console";
+import { twoInstancesCheck } from "./two-instances";
+
+type Check = { key: string; run: (context: { emulatorUrl: string }) => Promise<CheckResult[]> };
+
+const checks: Check[] = [
+  { key: "crash", run: async () => [await crashCheck()] },
+  { key: "two", run: () => twoInstancesCheck() },
+  { key: "logs", run: () => logsCheck() },
+  // Checks 4 and 5 share one console pointed at the emulator.
+  { key: "pages", run: ({ emulatorUrl }) => withServiceConsole(async (fixture) => [await faultsCheck(emulatorUrl, fixture), await deepNestingCheck(fixture)]) },
+  { key: "fuzz", run: async () => [await fuzzCheck()] },
+];
+
+/** Seeding through lib (a connection's key check calls the service) logs info lines here: only warnings and errors are shown. */
+function quietOwnInfoLogs(): void {
+  const write = process.stderr.write.bind(process.stderr) as (chunk: string | Uint8Array, ...rest: unknown[]) => boolean;
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) =>
+    typeof chunk === "string" && chunk.startsWith("{") && chunk.includes('"level":"info"') ? true : write(chunk, ...rest)) as typeof process.stderr.write;
+}
+
+async function main(): Promise<number> {
+  if (!fs.existsSync(path.join(distDir, "BUILD_ID"))) {
+    console.error(`No production build in ${distDir} (${distDir}/BUILD_ID is missing): run npm run build first.`);
+    return 1;
+  }
+  prepareOwnEnv();
+  quietOwnInfoLogs();
+  const only = process.env.RELIABILITY_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
+  const started = Date.now();
+  console.log(`== reliability on ${backend}, build ${distDir}`);
+  // One emulator for the run; every console (and this process's seeding) points the regions at it.
+  const emulator = await startEmulator();
+  Object.assign(process.env, serviceEnv(emulator.url));
+  const results: CheckResult[] = [];
+  try {
+    for (const check of checks) {
+      if (only && !only.includes(check.key)) continue;
+      const checkStarted = Date.now();
+      const outcome = await check.run({ emulatorUrl: emulator.url }).catch((error: unknown) => [
+        { name: check.key, status: "FAIL" as const, figures: "did not complete", problems: [String((error as Error).stack ?? error)] },
+      ]);
+      for (const result of outcome) {
+        results.push(result);
+        console.log(`${formatResult(result)} [${Math.round((Date.now() - checkStarted) / 1000)} s]`);
+      }
+    }
+  } finally {
+    emulator.stop();
+  }
+  const count = (status: CheckResult["status"]) => results.filter((r) => r.status === status).length;
+  console.log(
+    `reliability (${backend}): ${count("PASS")} passed, ${count("FAIL")} failed, ${count("SKIP")} skipped in ${Math.round((Date.now() - started) / 1000)} s`,
+  );
+  return count("FAIL") > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
