@@ -1,7 +1,7 @@
 import { createConnection, deleteConnection } from "@/lib/connections/connections";
 import { isRegion, regions, regionShortNames } from "@/lib/service/regions";
 import { findConnectionIdByName, listConnections } from "@/lib/connections/repository";
-import { webhookUrlFor } from "@/lib/webhooks/url";
+import { webhookReceiverInfo, webhookUrlFor } from "@/lib/webhooks/url";
 import { env } from "@/lib/env";
 import { parseCommand, readStdin, runCli, UsageError } from "./cli";
 
@@ -64,7 +64,10 @@ runCli(usage, async () => {
           .map((kind) => (c.keys[kind] ? `${kind} …${c.keys[kind].last4}` : null))
           .filter(Boolean)
           .join(", ");
-        console.log(`${c.name}\t${regionShortNames[c.region]}\t${c.verifiedAt ? "verified" : "unverified"}\t${keys}\t${await webhookUrlFor(c.id)}`);
+        // One unreadable URL (see "Bound to its row" in the README) is named in its row, not the end of the list.
+        const receiver = await webhookReceiverInfo(c.id);
+        const url = receiver?.url ?? receiver?.unreadable;
+        console.log(`${c.name}\t${regionShortNames[c.region]}\t${c.verifiedAt ? "verified" : "unverified"}\t${keys}\t${url}`);
       }
       return;
     }

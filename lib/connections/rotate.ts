@@ -82,7 +82,8 @@ export async function rotateStoredSecrets(keyring: Keyring = keyringFromEnv(), e
 }
 
 /**
- * Run by openDatabase after its migrations, so an upgraded deployment needs no manual step: a database
+ * Run when a console starts (lib/startup.ts) and by `npm run db:migrate`, after the migrations, so an
+ * upgraded deployment needs no manual step: a database
  * written before values were bound (v1 values, no v2 value at all) has them all re-bound, in one
  * transaction. Once any value is bound the upgrade has happened, and a v1 value found later can only
  * have been written by an older console or planted (copied from a backup, say); re-binding it would

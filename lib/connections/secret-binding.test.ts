@@ -1,10 +1,7 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq, and } from "drizzle-orm";
-import { openDatabase, type Database, type DatabaseTarget } from "@/lib/db";
+import type { Database } from "@/lib/db";
 import { connections, connectionSecrets } from "@/lib/db/schema";
 import { decryptSecret, makeKeyring, SecretDecryptionError, type SecretBinding } from "@/lib/secrets";
 import { setUpTestDatabase } from "@/lib/testing/database";
@@ -25,11 +22,10 @@ const managementKey = "mgmt_key_that_must_stay_management_5678";
 const envKey = () => process.env.CONSOLE_ENCRYPTION_KEY!;
 
 let db: Database;
-let url: string | undefined;
 let tearDown: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ db, url, tearDown } = await setUpTestDatabase());
+  ({ db, tearDown } = await setUpTestDatabase());
 });
 afterAll(() => tearDown());
 beforeEach(async () => {
@@ -165,44 +161,27 @@ describe("values stored before binding (v1)", () => {
   });
 });
 
-describe("the automatic upgrade when the database is opened", () => {
-  /** Opens the database again the way the console does: PostgreSQL when the suite runs on it, else PGlite files. */
-  async function reopenable(): Promise<{ target: DatabaseTarget; cleanUp: () => void }> {
-    if (url) return { target: { kind: "postgres", url }, cleanUp: () => {} };
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "secret-binding-"));
-    return { target: { kind: "pglite", dataDir: path.join(dir, "pglite") }, cleanUp: () => fs.rmSync(dir, { recursive: true, force: true }) };
-  }
-
+describe("the automatic upgrade when the console starts", () => {
   it("re-binds every v1 value of a database from before binding, once", async () => {
-    const { target, cleanUp } = await reopenable();
-    try {
-      const before = await openDatabase(target);
-      const legacy = await insertLegacyConnection(before.db, "Legacy");
-      await before.close();
-
-      const upgraded = await openDatabase(target);
-      const bindings: Array<[SecretBinding, string, string]> = [
-        [{ connectionId: legacy.id, kind: "webhook_token" }, await storedToken(upgraded.db, legacy.id), legacy.token],
-        [{ connectionId: legacy.id, kind: "management" }, await storedSecret(upgraded.db, legacy.id, "management"), managementKey],
-        [{ connectionId: legacy.id, kind: "server" }, await storedSecret(upgraded.db, legacy.id, "server"), serverKey],
-      ];
-      for (const [binding, sealed, plaintext] of bindings) {
-        expect(sealed).toMatch(/^v2\./);
-        expect(decryptSecret(sealed, binding)).toBe(plaintext);
-      }
-
-      // After the upgrade a v1 value can only have been planted: opening again does not bind it to its new row.
-      const planted = sealV1(serverKey);
-      await upgraded.db.update(connections).set({ webhookTokenCiphertext: planted }).where(eq(connections.id, legacy.id));
-      expect(await bindLegacySecrets(upgraded.db)).toBeUndefined();
-      await upgraded.close();
-      const again = await openDatabase(target);
-      expect(await storedToken(again.db, legacy.id)).toBe(planted);
-      expect(() => decryptSecret(planted, { connectionId: legacy.id, kind: "webhook_token" })).toThrow(/npm run secrets -- rotate/);
-      await again.close();
-    } finally {
-      cleanUp();
+    const { startUp } = await import("@/lib/startup");
+    const legacy = await insertLegacyConnection(db, "Legacy");
+    await startUp();
+    const bindings: Array<[SecretBinding, string, string]> = [
+      [{ connectionId: legacy.id, kind: "webhook_token" }, await storedToken(db, legacy.id), legacy.token],
+      [{ connectionId: legacy.id, kind: "management" }, await storedSecret(db, legacy.id, "management"), managementKey],
+      [{ connectionId: legacy.id, kind: "server" }, await storedSecret(db, legacy.id, "server"), serverKey],
+    ];
+    for (const [binding, sealed, plaintext] of bindings) {
+      expect(sealed).toMatch(/^v2\./);
+      expect(decryptSecret(sealed, binding)).toBe(plaintext);
     }
+
+    // After the upgrade a v1 value can only have been planted: starting again does not bind it to its new row.
+    const planted = sealV1(serverKey);
+    await db.update(connections).set({ webhookTokenCiphertext: planted }).where(eq(connections.id, legacy.id));
+    await startUp();
+    expect(await storedToken(db, legacy.id)).toBe(planted);
+    expect(() => decryptSecret(planted, { connectionId: legacy.id, kind: "webhook_token" })).toThrow(/npm run secrets -- rotate/);
   });
 
   it("reports what it re-bound, and does nothing on a database with nothing to bind", async () => {

@@ -9,7 +9,6 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
-import { bindLegacySecrets } from "@/lib/connections/rotate";
 import { env } from "@/lib/env";
 import { errorMessage, logger } from "@/lib/logger";
 import * as schema from "./schema";
@@ -47,7 +46,7 @@ export function targetFromEnv(): DatabaseTarget {
   return { kind: "pglite", dataDir: path.resolve(e.CONSOLE_DATA_DIR, "pglite") };
 }
 
-/** Opens a database, applies every pending migration, and binds secrets stored before they were bound (once). */
+/** Opens a database and applies every pending migration. */
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
@@ -63,7 +62,6 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => {});
       client.release();
     }
-    await bindLegacySecrets(db);
     return { db, close: once(() => pool.end()) };
   }
   const releaseLock = target.dataDir ? lockDataDir(target.dataDir) : () => {};
@@ -71,7 +69,6 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const client = await PGlite.create(target.dataDir);
     const db = drizzlePglite(client, { schema });
     await migratePglite(db, { migrationsFolder });
-    await bindLegacySecrets(db);
     return {
       db,
       close: once(async () => {
