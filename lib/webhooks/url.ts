@@ -11,7 +11,7 @@ import { newWebhookToken } from "./token";
 import type { ActionResult } from "@/lib/call-action";
 
 /**
- * The URL the tenant's webhook settings should point at (the receiver lives at /api/webhooks/[token]).
+ * The URL the tenant's webhook settings should point at (the receiver: POST /api/webhooks/{token}).
  * The token is a secret of its own: shown to admins and the CLI only.
  */
 export async function webhookUrlFor(connectionId: string): Promise<string | undefined> {
