@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { fillSignIn, signIn } from "./support/auth";
+import { expectNoSeriousA11yViolations } from "./support/axe";
 import { e2eUsers } from "./support/env";
 
 /**
@@ -13,12 +13,6 @@ function fromAddress(ip: string) {
 
 /** The form-level failure (Next's route announcer is also role="alert", so find ours by id). */
 const failureMessage = (page: Page) => page.locator("#sign-in-failure");
-
-async function expectNoSeriousA11yViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-}
 
 test.describe("signed out", () => {
   test("a visitor is sent to sign-in and comes back to the page asked for", async ({ page }) => {

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signIn } from "./support/auth";
+import { expectNoSeriousA11yViolations } from "./support/axe";
 import { emulatorControl as emulator } from "./support/emulator";
 import { e2eEnv, e2eUsers } from "./support/env";
 import { captureNextServerAction, replayServerAction } from "./support/server-actions";
@@ -26,6 +27,34 @@ test.afterAll(async () => {
   await emulator("faults", "DELETE");
   await emulator("reset", "POST");
   for (const t of webhooks) await emulator(`tenants/${t.id}/webhook`, "PUT", { url: t.webhookUrl, delaySeconds: t.webhookDelaySeconds });
+});
+
+test("the typed confirmation shows what to type and says when the text does not match", async ({ page }) => {
+  await signIn(page, e2eUsers.admin);
+  await page.goto("/email-otp");
+  await expectNoSeriousA11yViolations(page, "email OTP");
+  const dialog = await openDeleteDialog(page);
+  const input = dialog.getByLabel("Type Acme to confirm");
+  // The name to type stands out in a chip of its own.
+  await expect(dialog.locator("code", { hasText: /^Acme$/ })).toBeVisible();
+  const confirm = dialog.getByRole("button", { name: "Delete permanently" });
+  const mismatch = dialog.getByText("That does not match “Acme”");
+  await expect(mismatch).toHaveCount(0);
+  await input.fill("acme");
+  await expect(mismatch).toBeVisible();
+  await expect(confirm).toBeDisabled();
+  const describedBy = (await input.getAttribute("aria-describedby")) ?? "";
+  const messageId = await mismatch.getAttribute("id");
+  expect(messageId).toBeTruthy();
+  expect(describedBy.split(" ")).toContain(messageId);
+  await expectNoSeriousA11yViolations(page, "email OTP dialog, wrong name");
+  await input.fill("");
+  await expect(mismatch).toHaveCount(0);
+  await input.fill("Acme");
+  await expect(mismatch).toHaveCount(0);
+  await expect(confirm).toBeEnabled();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
 });
 
 test("email OTP: typed confirmation, one request per double click, 5xx not done, second attempt says there was none", async ({ page, browser }) => {

@@ -77,7 +77,7 @@ test("users: a lookup shows its new URL and a skeleton at once, then the region'
   await expect(heading(page, "Users")).toBeVisible();
   await page.getByLabel(/User id in/).fill("usr_alice");
   await page.getByRole("button", { name: "Look up" }).click();
-  await expect(page).toHaveURL(/\/users\?userId=usr_alice$/);
+  await expect(page).toHaveURL(/\/users\?userId=usr_alice&connection=[0-9a-f-]+$/);
   await expectHeadingBeforeSection(page, "Users");
   await expect(page.getByText("could not be reached in time")).toBeVisible({ timeout: SERVICE_TIMEOUT_MS });
   await expect(pending(page)).toHaveCount(0);

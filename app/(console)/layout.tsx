@@ -12,7 +12,8 @@ import { selectConnectionAction } from "./connections/actions";
 export default async function ConsoleLayout({ children }: { children: React.ReactNode }) {
   const user = await requireUser();
   return (
-    <Providers>
+    // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: this is the instant relative times are rendered against on both sides.
+    <Providers serverNow={Date.now()}>
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
         Skip to content
       </a>

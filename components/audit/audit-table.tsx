@@ -1,13 +1,36 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/card";
-import { Table, TableHead, TableSkeleton, Td } from "@/components/ui/table";
+import { Table, TableSkeleton, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { describeAuditOutcome, shortRequestId } from "@/lib/audit/display";
 import { auditFilterQuery, type AuditFilter } from "@/lib/audit/schemas";
 import type { AuditEntry, AuditEntryPage } from "@/lib/audit/types";
 
 const columns = ["Time", "Actor", "Action", "Connection", "Target", "Outcome", "Request id"];
+
+/**
+ * The table (from 1280 px) fits with no sideways scroll: headings and times wrap, an email may break
+ * before its @ and an action after a dot (where a reader expects it), and free text (a connection's
+ * name, a target user id of up to 255 characters) anywhere.
+ */
+const wraps = "whitespace-normal! [overflow-wrap:anywhere]";
+const breaksAt = (text: string, at: "@" | ".") =>
+  text.split(at).map((part, i, all) =>
+    at === "@" ? (
+      <span key={i}>
+        {i > 0 ? <wbr /> : null}
+        {i > 0 ? "@" : ""}
+        {part}
+      </span>
+    ) : (
+      <span key={i}>
+        {part}
+        {i < all.length - 1 ? "." : ""}
+        {i < all.length - 1 ? <wbr /> : null}
+      </span>
+    ),
+  );
 
 const outcomeTone = { success: "success", failure: "danger", denied: "warning" } as const;
 
@@ -50,36 +73,75 @@ export async function AuditTable({ filter, page: pending }: { filter: AuditFilte
       {entries.length === 0 ? (
         <EmptyState title="No audit records match">Change or clear the filters.</EmptyState>
       ) : (
-        <Table caption="Audit records, newest first">
-          <TableHead columns={columns} />
-          <tbody className="divide-y divide-slate-100">
+        <>
+          {/* Seven columns need a wide window: below `xl` (1280 px) each record is a card. */}
+          <ul aria-label="Audit records, newest first" className="space-y-3 xl:hidden">
             {entries.map((e) => (
-              <tr key={e.id}>
-                <Td>
-                  <Time iso={e.at} />
-                </Td>
-                <Td>{e.actorEmail ?? "—"}</Td>
-                <Td>
-                  <code>{e.action}</code>
-                </Td>
-                <Td>{e.connectionName ?? "—"}</Td>
-                <Td>{e.target ?? "—"}</Td>
-                <Td>
+              <li key={e.id} className="rounded-lg bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <code className="font-medium [overflow-wrap:anywhere] text-slate-900">{e.action}</code>
                   <OutcomeBadge entry={e} />
-                </Td>
-                <Td>
+                </div>
+                <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1.5">
+                  <dt className="text-slate-600">Time</dt>
+                  <dd className="text-slate-800">
+                    <Time iso={e.at} />
+                  </dd>
+                  <dt className="text-slate-600">Actor</dt>
+                  <dd className="[overflow-wrap:anywhere] text-slate-800">{e.actorEmail ?? "—"}</dd>
+                  <dt className="text-slate-600">Connection</dt>
+                  <dd className="[overflow-wrap:anywhere] text-slate-800">{e.connectionName ?? "—"}</dd>
+                  <dt className="text-slate-600">Target</dt>
+                  <dd className="[overflow-wrap:anywhere] text-slate-800">{e.target ?? "—"}</dd>
                   {e.requestId ? (
-                    <code className="font-mono text-xs text-slate-500" title={e.requestId}>
-                      {shortRequestId(e.requestId)}
-                    </code>
-                  ) : (
-                    "—"
-                  )}
-                </Td>
-              </tr>
+                    <>
+                      <dt className="text-slate-600">Request id</dt>
+                      <dd className="font-mono text-xs [overflow-wrap:anywhere] text-slate-700">{e.requestId}</dd>
+                    </>
+                  ) : null}
+                </dl>
+              </li>
             ))}
-          </tbody>
-        </Table>
+          </ul>
+          <Table caption="Audit records, newest first" className="hidden xl:block">
+            <thead>
+              <tr>
+                {columns.map((column) => (
+                  <Th key={column} className="whitespace-normal!">
+                    {column}
+                  </Th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {entries.map((e) => (
+                <tr key={e.id}>
+                  <Td className="whitespace-normal!">
+                    <Time iso={e.at} />
+                  </Td>
+                  <Td className="whitespace-normal! break-words">{e.actorEmail ? breaksAt(e.actorEmail, "@") : "—"}</Td>
+                  <Td className="whitespace-normal! break-words">
+                    <code className="text-xs">{breaksAt(e.action, ".")}</code>
+                  </Td>
+                  <Td className={wraps}>{e.connectionName ?? "—"}</Td>
+                  <Td className={`${wraps} max-w-64`}>{e.target ?? "—"}</Td>
+                  <Td>
+                    <OutcomeBadge entry={e} />
+                  </Td>
+                  <Td>
+                    {e.requestId ? (
+                      <code className="font-mono text-xs text-slate-600" title={e.requestId}>
+                        {shortRequestId(e.requestId)}
+                      </code>
+                    ) : (
+                      "—"
+                    )}
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </>
       )}
       <AuditPaging filter={filter} nextCursor={nextCursor} />
     </>

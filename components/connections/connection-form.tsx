@@ -1,5 +1,6 @@
 "use client";
 import { zodResolver } from "@hookform/resolvers/zod";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm, type Resolver } from "react-hook-form";
@@ -50,21 +51,30 @@ export function ConnectionForm(props: ConnectionFormProps) {
       serverKey: "",
       serverSecondaryKey: "",
       saveUnverified: false,
+      allowSameKey: false,
       removeServerSecondaryKey: false,
     },
   });
 
-  const save = (saveUnverified: boolean) =>
+  /**
+   * `saveUnverified` and `allowSameKey` carry the admin's answers to an alert's question; the plain submit
+   * asks afresh. A second connection to the same tenant, once confirmed, stays confirmed if the region
+   * then cannot be reached and the admin saves unverified.
+   */
+  const [sameKeyConfirmed, setSameKeyConfirmed] = useState(false);
+  const save = (confirmed: { saveUnverified?: boolean; allowSameKey?: boolean } = {}) =>
     handleSubmit(async (values) => {
       setProblem(null);
-      const input = { ...values, saveUnverified };
+      const allowSameKey = confirmed.allowSameKey ?? false;
+      setSameKeyConfirmed(allowSameKey);
+      const input = { ...values, saveUnverified: confirmed.saveUnverified ?? false, allowSameKey };
       const result: ConnectionMutationResult = await callAction(() =>
         props.connection ? props.updateAction({ ...input, id: props.connection.id }) : props.createAction(input),
       );
       if (!result.ok) {
         // A problem with a remedy (another region, save anyway) goes in the alert with its button;
         // one about a single field goes next to that field.
-        if (result.field && !result.suggestedRegion && !result.canSaveUnverified) setError(result.field, { message: result.error });
+        if (result.field && !result.suggestedRegion && !result.canSaveUnverified && !result.sameKeyAs) setError(result.field, { message: result.error });
         else setProblem(result);
         return;
       }
@@ -80,18 +90,31 @@ export function ConnectionForm(props: ConnectionFormProps) {
   };
 
   return (
-    <form onSubmit={save(false)} noValidate className="max-w-xl space-y-5" aria-label={editing ? "Edit connection" : "New connection"}>
+    <form onSubmit={save()} noValidate className="max-w-xl space-y-5" aria-label={editing ? "Edit connection" : "New connection"}>
       <div aria-live="polite">
         {problem ? (
-          <Alert tone={problem.canSaveUnverified ? "warning" : "danger"} title={problem.canSaveUnverified ? "Key not checked" : "Not saved"}>
+          <Alert
+            tone={problem.canSaveUnverified || problem.sameKeyAs ? "warning" : "danger"}
+            title={problem.sameKeyAs ? "This tenant is already connected" : problem.canSaveUnverified ? "Key not checked" : "Not saved"}
+          >
             <p>{problem.error}</p>
+            {problem.sameKeyAs ? (
+              <div className="mt-2 flex flex-wrap items-center gap-2">
+                <Link href={`/connections/${problem.sameKeyAs.id}`} className="rounded-md px-2.5 py-1.5 text-sm font-medium text-indigo-800 underline">
+                  Open {problem.sameKeyAs.name}
+                </Link>
+                <Button size="sm" variant="secondary" disabled={isSubmitting} onClick={save({ allowSameKey: true })}>
+                  {editing ? "Save anyway (second connection to this tenant)" : "Add a second connection anyway"}
+                </Button>
+              </div>
+            ) : null}
             {problem.suggestedRegion ? (
               <Button size="sm" variant="secondary" className="mt-2" onClick={() => chooseRegion(problem.suggestedRegion!)}>
                 Use {regionLabels[problem.suggestedRegion]}
               </Button>
             ) : null}
             {problem.canSaveUnverified ? (
-              <Button size="sm" variant="secondary" className="mt-2" disabled={isSubmitting} onClick={save(true)}>
+              <Button size="sm" variant="secondary" className="mt-2" disabled={isSubmitting} onClick={save({ saveUnverified: true, allowSameKey: sameKeyConfirmed })}>
                 Save anyway (unverified)
               </Button>
             ) : null}

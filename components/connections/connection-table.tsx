@@ -21,33 +21,86 @@ export function ConnectionTable({ connections }: { connections: ConnectionSummar
     );
   }
   return (
-    <Table caption="Connections">
-      <TableHead columns={columns} />
-      <tbody className="divide-y divide-slate-100">
+    <>
+      {/* A phone or a narrow window has no room for six columns: each connection is a card there, the table from `lg` up. */}
+      <ul aria-label="Connections" className="space-y-3 sm:grid sm:grid-cols-2 sm:gap-3 sm:space-y-0 lg:hidden">
         {connections.map((c) => (
-          <tr key={c.id}>
-            <Td>
-              <Link href={`/connections/${c.id}`} className="font-medium text-indigo-700 underline">
+          <li key={c.id} className="rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <Link href={`/connections/${c.id}`} className="min-w-0 font-medium break-words text-indigo-700 underline">
                 {c.name}
               </Link>
-            </Td>
-            <Td>{regionLabels[c.region]}</Td>
-            <Td>{c.verifiedAt ? <Badge tone="success">verified</Badge> : <Badge tone="warning">unverified</Badge>}</Td>
-            <Td>
-              <KeyFingerprint value={c.keys.management} />
-            </Td>
-            <Td>
-              <KeyFingerprint value={c.keys.server} />
-              {c.keys.server_secondary ? <span className="block text-xs text-slate-500">+ second key …{c.keys.server_secondary.last4}</span> : null}
-            </Td>
-            <Td>
-              <Time iso={c.updatedAt} />
-              {c.updatedBy ? <span className="block text-xs text-slate-500">by {c.updatedBy}</span> : null}
-            </Td>
-          </tr>
+              <KeyCheck verifiedAt={c.verifiedAt} />
+            </div>
+            <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1.5 text-sm">
+              <dt className="text-slate-600">Region</dt>
+              <dd className="text-slate-800">{regionLabels[c.region]}</dd>
+              <dt className="text-slate-600">Management key</dt>
+              <dd className="text-slate-800">
+                <KeyFingerprint value={c.keys.management} />
+              </dd>
+              <dt className="text-slate-600">Server key</dt>
+              <dd className="text-slate-800">
+                <ServerKeys connection={c} />
+              </dd>
+              <dt className="text-slate-600">Updated</dt>
+              <dd className="text-slate-800">
+                <Updated connection={c} />
+              </dd>
+            </dl>
+          </li>
         ))}
-      </tbody>
-    </Table>
+      </ul>
+      <Table caption="Connections" className="hidden lg:block">
+        <TableHead columns={columns} />
+        <tbody className="divide-y divide-slate-100">
+          {connections.map((c) => (
+            <tr key={c.id}>
+              <Td>
+                <Link href={`/connections/${c.id}`} className="font-medium text-indigo-700 underline">
+                  {c.name}
+                </Link>
+              </Td>
+              <Td>{regionLabels[c.region]}</Td>
+              <Td>
+                <KeyCheck verifiedAt={c.verifiedAt} />
+              </Td>
+              <Td className="whitespace-normal!">
+                <KeyFingerprint value={c.keys.management} />
+              </Td>
+              <Td className="whitespace-normal!">
+                <ServerKeys connection={c} />
+              </Td>
+              <Td className="whitespace-normal!">
+                <Updated connection={c} />
+              </Td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </>
+  );
+}
+
+function KeyCheck({ verifiedAt }: { verifiedAt: string | null }) {
+  return verifiedAt ? <Badge tone="success">verified</Badge> : <Badge tone="warning">unverified</Badge>;
+}
+
+function ServerKeys({ connection: c }: { connection: ConnectionSummary }) {
+  return (
+    <>
+      <KeyFingerprint value={c.keys.server} />
+      {c.keys.server_secondary ? <span className="block text-xs text-slate-600">+ second key …{c.keys.server_secondary.last4}</span> : null}
+    </>
+  );
+}
+
+function Updated({ connection: c }: { connection: ConnectionSummary }) {
+  return (
+    <>
+      <Time iso={c.updatedAt} />
+      {c.updatedBy ? <span className="block text-xs [overflow-wrap:anywhere] text-slate-600">by {c.updatedBy}</span> : null}
+    </>
   );
 }
 

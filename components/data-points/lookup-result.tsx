@@ -57,7 +57,7 @@ export async function DataPointLookupResult({
           <h2 className="text-lg font-semibold" data-testid="data-point-name">
             {dp.name}
           </h2>
-          <p className="text-sm text-slate-600">{dp.description || <span className="text-slate-400">No description</span>}</p>
+          <p className="text-sm text-slate-600">{dp.description || <span className="text-slate-500">No description</span>}</p>
         </div>
         {canWatch ? <WatchDataPointButton connectionId={connection.id} dataPointId={id} watched={watched} watchAction={watchAction} /> : null}
       </div>

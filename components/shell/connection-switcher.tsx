@@ -5,6 +5,7 @@ import { useTransition } from "react";
 import { toast } from "sonner";
 import { callAction } from "@/lib/call-action";
 import { regionShortNames } from "@/lib/service/regions";
+import { withoutLookupMarkers } from "@/lib/users/lookup-request";
 import type { ConnectionChoice } from "@/lib/connections/types";
 import type { ActionResult } from "@/lib/call-action";
 
@@ -50,7 +51,12 @@ export function ConnectionSwitcher({
           startTransition(async () => {
             const result = await callAction(() => selectAction({ id }));
             if (!result.ok) toast.error(result.error);
-            router.refresh();
+            // A page asked to act once (the users page's lookup markers) must not act again in the new
+            // connection: leave its address without them. Otherwise show the page in the new connection.
+            const here = `${window.location.pathname}${window.location.search}`;
+            const cleaned = result.ok ? withoutLookupMarkers(here) : null;
+            if (cleaned) router.replace(cleaned, { scroll: false });
+            else router.refresh();
           });
         }}
       >

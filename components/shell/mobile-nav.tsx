@@ -1,21 +1,76 @@
 "use client";
-import { useRef } from "react";
+import { Menu, X } from "lucide-react";
+import { usePathname } from "next/navigation";
+import { useEffect, useId, useRef, useState } from "react";
 import type { NavItem } from "@/lib/auth/roles";
 import { NavLinks } from "./nav-links";
 
-/** The phone menu. It closes once a page is picked, so it never covers the page it opened. */
+/**
+ * The phone menu: a button that opens a panel of the console's pages and who is signed in. Escape closes
+ * it and gives focus back to the button; a click or tap outside closes it; picking a page (or any other
+ * navigation) closes it, so it never covers the page it opened.
+ */
 export function MobileNav({ items, children }: { items: NavItem[]; children?: React.ReactNode }) {
-  const menu = useRef<HTMLDetailsElement>(null);
-  const close = () => {
-    if (menu.current) menu.current.open = false;
-  };
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const pathname = usePathname();
+
+  // Any navigation closes it (a link in the panel, the browser's back button). Adjusting state while
+  // rendering (React's "storing information from previous renders") avoids an effect's extra paint.
+  const [shownFor, setShownFor] = useState(pathname);
+  if (shownFor !== pathname) {
+    setShownFor(pathname);
+    setOpen(false);
+  }
+
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    const onPointerDown = (event: PointerEvent) => {
+      if (root.current && !root.current.contains(event.target as Node)) setOpen(false);
+    };
+    // Focus leaving the menu (Tab past its last link) closes it too.
+    const onFocusIn = (event: FocusEvent) => {
+      if (root.current && !root.current.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener("keydown", onKeyDown);
+    document.addEventListener("pointerdown", onPointerDown);
+    document.addEventListener("focusin", onFocusIn);
+    return () => {
+      document.removeEventListener("keydown", onKeyDown);
+      document.removeEventListener("pointerdown", onPointerDown);
+      document.removeEventListener("focusin", onFocusIn);
+    };
+  }, [open]);
+
+  const Icon = open ? X : Menu;
   return (
-    <details ref={menu}>
-      <summary className="cursor-pointer text-sm font-medium">Menu</summary>
-      <div className="absolute z-20 mt-2 w-56 rounded-md bg-white p-2 shadow-lg ring-1 ring-slate-200">
-        <NavLinks items={items} onNavigate={close} />
+    <div ref={root} className="relative">
+      <button
+        ref={button}
+        type="button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((o) => !o)}
+        className="inline-flex items-center gap-1.5 rounded-md px-2 py-1.5 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+      >
+        <Icon aria-hidden="true" className="size-5" />
+        Menu
+      </button>
+      <div
+        id={panelId}
+        hidden={!open}
+        className="absolute left-0 z-30 mt-2 w-64 max-w-[calc(100vw-2rem)] rounded-md bg-white p-2 shadow-lg ring-1 ring-slate-200"
+      >
+        <NavLinks items={items} onNavigate={() => setOpen(false)} />
         {children}
       </div>
-    </details>
+    </div>
   );
 }

@@ -2,13 +2,15 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
 import { Toaster } from "sonner";
+import { NowProvider } from "@/components/ui/now";
 import { makeQueryClient } from "@/lib/query-client";
 
-export function Providers({ children }: { children: React.ReactNode }) {
+/** `serverNow`: the instant the layout rendered, so relative times hydrate to the text the server sent. */
+export function Providers({ children, serverNow }: { children: React.ReactNode; serverNow: number }) {
   const [queryClient] = useState(makeQueryClient);
   return (
     <QueryClientProvider client={queryClient}>
-      {children}
+      <NowProvider serverNow={serverNow}>{children}</NowProvider>
       <Toaster richColors closeButton position="top-right" />
     </QueryClientProvider>
   );

@@ -1,6 +1,23 @@
 "use client";
 import { useEffect, useId, useRef } from "react";
 
+/** Opens (showModal) and closes a <dialog> as `open` says; `onOpen` runs once it is shown. */
+export function useModalDialog(open: boolean, onOpen?: () => void) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      dialog.showModal();
+      onOpen?.();
+    }
+    if (!open && dialog.open) dialog.close();
+    // onOpen is read when `open` changes, not a reason to reopen.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open]);
+  return ref;
+}
+
 /**
  * A modal on the platform's <dialog>: focus is trapped and restored, Escape closes it,
  * and the page behind is inert, with no library of our own.
@@ -16,14 +33,8 @@ export function Dialog({
   title: string;
   children: React.ReactNode;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(open);
   const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
   return (
     <dialog
       ref={ref}

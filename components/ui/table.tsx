@@ -1,12 +1,31 @@
 import { Skeleton } from "./card";
 import { cn } from "./cn";
 
-export function Table({ caption, children, className }: { caption?: string; children: React.ReactNode; className?: string }) {
+export function Table({
+  caption,
+  children,
+  className,
+  tableClassName,
+}: {
+  caption?: string;
+  children: React.ReactNode;
+  className?: string;
+  tableClassName?: string;
+}) {
   // `relative` keeps absolutely positioned content (the sr-only caption and labels) inside the scroll
-  // box; without it they are placed against the page and widen it on narrow screens.
+  // box; without it they are placed against the page and widen it on narrow screens. A box that may
+  // scroll must be reachable by keyboard (axe scrollable-region-focusable): a named, focusable region.
   return (
-    <div className={cn("relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200", className)}>
-      <table className="min-w-full divide-y divide-slate-200 text-left text-sm">
+    <div
+      role={caption ? "region" : undefined}
+      aria-label={caption}
+      tabIndex={caption ? 0 : undefined}
+      className={cn(
+        "relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600",
+        className,
+      )}
+    >
+      <table className={cn("min-w-full divide-y divide-slate-200 text-left text-sm", tableClassName)}>
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         {children}
       </table>

@@ -1,25 +1,38 @@
 "use client";
-import { useSyncExternalStore } from "react";
+import { useNow } from "./now";
+import { cn } from "./cn";
 
-// Compact enough for table columns: the year only when it is not this year, a 24-hour clock with seconds.
-const thisYear = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
-const otherYear = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
-const noSubscription = () => () => {};
-
-function formatLocal(date: Date): string {
-  return (date.getFullYear() === new Date().getFullYear() ? thisYear : otherYear).format(date);
+/** "2026-11-23 11:06:17 UTC": the exact instant, the same text wherever it is rendered. */
+export function formatUtc(iso: string): string {
+  return iso.replace("T", " ").replace(/(\.\d+)?Z$/, " UTC");
 }
 
 /**
- * A UTC instant shown in the reader's local time, with the UTC value on hover.
- * The server renders UTC (it cannot know the reader's zone); the browser renders local time.
+ * "just now", "3 min ago", "in 2 h", "5 d ago"; beyond 30 days the UTC date. English words of our own
+ * rather than Intl.RelativeTimeFormat with the reader's locale: the server does not know that locale,
+ * and the text must be the same on both sides.
  */
-export function Time({ iso, className }: { iso: string | null | undefined; className?: string }) {
-  const inBrowser = useSyncExternalStore(noSubscription, () => true, () => false);
-  if (!iso) return <span className="text-slate-400">—</span>;
+export function formatRelative(iso: string, now: number): string {
+  const seconds = Math.round((now - Date.parse(iso)) / 1000);
+  const abs = Math.abs(seconds);
+  if (abs < 45) return "just now";
+  const [value, unit] =
+    abs < 3600 ? [Math.max(1, Math.round(abs / 60)), "min"] : abs < 86_400 ? [Math.round(abs / 3600), "h"] : abs < 30 * 86_400 ? [Math.round(abs / 86_400), "d"] : [0, ""];
+  if (!unit) return iso.slice(0, 10);
+  return seconds > 0 ? `${value} ${unit} ago` : `in ${value} ${unit}`;
+}
+
+/**
+ * A UTC instant, relative to now ("3 min ago") by default, with the exact UTC value in its title and
+ * dateTime. Server and client render the same text (see ./now). `absolute` shows the UTC value itself.
+ */
+export function Time({ iso, className, absolute = false }: { iso: string | null | undefined; className?: string; absolute?: boolean }) {
+  const now = useNow();
+  if (!iso) return <span className="text-slate-600">—</span>;
+  const exact = formatUtc(iso);
   return (
-    <time dateTime={iso} title={`${iso} (UTC)`} className={className}>
-      {inBrowser ? formatLocal(new Date(iso)) : iso.replace("T", " ").replace(/(\.\d+)?Z$/, " UTC")}
+    <time dateTime={iso} title={exact} className={cn("whitespace-nowrap", className)}>
+      {absolute || now === null ? exact : formatRelative(iso, now)}
     </time>
   );
 }

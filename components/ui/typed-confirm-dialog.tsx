@@ -3,12 +3,13 @@ import { useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { Field, Input } from "@/components/ui/input";
+import { Input } from "@/components/ui/input";
 import { callAction } from "@/lib/call-action";
 
 /**
  * A destructive action behind a dialog: states the consequence and enables the button only once the
- * expected text (a connection's name) is typed exactly. It sends one request at a time, however fast
+ * expected text (a connection's name, shown in a chip) is typed exactly; a non-empty text that differs
+ * is said to differ (politely, and tied to the input), so a disabled button is never a riddle. It sends one request at a time, however fast
  * the button is pressed; a failure (or an action that throws) is shown and keeps the dialog open, a
  * success closes it and goes to `onDone`.
  */
@@ -39,6 +40,7 @@ export function TypedConfirmDialog<Result extends { ok: true } | { ok: false; er
   const sending = useRef(false);
   const inputId = useId();
   const matches = typed === expected;
+  const mismatch = typed !== "" && !matches;
   const close = () => {
     setTyped("");
     setOpen(false);
@@ -72,9 +74,28 @@ export function TypedConfirmDialog<Result extends { ok: true } | { ok: false; er
           }}
         >
           <div className="space-y-2 text-sm text-slate-700">{children}</div>
-          <Field id={inputId} label={`Type ${expected} to confirm`}>
-            <Input id={inputId} value={typed} autoComplete="off" spellCheck={false} onChange={(e) => setTyped(e.target.value)} />
-          </Field>
+          <div className="space-y-1.5">
+            <label htmlFor={inputId} className="block text-sm font-medium text-slate-800">
+              Type{" "}
+              <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[0.8125rem] text-slate-900 ring-1 ring-inset ring-slate-300 select-all break-all">
+                {expected}
+              </code>{" "}
+              to confirm
+            </label>
+            <Input
+              id={inputId}
+              value={typed}
+              autoComplete="off"
+              spellCheck={false}
+              aria-invalid={mismatch ? true : undefined}
+              aria-describedby={`${inputId}-match`}
+              onChange={(e) => setTyped(e.target.value)}
+            />
+            {/* Always in the page, so the polite live region announces the message when it appears. */}
+            <p id={`${inputId}-match`} aria-live="polite" className="min-h-5 text-sm text-red-700">
+              {mismatch ? `That does not match “${expected}”` : null}
+            </p>
+          </div>
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={close} disabled={pending}>
               Cancel

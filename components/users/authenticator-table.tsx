@@ -27,30 +27,62 @@ export function AuthenticatorTable({ userId, authenticators }: { userId: string;
     );
   }
   return (
-    <Table caption={`Current authenticators of ${userId}`}>
-      <TableHead columns={columns} />
-      <tbody className="divide-y divide-slate-100">
+    <>
+      {/* A phone or a narrow window has no room for six columns: each authenticator is a card there, the table from `lg` up. */}
+      <ul aria-label={`Current authenticators of ${userId}`} className="space-y-3 sm:grid sm:grid-cols-2 sm:gap-3 sm:space-y-0 lg:hidden">
         {authenticators.map((a) => (
-          <tr key={a.userAuthenticatorId}>
-            <Td>
-              <span className="flex items-center gap-2">
-                <Badge tone="info">{a.verificationMethod}</Badge>
-                {a.isDefault ? <Badge tone="success">default</Badge> : null}
-              </span>
-            </Td>
-            <Td>{a.authenticatorType ?? "—"}</Td>
-            <Td>{describeDevice(a)}</Td>
-            <Td>
-              <Time iso={a.createdAt} />
-            </Td>
-            <Td>
-              <Time iso={a.lastVerifiedAt ?? a.verifiedAt} />
-            </Td>
-            <Td className="font-mono text-xs text-slate-600">{a.userAuthenticatorId}</Td>
-          </tr>
+          <li key={a.userAuthenticatorId} className="rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200">
+            <MethodBadges a={a} />
+            <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1.5 text-sm">
+              <dt className="text-slate-600">Type</dt>
+              <dd className="text-slate-800">{a.authenticatorType ?? "—"}</dd>
+              <dt className="text-slate-600">Device</dt>
+              <dd className="[overflow-wrap:anywhere] text-slate-800">{describeDevice(a)}</dd>
+              <dt className="text-slate-600">Created</dt>
+              <dd className="text-slate-800">
+                <Time iso={a.createdAt} />
+              </dd>
+              <dt className="text-slate-600">Last verified</dt>
+              <dd className="text-slate-800">
+                <Time iso={a.lastVerifiedAt ?? a.verifiedAt} />
+              </dd>
+              <dt className="text-slate-600">Id</dt>
+              <dd className="font-mono text-xs [overflow-wrap:anywhere] text-slate-700">{a.userAuthenticatorId}</dd>
+            </dl>
+          </li>
         ))}
-      </tbody>
-    </Table>
+      </ul>
+      <Table caption={`Current authenticators of ${userId}`} className="hidden lg:block">
+        <TableHead columns={columns} />
+        <tbody className="divide-y divide-slate-100">
+          {authenticators.map((a) => (
+            <tr key={a.userAuthenticatorId}>
+              <Td>
+                <MethodBadges a={a} />
+              </Td>
+              <Td>{a.authenticatorType ?? "—"}</Td>
+              <Td className="whitespace-normal! [overflow-wrap:anywhere]">{describeDevice(a)}</Td>
+              <Td className="whitespace-normal!">
+                <Time iso={a.createdAt} />
+              </Td>
+              <Td className="whitespace-normal!">
+                <Time iso={a.lastVerifiedAt ?? a.verifiedAt} />
+              </Td>
+              <Td className="font-mono text-xs text-slate-600">{a.userAuthenticatorId}</Td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </>
+  );
+}
+
+function MethodBadges({ a }: { a: UserAuthenticator }) {
+  return (
+    <span className="flex items-center gap-2">
+      <Badge tone="info">{a.verificationMethod}</Badge>
+      {a.isDefault ? <Badge tone="success">default</Badge> : null}
+    </span>
   );
 }
 

@@ -1,46 +1,69 @@
 import Form from "next/form";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/card";
-import { Field, FieldSkeleton, Input } from "@/components/ui/input";
-
-const formRow = "flex max-w-xl items-end gap-3";
+import { Input } from "@/components/ui/input";
 
 /**
  * A GET form: the id lands in the URL, so a lookup is a link. `next/form` navigates on the client, so
  * the URL changes and the result's skeleton shows at once; without JavaScript it is a plain form.
+ * It also sends the connection it was asked in (`connection=<id>`): the page runs the lookup only in
+ * that connection, so switching connections later fills in the form but looks nothing up.
+ * The button sits on the input's row (label above, hint below), so the two line up.
  */
-export function UserLookupForm({ connectionName, userId, error }: { connectionName: string; userId: string; error: string | undefined }) {
+export function UserLookupForm({
+  connectionId,
+  connectionName,
+  userId,
+  error,
+}: {
+  connectionId: string;
+  connectionName: string;
+  userId: string;
+  error: string | undefined;
+}) {
   return (
-    <Form action="/users" className={formRow} role="search" aria-label="Look up a user">
-      <div className="flex-1">
-        <Field
+    <Form action="/users" className="max-w-xl space-y-1.5" role="search" aria-label="Look up a user">
+      <label htmlFor="userId" className="block text-sm font-medium text-slate-800">
+        User id in {connectionName}
+      </label>
+      <div className="flex items-start gap-3">
+        <Input
           id="userId"
-          label={`User id in ${connectionName}`}
-          hint="Exact, as your application sends it. A lookup records the action console_authenticator_lookup for this id at the tenant."
-          error={error}
-        >
-          <Input
-            id="userId"
-            name="userId"
-            defaultValue={userId}
-            autoComplete="off"
-            spellCheck={false}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? "userId-error" : "userId-hint"}
-          />
-        </Field>
+          name="userId"
+          defaultValue={userId}
+          autoComplete="off"
+          spellCheck={false}
+          className="min-w-0 flex-1"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "userId-error userId-hint" : "userId-hint"}
+        />
+        <input type="hidden" name="connection" value={connectionId} />
+        <Button type="submit" className="h-9 shrink-0">
+          Look up
+        </Button>
       </div>
-      <Button type="submit">Look up</Button>
+      {error ? (
+        <p id="userId-error" role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+      <p id="userId-hint" className="text-xs text-slate-600">
+        Exact, as your application sends it. A lookup records the action console_authenticator_lookup for this id at the tenant.
+      </p>
     </Form>
   );
 }
 
-/** The form's shape (label, field, two-line hint, button) for the page's loading state, before the connection is known. */
+/** The form's shape (label, field and button on one row, two-line hint) for the page's loading state, before the connection is known. */
 export function UserLookupFormSkeleton() {
   return (
-    <div className={formRow}>
-      <FieldSkeleton className="flex-1" hint />
-      <Skeleton className="h-9 w-24" />
+    <div className="max-w-xl space-y-1.5">
+      <Skeleton className="h-5 w-32" />
+      <div className="flex gap-3">
+        <Skeleton className="h-9 flex-1" />
+        <Skeleton className="h-9 w-24" />
+      </div>
+      <Skeleton className="h-8 w-full" />
     </div>
   );
 }

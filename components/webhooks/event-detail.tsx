@@ -1,12 +1,13 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
-import { X } from "lucide-react";
-import { useEffect, useRef } from "react";
-import { Button } from "@/components/ui/button";
-import { Alert, Card, Skeleton } from "@/components/ui/card";
-import { Time } from "@/components/ui/time";
-import { EXPIRED_DATA_FIELDS, type WebhookEventDetail } from "@/lib/webhooks/types";
+import { UserSearch } from "lucide-react";
+import Link from "next/link";
+import { Alert, Skeleton } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
+import { formatUtc, Time } from "@/components/ui/time";
+import { curlReplayCommand } from "@/lib/webhooks/curl";
+import { EXPIRED_DATA_FIELDS, type WebhookEventDetail } from "@/lib/webhooks/types";
+import { DetailList, DetailRow } from "./detail-list";
 import { SignatureBadge } from "./signature-badge";
 
 // Times are shown with <Time> in their own rows.
@@ -26,58 +27,47 @@ const DATA_FIELD_LABELS: Record<(typeof dataFields)[number], string> = {
   credentialName: "Credential name",
 };
 
+class NotFound extends Error {}
+
 async function fetchEvent(id: number): Promise<WebhookEventDetail> {
   const response = await fetch(`/api/webhook-events/${id}`, { headers: { Accept: "application/json" } });
+  if (response.status === 404) throw new NotFound();
   if (!response.ok) throw new Error(((await response.json().catch(() => ({}))) as { errorDescription?: string }).errorDescription ?? `HTTP ${response.status}`);
   return (await response.json()) as WebhookEventDetail;
 }
 
-/** The detail panel below the table: brought into view with focus on its heading; Escape closes it. */
-export function EventDetail({ id, onClose }: { id: number; onClose: () => void }) {
-  const query = useQuery({ queryKey: ["webhook-event", id], queryFn: () => fetchEvent(id) });
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    heading.current?.scrollIntoView({ block: "start", behavior: "smooth" });
-    heading.current?.focus({ preventScroll: true });
-  }, [id]);
+export function EventNotFound({ param }: { param: string }) {
   return (
-    <Card className="mt-4 scroll-mt-4">
-      <section
-        aria-labelledby="event-detail-title"
-        aria-busy={query.isPending}
-        onKeyDown={(event) => {
-          if (event.key === "Escape") onClose();
-        }}
-      >
-        <div className="mb-3 flex items-start justify-between gap-4">
-          <h2 id="event-detail-title" ref={heading} tabIndex={-1} className="scroll-mt-4 text-base font-semibold outline-none">
-            Event details
-          </h2>
-          <Button variant="ghost" size="sm" onClick={onClose}>
-            <X aria-hidden="true" className="size-4" /> Close
-          </Button>
-        </div>
-        {query.isPending ? (
-          <Skeleton className="h-40 w-full" />
-        ) : query.isError ? (
-          <Alert tone="danger" title="The event could not be loaded">
-            {query.error.message}
-          </Alert>
-        ) : (
-          <Detail event={query.data} />
-        )}
-      </section>
-    </Card>
+    <Alert tone="warning" title="Event not found">
+      No stored event has the id <code className="break-all">{param}</code>: the link may be mistyped, or the event was purged after the
+      retention period. The list behind this drawer is unchanged.
+    </Alert>
   );
 }
 
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="grid grid-cols-[12rem_1fr] gap-2 py-1 text-sm">
-      <dt className="text-slate-500">{label}</dt>
-      <dd className="break-all text-slate-900">{children}</dd>
-    </div>
-  );
+/** The open event's detail, read on demand (the raw body is not in the list), masked for support by the server. */
+export function EventDetail({ id }: { id: number }) {
+  const query = useQuery({ queryKey: ["webhook-event", id], queryFn: () => fetchEvent(id), retry: (count, error) => !(error instanceof NotFound) && count < 1 });
+  if (query.isPending) {
+    return (
+      <div aria-busy="true" className="space-y-3">
+        <span className="sr-only">Loading the event…</span>
+        <Skeleton className="h-8 w-full" />
+        <Skeleton className="h-64 w-full" />
+        <Skeleton className="h-48 w-full" />
+      </div>
+    );
+  }
+  if (query.isError) {
+    return query.error instanceof NotFound ? (
+      <EventNotFound param={String(id)} />
+    ) : (
+      <Alert tone="danger" title="The event could not be loaded">
+        {query.error.message}
+      </Alert>
+    );
+  }
+  return <Detail event={query.data} />;
 }
 
 function Detail({ event }: { event: WebhookEventDetail }) {
@@ -89,61 +79,88 @@ function Detail({ event }: { event: WebhookEventDetail }) {
     }
   })();
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
-      <div>
-        <h3 className="mb-1 text-sm font-semibold">Envelope</h3>
-        <dl>
-          <Row label="Event id">{event.eventId}</Row>
-          <Row label="Type">{event.type}</Row>
-          <Row label="Tenant id">{event.tenantId}</Row>
-          <Row label="Connection">{event.connectionName ?? event.connectionId}</Row>
-          <Row label="Event time">
-            <Time iso={event.envelopeTime} />
-          </Row>
-          <Row label="First received">
-            <Time iso={event.firstReceivedAt} />
-          </Row>
-          <Row label="Last received">
-            <Time iso={event.lastReceivedAt} />
-          </Row>
-          <Row label="Deliveries">
+    <div className="space-y-5" data-testid="event-detail">
+      <div className="flex flex-wrap gap-2">
+        <CopyButton text={event.rawBody} label="Copy raw body" />
+        <CopyButton text={curlReplayCommand(event.rawBody, event.connectionName)} label="Copy as cURL" />
+        {event.userId ? (
+          <Link
+            href={`/users?${new URLSearchParams({ userId: event.userId, lookup: "1" }).toString()}`}
+            className="inline-flex items-center gap-2 rounded-md px-2.5 py-1.5 text-sm font-medium text-indigo-700 ring-1 ring-slate-300 ring-inset hover:bg-slate-50"
+          >
+            <UserSearch aria-hidden="true" className="size-4" /> Look up this user
+          </Link>
+        ) : null}
+      </div>
+      <section aria-labelledby="event-envelope">
+        <h3 id="event-envelope" className="mb-1 text-sm font-semibold">
+          Envelope
+        </h3>
+        <DetailList>
+          <DetailRow label="Event id">{event.eventId}</DetailRow>
+          <DetailRow label="Type">{event.type}</DetailRow>
+          <DetailRow label="Tenant id">{event.tenantId}</DetailRow>
+          <DetailRow label="Connection">{event.connectionName ?? event.connectionId}</DetailRow>
+          <DetailRow label="Event time">
+            <ExactTime iso={event.envelopeTime} />
+          </DetailRow>
+          <DetailRow label="First received">
+            <ExactTime iso={event.firstReceivedAt} />
+          </DetailRow>
+          <DetailRow label="Last received">
+            <ExactTime iso={event.lastReceivedAt} />
+          </DetailRow>
+          <DetailRow label="Deliveries">
             <span data-testid="detail-delivery-count">{event.deliveryCount}</span>
-          </Row>
-          <Row label="Signature">
-            <SignatureBadge status={event.signatureStatus} />
-          </Row>
-        </dl>
-        <h3 className="mt-4 mb-1 text-sm font-semibold">Data</h3>
-        <dl>
+          </DetailRow>
+          <DetailRow label="Signature">
+            <SignatureBadge status={event.signatureStatus} full />
+          </DetailRow>
+        </DetailList>
+      </section>
+      <section aria-labelledby="event-data">
+        <h3 id="event-data" className="mb-1 text-sm font-semibold">
+          Data
+        </h3>
+        <DetailList>
           {/* Fields the event did not carry are left out (the spec makes most of them optional). */}
           {dataFields.map((field) =>
             event[field] === null ? null : (
-              <Row key={field} label={DATA_FIELD_LABELS[field]}>
+              <DetailRow key={field} label={DATA_FIELD_LABELS[field]}>
                 {event[field]}
-              </Row>
+              </DetailRow>
             ),
           )}
           {event.createdAt ? (
-            <Row label="Authenticator created">
-              <Time iso={event.createdAt} />
-            </Row>
+            <DetailRow label="Authenticator created">
+              <ExactTime iso={event.createdAt} />
+            </DetailRow>
           ) : null}
           {event.expiresAt ? (
-            <Row label="Expired at">
-              <Time iso={event.expiresAt} />
-            </Row>
+            <DetailRow label="Expired at">
+              <ExactTime iso={event.expiresAt} />
+            </DetailRow>
           ) : null}
-        </dl>
-      </div>
-      <div>
-        <div className="mb-1 flex items-center justify-between">
-          <h3 className="text-sm font-semibold">Raw body{event.piiMasked ? " (email and phone masked)" : ""}</h3>
-          <CopyButton text={event.rawBody} label="Copy body" />
-        </div>
-        <pre data-testid="raw-body" className="max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+        </DetailList>
+      </section>
+      <section aria-labelledby="event-raw">
+        <h3 id="event-raw" className="mb-1 text-sm font-semibold">
+          Raw body{event.piiMasked ? " (email and phone masked)" : ""}
+        </h3>
+        {/* Scrolls inside itself: a long line must not widen the drawer, nor the page on a phone. */}
+        <pre data-testid="raw-body" tabIndex={0} aria-label="Raw body" className="max-h-[28rem] max-w-full overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
           {pretty}
         </pre>
-      </div>
+      </section>
     </div>
+  );
+}
+
+/** In the drawer both: the exact UTC instant, and how long ago. */
+function ExactTime({ iso }: { iso: string }) {
+  return (
+    <>
+      <span className="font-mono text-xs">{formatUtc(iso)}</span> <span className="text-slate-600">(<Time iso={iso} />)</span>
+    </>
   );
 }

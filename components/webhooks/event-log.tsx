@@ -1,33 +1,40 @@
 "use client";
-import Link from "next/link";
 import { Alert, EmptyState } from "@/components/ui/card";
-import { ALL_CONNECTIONS, type EventFilters } from "@/lib/webhooks/filters";
+import { ALL_CONNECTIONS } from "@/lib/webhooks/constants";
 import type { Page, WebhookEventSummary } from "@/lib/webhooks/types";
-import { EventDetail } from "./event-detail";
+import { EventDetail, EventNotFound } from "./event-detail";
 import { EventTable } from "./event-table";
 import { ExportLinks } from "./export-links";
+import { LogDrawer } from "./log-drawer";
+import { LogPager } from "./log-pager";
+
+/** What the drawer shows: an event by id, a `?event=` that names no event, or nothing (closed). */
+export type OpenRow = { id: number } | { notFound: string } | null;
 
 /**
- * The events log below the filter form: follow live, exports, the table, paging and the open event's
- * detail. Its state (the query, follow, the open event) is held by the page's client wiring.
+ * The events log below the filter bar: follow live, exports, the table, paging, and the open event's
+ * drawer over it. Its state (the query, follow, the open event) is held by the page's client wiring.
  */
 export function EventLog({
   page,
   refreshError,
-  filters,
+  connectionId,
+  cursor,
   query,
   piiMasked,
   follow,
   onFollowChange,
   announcement,
-  selectedId,
-  onSelect,
-  onCloseDetail,
+  open,
+  onOpen,
+  onClose,
 }: {
   page: Page<WebhookEventSummary>;
   /** Why the latest refetch failed; the rows shown are then the last good ones. */
   refreshError: Error | null;
-  filters: EventFilters;
+  connectionId: string | undefined;
+  /** The page's cursor; none on the newest page. */
+  cursor: string | undefined;
   /** The filters as a query string, without the cursor. */
   query: string;
   piiMasked: boolean;
@@ -35,14 +42,19 @@ export function EventLog({
   onFollowChange: (follow: boolean) => void;
   /** Read out politely when rows arrive while following. */
   announcement: string;
-  selectedId: number | null;
-  onSelect: (id: number) => void;
-  onCloseDetail: () => void;
+  open: OpenRow;
+  onOpen: (id: number) => void;
+  onClose: () => void;
 }) {
-  const onFirstPage = !filters.cursor;
+  const onFirstPage = !cursor;
+  const openId = open && "id" in open ? open.id : null;
+  const pageLink = (cursor: string | null) => {
+    const q = [query, cursor ? `cursor=${encodeURIComponent(cursor)}` : ""].filter(Boolean).join("&");
+    return q ? `/webhooks?${q}` : "/webhooks";
+  };
   return (
     <>
-      <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
+      <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
         <label className="flex items-center gap-2 text-sm text-slate-800">
           <input
             type="checkbox"
@@ -54,7 +66,7 @@ export function EventLog({
           Follow live {onFirstPage ? "" : "(only on the newest page)"}
         </label>
         <div className="flex flex-wrap items-center gap-2 text-sm">
-          {piiMasked ? <span className="text-slate-500">Email addresses and phone numbers are masked for your role.</span> : null}
+          {piiMasked ? <span className="text-slate-600">Email and phone are masked for your role.</span> : null}
           <ExportLinks endpoint="/api/webhook-events/export" query={query} />
         </div>
       </div>
@@ -69,32 +81,31 @@ export function EventLog({
         </div>
       ) : null}
       {page.items.length === 0 ? (
-        <EmptyState title={onFirstPage ? "No webhook events match" : "No older events"}>
+        <EmptyState title={onFirstPage ? "No webhook events match" : "No events on this page"}>
           {query
-            ? "No stored event matches these filters. Clear them, or follow live to see new events as they arrive."
+            ? "No stored event matches these filters. Clear them, widen the time range, or follow live to see new events as they arrive."
             : "No event has been received yet. Paste a connection's webhook URL (on its page) into the tenant's settings; events appear here as the service sends them."}
         </EmptyState>
       ) : (
         <EventTable
           events={page.items}
-          selectedId={selectedId}
-          onSelect={onSelect}
-          showConnection={!filters.connectionId || filters.connectionId === ALL_CONNECTIONS}
+          selectedId={openId}
+          onSelect={onOpen}
+          showConnection={!connectionId || connectionId === ALL_CONNECTIONS}
+          query={pageLink(cursor ?? null).split("?")[1] ?? ""}
         />
       )}
-      <nav aria-label="Pages" className="mt-3 flex gap-3 text-sm">
-        {onFirstPage ? null : (
-          <Link className="text-indigo-700 underline" href={query ? `/webhooks?${query}` : "/webhooks"}>
-            ← Newest
-          </Link>
-        )}
-        {page.nextCursor ? (
-          <Link className="text-indigo-700 underline" href={`/webhooks?${[query, `cursor=${encodeURIComponent(page.nextCursor)}`].filter(Boolean).join("&")}`}>
-            Older →
-          </Link>
-        ) : null}
-      </nav>
-      {selectedId !== null ? <EventDetail id={selectedId} onClose={onCloseDetail} /> : null}
+      <LogPager onFirstPage={onFirstPage} newerCursor={page.newerCursor} olderCursor={page.nextCursor} href={pageLink} />
+      <LogDrawer
+        title="Event details"
+        ids={page.items.map((e) => e.id)}
+        currentId={open === null ? null : "id" in open ? open.id : "not-found"}
+        onMove={onOpen}
+        onClose={onClose}
+        rowLinkSelector={(id) => `[data-event-link="${id}"]`}
+      >
+        {open === null ? null : "id" in open ? <EventDetail id={open.id} /> : <EventNotFound param={open.notFound} />}
+      </LogDrawer>
     </>
   );
 }

@@ -10,7 +10,8 @@ export function IgnoredFilters({ ignored }: { ignored: IgnoredFilter[] }) {
         <ul className="list-inside list-disc">
           {ignored.map((f) => (
             <li key={f.name}>
-              {f.label}: {f.message}.
+              {f.label}: {f.message}
+              {/[.?!]$/.test(f.message) ? "" : "."}
             </li>
           ))}
         </ul>

@@ -1,11 +1,25 @@
-import { Badge } from "@/components/ui/badge";
+import { ShieldAlert, ShieldCheck, ShieldQuestion } from "lucide-react";
+import { cn } from "@/components/ui/cn";
 import { signatureLabels } from "@/lib/webhooks/format";
 
-export function SignatureBadge({ status }: { status: string }) {
-  const info = signatureLabels[status] ?? { label: status, tone: "neutral" as const, title: status };
+const icons = { success: ShieldCheck, warning: ShieldAlert, neutral: ShieldQuestion } as const;
+const colours = { success: "text-emerald-700", warning: "text-amber-800", neutral: "text-slate-700" } as const;
+
+/** The signature check as an icon and a short label ("key 1"), the full sentence in the title. `full` says "verified (key 1)". */
+export function SignatureBadge({ status, full = false, className }: { status: string; full?: boolean; className?: string }) {
+  const info = signatureLabels[status] ?? { label: status, short: status, tone: "neutral" as const, title: status };
+  const Icon = icons[info.tone];
   return (
-    <Badge tone={info.tone} title={info.title}>
-      {info.label}
-    </Badge>
+    <span title={info.title} className={cn("inline-flex items-center gap-1 text-xs font-medium whitespace-nowrap", colours[info.tone], className)}>
+      <Icon aria-hidden="true" className="size-4 shrink-0" />
+      {full ? (
+        info.label
+      ) : (
+        <>
+          <span aria-hidden="true">{info.short}</span>
+          <span className="sr-only">{info.label}</span>
+        </>
+      )}
+    </span>
   );
 }

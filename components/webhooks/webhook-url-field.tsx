@@ -31,16 +31,22 @@ export function WebhookUrlField({
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
         Receiver URL
       </label>
+      {/*
+        The one value an admin must read and paste, so it is shown whole: a read-only text area that
+        wraps anywhere (a URL has no spaces) and grows with its text; focusing it selects it all.
+      */}
+      <textarea
+        id={id}
+        readOnly
+        rows={2}
+        value={url ?? ""}
+        placeholder={url === null ? "Cannot be shown: regenerate the URL" : undefined}
+        data-testid="webhook-url"
+        spellCheck={false}
+        onFocus={(e) => e.currentTarget.select()}
+        className="field-sizing-content block min-h-9 w-full resize-none break-all rounded-md bg-slate-50 px-3 py-2 font-mono text-xs leading-5 text-slate-800 ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600 focus:outline-none"
+      />
       <div className="flex flex-wrap items-center gap-2">
-        <input
-          id={id}
-          readOnly
-          value={url ?? ""}
-          placeholder={url === null ? "Cannot be shown: regenerate the URL" : undefined}
-          data-testid="webhook-url"
-          onFocus={(e) => e.currentTarget.select()}
-          className="min-w-0 flex-1 rounded-md bg-slate-50 px-3 py-2 font-mono text-xs text-slate-800 ring-1 ring-inset ring-slate-300"
-        />
         {url === null ? null : <CopyButton text={url} label="Copy URL" />}
         <TypedConfirmDialog
           trigger={(open) => (

@@ -90,6 +90,50 @@ describe("creating a connection", () => {
   });
 });
 
+describe("the same tenant connected twice", () => {
+  it("names the connection that already holds the management key in that region, saves nothing, and saves when confirmed", async () => {
+    const first = await createConnection(actor, { name: "Acme", region: "us", managementKey: acme.managementKey, ...blank });
+    if (!first.ok) throw new Error(first.error);
+    const twin = await createConnection(actor, { name: "Acme again", region: "us", managementKey: `  ${acme.managementKey} `, ...blank });
+    expect(twin).toMatchObject({ ok: false, field: "managementKey", sameKeyAs: { id: first.id, name: "Acme" } });
+    expect(!twin.ok && twin.error).toMatch(/^Acme already connects to this tenant with this management key/);
+    // The answer and the audit log name the other connection, never the key.
+    expect(JSON.stringify(twin)).not.toContain(acme.managementKey);
+    expect(await listConnections()).toHaveLength(1);
+    expect(JSON.stringify(await db.select().from(auditLog))).not.toContain(acme.managementKey);
+
+    const confirmed = await createConnection(actor, { name: "Acme again", region: "us", managementKey: acme.managementKey, ...blank, allowSameKey: true });
+    expect(confirmed).toMatchObject({ ok: true });
+    expect(await listConnections()).toHaveLength(2);
+  });
+
+  it("compares keys, not fingerprints: another key with the same last four characters is no duplicate", async () => {
+    await createConnection(actor, { name: "Acme", region: "us", managementKey: acme.managementKey, ...blank, saveUnverified: true });
+    const sameLast4 = `different_prefix_${acme.managementKey.slice(-4)}`;
+    const other = await createConnection(actor, { name: "Other", region: "us", managementKey: sameLast4, ...blank });
+    // Not a duplicate: it goes on to the key check, which no region passes.
+    expect(other).toMatchObject({ ok: false, field: "managementKey" });
+    expect(other).not.toHaveProperty("sameKeyAs");
+    expect(!other.ok && other.error).toMatch(/No region accepts/);
+  });
+
+  it("an edit that gives a connection another's key (and region) is stopped the same way; its own key is no duplicate", async () => {
+    const a = await createConnection(actor, { name: "Acme", region: "us", managementKey: acme.managementKey, ...blank });
+    const g = await createConnection(actor, { name: "Globex", region: "eu", managementKey: globex.managementKey, ...blank });
+    if (!a.ok || !g.ok) throw new Error("seed");
+    const base = { id: g.id, name: "Globex", region: "eu" as const, managementKey: "", ...blank, removeServerSecondaryKey: false };
+    // Re-entering its own key, or renaming it, is fine.
+    expect(await updateConnection(actor, { ...base, managementKey: globex.managementKey })).toMatchObject({ ok: true });
+    expect(await updateConnection(actor, { ...base, name: "Globex EU" })).toMatchObject({ ok: true });
+    expect(await updateConnection(actor, { ...base, name: "Globex EU", region: "us", managementKey: acme.managementKey })).toMatchObject({
+      ok: false,
+      sameKeyAs: { id: a.id, name: "Acme" },
+    });
+    expect((await getServiceConnection(g.id))?.managementKey).toBe(globex.managementKey);
+    expect(await updateConnection(actor, { ...base, region: "us", managementKey: acme.managementKey, allowSameKey: true })).toMatchObject({ ok: true });
+  });
+});
+
 describe("editing and deleting", () => {
   it("keeps a key when its field is empty, replaces it when given, and audits the replacement", async () => {
     const created = await createConnection(actor, { name: "Acme", region: "us", managementKey: acme.managementKey, ...blank });

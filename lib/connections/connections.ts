@@ -15,6 +15,7 @@ import {
   type UpdateConnectionInput,
 } from "./schemas";
 import type { ConnectionMutationResult, SecretKindName } from "./types";
+import { findConnectionWithSameKey } from "./same-key";
 import { checkManagementKey } from "./verify";
 import type { ActionResult } from "@/lib/call-action";
 
@@ -65,6 +66,23 @@ async function verifyForSave(region: Region, key: string, saveUnverified: boolea
   }
 }
 
+/**
+ * A second connection to the same tenant (its management key in the same region) is almost always a
+ * mistake: the tenant's webhooks reach only one of the two, and the watch lists and logs split. It is
+ * said, naming the existing connection, and saved only when the admin confirms (`allowSameKey`).
+ */
+async function sameKeyFailure(region: Region, key: string, allowSameKey: boolean | undefined, exceptId?: string): Promise<Failure | undefined> {
+  if (allowSameKey) return undefined;
+  const other = await findConnectionWithSameKey(region, key, exceptId);
+  if (!other) return undefined;
+  return {
+    ok: false,
+    field: "managementKey",
+    sameKeyAs: other,
+    error: `${other.name} already connects to this tenant with this management key in ${regionLabels[region]}. A second connection to the same tenant splits its watch list and logs, and the tenant's webhooks reach only the connection whose URL is in its settings.`,
+  };
+}
+
 function optionalKeys(input: { serverKey: string; serverSecondaryKey: string }): Array<[SecretKindName, string]> {
   const keys: Array<[SecretKindName, string]> = [];
   if (input.serverKey) keys.push(["server", input.serverKey]);
@@ -77,6 +95,8 @@ export async function createConnection(actor: AuditActor, raw: CreateConnectionI
   if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Check the form." };
   const input = parsed.data;
   if (await findConnectionIdByName(input.name)) return nameTaken;
+  const sameKey = await sameKeyFailure(input.region, input.managementKey, input.allowSameKey);
+  if (sameKey) return sameKey;
   const verification = await verifyForSave(input.region, input.managementKey, input.saveUnverified);
   if ("ok" in verification) return verification;
 
@@ -137,6 +157,10 @@ export async function updateConnection(actor: AuditActor, raw: UpdateConnectionI
   const keyChanged = input.managementKey !== "" && input.managementKey !== storedKey;
   const regionChanged = input.region !== current.region;
   if (storedKey === null && !keyChanged && regionChanged) return unreadableKey;
+  if (keyChanged || regionChanged) {
+    const sameKey = await sameKeyFailure(input.region, keyChanged ? input.managementKey : storedKey!, input.allowSameKey, input.id);
+    if (sameKey) return sameKey;
+  }
   let verifiedAt: Date | null | undefined;
   let httpStatus: number | null = null;
   if (keyChanged || regionChanged) {

@@ -85,6 +85,20 @@ export async function getServiceConnection(
   return { id: row.id, name: row.name, region: row.region, managementKey: decryptSecret(row.ciphertext, { connectionId: row.id, kind: "management" }) };
 }
 
+/**
+ * Every connection in a region with its sealed management key (still encrypted), for the duplicate-key
+ * check in connections.ts. Server-only.
+ */
+export async function listSealedManagementKeys(region: Region): Promise<Array<{ id: string; name: string; ciphertext: string }>> {
+  const db = await getDb();
+  return db
+    .select({ id: connections.id, name: connections.name, ciphertext: connectionSecrets.ciphertext })
+    .from(connections)
+    .innerJoin(connectionSecrets, sql`${connectionSecrets.connectionId} = ${connections.id} and ${connectionSecrets.kind} = 'management'`)
+    .where(eq(connections.region, region))
+    .orderBy(asc(sql`lower(${connections.name})`));
+}
+
 /** Encrypted row values for a key, bound to its connection and kind; only the last four characters stay in clear. */
 export function sealKey(connectionId: string, kind: SecretKindName, key: string, actorId: string | null) {
   return { connectionId, kind, ciphertext: encryptSecret(key, { connectionId, kind }), last4: fingerprint(key), setAt: new Date(), setBy: actorId };

@@ -17,6 +17,11 @@ const fields = {
   serverSecondaryKey: key,
   /** Set when the admin chose to save although the region could not be reached. */
   saveUnverified: z.boolean(),
+  /**
+   * Set when the admin, told that another connection already holds this management key in this region
+   * (the same tenant), chose to save a second connection to it anyway.
+   */
+  allowSameKey: z.boolean().optional(),
 };
 
 export const createConnectionSchema = z

@@ -39,7 +39,7 @@ export async function handleListEvents(request: Request): Promise<Response> {
   if (!parsed.ok) return badQuery(parsed.errorDescription);
   return withCursorErrors(async () => {
     const page = await listWebhookEvents(parsed.filters, user.role);
-    return Response.json({ events: page.items, nextCursor: page.nextCursor }, { headers: noStore });
+    return Response.json({ events: page.items, nextCursor: page.nextCursor, newerCursor: page.newerCursor }, { headers: noStore });
   });
 }
 
@@ -83,6 +83,6 @@ export async function handleListRejections(request: Request): Promise<Response> 
     }
     if (format !== null) return badQuery("format: must be csv or ndjson");
     const page = await listWebhookRejections(parsed.filters);
-    return Response.json({ rejections: page.items, nextCursor: page.nextCursor }, { headers: noStore });
+    return Response.json({ rejections: page.items, nextCursor: page.nextCursor, newerCursor: page.newerCursor }, { headers: noStore });
   });
 }

@@ -26,17 +26,26 @@ export async function withCursorFallback<F extends { cursor?: string }, R>(
   }
 }
 
-/** Keyset cursor: the (received time, id) of the last row shown. Stable while new rows arrive at the top. */
-type Cursor = { at: string; id: number };
+/**
+ * Keyset cursor: the (received time, id) of the row a page starts after, and which way it reads. Stable
+ * while new rows arrive at the top. `older` pages read the index newest first from below the row; `newer`
+ * pages read it oldest first from above the row (then the page is reversed), so both are index scans.
+ */
+export type CursorDirection = "older" | "newer";
+type Cursor = { at: string; id: number; direction: CursorDirection };
 
 export function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify([cursor.at, cursor.id])).toString("base64url");
+  // Older cursors, the common case, keep the two-element form links already carry.
+  const value = cursor.direction === "newer" ? [cursor.at, cursor.id, "newer"] : [cursor.at, cursor.id];
+  return Buffer.from(JSON.stringify(value)).toString("base64url");
 }
 
 export function decodeCursor(value: string): Cursor {
   try {
-    const [at, id] = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as unknown[];
-    if (typeof at === "string" && !Number.isNaN(Date.parse(at)) && Number.isSafeInteger(id)) return { at, id: id as number };
+    const [at, id, direction = "older"] = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as unknown[];
+    if (typeof at === "string" && !Number.isNaN(Date.parse(at)) && Number.isSafeInteger(id) && (direction === "older" || direction === "newer")) {
+      return { at, id: id as number, direction };
+    }
   } catch {
     /* fall through */
   }

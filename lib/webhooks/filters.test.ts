@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { eventFiltersSchema, parseEventFilters, parseFiltersLeniently, rejectionFiltersSchema } from "./filters";
+import { eventFiltersSchema, parseEventFilters, parseFiltersLeniently, parseRejectionFilters, rejectionFiltersSchema } from "./filters";
 
 describe("parseFiltersLeniently", () => {
   it("leaves out each parameter that does not parse, names it by its label, and applies the rest", () => {
@@ -11,7 +11,7 @@ describe("parseFiltersLeniently", () => {
     expect(filters).toMatchObject({ userId: "usr_alice", limit: 50, type: "authenticator.expired" });
     expect(filters.expiresFrom).toBeUndefined();
     expect(ignored.map((f) => f.label).sort()).toEqual(["Expired from", "Rows per page"]);
-    expect(ignored.find((f) => f.name === "expiresFrom")?.message).toBe("must be an ISO 8601 time");
+    expect(ignored.find((f) => f.name === "expiresFrom")?.message).toBe("must be an ISO 8601 time, e.g. 2026-01-31T12:00:00Z");
   });
 
   it("ignores nothing in a valid link", () => {
@@ -32,5 +32,45 @@ describe("eventFiltersSchema", () => {
     expect(parseEventFilters({ connectionId: "all" }).ok).toBe(true);
     expect(parseEventFilters({ connectionId: "3f6c2a1e-8b4d-4c7a-9e21-5d0f7a9b1c01" }).ok).toBe(true);
     expect(parseEventFilters({ connectionId: "Acme" }).ok).toBe(false);
+  });
+});
+
+describe("link parameters said to a person", () => {
+  it("names an unknown parameter, suggests the filter meant, and applies the rest", () => {
+    const { filters, ignored } = parseFiltersLeniently(eventFiltersSchema, { method: "PUSH", platform: "IOS", colour: "red", userId: "usr_a" });
+    expect(filters).toMatchObject({ userId: "usr_a" });
+    expect(filters).not.toHaveProperty("method");
+    expect(ignored).toEqual([
+      { name: "method", label: "method", message: "not a filter of this log; did you mean Method (verificationMethod=PUSH)?" },
+      { name: "platform", label: "platform", message: "not a filter of this log; did you mean Platform (devicePlatform=IOS)?" },
+      { name: "colour", label: "colour", message: "not a filter of this log" },
+    ]);
+  });
+
+  it("says what rows per page must be, instead of zod's NaN", () => {
+    const { ignored } = parseFiltersLeniently(eventFiltersSchema, { limit: "abc" });
+    expect(ignored).toEqual([{ name: "limit", label: "Rows per page", message: "must be a whole number from 1 to 200" }]);
+    expect(parseEventFilters({ limit: "2.5" })).toEqual({ ok: false, errorDescription: "Rows per page (limit): must be a whole number from 1 to 200" });
+    expect(parseEventFilters({ limit: "0" })).toEqual({ ok: false, errorDescription: "Rows per page (limit): must be a whole number from 1 to 200" });
+  });
+
+  it("refuses unknown parameters in the API, naming them, and keeps what the UI sends", () => {
+    expect(parseEventFilters({ method: "PUSH" })).toEqual({
+      ok: false,
+      errorDescription: "method: not a filter of this log; did you mean Method (verificationMethod=PUSH)?",
+    });
+    expect(parseRejectionFilters({ verificationMethod: "PUSH" })).toMatchObject({ ok: false, errorDescription: expect.stringContaining("verificationMethod: not a filter") });
+    const ui = parseEventFilters({ connectionId: "all", type: "all", verificationMethod: "PUSH", devicePlatform: "IOS", userId: "u", userIdMatch: "prefix", received: "1h", cursor: "x", limit: "20" });
+    expect(ui.ok).toBe(true);
+    expect(parseRejectionFilters({ reason: "bad_signature", received: "7d", limit: "10" }).ok).toBe(true);
+  });
+
+  it("takes the relative received presets and names a bad one", () => {
+    expect(parseEventFilters({ received: "24h" })).toMatchObject({ ok: true, filters: { received: "24h" } });
+    expect(parseEventFilters({ received: "2h" })).toEqual({ ok: false, errorDescription: "Received (received): must be one of 1h, 24h, 7d" });
+  });
+
+  it("says which connection values are allowed", () => {
+    expect(parseEventFilters({ connectionId: "Acme" })).toEqual({ ok: false, errorDescription: "Connection (connectionId): must be a connection's id, or all" });
   });
 });

@@ -1,34 +1,34 @@
 import { z } from "zod";
+import { ALL_CONNECTIONS, DEFAULT_EVENT_TYPE, DEFAULT_PAGE_SIZE, FILTER_LABELS, MAX_PAGE_SIZE, RECEIVED_PRESET_VALUES } from "./constants";
 import { REJECTION_REASON_VALUES } from "./types";
 
-/** The log's filters, as they appear in the URL (page) and the query string (API). Client-safe. */
-const optionalText = z.string().trim().max(256).optional();
+// The vocabulary lives in ./constants (no zod) so client components need not bundle the schemas;
+// re-exported here for the server side, which reads filters from one place.
+export { ALL_CONNECTIONS, ALL_TYPES, DEFAULT_PAGE_SIZE, FILTER_LABELS, filtersToQuery, KNOWN_EVENT_TYPES } from "./constants";
+
+/** The log's filters, as they appear in the URL (page) and the query string (API). Every message is said to a person. */
+const optionalText = z.string().trim().max(256, { error: "must be at most 256 characters" }).optional();
 /** Method and platform are upper-case enum values in the spec; "push" finds PUSH. */
-const optionalEnumText = z.string().trim().max(256).toUpperCase().optional();
-const optionalTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 time" }).optional();
-/** Rows per page when the link does not say: what the log shows, and what its skeleton is sized for. */
-export const DEFAULT_PAGE_SIZE = 50;
+const optionalEnumText = optionalText.transform((v) => v?.toUpperCase());
+const optionalTime = z.iso.datetime({ offset: true, error: "must be an ISO 8601 time, e.g. 2026-01-31T12:00:00Z" }).optional();
+const wholeNumber = { error: `must be a whole number from 1 to ${MAX_PAGE_SIZE}` };
 const pageFields = {
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(DEFAULT_PAGE_SIZE),
+  cursor: z.string().max(200, { error: "not a page of this log" }).optional(),
+  limit: z.coerce.number(wholeNumber).int(wholeNumber).min(1, wholeNumber).max(MAX_PAGE_SIZE, wholeNumber).default(DEFAULT_PAGE_SIZE),
 };
-
-export const ALL_TYPES = "all";
-/** `connectionId=all` asks for every connection; the page without one shows the selected connection. */
-export const ALL_CONNECTIONS = "all";
-const connectionFilter = z.union([z.uuid(), z.literal(ALL_CONNECTIONS)]).optional();
-
-/** The event kinds SERVICE-FACTS names; others are stored too and can be typed into the URL. */
-export const KNOWN_EVENT_TYPES = ["authenticator.expired", "authenticator.created", "authenticator.updated", "authenticator.deleted"] as const;
+const notAConnection = { error: "must be a connection's id, or all" };
+const connectionFilter = z.union([z.uuid(notAConnection), z.literal(ALL_CONNECTIONS, notAConnection)], notAConnection).optional();
+const receivedPreset = z.enum(RECEIVED_PRESET_VALUES, { error: `must be one of ${RECEIVED_PRESET_VALUES.join(", ")}` }).optional();
 
 export const eventFiltersSchema = z.object({
   connectionId: connectionFilter,
-  type: z.string().trim().min(1).max(200).default("authenticator.expired"),
+  type: z.string().trim().min(1, { error: "must not be empty" }).max(200, { error: "must be at most 200 characters" }).default(DEFAULT_EVENT_TYPE),
   verificationMethod: optionalEnumText,
   devicePlatform: optionalEnumText,
   userId: optionalText,
-  userIdMatch: z.enum(["exact", "prefix"]).default("exact"),
+  userIdMatch: z.enum(["exact", "prefix"], { error: "must be exact or prefix" }).default("exact"),
   userAuthenticatorId: optionalText,
+  received: receivedPreset,
   receivedFrom: optionalTime,
   receivedTo: optionalTime,
   expiresFrom: optionalTime,
@@ -38,7 +38,8 @@ export const eventFiltersSchema = z.object({
 
 export const rejectionFiltersSchema = z.object({
   connectionId: connectionFilter,
-  reason: z.enum(REJECTION_REASON_VALUES).optional(),
+  reason: z.enum(REJECTION_REASON_VALUES, { error: `must be one of ${REJECTION_REASON_VALUES.join(", ")}` }).optional(),
+  received: receivedPreset,
   receivedFrom: optionalTime,
   receivedTo: optionalTime,
   ...pageFields,
@@ -50,6 +51,7 @@ export type RejectionFilters = z.infer<typeof rejectionFiltersSchema>;
 export type ParsedFilters<T> = { ok: true; filters: T } | { ok: false; errorDescription: string };
 
 type QueryInput = URLSearchParams | Record<string, string | string[] | undefined>;
+type FilterSchema<T> = z.ZodType<T> & { shape: Record<string, unknown> };
 
 /** Empty values count as absent (an empty form field); the first of repeated values is used. */
 function toObject(input: QueryInput): Record<string, string> {
@@ -62,46 +64,58 @@ function toObject(input: QueryInput): Record<string, string> {
   return out;
 }
 
-function parseWith<T>(schema: z.ZodType<T>, input: QueryInput): ParsedFilters<T> {
-  const result = schema.safeParse(toObject(input));
-  if (result.success) return { ok: true, filters: result.data };
-  const issue = result.error.issues[0];
-  return { ok: false, errorDescription: issue ? `${issue.path.join(".")}: ${issue.message}` : "invalid query" };
-}
+export type IgnoredFilter = { name: string; label: string; message: string };
 
-export const parseEventFilters = (input: QueryInput) => parseWith(eventFiltersSchema, input);
-export const parseRejectionFilters = (input: QueryInput) => parseWith(rejectionFiltersSchema, input);
-
-/** What the log page's filter form calls each parameter. */
-export const FILTER_LABELS: Record<string, string> = {
-  connectionId: "Connection",
-  type: "Event type",
-  verificationMethod: "Method",
-  devicePlatform: "Device platform",
-  userId: "User id",
-  userIdMatch: "User id match",
-  userAuthenticatorId: "User authenticator id",
-  receivedFrom: "Received from",
-  receivedTo: "Received to",
-  expiresFrom: "Expired from",
-  expiresTo: "Expired to",
-  reason: "Reason",
-  cursor: "Page",
-  limit: "Rows per page",
+/** Parameters people (and other tools' links) use for ours; a name not here gets no suggestion. */
+const LIKELY_MEANT: Record<string, string> = {
+  method: "verificationMethod",
+  verification_method: "verificationMethod",
+  platform: "devicePlatform",
+  device_platform: "devicePlatform",
+  device: "devicePlatform",
+  user: "userId",
+  user_id: "userId",
+  useruuid: "userId",
+  authenticator: "userAuthenticatorId",
+  user_authenticator_id: "userAuthenticatorId",
+  connection: "connectionId",
+  connection_id: "connectionId",
+  event_type: "type",
+  eventtype: "type",
+  since: "received",
+  from: "receivedFrom",
+  to: "receivedTo",
+  page_size: "limit",
+  pagesize: "limit",
+  per_page: "limit",
+  size: "limit",
 };
 
-/** `?event=`: the event whose detail panel a link opens. */
-export const openEventSchema = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+function unknownParameter(name: string, value: string, known: string[]): IgnoredFilter {
+  const lower = name.toLowerCase();
+  const meant = known.find((k) => k.toLowerCase() === lower) ?? (known.includes(LIKELY_MEANT[lower] ?? "") ? LIKELY_MEANT[lower] : undefined);
+  const hint = meant ? `; did you mean ${FILTER_LABELS[meant] ?? meant} (${meant}=${value})?` : "";
+  return { name, label: name, message: `not a filter of this log${hint}` };
+}
 
-export type IgnoredFilter = { name: string; label: string; message: string };
+/** A left-out parameter in one sentence: "Rows per page (limit): must be a whole number from 1 to 200". */
+export function describeIgnored(f: IgnoredFilter): string {
+  return f.label === f.name ? `${f.name}: ${f.message}` : `${f.label} (${f.name}): ${f.message}`;
+}
 
 /**
  * For the page, where a hand-edited link should not cost the whole view: every parameter that does
- * not parse is left out (and reported, by its label), and the rest apply.
+ * not parse, or that is no filter of this log, is left out (and reported, by its label); the rest apply.
  */
-export function parseFiltersLeniently<T>(schema: z.ZodType<T>, input: QueryInput): { filters: T; ignored: IgnoredFilter[] } {
+export function parseFiltersLeniently<T>(schema: FilterSchema<T>, input: QueryInput): { filters: T; ignored: IgnoredFilter[] } {
   const values = toObject(input);
+  const known = Object.keys(schema.shape);
   const ignored: IgnoredFilter[] = [];
+  for (const name of Object.keys(values)) {
+    if (known.includes(name)) continue;
+    ignored.push(unknownParameter(name, values[name]!, known));
+    delete values[name];
+  }
   for (;;) {
     const result = schema.safeParse(values);
     if (result.success) return { filters: result.data, ignored };
@@ -114,15 +128,15 @@ export function parseFiltersLeniently<T>(schema: z.ZodType<T>, input: QueryInput
   }
 }
 
-/** The query string of a filter set, without defaults, so shared links stay short. */
-export function filtersToQuery(filters: Partial<Record<string, string | number | undefined>>, omit: string[] = []): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) {
-    if (value === undefined || value === "" || omit.includes(key)) continue;
-    if (key === "type" && value === "authenticator.expired") continue;
-    if (key === "userIdMatch" && value === "exact") continue;
-    if (key === "limit" && Number(value) === DEFAULT_PAGE_SIZE) continue;
-    params.set(key, String(value));
-  }
-  return params.toString();
+/** For the API: the same parse, but the first problem refuses the request (a script should not get a different set than it asked for). */
+function parseStrictly<T>(schema: FilterSchema<T>, input: QueryInput): ParsedFilters<T> {
+  const { filters, ignored } = parseFiltersLeniently(schema, input);
+  const first = ignored[0];
+  return first ? { ok: false, errorDescription: describeIgnored(first) } : { ok: true, filters };
 }
+
+export const parseEventFilters = (input: QueryInput) => parseStrictly(eventFiltersSchema, input);
+export const parseRejectionFilters = (input: QueryInput) => parseStrictly(rejectionFiltersSchema, input);
+
+/** `?event=` / `?rejection=`: the row whose detail drawer a link opens. */
+export const openRowSchema = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);

@@ -78,7 +78,9 @@ export function verifyWebhookSignature(
   if (keyIndex < 0) return { ok: false, reason: "bad_signature", detail: "no v2 signature matches a server secret key" };
   const age = nowSeconds - parsed.timestamp;
   if (Math.abs(age) > SIGNATURE_TOLERANCE_SECONDS) {
-    return { ok: false, reason: "stale_timestamp", detail: `signature timestamp is ${age} s from now (tolerance ${SIGNATURE_TOLERANCE_SECONDS} s)` };
+    // A positive age is a timestamp in the past (a replay or a delayed request); negative, a sender's clock ahead of ours.
+    const when = age > 0 ? `${age} s in the past` : `${-age} s in the future`;
+    return { ok: false, reason: "stale_timestamp", detail: `signature timestamp is ${when} (tolerance ${SIGNATURE_TOLERANCE_SECONDS} s)` };
   }
   return { ok: true, keyIndex };
 }

@@ -67,4 +67,8 @@ export type WebhookRejectionSummary = {
   headers: Record<string, string>;
 };
 
-export type Page<T> = { items: T[]; nextCursor: string | null };
+/** One page of a log, newest first: `nextCursor` reads the older rows after it, `newerCursor` the newer ones before it. */
+export type Page<T> = { items: T[]; nextCursor: string | null; newerCursor: string | null };
+
+/** Method and platform values the filter bar offers: the documented ones and those seen in recent events. */
+export type FilterChoices = { verificationMethods: string[]; devicePlatforms: string[] };

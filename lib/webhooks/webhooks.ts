@@ -6,15 +6,60 @@ import { getDb } from "@/lib/db";
 import { escapeLike } from "@/lib/db/like";
 import { connections, webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { decodeCursor, encodeCursor } from "./cursor";
-import { ALL_CONNECTIONS, ALL_TYPES, type EventFilters, type RejectionFilters } from "./filters";
+import { ALL_CONNECTIONS, ALL_TYPES, KNOWN_METHODS, KNOWN_PLATFORMS, RECEIVED_PRESETS } from "./constants";
+import type { EventFilters, RejectionFilters } from "./filters";
 import { maskEmail, maskPhone, maskRawBody } from "./masking";
-import type { Page, WebhookEventDetail, WebhookEventSummary, WebhookRejectionSummary } from "./types";
+import type { FilterChoices, Page, WebhookEventDetail, WebhookEventSummary, WebhookRejectionSummary } from "./types";
 
 /**
  * The indexes are declared DESC NULLS LAST (drizzle's default); a bare DESC means NULLS FIRST and
  * would not match them, so PostgreSQL would sort the whole table instead of reading the index.
  */
 const newestFirst = (column: SQL | AnyPgColumn) => sql`${column} desc nulls last`;
+/** The same index read backwards (for a "newer" page): ASC NULLS FIRST is exactly its reverse. */
+const oldestFirst = (column: SQL | AnyPgColumn) => sql`${column} asc nulls first`;
+
+/** The received-time conditions: a preset (relative to now, so a shared "last hour" link stays the last hour) and a custom range. */
+function receivedConditions(column: AnyPgColumn, filters: { received?: keyof typeof RECEIVED_PRESETS; receivedFrom?: string; receivedTo?: string }, now = Date.now()) {
+  return [
+    filters.received ? gte(column, new Date(now - RECEIVED_PRESETS[filters.received].ms)) : undefined,
+    filters.receivedFrom ? gte(column, new Date(filters.receivedFrom)) : undefined,
+    filters.receivedTo ? lte(column, new Date(filters.receivedTo)) : undefined,
+  ];
+}
+
+/**
+ * One keyset page of a log ordered by (received time, id), newest first whichever way it was read.
+ * `run` gets the cursor condition and the order; it asks for one row more than the page to know whether
+ * the page has a next one in that direction.
+ */
+async function keysetPage<R extends { id: number }>(
+  cursorValue: string | undefined,
+  limit: number,
+  receivedAt: AnyPgColumn,
+  id: AnyPgColumn,
+  run: (after: SQL | undefined, order: SQL[]) => Promise<R[]>,
+  receivedOf: (row: R) => Date,
+): Promise<{ rows: R[]; nextCursor: string | null; newerCursor: string | null }> {
+  const cursor = cursorValue ? decodeCursor(cursorValue) : null;
+  const newer = cursor?.direction === "newer";
+  const after = cursor
+    ? newer
+      ? sql`(${receivedAt}, ${id}) > (${cursor.at}::timestamptz, ${cursor.id})`
+      : sql`(${receivedAt}, ${id}) < (${cursor.at}::timestamptz, ${cursor.id})`
+    : undefined;
+  const fetched = await run(after, newer ? [oldestFirst(receivedAt), oldestFirst(id)] : [newestFirst(receivedAt), newestFirst(id)]);
+  const more = fetched.length > limit;
+  const rows = fetched.slice(0, limit);
+  if (newer) rows.reverse();
+  const at = (row: R | undefined, direction: "older" | "newer") => (row ? encodeCursor({ at: receivedOf(row).toISOString(), id: row.id, direction }) : null);
+  // Reading older, the rows above exist (the cursor's row at least); reading newer, the rows below do.
+  return {
+    rows,
+    nextCursor: newer ? at(rows.at(-1), "older") : more ? at(rows.at(-1), "older") : null,
+    newerCursor: !cursor ? null : newer ? (more ? at(rows[0], "newer") : null) : at(rows[0], "newer"),
+  };
+}
 
 /** One connection's rows, or every connection's when none or `all` is asked for. */
 function ofConnection(column: AnyPgColumn, connectionId: string | undefined): SQL | undefined {
@@ -35,8 +80,7 @@ function eventConditions(filters: EventFilters): SQL[] {
         ? sql`${e.userId} like ${escapeLike(filters.userId) + "%"}`
         : eq(e.userId, filters.userId)
       : undefined,
-    filters.receivedFrom ? gte(e.firstReceivedAt, new Date(filters.receivedFrom)) : undefined,
-    filters.receivedTo ? lte(e.firstReceivedAt, new Date(filters.receivedTo)) : undefined,
+    ...receivedConditions(e.firstReceivedAt, filters),
     filters.expiresFrom ? gte(e.expiresAt, new Date(filters.expiresFrom)) : undefined,
     filters.expiresTo ? lte(e.expiresAt, new Date(filters.expiresTo)) : undefined,
   ];
@@ -103,23 +147,17 @@ function toSummary(row: EventRow, role: Role): WebhookEventSummary {
 export async function listWebhookEvents(filters: EventFilters, role: Role): Promise<Page<WebhookEventSummary>> {
   const db = await getDb();
   const conditions = eventConditions(filters);
-  if (filters.cursor) {
-    const cursor = decodeCursor(filters.cursor);
-    conditions.push(sql`(${webhookEvents.firstReceivedAt}, ${webhookEvents.id}) < (${cursor.at}::timestamptz, ${cursor.id})`);
-  }
-  const rows = await db
-    .select(eventColumns)
-    .from(webhookEvents)
-    .leftJoin(connections, eq(connections.id, webhookEvents.connectionId))
-    .where(and(...conditions))
-    .orderBy(newestFirst(webhookEvents.firstReceivedAt), newestFirst(webhookEvents.id))
-    .limit(filters.limit + 1);
-  const page = rows.slice(0, filters.limit);
-  const last = page.at(-1);
-  return {
-    items: page.map((row) => toSummary(row, role)),
-    nextCursor: rows.length > filters.limit && last ? encodeCursor({ at: last.firstReceivedAt.toISOString(), id: last.id }) : null,
-  };
+  const page = await keysetPage(filters.cursor, filters.limit, webhookEvents.firstReceivedAt, webhookEvents.id, (after, order) =>
+    db
+      .select(eventColumns)
+      .from(webhookEvents)
+      .leftJoin(connections, eq(connections.id, webhookEvents.connectionId))
+      .where(and(...conditions, after))
+      .orderBy(...order)
+      .limit(filters.limit + 1),
+    (row) => row.firstReceivedAt,
+  );
+  return { items: page.rows.map((row) => toSummary(row, role)), nextCursor: page.nextCursor, newerCursor: page.newerCursor };
 }
 
 /** Every event of the filtered set, page by page (constant memory: one page at a time, pulled on demand). */
@@ -157,36 +195,33 @@ export async function listWebhookRejections(filters: RejectionFilters): Promise<
   const conditions: (SQL | undefined)[] = [
     ofConnection(r.connectionId, filters.connectionId),
     filters.reason ? eq(r.reason, filters.reason) : undefined,
-    filters.receivedFrom ? gte(r.receivedAt, new Date(filters.receivedFrom)) : undefined,
-    filters.receivedTo ? lte(r.receivedAt, new Date(filters.receivedTo)) : undefined,
+    ...receivedConditions(r.receivedAt, filters),
   ];
-  if (filters.cursor) {
-    const cursor = decodeCursor(filters.cursor);
-    conditions.push(sql`(${r.receivedAt}, ${r.id}) < (${cursor.at}::timestamptz, ${cursor.id})`);
-  }
-  const rows = await db
-    .select({
-      id: r.id,
-      connectionId: r.connectionId,
-      connectionName: connections.name,
-      receivedAt: r.receivedAt,
-      status: r.status,
-      reason: r.reason,
-      detail: r.detail,
-      eventId: r.eventId,
-      bodySha256: r.bodySha256,
-      headers: r.headers,
-    })
-    .from(r)
-    .leftJoin(connections, eq(connections.id, r.connectionId))
-    .where(and(...conditions))
-    .orderBy(newestFirst(r.receivedAt), newestFirst(r.id))
-    .limit(filters.limit + 1);
-  const page = rows.slice(0, filters.limit);
-  const last = page.at(-1);
+  const page = await keysetPage(filters.cursor, filters.limit, r.receivedAt, r.id, (after, order) =>
+    db
+      .select({
+        id: r.id,
+        connectionId: r.connectionId,
+        connectionName: connections.name,
+        receivedAt: r.receivedAt,
+        status: r.status,
+        reason: r.reason,
+        detail: r.detail,
+        eventId: r.eventId,
+        bodySha256: r.bodySha256,
+        headers: r.headers,
+      })
+      .from(r)
+      .leftJoin(connections, eq(connections.id, r.connectionId))
+      .where(and(...conditions, after))
+      .orderBy(...order)
+      .limit(filters.limit + 1),
+    (row) => row.receivedAt,
+  );
   return {
-    items: page.map((row) => ({ ...row, receivedAt: row.receivedAt.toISOString(), headers: row.headers as Record<string, string> })),
-    nextCursor: rows.length > filters.limit && last ? encodeCursor({ at: last.receivedAt.toISOString(), id: last.id }) : null,
+    items: page.rows.map((row) => ({ ...row, receivedAt: row.receivedAt.toISOString(), headers: row.headers as Record<string, string> })),
+    nextCursor: page.nextCursor,
+    newerCursor: page.newerCursor,
   };
 }
 
@@ -198,4 +233,39 @@ export async function* iterateWebhookRejections(filters: RejectionFilters, pageS
     if (!page.nextCursor) return;
     cursor = page.nextCursor;
   }
+}
+
+/**
+ * Neither column has an index (a skip scan would need one), and the table is meant to hold a million
+ * rows, so a DISTINCT over it per page view is out. Instead the choices are the documented values plus
+ * those of the newest RECENT_ROWS events (a bounded read of the received-time index), cached in-process
+ * for CHOICES_TTL_MS: a value only seen in older events can still be typed into the link.
+ */
+const RECENT_ROWS = 5000;
+const CHOICES_TTL_MS = 60_000;
+let choicesCache: { at: number; value: Promise<FilterChoices> } | null = null;
+
+export function listFilterChoices(now = Date.now()): Promise<FilterChoices> {
+  if (choicesCache && now - choicesCache.at < CHOICES_TTL_MS) return choicesCache.value;
+  const value = readFilterChoices();
+  choicesCache = { at: now, value };
+  // A failed read is not cached: the next page view tries again.
+  value.catch(() => {
+    if (choicesCache?.value === value) choicesCache = null;
+  });
+  return value;
+}
+
+async function readFilterChoices(): Promise<FilterChoices> {
+  const db = await getDb();
+  const e = webhookEvents;
+  const recent = db
+    .select({ method: e.verificationMethod, platform: e.devicePlatform })
+    .from(e)
+    .orderBy(newestFirst(e.firstReceivedAt), newestFirst(e.id))
+    .limit(RECENT_ROWS)
+    .as("recent");
+  const rows = await db.selectDistinct({ method: recent.method, platform: recent.platform }).from(recent);
+  const merge = (known: readonly string[], seen: (string | null)[]) => [...new Set([...known, ...seen.filter((v): v is string => !!v).sort()])];
+  return { verificationMethods: merge(KNOWN_METHODS, rows.map((r) => r.method)), devicePlatforms: merge(KNOWN_PLATFORMS, rows.map((r) => r.platform)) };
 }

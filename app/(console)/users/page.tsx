@@ -9,38 +9,43 @@ import { AuthenticatorLookupResult } from "@/components/users/lookup-result";
 import { UsersPageHeader } from "@/components/users/users-page-header";
 import { isRequestFromConsole } from "@/lib/auth/fetch-metadata";
 import { requireSelectedConnection } from "@/lib/connections/current";
-import { userIdSchema } from "@/lib/users/schemas";
+import { lookupRequestSchema } from "@/lib/users/schemas";
+import { decideLookup } from "@/lib/users/lookup-request";
 import { lookUpUserAuthenticators } from "@/lib/users/users";
 
 export const metadata: Metadata = { title: "Users" };
 
-export default async function UsersPage({ searchParams }: { searchParams: Promise<{ userId?: string | string[] }> }) {
+export default async function UsersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { user, connection } = await requireSelectedConnection("support");
   if (!connection) return <NoConnection title="Users" isAdmin={user.role === "admin"} />;
-  const { userId: raw } = await searchParams;
-  const asked = typeof raw === "string" ? userIdSchema.safeParse(raw) : null;
-  const userId = asked?.success ? asked.data : null;
-  // A lookup records an action at the tenant, so only a request the signed-in user made here runs it;
-  // a link from anywhere else only fills in the form.
-  const fromConsole = isRequestFromConsole(await headers());
+  const params = lookupRequestSchema.parse(await searchParams);
+  // A lookup records an action at the tenant, so it runs only when asked for here, in the connection it
+  // was asked in: never on a re-render (a server action's, a connection switch's) or a link from elsewhere.
+  const decision = decideLookup(params, { selectedConnectionId: connection.id, requestHeaders: await headers(), isRequestFromConsole });
   return (
     <>
       <UsersPageHeader />
       <div className="space-y-6">
         <UserLookupForm
+          connectionId={connection.id}
           connectionName={connection.name}
-          userId={typeof raw === "string" ? raw : ""}
-          error={asked && !asked.success ? asked.error.issues[0]?.message : undefined}
+          userId={params.rawUserId}
+          error={decision.kind === "invalid" ? decision.message : undefined}
         />
         <div aria-live="polite">
-          {userId !== null && fromConsole ? (
-            <StreamedSection key={userId} title="The authenticators" fallback={<AuthenticatorTableSkeleton />}>
-              <AuthenticatorLookupResult userId={userId} lookup={lookUpUserAuthenticators(user, connection, userId)} connectionId={connection.id} />
+          {decision.kind === "run" ? (
+            <StreamedSection key={`${connection.id}:${decision.userId}`} title="The authenticators" fallback={<AuthenticatorTableSkeleton />}>
+              <AuthenticatorLookupResult
+                userId={decision.userId}
+                lookup={lookUpUserAuthenticators(user, connection, decision.userId)}
+                connectionId={connection.id}
+              />
             </StreamedSection>
           ) : null}
-          {userId !== null && !fromConsole ? (
-            <Alert title="Opened from a link">
-              Nothing was looked up yet. Press Look up to read the authenticators of “{userId}” in {connection.name}.
+          {decision.kind === "ask" ? (
+            <Alert title={decision.reason === "link" ? "Opened from a link" : "Not looked up yet"}>
+              {decision.reason === "link" ? "Nothing was looked up yet. " : null}Press Look up to read the authenticators of “{decision.userId}” in{" "}
+              {connection.name}.
             </Alert>
           ) : null}
         </div>

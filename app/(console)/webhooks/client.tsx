@@ -1,52 +1,58 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { EventLog } from "@/components/webhooks/event-log";
-import type { EventFilters } from "@/lib/webhooks/filters";
-import type { Page, WebhookEventSummary } from "@/lib/webhooks/types";
+import { EventLog, type OpenRow } from "@/components/webhooks/event-log";
+import { RejectionLog } from "@/components/webhooks/rejection-log";
+import type { Page, WebhookEventSummary, WebhookRejectionSummary } from "@/lib/webhooks/types";
 
 const FOLLOW_INTERVAL_MS = 3000;
 
 async function fetchPage(query: string): Promise<Page<WebhookEventSummary>> {
   const response = await fetch(`/api/webhook-events${query ? `?${query}` : ""}`, { headers: { Accept: "application/json" } });
-  const body = (await response.json().catch(() => ({}))) as { events?: WebhookEventSummary[]; nextCursor?: string | null; errorDescription?: string };
+  const body = (await response.json().catch(() => ({}))) as { events?: WebhookEventSummary[]; nextCursor?: string | null; newerCursor?: string | null; errorDescription?: string };
   if (!response.ok || !body.events) throw new Error(body.errorDescription ?? `HTTP ${response.status}`);
-  return { items: body.events, nextCursor: body.nextCursor ?? null };
+  return { items: body.events, nextCursor: body.nextCursor ?? null, newerCursor: body.newerCursor ?? null };
+}
+
+/**
+ * The open row of a log, kept in the URL (`?event=ID`, `?rejection=ID`) so it can be shared; replaceState
+ * keeps it out of the history. A parameter that names no row opens the drawer on "not found".
+ */
+function useOpenRow(param: string, initial: OpenRow): [OpenRow, (id: number) => void, () => void] {
+  const [open, setOpen] = useState<OpenRow>(initial);
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    if (open === null) url.searchParams.delete(param);
+    else if ("id" in open) url.searchParams.set(param, String(open.id));
+    if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url);
+  }, [open, param]);
+  const select = useCallback((id: number) => setOpen({ id }), []);
+  const close = useCallback(() => setOpen(null), []);
+  return [open, select, close];
 }
 
 /** The events log's client state: the page query (polled while following live), follow, and the open event. */
 export function WebhookLogClient({
   initialPage,
-  filters,
+  connectionId,
+  cursor,
   query,
   piiMasked,
-  initialEventId,
+  initialOpen,
 }: {
   initialPage: Page<WebhookEventSummary>;
-  filters: EventFilters;
+  connectionId: string | undefined;
+  cursor: string | undefined;
   /** The filters as a query string, without the cursor. */
   query: string;
   piiMasked: boolean;
-  /** The event whose detail the link opens (`?event=`). */
-  initialEventId: number | null;
+  /** The event the link opens (`?event=`). */
+  initialOpen: OpenRow;
 }) {
-  const onFirstPage = !filters.cursor;
-  const pageQuery = [query, filters.cursor ? `cursor=${encodeURIComponent(filters.cursor)}` : ""].filter(Boolean).join("&");
+  const onFirstPage = !cursor;
+  const pageQuery = [query, cursor ? `cursor=${encodeURIComponent(cursor)}` : ""].filter(Boolean).join("&");
   const [follow, setFollow] = useState(false);
-  const [selectedId, setSelectedId] = useState<number | null>(initialEventId);
-  // The open detail is part of the URL, so it can be shared; replaceState keeps it out of the history.
-  useEffect(() => {
-    const url = new URL(window.location.href);
-    if (selectedId === null) url.searchParams.delete("event");
-    else url.searchParams.set("event", String(selectedId));
-    if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url);
-  }, [selectedId]);
-  const closeDetail = useCallback(() => {
-    const id = selectedId;
-    setSelectedId(null);
-    // Back to where the reader was: the row's Details button.
-    if (id !== null) document.querySelector<HTMLElement>(`[data-event-details="${id}"]`)?.focus();
-  }, [selectedId]);
+  const [open, select, close] = useOpenRow("event", initialOpen);
   const [announcement, setAnnouncement] = useState("");
   const page = useQuery({
     queryKey: ["webhook-events", pageQuery],
@@ -68,15 +74,32 @@ export function WebhookLogClient({
     <EventLog
       page={page.data}
       refreshError={page.isError ? page.error : null}
-      filters={filters}
+      connectionId={connectionId}
+      cursor={cursor}
       query={query}
       piiMasked={piiMasked}
       follow={follow}
       onFollowChange={setFollow}
       announcement={announcement}
-      selectedId={selectedId}
-      onSelect={setSelectedId}
-      onCloseDetail={closeDetail}
+      open={open}
+      onOpen={select}
+      onClose={close}
     />
   );
+}
+
+/** The rejections log's client state: the open rejection (its detail is all in the row, so nothing is fetched). */
+export function RejectionLogClient({
+  page,
+  initialOpen,
+  ...props
+}: {
+  page: Page<WebhookRejectionSummary>;
+  initialOpen: OpenRow;
+  cursor: string | undefined;
+  query: string;
+  connectionName: string | null;
+}) {
+  const [open, select, close] = useOpenRow("rejection", initialOpen);
+  return <RejectionLog page={page} open={open} onOpen={select} onClose={close} {...props} />;
 }

@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import { StreamedSection } from "@/components/ui/streamed-section";
+import type { OpenRow } from "@/components/webhooks/event-log";
 import { EventFiltersForm } from "@/components/webhooks/event-filters-form";
 import { IgnoredFilters } from "@/components/webhooks/ignored-filters";
-import { RejectionLog } from "@/components/webhooks/rejection-log";
+import { RejectionFiltersForm } from "@/components/webhooks/rejection-filters-form";
 import { WebhooksPageHeader } from "@/components/webhooks/webhooks-page-header";
 import { WebhookLogSkeleton } from "@/components/webhooks/webhook-log-skeleton";
 import { WebhookLogTabs } from "@/components/webhooks/webhook-log-tabs";
@@ -11,11 +12,11 @@ import type { Role } from "@/lib/auth/roles";
 import { getSelectedConnection } from "@/lib/connections/current";
 import { listConnectionChoices } from "@/lib/connections/repository";
 import { env } from "@/lib/env";
-import { eventFiltersSchema, filtersToQuery, openEventSchema, parseFiltersLeniently, rejectionFiltersSchema, type EventFilters } from "@/lib/webhooks/filters";
-import type { Page, WebhookEventSummary } from "@/lib/webhooks/types";
+import { ALL_CONNECTIONS, eventFiltersSchema, filtersToQuery, openRowSchema, parseFiltersLeniently, rejectionFiltersSchema, type EventFilters, type RejectionFilters } from "@/lib/webhooks/filters";
+import type { Page, WebhookEventSummary, WebhookRejectionSummary } from "@/lib/webhooks/types";
 import { withCursorFallback, type CursorFallback } from "@/lib/webhooks/cursor";
-import { listWebhookEvents, listWebhookRejections, piiVisibleTo } from "@/lib/webhooks/webhooks";
-import { WebhookLogClient } from "./client";
+import { listFilterChoices, listWebhookEvents, listWebhookRejections, piiVisibleTo } from "@/lib/webhooks/webhooks";
+import { RejectionLogClient, WebhookLogClient } from "./client";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
@@ -23,42 +24,45 @@ type SearchParams = Record<string, string | string[] | undefined>;
 
 export default async function WebhooksPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requireRole("support");
-  const { tab: tabParam, ...params } = await searchParams;
+  // `tab`, `event` and `rejection` are the page's own parameters, not filters of either log.
+  const { tab: tabParam, event, rejection, ...params } = await searchParams;
   const tab = tabParam === "rejections" ? "rejections" : "events";
   return (
     <>
       <WebhooksPageHeader retentionDays={env().CONSOLE_WEBHOOK_RETENTION_DAYS} />
       <WebhookLogTabs current={tab} />
-      {await (tab === "events" ? eventsView(params, user.role) : rejectionsView(params))}
+      {await (tab === "events" ? eventsView(params, openRow(event), user.role) : rejectionsView(params, openRow(rejection)))}
     </>
   );
+}
+
+/** `?event=` / `?rejection=`: a row id, or what the link said when it names no row (the drawer says "not found"). */
+function openRow(param: string | string[] | undefined): OpenRow {
+  const raw = Array.isArray(param) ? param[0] : param;
+  if (raw === undefined || raw === "") return null;
+  const parsed = openRowSchema.safeParse(raw);
+  return parsed.success ? { id: parsed.data } : { notFound: raw.slice(0, 100) };
 }
 
 // The filters paint at once and the log streams in. The parameters the parse left out are said above
 // them at once; a bad cursor only shows when the query runs, so the log's section says that one (hence
 // the empty list handed to withCursorFallback).
 
-async function eventsView(params: SearchParams, role: Role) {
+async function eventsView(params: SearchParams, initialOpen: OpenRow, role: Role) {
   const { filters, ignored } = parseFiltersLeniently(eventFiltersSchema, params);
   // Without a connection in the link, the log follows the shell's connection switcher.
   if (params.connectionId === undefined) filters.connectionId = (await getSelectedConnection())?.id;
-  const connections = await listConnectionChoices();
+  const [connections, choices] = await Promise.all([listConnectionChoices(), listFilterChoices()]);
   const query = filtersToQuery(filters, ["cursor"]);
-  const openEvent = openEventSchema.safeParse(params.event);
   return (
     <>
       <IgnoredFilters ignored={ignored} />
-      {/* The fields are uncontrolled: a new filter set (the switcher, Clear) mounts the form afresh. The
+      {/* The fields are uncontrolled: a new filter set (the switcher, Clear) mounts the bar afresh. The
           two siblings' keys must differ (they are the same query without a cursor), else React keeps both. */}
-      <EventFiltersForm key={`form?${query}`} filters={filters} connections={connections} />
+      <EventFiltersForm key={`form?${query}`} filters={filters} connections={connections} choices={choices} />
       {/* A new filter set or page is a new view: its skeleton at once, follow-live and the open detail afresh. */}
       <StreamedSection key={`log?${filtersToQuery(filters)}`} title="The log" fallback={<WebhookLogSkeleton rows={filters.limit} />}>
-        <EventLogSection
-          log={withCursorFallback(filters, [], (f) => listWebhookEvents(f, role))}
-          query={query}
-          piiMasked={!piiVisibleTo(role)}
-          initialEventId={openEvent.success ? openEvent.data : null}
-        />
+        <EventLogSection log={withCursorFallback(filters, [], (f) => listWebhookEvents(f, role))} query={query} piiMasked={!piiVisibleTo(role)} initialOpen={initialOpen} />
       </StreamedSection>
     </>
   );
@@ -72,30 +76,48 @@ async function EventLogSection({
   log: Promise<CursorFallback<EventFilters, Page<WebhookEventSummary>>>;
   query: string;
   piiMasked: boolean;
-  initialEventId: number | null;
+  initialOpen: OpenRow;
 }) {
   const { result, filters, ignored } = await log;
   return (
     <>
       <IgnoredFilters ignored={ignored} />
-      <WebhookLogClient initialPage={result} filters={filters} {...props} />
+      <WebhookLogClient initialPage={result} connectionId={filters.connectionId} cursor={filters.cursor} {...props} />
     </>
   );
 }
 
-async function rejectionsView(params: SearchParams) {
+async function rejectionsView(params: SearchParams, initialOpen: OpenRow) {
   const { filters, ignored } = parseFiltersLeniently(rejectionFiltersSchema, params);
   const connections = await listConnectionChoices();
+  const query = filtersToQuery(filters, ["cursor"]);
+  const connectionName =
+    filters.connectionId && filters.connectionId !== ALL_CONNECTIONS ? (connections.find((c) => c.id === filters.connectionId)?.name ?? filters.connectionId) : null;
   return (
     <>
       <IgnoredFilters ignored={ignored} />
-      <StreamedSection
-        key={["tab=rejections", filtersToQuery(filters)].filter(Boolean).join("&")}
-        title="The log"
-        fallback={<WebhookLogSkeleton rows={filters.limit} />}
-      >
-        <RejectionLog log={withCursorFallback(filters, [], listWebhookRejections)} connections={connections} />
+      <RejectionFiltersForm key={`rejections-form?${query}`} filters={filters} connections={connections} />
+      <StreamedSection key={["tab=rejections", filtersToQuery(filters)].filter(Boolean).join("&")} title="The log" fallback={<WebhookLogSkeleton rows={filters.limit} />}>
+        <RejectionLogSection log={withCursorFallback(filters, [], listWebhookRejections)} query={query} connectionName={connectionName} initialOpen={initialOpen} />
       </StreamedSection>
+    </>
+  );
+}
+
+async function RejectionLogSection({
+  log,
+  ...props
+}: {
+  log: Promise<CursorFallback<RejectionFilters, Page<WebhookRejectionSummary>>>;
+  query: string;
+  connectionName: string | null;
+  initialOpen: OpenRow;
+}) {
+  const { result, filters, ignored } = await log;
+  return (
+    <>
+      <IgnoredFilters ignored={ignored} />
+      <RejectionLogClient page={result} cursor={filters.cursor} {...props} />
     </>
   );
 }

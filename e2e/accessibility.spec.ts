@@ -1,0 +1,152 @@
+import crypto from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { signIn, type E2eUser } from "./support/auth";
+import { expectNoSeriousA11yViolations, sidewaysOverflow } from "./support/axe";
+import { expireAuthenticator, tenantWebhookUrl } from "./support/emulator";
+import { e2eUsers } from "./support/env";
+
+/**
+ * Every route and every state that matters (drawer open, rejections, dialogs open, a lookup's result),
+ * for admin and for support: axe finds no serious or critical violation, nothing scrolls sideways at
+ * 1280×800 (neither the page nor a table), and at 390×844 the page itself never does.
+ */
+
+type Step = { name: string; roles: ReadonlyArray<E2eUser["role"]>; open: (page: Page) => Promise<void> };
+
+const visit = (path: string, heading: string | RegExp) => async (page: Page) => {
+  await page.goto(path);
+  await expect(page.getByRole("heading", { level: 1, name: heading }).filter({ visible: true })).toBeVisible();
+  // Streamed sections have answered: no skeleton is left (a skeleton is aria-hidden and has no text to check).
+  await expect(page.locator("[aria-busy=true]")).toHaveCount(0, { timeout: 15_000 });
+};
+
+const openFirstRow = (testId: string) => async (page: Page) => {
+  await page.getByTestId(testId).first().getByRole("link").first().click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await expect(page.getByRole("dialog").locator("[aria-busy=true]")).toHaveCount(0);
+};
+
+const steps: Step[] = [
+  { name: "overview", roles: ["admin", "support"], open: visit("/", "Overview") },
+  { name: "connections", roles: ["admin"], open: visit("/connections", "Connections") },
+  { name: "new connection", roles: ["admin"], open: visit("/connections/new", /connection/i) },
+  {
+    name: "a connection's page",
+    roles: ["admin"],
+    open: async (page) => {
+      await visit("/connections", "Connections")(page);
+      await page.getByRole("link", { name: "Acme", exact: true }).first().click();
+      await expect(page.getByRole("heading", { level: 1, name: "Acme" })).toBeVisible();
+      await expect(page.locator("[aria-busy=true]")).toHaveCount(0, { timeout: 15_000 });
+    },
+  },
+  { name: "an unknown connection", roles: ["admin"], open: visit("/connections/00000000-0000-4000-8000-000000000000", /not found/i) },
+  { name: "data points", roles: ["admin", "support"], open: visit("/data-points", "Data points") },
+  { name: "a data point", roles: ["admin", "support"], open: visit("/data-points?id=dp_loyalty_tier", "Data points") },
+  { name: "email OTP", roles: ["admin"], open: visit("/email-otp", "Email OTP") },
+  {
+    name: "email OTP dialog with a wrong name",
+    roles: ["admin"],
+    open: async (page) => {
+      await visit("/email-otp", "Email OTP")(page);
+      await page.getByRole("button", { name: /Delete/ }).first().click();
+      const dialog = page.getByRole("dialog");
+      await expect(dialog).toBeVisible();
+      await dialog.getByRole("textbox").fill("not the name");
+    },
+  },
+  { name: "webhook events", roles: ["admin", "support"], open: visit("/webhooks", "Webhooks") },
+  {
+    name: "webhook event drawer",
+    roles: ["admin", "support"],
+    open: async (page) => {
+      await visit("/webhooks", "Webhooks")(page);
+      await openFirstRow("webhook-event-row")(page);
+    },
+  },
+  { name: "webhook rejections", roles: ["admin", "support"], open: visit("/webhooks?tab=rejections", "Webhooks") },
+  {
+    name: "webhook rejection drawer",
+    roles: ["admin", "support"],
+    open: async (page) => {
+      await visit("/webhooks?tab=rejections", "Webhooks")(page);
+      await openFirstRow("webhook-rejection-row")(page);
+    },
+  },
+  { name: "users", roles: ["admin", "support"], open: visit("/users", "Users") },
+  {
+    name: "a user's authenticators",
+    roles: ["admin", "support"],
+    open: async (page) => {
+      await visit("/users", "Users")(page);
+      await page.getByLabel(/User id in/).fill("usr_alice");
+      await page.getByRole("button", { name: "Look up" }).click();
+      // A table on a wide screen, a list of cards on a narrow one: either way named for the user.
+      const name = "Current authenticators of usr_alice";
+      const result = page.getByRole("table", { name }).or(page.getByRole("list", { name }));
+      await expect(result.filter({ visible: true })).toBeVisible({ timeout: 15_000 });
+    },
+  },
+  { name: "audit", roles: ["admin"], open: visit("/audit", "Audit") },
+  { name: "audit, as support (refused)", roles: ["support"], open: visit("/audit", /do not have access/) },
+];
+
+test.beforeAll(async () => {
+  // Something in each log: an event and a rejection (a request with the wrong content type).
+  await expireAuthenticator(`usr_a11y_${crypto.randomBytes(4).toString("hex")}`);
+  const refused = await fetch(await tenantWebhookUrl(), { method: "POST", headers: { "Content-Type": "text/plain" }, body: "hello" });
+  expect(refused.status).toBe(415);
+});
+
+for (const role of ["admin", "support"] as const) {
+  test.describe(`as ${role}`, () => {
+    const user = e2eUsers[role];
+
+    test("every route and state has no serious accessibility violation and fits 1280×800", async ({ page }) => {
+      test.setTimeout(180_000);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await signIn(page, user);
+      for (const step of steps.filter((s) => s.roles.includes(role))) {
+        await test.step(step.name, async () => {
+          await step.open(page);
+          await expectNoSeriousA11yViolations(page, step.name);
+          expect(await sidewaysOverflow(page, { tables: true }), step.name).toEqual([]);
+        });
+      }
+    });
+
+    test("every route and state is usable on a 390 px phone, with a real menu button", async ({ page }) => {
+      test.setTimeout(180_000);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await signIn(page, user);
+      for (const step of steps.filter((s) => s.roles.includes(role))) {
+        await test.step(step.name, async () => {
+          await step.open(page);
+          expect(await sidewaysOverflow(page, { tables: false }), step.name).toEqual([]);
+        });
+      }
+      await test.step("the menu", async () => {
+        await page.goto("/");
+        const menu = page.getByRole("button", { name: /menu/i });
+        await expect(menu).toHaveAttribute("aria-expanded", "false");
+        await menu.click();
+        await expect(menu).toHaveAttribute("aria-expanded", "true");
+        await expectNoSeriousA11yViolations(page, "menu open");
+        await page.keyboard.press("Escape");
+        await expect(menu).toHaveAttribute("aria-expanded", "false");
+        await expect(menu).toBeFocused();
+      });
+    });
+  });
+}
+
+test("the skip link takes the keyboard to the page's content", async ({ page }) => {
+  await signIn(page, e2eUsers.support);
+  await page.goto("/webhooks");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/#main$/);
+});
