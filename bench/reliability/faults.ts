@@ -25,7 +25,7 @@ function pagesOf(fixture: ServiceConsole): PageCase[] {
     { name: "data point lookup + watch list", path: "/data-points?id=dp_loyalty_tier", success: 'data-testid="data-point-name"' },
     // The lookup runs only for a request from the console itself (lib/auth/fetch-metadata.ts).
     // ua_alice_passkey never expires (the seed's other authenticators expire minutes after the emulator starts).
-    { name: "user lookup", path: "/users?userId=usr_alice", headers: { "sec-fetch-site": "same-origin" }, success: "ua_alice_passkey" },
+    { name: "user lookup", path: "/users?userId=usr_alice&lookup=1", headers: { "sec-fetch-site": "same-origin" }, success: "ua_alice_passkey" },
     // These do not call the service when they render; under a fault they must still answer.
     { name: "connection detail", path: `/connections/${fixture.acmeId}` },
     { name: "overview", path: "/" },

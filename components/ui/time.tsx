@@ -1,26 +1,7 @@
 "use client";
+import { formatRelative, formatUtc } from "@/lib/time-format";
 import { useNow } from "./now";
 import { cn } from "./cn";
-
-/** "2026-11-23 11:06:17 UTC": the exact instant, the same text wherever it is rendered. */
-export function formatUtc(iso: string): string {
-  return iso.replace("T", " ").replace(/(\.\d+)?Z$/, " UTC");
-}
-
-/**
- * "just now", "3 min ago", "in 2 h", "5 d ago"; beyond 30 days the UTC date. English words of our own
- * rather than Intl.RelativeTimeFormat with the reader's locale: the server does not know that locale,
- * and the text must be the same on both sides.
- */
-export function formatRelative(iso: string, now: number): string {
-  const seconds = Math.round((now - Date.parse(iso)) / 1000);
-  const abs = Math.abs(seconds);
-  if (abs < 45) return "just now";
-  const [value, unit] =
-    abs < 3600 ? [Math.max(1, Math.round(abs / 60)), "min"] : abs < 86_400 ? [Math.round(abs / 3600), "h"] : abs < 30 * 86_400 ? [Math.round(abs / 86_400), "d"] : [0, ""];
-  if (!unit) return iso.slice(0, 10);
-  return seconds > 0 ? `${value} ${unit} ago` : `in ${value} ${unit}`;
-}
 
 /**
  * A UTC instant, relative to now ("3 min ago") by default, with the exact UTC value in its title and
@@ -34,5 +15,14 @@ export function Time({ iso, className, absolute = false }: { iso: string | null 
     <time dateTime={iso} title={exact} className={cn("whitespace-nowrap", className)}>
       {absolute || now === null ? exact : formatRelative(iso, now)}
     </time>
+  );
+}
+
+/** Where there is room (a drawer, a detail): the exact UTC instant, then how long ago. */
+export function ExactTime({ iso }: { iso: string }) {
+  return (
+    <>
+      <span className="font-mono text-xs">{formatUtc(iso)}</span> <span className="text-slate-600">(<Time iso={iso} />)</span>
+    </>
   );
 }

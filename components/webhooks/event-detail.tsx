@@ -4,7 +4,7 @@ import { UserSearch } from "lucide-react";
 import Link from "next/link";
 import { Alert, Skeleton } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
-import { formatUtc, Time } from "@/components/ui/time";
+import { ExactTime } from "@/components/ui/time";
 import { curlReplayCommand } from "@/lib/webhooks/curl";
 import { EXPIRED_DATA_FIELDS, type WebhookEventDetail } from "@/lib/webhooks/types";
 import { DetailList, DetailRow } from "./detail-list";
@@ -153,14 +153,5 @@ function Detail({ event }: { event: WebhookEventDetail }) {
         </pre>
       </section>
     </div>
-  );
-}
-
-/** In the drawer both: the exact UTC instant, and how long ago. */
-function ExactTime({ iso }: { iso: string }) {
-  return (
-    <>
-      <span className="font-mono text-xs">{formatUtc(iso)}</span> <span className="text-slate-600">(<Time iso={iso} />)</span>
-    </>
   );
 }

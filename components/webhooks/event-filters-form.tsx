@@ -1,9 +1,9 @@
 "use client";
-import { Input, Select } from "@/components/ui/input";
+import { Select } from "@/components/ui/input";
 import { ALL_TYPES, FILTER_LABELS, KNOWN_EVENT_TYPES } from "@/lib/webhooks/constants";
 import type { EventFilters } from "@/lib/webhooks/filters";
 import type { FilterChoices } from "@/lib/webhooks/types";
-import { BarSelect, ChoiceSelect, ConnectionSelect, FilterBar, FilterBarSkeleton, ReceivedFilter, UtcInput } from "./filter-bar";
+import { BarInput, BarSelect, ChoiceSelect, ConnectionSelect, FilterBar, FilterBarSkeleton, ReceivedFilter, UtcInput } from "./filter-bar";
 
 const folded = ["userAuthenticatorId", "expiresFrom", "expiresTo"] as const satisfies ReadonlyArray<keyof EventFilters>;
 
@@ -26,17 +26,7 @@ export function EventFiltersForm({
         <details className="open:basis-full" open={folded.some((name) => filters[name] !== undefined)}>
           <summary className="cursor-pointer rounded-md px-2 py-1.5 text-sm font-medium text-indigo-700 hover:bg-slate-50">More</summary>
           <div className="mt-2 flex w-full flex-wrap items-center gap-2">
-            <label htmlFor="f-userAuthenticatorId" className="sr-only">
-              {FILTER_LABELS.userAuthenticatorId}
-            </label>
-            <Input
-              id="f-userAuthenticatorId"
-              name="userAuthenticatorId"
-              placeholder="User authenticator id"
-              defaultValue={filters.userAuthenticatorId ?? ""}
-              autoComplete="off"
-              className="w-52! py-1.5!"
-            />
+            <BarInput name="userAuthenticatorId" label={FILTER_LABELS.userAuthenticatorId!} value={filters.userAuthenticatorId} className="w-52!" />
             <UtcInput name="expiresFrom" label="Expired from (UTC)" value={filters.expiresFrom} />
             <UtcInput name="expiresTo" label="Expired to (UTC)" value={filters.expiresTo} />
           </div>
@@ -57,18 +47,7 @@ export function EventFiltersForm({
       <ChoiceSelect label={FILTER_LABELS.verificationMethod!} name="verificationMethod" anyLabel="All methods" values={choices.verificationMethods} value={filters.verificationMethod} />
       <ChoiceSelect label={FILTER_LABELS.devicePlatform!} name="devicePlatform" anyLabel="All platforms" values={choices.devicePlatforms} value={filters.devicePlatform} />
       <span className="flex max-sm:grow">
-        <label htmlFor="f-userId" className="sr-only">
-          {FILTER_LABELS.userId}
-        </label>
-        <Input
-          id="f-userId"
-          name="userId"
-          type="search"
-          placeholder="User id"
-          defaultValue={filters.userId ?? ""}
-          autoComplete="off"
-          className="w-44! rounded-r-none! py-1.5! max-sm:grow"
-        />
+        <BarInput name="userId" label={FILTER_LABELS.userId!} value={filters.userId} type="search" className="w-44! rounded-r-none! max-sm:grow" />
         <Select aria-label="User id match" name="userIdMatch" defaultValue={filters.userIdMatch} className="-ml-px w-auto! rounded-l-none! py-1.5!">
           <option value="exact">exact</option>
           <option value="prefix">starts with</option>

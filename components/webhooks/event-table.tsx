@@ -1,7 +1,8 @@
 "use client";
 import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
-import { formatUtc, Time } from "@/components/ui/time";
+import { Time } from "@/components/ui/time";
+import { formatUtc } from "@/lib/time-format";
 import { formatDelay, isDelayBeyondSpec } from "@/lib/webhooks/format";
 import type { WebhookEventSummary } from "@/lib/webhooks/types";
 import { openOnRowClick, RowLink, rowClassName, rowHref } from "./row-link";

@@ -84,6 +84,18 @@ export function BarSelect({ label, name, defaultValue, className, children }: { 
   );
 }
 
+/** A text filter: its label is its placeholder (and, for screen readers, a hidden label). */
+export function BarInput({ name, label, value, type, className }: { name: string; label: string; value: string | undefined; type?: "search"; className?: string }) {
+  return (
+    <>
+      <label htmlFor={`f-${name}`} className="sr-only">
+        {label}
+      </label>
+      <Input id={`f-${name}`} name={name} type={type} placeholder={label} defaultValue={value ?? ""} autoComplete="off" className={cn("py-1.5!", className)} />
+    </>
+  );
+}
+
 /** The connection filter both logs share: all connections, or one by name. */
 export function ConnectionSelect({ connections, value }: { connections: Array<{ id: string; name: string }>; value: string | undefined }) {
   return (

@@ -3,13 +3,14 @@ import { ChevronDown, ChevronUp } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { Drawer } from "@/components/ui/drawer";
 
+/** The look of a move button at either end of the page. */
+const ends = "aria-disabled:cursor-not-allowed aria-disabled:text-slate-400 aria-disabled:hover:bg-white";
+
 /**
  * The drawer either log opens over its list: the row's detail, and moving through the rows of the page
  * with the buttons or `j` (next, older) / `k` (previous, newer), as in a mail client. Closing puts focus
  * back on the row link of the row shown last.
  */
-const ends = "aria-disabled:cursor-not-allowed aria-disabled:text-slate-400 aria-disabled:hover:bg-white";
-
 export function LogDrawer({
   title,
   ids,

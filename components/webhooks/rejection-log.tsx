@@ -1,7 +1,7 @@
 "use client";
 import { Alert, EmptyState } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
-import { formatUtc, Time } from "@/components/ui/time";
+import { ExactTime, Time } from "@/components/ui/time";
 import { rejectionReasonText } from "@/lib/webhooks/constants";
 import type { Page, WebhookRejectionSummary } from "@/lib/webhooks/types";
 import { DetailList, DetailRow } from "./detail-list";
@@ -140,10 +140,7 @@ function RejectionDetail({ rejection: r }: { rejection: WebhookRejectionSummary 
         <DetailRow label="Status">{r.status}</DetailRow>
         <DetailRow label="Detail">{r.detail ?? "—"}</DetailRow>
         <DetailRow label="Received">
-          <span className="font-mono text-xs">{formatUtc(r.receivedAt)}</span>{" "}
-          <span className="text-slate-600">
-            (<Time iso={r.receivedAt} />)
-          </span>
+          <ExactTime iso={r.receivedAt} />
         </DetailRow>
         <DetailRow label="Connection">{r.connectionName ?? "unknown URL (no connection has its token)"}</DetailRow>
         <DetailRow label="Event id">{r.eventId ?? "— (not readable from the body)"}</DetailRow>
