@@ -40,6 +40,15 @@ const steps: Step[] = [
       await expect(page.locator("[aria-busy=true]")).toHaveCount(0, { timeout: 15_000 });
     },
   },
+  {
+    name: "a connection's delete dialog with a wrong name",
+    roles: ["admin"],
+    open: async (page) => {
+      await page.getByRole("button", { name: "Delete connection" }).click();
+      await expect(page.getByRole("dialog")).toBeVisible();
+      await page.getByRole("dialog").getByRole("textbox").fill("not the name");
+    },
+  },
   { name: "an unknown connection", roles: ["admin"], open: visit("/connections/00000000-0000-4000-8000-000000000000", /not found/i) },
   { name: "data points", roles: ["admin", "support"], open: visit("/data-points", "Data points") },
   { name: "a data point", roles: ["admin", "support"], open: visit("/data-points?id=dp_loyalty_tier", "Data points") },
@@ -122,6 +131,8 @@ for (const role of ["admin", "support"] as const) {
       for (const step of steps.filter((s) => s.roles.includes(role))) {
         await test.step(step.name, async () => {
           await step.open(page);
+          // Narrow screens get their own layouts (cards for tables, the menu button): axe checks those too.
+          await expectNoSeriousA11yViolations(page, `${step.name} (390 px)`);
           expect(await sidewaysOverflow(page, { tables: false }), step.name).toEqual([]);
         });
       }

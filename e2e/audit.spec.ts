@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signIn } from "./support/auth";
-import { expectNoSeriousA11yViolations, sidewaysOverflow } from "./support/axe";
+import { sidewaysOverflow } from "./support/axe";
 import { e2eUsers } from "./support/env";
 
 test("the audit log lists changes and filters by action, connection and actor in the URL", async ({ page }) => {
@@ -26,7 +26,7 @@ test("support cannot open the audit log", async ({ page }) => {
   expect((await page.goto("/audit"))?.status()).toBe(403);
 });
 
-test("the audit table fits 1280×800 with no sideways scroll, and the page a phone; axe finds nothing serious", async ({ page }) => {
+test("the audit table fits 1280×800 with no sideways scroll, and the page a phone", async ({ page }) => {
   await signIn(page, e2eUsers.admin);
   // A long target and a request id in the log, the columns most likely to widen the table.
   await page.goto(`/users?userId=${"usr_a_rather_long_user_identifier_"}${Date.now()}&lookup=1`);
@@ -35,7 +35,6 @@ test("the audit table fits 1280×800 with no sideways scroll, and the page a pho
   await page.goto("/audit");
   await expect(page.getByRole("table", { name: "Audit records, newest first" })).toBeVisible();
   expect(await sidewaysOverflow(page, { tables: true })).toEqual([]);
-  await expectNoSeriousA11yViolations(page, "audit 1280");
   // Narrower windows show each record as a card: still nothing scrolls sideways.
   await page.setViewportSize({ width: 1024, height: 768 });
   await expect(page.getByRole("list", { name: "Audit records, newest first" })).toBeVisible();
@@ -46,5 +45,4 @@ test("the audit table fits 1280×800 with no sideways scroll, and the page a pho
   const cards = page.getByRole("list", { name: "Audit records, newest first" }).getByRole("listitem");
   await expect(cards.first()).toContainText("user_authenticators.viewed");
   expect(await sidewaysOverflow(page, { tables: true })).toEqual([]);
-  await expectNoSeriousA11yViolations(page, "audit 390");
 });
