@@ -49,7 +49,13 @@ export const auditActions = [
   "user.disabled",
   "user.enabled",
   "user.password_set",
+  "user.password_link_created",
+  "user.role_changed",
+  "user.sessions_revoked",
+  "user.unlocked",
   "sign_in.throttled",
+  "sign_in.sso",
+  "sign_in.sso_refused",
   "webhook.url_regenerated",
   "user_authenticators.viewed",
 ] as const;

@@ -40,10 +40,10 @@ export async function attemptSignIn(raw: unknown, ip: string, now = new Date()):
   }
 
   const user = await findUserForSignIn(parsed.data.email);
-  const passwordOk = user
+  const passwordOk = user?.passwordHash
     ? await verifyPassword(user.passwordHash, parsed.data.password)
     : await verifyAgainstDecoy(parsed.data.password);
-  if (!user || !passwordOk) {
+  if (!user?.passwordHash || !passwordOk) {
     return { ok: false, message: INVALID_CREDENTIALS };
   }
   if (user.disabled) {

@@ -28,12 +28,29 @@ export const consoleUsers = pgTable(
     email: text("email").notNull(),
     name: text("name").notNull(),
     role: roleEnum("role").notNull(),
-    passwordHash: text("password_hash").notNull(),
+    /** Null for a user who signs in only through single sign-on, or who has not set a password yet. */
+    passwordHash: text("password_hash"),
     disabled: boolean("disabled").notNull().default(false),
+    /**
+     * Every session carries the version it was issued under; bumping it (disable, role change, revoke,
+     * password change) ends all of the user's sessions at their next request, on every instance.
+     */
+    sessionVersion: integer("session_version").notNull().default(1),
+    /** The OpenID Connect issuer and subject of a user who signed in through single sign-on. */
+    oidcIssuer: text("oidc_issuer"),
+    oidcSubject: text("oidc_subject"),
+    lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
+    /** SHA-256 of a one-time set-password link's token, and when the link stops working. */
+    passwordSetupTokenHash: text("password_setup_token_hash"),
+    passwordSetupExpiresAt: timestamp("password_setup_expires_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("console_users_email_lower_idx").on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex("console_users_email_lower_idx").on(sql`lower(${t.email})`),
+    uniqueIndex("console_users_oidc_idx").on(t.oidcIssuer, t.oidcSubject),
+    uniqueIndex("console_users_password_setup_idx").on(t.passwordSetupTokenHash),
+  ],
 );
 
 export const loginAttempts = pgTable(
@@ -48,6 +65,7 @@ export const loginAttempts = pgTable(
   (t) => [
     index("login_attempts_email_idx").on(t.email, t.attemptedAt),
     index("login_attempts_ip_idx").on(t.ip, t.attemptedAt),
+    index("login_attempts_email_ip_idx").on(t.email, t.ip, t.attemptedAt),
   ],
 );
 
