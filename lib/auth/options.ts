@@ -4,6 +4,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { env } from "@/lib/env";
 import type { Role } from "./roles";
 import { attemptSignIn } from "./sign-in";
+import { admitSsoSignIn, ssoProviders, ssoSessionUser } from "./sso";
 
 export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
@@ -50,10 +51,20 @@ export function authOptions(): NextAuthOptions {
           return result.user;
         },
       }),
+      ...ssoProviders(),
     ],
     callbacks: {
-      jwt({ token, user }) {
-        if (user) {
+      signIn({ account, profile }) {
+        return account?.type === "oauth" ? admitSsoSignIn(account, profile) : true;
+      },
+      async jwt({ token, user, account, profile }) {
+        if (account?.type === "oauth") {
+          const ssoUser = await ssoSessionUser(account, profile);
+          token.uid = ssoUser.id;
+          token.role = ssoUser.role;
+          token.email = ssoUser.email;
+          token.name = ssoUser.name;
+        } else if (user) {
           token.uid = user.id;
           token.role = user.role;
         }
