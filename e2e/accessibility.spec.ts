@@ -98,6 +98,41 @@ const steps: Step[] = [
   },
   { name: "audit", roles: ["admin"], open: visit("/audit", "Audit") },
   { name: "audit, as support (refused)", roles: ["support"], open: visit("/audit", /do not have access/) },
+  { name: "team", roles: ["admin"], open: visit("/team", "Team") },
+  {
+    name: "team: the add dialog with its field errors",
+    roles: ["admin"],
+    open: async (page) => {
+      await page.getByRole("button", { name: "Add a user" }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByRole("button", { name: "Add user" }).click();
+      await expect(dialog.getByText("Enter an email address.")).toBeVisible();
+    },
+  },
+  {
+    name: "team: a user's dialog, then a confirmation",
+    roles: ["admin"],
+    open: async (page) => {
+      await visit("/team", "Team")(page);
+      await page.getByRole("button", { name: `Manage ${e2eUsers.support.name}` }).click();
+      const dialog = page.getByRole("dialog");
+      await expect(dialog.getByRole("button", { name: "Sign out everywhere" })).toBeVisible();
+      await expectNoSeriousA11yViolations(page, "team: a user's dialog");
+      await dialog.getByRole("button", { name: "Disable" }).click();
+      await expect(dialog.getByRole("heading", { name: `Disable ${e2eUsers.support.name}?` })).toBeVisible();
+    },
+  },
+  { name: "team, as support (refused)", roles: ["support"], open: visit("/team", /do not have access/) },
+  // Public, outside the console's frame: a link's form (the token is only checked when sent) and a link cut short.
+  { name: "set-password", roles: ["admin"], open: visit(`/set-password#${"A".repeat(43)}`, "Set your password") },
+  {
+    name: "set-password, an incomplete link",
+    roles: ["support"],
+    open: async (page) => {
+      await visit("/set-password", "Set your password")(page);
+      await expect(page.getByText("This link is incomplete")).toBeVisible();
+    },
+  },
 ];
 
 test.beforeAll(async () => {

@@ -2,12 +2,15 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { startOidcProvider, type RunningOidcProvider } from "../scripts/oidc-provider";
 import { e2eEnv } from "./support/env";
+import { e2eOidc, e2eOidcUsers } from "./support/oidc";
 import { run, startProcess, stopProcess, waitForUrl } from "./support/processes";
 
 /**
- * Starts the emulator and the production build of the console on a fresh embedded database,
- * seeded with the e2e users and connections. Returns the teardown.
+ * Starts the emulator, a local OpenID Connect provider (in this process, with its fault switch) and
+ * the production build of the console on a fresh embedded database, seeded with the e2e users and
+ * connections. Returns the teardown.
  */
 export default async function globalSetup() {
   if (!fs.existsSync(e2eEnv.chromiumPath)) {
@@ -19,6 +22,7 @@ export default async function globalSetup() {
   }
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-e2e-"));
+  const oidcClientSecret = crypto.randomBytes(32).toString("base64url");
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
@@ -32,19 +36,39 @@ export default async function globalSetup() {
     SERVICE_BASE_URL_AU: `${e2eEnv.emulatorUrl}/au/v1`,
     SERVICE_BASE_URL_CA: `${e2eEnv.emulatorUrl}/ca/v1`,
     E2E_EMULATOR_URL: e2eEnv.emulatorUrl,
+    // As if behind one proxy that appends the caller's address to X-Forwarded-For.
+    CONSOLE_TRUSTED_PROXY_HOPS: "1",
+    CONSOLE_OIDC_ISSUER: e2eEnv.oidcUrl,
+    CONSOLE_OIDC_CLIENT_ID: e2eOidc.clientId,
+    CONSOLE_OIDC_CLIENT_SECRET: oidcClientSecret,
+    CONSOLE_OIDC_NAME: e2eOidc.providerName,
+    CONSOLE_OIDC_ADMIN_GROUPS: e2eOidc.adminGroup,
+    CONSOLE_OIDC_SUPPORT_GROUPS: e2eOidc.supportGroup,
+    CONSOLE_OIDC_ALLOWED_DOMAINS: e2eOidc.allowedDomain,
   };
   const bin = (name: string) => path.resolve("node_modules/.bin", name);
 
   const emulator = startProcess("emulator", bin("tsx"), ["emulator/main.ts", "--port", String(e2eEnv.emulatorPort), "--seed", "emulator/seeds/demo.json"], env);
   let consoleServer: ReturnType<typeof startProcess> | undefined;
+  let oidcProvider: RunningOidcProvider | undefined;
   const teardown = async () => {
     stopProcess(consoleServer);
     stopProcess(emulator);
+    await oidcProvider?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     await waitForUrl(`${e2eEnv.emulatorUrl}/_emulator/clock`, 30_000, emulator);
+    oidcProvider = await startOidcProvider({
+      port: e2eEnv.oidcPort,
+      clientId: e2eOidc.clientId,
+      clientSecret: oidcClientSecret,
+      redirectUri: e2eOidc.redirectUri,
+      users: Object.values(e2eOidcUsers),
+      faults: true,
+    });
     await run(bin("tsx"), ["--conditions=react-server", "e2e/support/seed.ts"], env);
+    await run(bin("tsx"), ["--conditions=react-server", "e2e/support/seed-sso.ts"], env);
     consoleServer = startProcess("console", bin("next"), ["start", "-H", "127.0.0.1", "-p", String(e2eEnv.consolePort)], env);
     await waitForUrl(`${e2eEnv.consoleUrl}/api/health`, 60_000, consoleServer);
   } catch (error) {

@@ -14,6 +14,7 @@ describe("parseEnv", () => {
     expect(e.DATABASE_URL).toBeUndefined();
     expect(e.CONSOLE_WEBHOOK_RETENTION_DAYS).toBe(90);
     expect(e.CONSOLE_PREVIOUS_ENCRYPTION_KEYS).toEqual([]);
+    expect(e.CONSOLE_TRUSTED_PROXY_HOPS).toBe(0);
   });
 
   it("names the missing variable", () => {
@@ -51,6 +52,13 @@ describe("parseEnv", () => {
       CONSOLE_BOOTSTRAP_ADMIN_PASSWORD: "long-enough-pass",
     });
     expect(e.CONSOLE_BOOTSTRAP_ADMIN_EMAIL).toBe("a@b.co");
+  });
+
+  it("takes the number of trusted proxies as a whole number from 0 to 10", () => {
+    expect(parseEnv({ ...valid, CONSOLE_TRUSTED_PROXY_HOPS: "2" }).CONSOLE_TRUSTED_PROXY_HOPS).toBe(2);
+    for (const bad of ["-1", "1.5", "eleven", "11"]) {
+      expect(() => parseEnv({ ...valid, CONSOLE_TRUSTED_PROXY_HOPS: bad })).toThrow(/CONSOLE_TRUSTED_PROXY_HOPS: must be/);
+    }
   });
 
   it("parses previous encryption keys for rotation", () => {

@@ -25,6 +25,13 @@ export const envSchema = z
       .pipe(z.array(base64Key)),
     CONSOLE_PUBLIC_URL: optionalUrl,
     CONSOLE_WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+    /** How many proxies in front of the console append to X-Forwarded-For (see lib/auth/client-ip.ts). */
+    CONSOLE_TRUSTED_PROXY_HOPS: z.coerce
+      .number({ error: "must be a whole number of proxies (0 when none)" })
+      .int("must be a whole number of proxies (0 when none)")
+      .min(0, "must be a whole number of proxies (0 when none)")
+      .max(10, "must be at most 10")
+      .default(0),
     SERVICE_BASE_URL_US: optionalUrl,
     SERVICE_BASE_URL_EU: optionalUrl,
     SERVICE_BASE_URL_AU: optionalUrl,

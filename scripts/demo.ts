@@ -3,19 +3,25 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { loadSeedFile, REGIONS, startEmulator } from "@/emulator/server";
+import { roleForGroups } from "@/lib/auth/sso-claims";
 import { createUser } from "@/lib/auth/users";
 import { closeDb } from "@/lib/db";
 import { errorMessage } from "@/lib/logger";
+import { startOidcProvider } from "./oidc-provider";
+import { demoOidcGroups, demoOidcUsers } from "./oidc-users";
 import { seedDemoConnections } from "./seed-connections";
 import { pointEmulatorAtConsole } from "./seed-webhooks";
 
 /**
- * npm run demo: a fresh embedded database, the service emulator with the demo seed, demo users
- * and connections, and the production console on http://127.0.0.1:3000, with no other service.
+ * npm run demo: a fresh embedded database, the service emulator with the demo seed, a local OpenID
+ * Connect provider for single sign-on, demo users and connections, and the production console on
+ * http://127.0.0.1:3000, with no other service.
  */
 const port = Number(process.env.PORT ?? 3000);
 const emulatorPort = Number(process.env.EMULATOR_PORT ?? 4010);
+const oidcPort = Number(process.env.OIDC_PORT ?? 4020);
 const consoleUrl = `http://127.0.0.1:${port}`;
+const oidcName = "Demo SSO";
 const dataDir = path.resolve(".data/demo");
 
 const demoUsers = [
@@ -46,10 +52,18 @@ async function main() {
   // No sweep until the tenants' webhooks point at the console: an authenticator that expires while the
   // console starts is swept (and its event sent) once they do, instead of being dropped for want of a URL.
   const emulator = await startEmulator({ port: emulatorPort, seed: loadSeedFile("emulator/seeds/demo.json"), backgroundTick: false });
+  const oidcClient = { clientId: "tenant-console-demo", clientSecret: crypto.randomBytes(32).toString("base64url") };
+  const oidc = await startOidcProvider({ port: oidcPort, ...oidcClient, redirectUri: `${consoleUrl}/api/auth/callback/oidc`, users: demoOidcUsers });
   Object.assign(process.env, {
     NEXTAUTH_URL: consoleUrl,
     CONSOLE_DATA_DIR: dataDir,
     ...Object.fromEntries(REGIONS.map((r) => [`SERVICE_BASE_URL_${r.toUpperCase()}`, emulator.baseUrl(r)])),
+    CONSOLE_OIDC_ISSUER: oidc.issuer,
+    CONSOLE_OIDC_CLIENT_ID: oidcClient.clientId,
+    CONSOLE_OIDC_CLIENT_SECRET: oidcClient.clientSecret,
+    CONSOLE_OIDC_NAME: oidcName,
+    CONSOLE_OIDC_ADMIN_GROUPS: demoOidcGroups.admin,
+    CONSOLE_OIDC_SUPPORT_GROUPS: demoOidcGroups.support,
   });
 
   // The demo starts from a clean slate each time; `npm start` keeps its data.
@@ -64,13 +78,13 @@ async function main() {
   });
   const stop = async () => {
     consoleServer.kill("SIGTERM");
-    await emulator.close();
+    await Promise.all([emulator.close(), oidc.close()]);
     process.exit(0);
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   consoleServer.once("exit", async (code) => {
-    await emulator.close();
+    await Promise.all([emulator.close(), oidc.close()]);
     process.exit(code ?? 1);
   });
 
@@ -83,10 +97,21 @@ async function main() {
     admin:   ${demoUsers[0].email} / ${demoUsers[0].password}
     support: ${demoUsers[1].email} / ${demoUsers[1].password}
 
+  Single sign-on: press "Sign in with ${oidcName}", then type a login at the local OpenID Connect
+  provider (${oidc.issuer}), with any password:
+${demoOidcUsers.map((u) => `    ${u.login.padEnd(5)} ${ssoOutcome(u.groups, u.emailVerified)}`).join("\n")}
+
   Service emulator: ${emulator.url} (control API: ${emulator.url}/_emulator/state)
   Connections: ${connections.map((c) => c.name).join(", ")}. Authenticators in the demo seed expire over the
   next minutes, so the webhook log fills by itself. Press Ctrl+C to stop.
 `);
+}
+
+/** What signing in as a demo provider user gives, for the banner. */
+function ssoOutcome(groups: string[], emailVerified: boolean): string {
+  if (!emailVerified) return "refused: email not verified";
+  const role = roleForGroups(groups, { adminGroups: [demoOidcGroups.admin], supportGroups: [demoOidcGroups.support] });
+  return role ? `${role} (groups: ${groups.join(", ")})` : `refused: in no console group (groups: ${groups.join(", ")})`;
 }
 
 main().catch(async (error) => {

@@ -1,6 +1,7 @@
 import { recordAudit } from "@/lib/audit/audit";
 import { roles, type Role } from "@/lib/auth/roles";
-import { createUser, listUsers, setUserDisabled, setUserPassword } from "@/lib/auth/users";
+import { unlockSignIn } from "@/lib/auth/throttle";
+import { createUser, listUsers, revokeSessions, setUserDisabled, setUserPassword, setUserRole } from "@/lib/auth/users";
 import { getDb, type Transaction } from "@/lib/db";
 import { parseCommand, readStdin, runCli, UsageError } from "./cli";
 
@@ -9,7 +10,12 @@ const usage = `Usage: npm run users -- <command>
   list
   disable --email E
   enable --email E
-  set-password --email E [--password P]                        (password from stdin if not given)`;
+  set-password --email E [--password P]                        (password from stdin if not given)
+  set-role --email E --role admin|support
+  revoke-sessions --email E                                    (signs the user out everywhere)
+  unlock --email E                                             (clears failed sign-ins, so every address may try again)
+
+disable, set-password, set-role and revoke-sessions end the user's sessions at their next request.`;
 
 const cliActor = { id: null, email: "cli" } as const;
 
@@ -25,12 +31,22 @@ function requireEmail(email: string | undefined): string {
 }
 
 /** Changes an existing user and records it in one transaction, so the change never lands without its audit record. */
-async function changeUser(email: string, action: string, change: (tx: Transaction) => Promise<boolean>): Promise<void> {
+async function changeUser(
+  email: string,
+  action: string,
+  change: (tx: Transaction) => Promise<boolean>,
+  details?: Record<string, unknown>,
+): Promise<void> {
   const db = await getDb();
   await db.transaction(async (tx) => {
     if (!(await change(tx))) throw new Error(`No user with the email ${email}.`);
-    await recordAudit({ actor: cliActor, action, outcome: "success", target: email }, tx);
+    await recordAudit({ actor: cliActor, action, outcome: "success", target: email, details }, tx);
   });
+}
+
+function requireRole(role: string | undefined): Role {
+  if (!roles.includes(role as Role)) throw new UsageError("--role must be admin or support.");
+  return role as Role;
 }
 
 runCli(usage, async () => {
@@ -43,9 +59,9 @@ runCli(usage, async () => {
   switch (command) {
     case "add": {
       const email = requireEmail(values.email);
-      if (!roles.includes(values.role as Role)) throw new UsageError("--role must be admin or support.");
+      const role = requireRole(values.role);
       // Read before the transaction opens: it must not stay open while waiting on standard input.
-      const input = { email, role: values.role as Role, name: values.name ?? email.split("@")[0]!, password: await password(values.password) };
+      const input = { email, role, name: values.name ?? email.split("@")[0]!, password: await password(values.password) };
       const db = await getDb();
       const user = await db.transaction(async (tx) => {
         const created = await createUser(input, tx);
@@ -73,6 +89,31 @@ runCli(usage, async () => {
       const newPassword = await password(values.password);
       await changeUser(email, "user.password_set", (tx) => setUserPassword(email, newPassword, tx));
       console.log(`Set a new password for ${email}.`);
+      return;
+    }
+    case "set-role": {
+      const email = requireEmail(values.email);
+      const role = requireRole(values.role);
+      await changeUser(email, "user.role_changed", (tx) => setUserRole(email, role, tx), { role });
+      console.log(`${email} is now ${role}; their sessions have ended.`);
+      return;
+    }
+    case "revoke-sessions": {
+      const email = requireEmail(values.email);
+      await changeUser(email, "user.sessions_revoked", (tx) => revokeSessions(email, tx));
+      console.log(`Ended every session of ${email}.`);
+      return;
+    }
+    case "unlock": {
+      // Break-glass: clears the failures recorded for that email whether or not an account has it.
+      const email = requireEmail(values.email);
+      const db = await getDb();
+      const cleared = await db.transaction(async (tx) => {
+        const count = await unlockSignIn(email, tx);
+        await recordAudit({ actor: cliActor, action: "user.unlocked", outcome: "success", target: email, details: { cleared: count } }, tx);
+        return count;
+      });
+      console.log(`Cleared ${cleared} failed sign-in attempt${cleared === 1 ? "" : "s"} for ${email}; it may sign in again from every address.`);
       return;
     }
     default:

@@ -19,7 +19,12 @@ export const Select = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSel
   return <select ref={ref} className={cn(fieldClass, "pr-8", className)} {...props} />;
 });
 
-/** A labelled form field with its hint and its error, wired for screen readers. */
+/** The id and ARIA wiring of the control inside a Field: invalid and described by its error, else by its hint. */
+export function fieldControlProps(id: string, error: string | undefined, hasHint = false) {
+  return { id, "aria-invalid": error ? true : undefined, "aria-describedby": error ? `${id}-error` : hasHint ? `${id}-hint` : undefined };
+}
+
+/** A labelled form field with its hint and its error, wired for screen readers (see fieldControlProps). */
 export function Field({
   id,
   label,

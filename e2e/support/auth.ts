@@ -7,7 +7,7 @@ export async function fillSignIn(page: Page, user: { email: string; password: st
   await page.goto("/sign-in");
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
 /** Signs in through the form and waits for the shell. */

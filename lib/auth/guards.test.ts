@@ -1,11 +1,23 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { setUpTestDatabase } from "@/lib/testing/database";
-import { createUser, setUserDisabled, type PublicUser } from "./users";
+import type { NextAuthOptions } from "next-auth";
+import type { JWT } from "next-auth/jwt";
+import { createUser, revokeSessions, setUserDisabled, type PublicUser } from "./users";
 
-// The session cookie is next-auth's business; here we decide whose session it is and let the
-// guards do the rest against the real database.
-const session = vi.hoisted(() => ({ current: null as null | { user: { id: string } } }));
-vi.mock("next-auth", () => ({ getServerSession: async () => session.current }));
+// The session cookie is next-auth's business; here we decide whose token it holds and, like
+// getServerSession, run the console's jwt and session callbacks on it (a throw means no session).
+const session = vi.hoisted(() => ({ current: null as null | JWT }));
+vi.mock("next-auth", () => ({
+  getServerSession: async (options: NextAuthOptions) => {
+    if (!session.current) return null;
+    try {
+      const token = await options.callbacks!.jwt!({ token: session.current, account: null, user: undefined as never });
+      return await options.callbacks!.session!({ session: { expires: "" }, token } as never);
+    } catch {
+      return null;
+    }
+  },
+}));
 vi.mock("react", async (original) => ({ ...(await original<typeof import("react")>()), cache: <T>(fn: T) => fn }));
 
 const { authenticateApi, authorizeAction, requireRole, requireUser } = await import("./guards");
@@ -24,7 +36,7 @@ beforeEach(() => {
   session.current = null;
 });
 
-const as = (user: PublicUser) => (session.current = { user: { id: user.id } });
+const as = (user: PublicUser) => (session.current = { uid: user.id, sessionVersion: 1 });
 
 /** Next's redirect()/forbidden() throw errors whose digest says what they mean. */
 async function interrupt(fn: () => Promise<unknown>): Promise<string> {
@@ -76,5 +88,13 @@ describe("guards", () => {
     await setUserDisabled("dee@example.com", true);
     expect(await interrupt(requireUser)).toMatch(/NEXT_REDIRECT/);
     expect(((await authenticateApi()) as Response).status).toBe(401);
+  });
+
+  it("revoked sessions lose access at the next request", async () => {
+    const eve = await createUser({ email: "eve@example.com", name: "Eve", role: "admin", password: "long-enough-password" });
+    as(eve);
+    await expect(authorizeAction("admin")).resolves.toMatchObject({ id: eve.id });
+    await revokeSessions("eve@example.com");
+    expect(await authorizeAction("admin")).toEqual({ ok: false, error: "Your session has ended. Sign in again." });
   });
 });

@@ -5,21 +5,25 @@ import { forbidden, redirect } from "next/navigation";
 import { NextResponse } from "next/server";
 import { authOptions } from "./options";
 import { hasRole, type Role } from "./roles";
-import { findUserById } from "./users";
 
 export type SessionUser = { id: string; email: string; name: string; role: Role };
 
+export class SessionCheckUnavailableError extends Error {
+  override name = "SessionCheckUnavailableError";
+  constructor() {
+    super("The console's database did not answer, so your session could not be checked. Try again in a moment.");
+  }
+}
+
 /**
- * The signed-in user, re-read from the database on every request so that a disabled
- * user or a changed role takes effect at once. Null when signed out or disabled.
+ * The signed-in user, or null. The session itself is checked against the database as it is read
+ * (see refreshSessionToken in options.ts): a disabled user, a changed role or revoked sessions take
+ * effect at the next request. Cached per request.
  */
 export const getSessionUser = cache(async (): Promise<SessionUser | null> => {
   const session = await getServerSession(authOptions());
-  const id = session?.user?.id;
-  if (!id) return null;
-  const user = await findUserById(id);
-  if (!user || user.disabled) return null;
-  return { id: user.id, email: user.email, name: user.name, role: user.role };
+  if (session?.unchecked) throw new SessionCheckUnavailableError();
+  return session?.user?.id ? session.user : null;
 });
 
 /** For pages and server actions: redirects a signed-out visitor to the sign-in page. */
@@ -36,13 +40,20 @@ export async function requireRole(role: Role): Promise<SessionUser> {
   return user;
 }
 
+/** APIs and actions answer an unchecked session in words; anything else stays thrown. */
+function unlessUnchecked(error: unknown): SessionCheckUnavailableError {
+  if (error instanceof SessionCheckUnavailableError) return error;
+  throw error;
+}
+
 export function apiError(status: number, error: string, errorDescription: string): NextResponse {
   return NextResponse.json({ error, errorDescription }, { status, headers: { "Cache-Control": "no-store" } });
 }
 
 /** For route handlers: the user, or the 401/403 response to return. */
 export async function authenticateApi(role: Role = "support"): Promise<SessionUser | NextResponse> {
-  const user = await getSessionUser();
+  const user = await getSessionUser().catch(unlessUnchecked);
+  if (user instanceof SessionCheckUnavailableError) return apiError(503, "unavailable", user.message);
   if (!user) return apiError(401, "unauthorized", "Sign in to use this API.");
   if (!hasRole(user.role, role)) return apiError(403, "forbidden", `This API needs the ${role} role.`);
   return user;
@@ -55,7 +66,8 @@ export type ActionFailure = { ok: false; error: string };
  * or a failure to return when signed out or lacking the role.
  */
 export async function authorizeAction(role: Role): Promise<SessionUser | ActionFailure> {
-  const user = await getSessionUser();
+  const user = await getSessionUser().catch(unlessUnchecked);
+  if (user instanceof SessionCheckUnavailableError) return { ok: false, error: user.message };
   if (!user) return { ok: false, error: "Your session has ended. Sign in again." };
   if (!hasRole(user.role, role)) return { ok: false, error: `Only ${role} users can do this.` };
   return user;

@@ -9,13 +9,14 @@ describe("roles", () => {
 
   it("hides admin sections from support", () => {
     expect(navItemsFor("support").map((i) => i.label)).toEqual(["Overview", "Data points", "Webhooks", "Users"]);
-    expect(navItemsFor("admin")).toHaveLength(7);
+    expect(navItemsFor("admin")).toHaveLength(8);
   });
 
   it("maps paths to the role their section needs", () => {
     expect(roleForPath("/connections/abc/edit")).toBe("admin");
     expect(roleForPath("/audit")).toBe("admin");
     expect(roleForPath("/email-otp")).toBe("admin");
+    expect(roleForPath("/team")).toBe("admin");
     expect(roleForPath("/webhooks")).toBe("support");
     expect(roleForPath("/connectionsx")).toBe("support");
     expect(roleForPath("/")).toBe("support");

@@ -17,6 +17,7 @@ export const navItems: readonly NavItem[] = [
   { href: "/webhooks", label: "Webhooks", role: "support" },
   { href: "/users", label: "Users", role: "support" },
   { href: "/audit", label: "Audit", role: "admin" },
+  { href: "/team", label: "Team", role: "admin" },
 ];
 
 export function navItemsFor(role: Role): NavItem[] {

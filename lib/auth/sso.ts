@@ -1,26 +1,172 @@
 import "server-only";
-import type { Account, Profile } from "next-auth";
+import { and, eq, ne, sql, type SQL } from "drizzle-orm";
+import type { Account, Profile, User } from "next-auth";
 import type { Provider } from "next-auth/providers/index";
+import { z } from "zod";
+import { recordAudit, type AuditActor } from "@/lib/audit/audit";
+import { getDb, type Transaction } from "@/lib/db";
+import { consoleUsers, type ConsoleUser } from "@/lib/db/schema";
+import { errorMessage, logger } from "@/lib/logger";
+import { oidcSettings } from "./oidc-config";
 import type { Role } from "./roles";
+import { findSessionSubject } from "./users";
+import { judgeSsoClaims, ssoIdentity, type SsoVerdict } from "./sso-claims";
+import { ssoRefusedPath, type SsoRefusalReason } from "./sso-messages";
 
 /** What a session token is issued for: the console user behind an admitted single sign-on. */
 export type SsoUser = { id: string; email: string; name: string; role: Role; sessionVersion: number };
 
+const SSO_PROVIDER_ID = "oidc";
+
+/**
+ * Each request to the provider gives up after this long (openid-client's own default is 3.5 s): starting
+ * a sign-in makes one (discovery), finishing it three (discovery, token, keys), so a provider that is
+ * down fails either within 10 s.
+ */
+const SSO_HTTP_TIMEOUT_MS = 3_000;
+
+/** Where a sign-in that failed on the console's side goes: the sign-in page says it in words. */
+const SSO_FAILED_PATH = "/sign-in?error=Callback";
+
 /** The OpenID Connect provider when CONSOLE_OIDC_* configure one correctly; none otherwise. */
 export function ssoProviders(): Provider[] {
-  return [];
+  const settings = oidcSettings();
+  if (settings.status !== "on") return [];
+  const { config } = settings;
+  return [
+    {
+      id: SSO_PROVIDER_ID,
+      name: config.name,
+      type: "oauth",
+      wellKnown: config.wellKnownUrl,
+      clientId: config.clientId,
+      clientSecret: config.clientSecret,
+      authorization: { params: { scope: "openid email profile" } },
+      checks: ["pkce", "state"],
+      idToken: true,
+      httpOptions: { timeout: SSO_HTTP_TIMEOUT_MS },
+      // next-auth wants a User here, but uses it for nothing this console keeps: admitSsoSignIn
+      // judges the ID token's claims and the session is issued for ssoSessionUser, read from the
+      // database. A throw here would make next-auth log the whole profile, so nothing here throws.
+      profile: (claims: { sub: string; name?: string; email?: string }) => ({ id: String(claims.sub), name: claims.name, email: claims.email }) as User,
+    },
+  ];
 }
 
-/** next-auth's signIn callback for a single sign-on: true to admit, or the path of the page that says why not. */
+/**
+ * next-auth's signIn callback for a single sign-on: true to admit, or the path of the page that says
+ * why not. Admitting creates or updates the console user (matched by issuer and subject, else by email
+ * on a user not yet linked to an identity) with the role from the groups, in one transaction with its
+ * audit record; every refusal is audited too. Never throws: next-auth would put the message in a URL.
+ */
 export async function admitSsoSignIn(account: Account, profile: Profile | undefined): Promise<true | string> {
-  void account;
-  void profile;
-  return "/sign-in?error=AccessDenied";
+  const settings = oidcSettings();
+  if (settings.status !== "on" || account.provider !== SSO_PROVIDER_ID) return SSO_FAILED_PATH;
+  try {
+    const verdict = judgeSsoClaims(profile, settings.config);
+    const db = await getDb();
+    return await db.transaction((tx) => (verdict.ok ? admit(tx, verdict) : refuse(tx, verdict.reason, { id: null, email: verdict.email })));
+  } catch (error) {
+    logger.error("single sign-on failed", { error: errorMessage(error) });
+    return SSO_FAILED_PATH;
+  }
+}
+
+type Admitted = Extract<SsoVerdict, { ok: true }>;
+
+async function admit(tx: Transaction, verdict: Admitted): Promise<true | string> {
+  const byIdentity = await lockUser(tx, and(eq(consoleUsers.oidcIssuer, verdict.issuer), eq(consoleUsers.oidcSubject, verdict.subject)));
+  const byEmail = byIdentity ? undefined : await lockUser(tx, emailIs(verdict.email));
+  if (byEmail && byEmail.oidcIssuer !== null) return refuse(tx, "account_conflict", actorOf(byEmail));
+  const existing = byIdentity ?? byEmail;
+  if (existing?.disabled) return refuse(tx, "disabled", actorOf(existing));
+  if (byIdentity) {
+    // The identity provider changed this person's email to one another console user already has.
+    const [taken] = await tx.select({ id: consoleUsers.id }).from(consoleUsers).where(and(emailIs(verdict.email), ne(consoleUsers.id, byIdentity.id))).limit(1);
+    if (taken) return refuse(tx, "account_conflict", actorOf(byIdentity));
+  }
+
+  const now = new Date();
+  const fields = { email: verdict.email, name: verdict.name, role: verdict.role, oidcIssuer: verdict.issuer, oidcSubject: verdict.subject, lastSignInAt: now };
+  const [user] = existing
+    ? await tx.update(consoleUsers).set({ ...fields, updatedAt: now }).where(eq(consoleUsers.id, existing.id)).returning()
+    : await tx.insert(consoleUsers).values(fields).onConflictDoNothing().returning();
+  // Only a sign-in of the same person (or email) committing at the same moment gets here: try again.
+  if (!user) throw new Error("a concurrent sign-in created this console user first");
+  await recordAudit(
+    {
+      actor: actorOf(user),
+      action: "sign_in.sso",
+      outcome: "success",
+      target: user.email,
+      details: { role: user.role, created: !existing, linked: Boolean(byEmail) },
+    },
+    tx,
+  );
+  return true;
+}
+
+async function refuse(tx: Transaction, reason: SsoRefusalReason, actor: AuditActor): Promise<string> {
+  await recordAudit({ actor, action: "sign_in.sso_refused", outcome: "denied", details: { reason } }, tx);
+  return ssoRefusedPath(reason);
+}
+
+const actorOf = (user: ConsoleUser): AuditActor => ({ id: user.id, email: user.email });
+
+function emailIs(email: string) {
+  return eq(sql`lower(${consoleUsers.email})`, email.toLowerCase());
+}
+
+async function lockUser(tx: Transaction, where: SQL | undefined): Promise<ConsoleUser | undefined> {
+  const [row] = await tx.select().from(consoleUsers).where(where).limit(1).for("update");
+  return row;
 }
 
 /** The console user an admitted single sign-on is, for the session token. */
 export async function ssoSessionUser(account: Account, profile: Profile | undefined): Promise<SsoUser> {
   void account;
-  void profile;
-  throw new Error("Single sign-on is not configured.");
+  const { issuer, subject } = ssoIdentity(profile);
+  const user = await findSessionSubject(and(eq(consoleUsers.oidcIssuer, issuer), eq(consoleUsers.oidcSubject, subject))!);
+  if (!user || user.disabled) throw new Error("the single sign-on user is not an enabled console user");
+  return { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion };
+}
+
+/** How long the sign-in page trusts its last look at the provider, and how long a look may take. */
+const STATUS_TTL_MS = 30_000;
+const STATUS_TIMEOUT_MS = 3_000;
+let lastStatus: { at: number; reachable: Promise<boolean> } | undefined;
+
+/**
+ * Whether the provider's discovery document answers, for the sign-in page's note. Looked at most once
+ * per 30 s (and one look at a time); `fresh` looks again now, when a sign-in has just failed.
+ */
+export function ssoProviderReachable({ fresh = false }: { fresh?: boolean } = {}): Promise<boolean> {
+  const settings = oidcSettings();
+  if (settings.status !== "on") return Promise.resolve(false);
+  const now = Date.now();
+  const pending = lastStatus && now - lastStatus.at < STATUS_TIMEOUT_MS;
+  if (lastStatus && (pending || (!fresh && now - lastStatus.at < STATUS_TTL_MS))) return lastStatus.reachable;
+  lastStatus = { at: now, reachable: discoveryAnswers(settings.config.wellKnownUrl, STATUS_TIMEOUT_MS) };
+  return lastStatus.reachable;
+}
+
+const discoverySchema = z.object({ issuer: z.string(), authorization_endpoint: z.string(), token_endpoint: z.string(), jwks_uri: z.string() });
+
+/** True when the URL answers 200 with a discovery document within the timeout. */
+export async function discoveryAnswers(url: string, timeoutMs: number): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), cache: "no-store", headers: { accept: "application/json" } });
+    if (!response.ok) {
+      logger.warn("single sign-on provider is not answering", { reason: `HTTP ${response.status}` });
+      return false;
+    }
+    if (!discoverySchema.safeParse(await response.json().catch(() => undefined)).success) {
+      logger.warn("single sign-on provider is not answering", { reason: "not a discovery document" });
+      return false;
+    }
+    return true;
+  } catch (error) {
+    logger.warn("single sign-on provider is not answering", { reason: errorMessage(error) });
+    return false;
+  }
 }

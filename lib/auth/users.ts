@@ -1,20 +1,23 @@
 import "server-only";
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb, type Executor } from "@/lib/db";
 import { consoleUsers, type ConsoleUser } from "@/lib/db/schema";
 import { hashPassword } from "./password";
+import type { Role } from "./roles";
 import { newPasswordSchema, newUserSchema, type NewUserInput } from "./schemas";
 
 export type PublicUser = Pick<ConsoleUser, "id" | "email" | "name" | "role" | "disabled" | "createdAt">;
 
-const publicColumns = {
+/** Who a console user is and whether they may sign in; never how (no hash, no identity, no link). */
+export const userIdentityColumns = {
   id: consoleUsers.id,
   email: consoleUsers.email,
   name: consoleUsers.name,
   role: consoleUsers.role,
   disabled: consoleUsers.disabled,
-  createdAt: consoleUsers.createdAt,
 };
+
+const publicColumns = { ...userIdentityColumns, createdAt: consoleUsers.createdAt };
 
 const byEmail = (email: string) => eq(sql`lower(${consoleUsers.email})`, email.trim().toLowerCase());
 
@@ -42,10 +45,22 @@ export async function findUserForSignIn(email: string): Promise<ConsoleUser | un
   return row;
 }
 
-export async function findUserById(id: string): Promise<PublicUser | undefined> {
+export type SessionSubject = Pick<ConsoleUser, "id" | "email" | "name" | "role" | "disabled" | "sessionVersion">;
+
+/** What a session is issued for (by id, or by a single sign-on identity) and checked against on every request. */
+export async function findSessionSubject(where: string | SQL): Promise<SessionSubject | undefined> {
   const db = await getDb();
-  const [row] = await db.select(publicColumns).from(consoleUsers).where(eq(consoleUsers.id, id)).limit(1);
+  const [row] = await db
+    .select({ ...userIdentityColumns, sessionVersion: consoleUsers.sessionVersion })
+    .from(consoleUsers)
+    .where(typeof where === "string" ? eq(consoleUsers.id, where) : where)
+    .limit(1);
   return row;
+}
+
+export async function recordSignIn(id: string, at: Date): Promise<void> {
+  const db = await getDb();
+  await db.update(consoleUsers).set({ lastSignInAt: at }).where(eq(consoleUsers.id, id));
 }
 
 export async function listUsers(): Promise<PublicUser[]> {
@@ -53,26 +68,40 @@ export async function listUsers(): Promise<PublicUser[]> {
   return db.select(publicColumns).from(consoleUsers).orderBy(asc(consoleUsers.email));
 }
 
-/** Returns false when no user has that email. */
-export async function setUserDisabled(email: string, disabled: boolean, executor?: Executor): Promise<boolean> {
+/**
+ * Changes a user in a way that must end their sessions: the same UPDATE bumps session_version, so
+ * every session issued before it ends at its next request, on every instance. False when no user
+ * has that email.
+ */
+async function changeUserEndingSessions(
+  email: string,
+  changes: Partial<Pick<ConsoleUser, "disabled" | "passwordHash" | "role">>,
+  executor?: Executor,
+): Promise<boolean> {
   const db = executor ?? (await getDb());
   const rows = await db
     .update(consoleUsers)
-    .set({ disabled, updatedAt: new Date() })
+    .set({ ...changes, sessionVersion: sql`${consoleUsers.sessionVersion} + 1`, updatedAt: new Date() })
     .where(byEmail(email))
     .returning({ id: consoleUsers.id });
   return rows.length > 0;
 }
 
+export function setUserDisabled(email: string, disabled: boolean, executor?: Executor): Promise<boolean> {
+  return changeUserEndingSessions(email, { disabled }, executor);
+}
+
 export async function setUserPassword(email: string, password: string, executor?: Executor): Promise<boolean> {
   const passwordHash = await hashPassword(newPasswordSchema.parse(password));
-  const db = executor ?? (await getDb());
-  const rows = await db
-    .update(consoleUsers)
-    .set({ passwordHash, updatedAt: new Date() })
-    .where(byEmail(email))
-    .returning({ id: consoleUsers.id });
-  return rows.length > 0;
+  return changeUserEndingSessions(email, { passwordHash }, executor);
+}
+
+export function setUserRole(email: string, role: Role, executor?: Executor): Promise<boolean> {
+  return changeUserEndingSessions(email, { role }, executor);
+}
+
+export function revokeSessions(email: string, executor?: Executor): Promise<boolean> {
+  return changeUserEndingSessions(email, {}, executor);
 }
 
 export async function countUsers(): Promise<number> {

@@ -1,8 +1,15 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { Suspense } from "react";
+import { Alert } from "@/components/ui/card";
 import { getSessionUser } from "@/lib/auth/guards";
 import { safeCallbackPath } from "@/lib/auth/callback";
+import { signInSettings } from "@/lib/auth/oidc-config";
+import { signInErrorText } from "@/lib/auth/sso-messages";
+import { AuthCard } from "./auth-card";
 import { SignInForm } from "./sign-in-form";
+import { SsoProviderNote } from "./sso-provider-note";
+import { SsoSignInButton } from "./sso-sign-in-button";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -10,19 +17,43 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const params = await searchParams;
   const callbackPath = safeCallbackPath(params.callbackUrl);
   if (await getSessionUser()) redirect(callbackPath);
+  const { sso, passwordSignIn } = signInSettings();
+  const providerName = sso.status === "on" ? sso.config.name : "the identity provider";
+  const errorCode = Array.isArray(params.error) ? params.error[0] : params.error;
+  const error = signInErrorText(errorCode, providerName);
+
   return (
-    <main className="flex min-h-screen items-center justify-center px-4 py-12">
-      <div className="w-full max-w-sm">
-        <div className="mb-8 text-center">
-          {/* eslint-disable-next-line @next/next/no-img-element */}
-          <img src="/icon.svg" alt="" width={40} height={40} className="mx-auto" />
-          <h1 className="mt-4 text-2xl font-semibold tracking-tight">Sign in to Tenant Console</h1>
-          <p className="mt-1 text-sm text-slate-600">For tenant administrators and support staff.</p>
-        </div>
-        <div className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
-          <SignInForm callbackPath={callbackPath} />
-        </div>
+    <AuthCard title="Sign in to Tenant Console" description="For tenant administrators and support staff.">
+      <div className="space-y-4">
+        {params.notice === "password-set" && !error ? (
+          <Alert tone="success">Your password is set. Sign in with it.</Alert>
+        ) : null}
+        {error ? (
+          <div id="sign-in-error">
+            <Alert tone="danger">{error}</Alert>
+          </div>
+        ) : null}
+        {sso.status === "on" ? (
+          <>
+            <Suspense fallback={null}>
+              <SsoProviderNote providerName={providerName} fresh={errorCode === "OAuthSignin"} passwordSignIn={passwordSignIn} />
+            </Suspense>
+            <SsoSignInButton providerName={providerName} callbackPath={callbackPath} primary={!passwordSignIn} />
+            {passwordSignIn ? (
+              <p className="flex items-center gap-3 text-xs uppercase tracking-wide text-slate-500 before:h-px before:flex-1 before:bg-slate-200 after:h-px after:flex-1 after:bg-slate-200">
+                or with your password
+              </p>
+            ) : null}
+          </>
+        ) : null}
+        {passwordSignIn ? <SignInForm callbackPath={callbackPath} autoFocus={sso.status !== "on"} /> : null}
+        {sso.status === "invalid" ? (
+          <p id="sso-misconfigured" className="rounded-md bg-slate-50 p-3 text-xs text-slate-600 ring-1 ring-slate-200">
+            <strong className="font-semibold text-slate-800">For administrators:</strong> single sign-on is configured but not working (
+            {[...new Set(sso.problems.map((p) => p.variable))].join(", ")}). See the server log.
+          </p>
+        ) : null}
       </div>
-    </main>
+    </AuthCard>
   );
 }

@@ -5,10 +5,10 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
-import { Field, Input } from "@/components/ui/input";
+import { Field, fieldControlProps, Input } from "@/components/ui/input";
 import { signInSchema, type SignInInput } from "@/lib/auth/schemas";
 
-export function SignInForm({ callbackPath }: { callbackPath: string }) {
+export function SignInForm({ callbackPath, autoFocus }: { callbackPath: string; autoFocus: boolean }) {
   const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
@@ -36,22 +36,18 @@ export function SignInForm({ callbackPath }: { callbackPath: string }) {
       ) : null}
       <Field id="email" label="Email" error={errors.email?.message}>
         <Input
-          id="email"
+          {...fieldControlProps("email", errors.email?.message)}
           type="email"
           autoComplete="username"
-          autoFocus
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={errors.email ? "email-error" : undefined}
+          autoFocus={autoFocus}
           {...register("email")}
         />
       </Field>
       <Field id="password" label="Password" error={errors.password?.message}>
         <Input
-          id="password"
+          {...fieldControlProps("password", errors.password?.message)}
           type="password"
           autoComplete="current-password"
-          aria-invalid={errors.password ? true : undefined}
-          aria-describedby={errors.password ? "password-error" : undefined}
           {...register("password")}
         />
       </Field>

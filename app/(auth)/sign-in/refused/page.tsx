@@ -1,0 +1,34 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { oidcSettings } from "@/lib/auth/oidc-config";
+import { ssoRefusalReasonSchema, ssoRefusalText } from "@/lib/auth/sso-messages";
+import { AuthCard } from "../auth-card";
+
+export const metadata: Metadata = { title: "Sign-in refused" };
+
+/** Where a refused single sign-on lands (see admitSsoSignIn). Public: it names the reason, never the person. */
+export default async function SignInRefusedPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { reason } = await searchParams;
+  const parsed = ssoRefusalReasonSchema.safeParse(Array.isArray(reason) ? reason[0] : reason);
+  const sso = oidcSettings();
+  const text = ssoRefusalText(parsed.success ? parsed.data : undefined, sso.status === "on" ? sso.config.name : "your identity provider");
+
+  return (
+    <AuthCard title="You are not signed in">
+      <div className="space-y-4 text-sm text-slate-700">
+        <h2 className="text-base font-semibold text-slate-900">{text.title}</h2>
+        <p>{text.why}</p>
+        <p>
+          <strong className="font-semibold text-slate-900">What to do: </strong>
+          {text.whatToDo}
+        </p>
+        <Link
+          href="/sign-in"
+          className="inline-flex w-full items-center justify-center rounded-md bg-white px-3.5 py-2 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50"
+        >
+          Back to sign-in
+        </Link>
+      </div>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,28 @@
+import { closeDb, getDb } from "@/lib/db";
+import { consoleUsers } from "@/lib/db/schema";
+import { e2eEnv } from "./env";
+import { e2eOidcUsers } from "./oidc";
+
+/**
+ * Before the console starts (PGlite is single-process): the console user of someone who signed in
+ * through single sign-on before and whom an admin then disabled.
+ */
+async function main() {
+  const { leaver } = e2eOidcUsers;
+  const db = await getDb();
+  await db.insert(consoleUsers).values({
+    email: leaver.email,
+    name: leaver.name,
+    role: "support",
+    disabled: true,
+    oidcIssuer: e2eEnv.oidcUrl,
+    oidcSubject: leaver.login,
+    lastSignInAt: new Date(Date.now() - 86_400_000),
+  });
+  await closeDb();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { newPasswordSchema } from "@/lib/auth/schemas";
+import { roles } from "@/lib/auth/roles";
+
+/** One schema per input of the team page and the set-password page, shared by the forms and the server. Client-safe. */
+
+export const addTeamMemberSchema = z.object({
+  email: z.string().trim().min(1, "Enter an email address.").max(320, "That email address is too long.").email("Enter a valid email address."),
+  name: z.string().trim().min(1, "Enter a name.").max(200, "Names have at most 200 characters."),
+  role: z.enum(roles, "Choose a role."),
+});
+export type AddTeamMemberInput = z.infer<typeof addTeamMemberSchema>;
+
+/** The console user an action is about. */
+export const teamMemberSchema = z.object({ userId: z.uuid("That user does not exist.") });
+export type TeamMemberInput = z.infer<typeof teamMemberSchema>;
+
+export const changeRoleSchema = teamMemberSchema.extend({ role: z.enum(roles, "Choose a role.") });
+export type ChangeRoleInput = z.infer<typeof changeRoleSchema>;
+
+export const setDisabledSchema = teamMemberSchema.extend({ disabled: z.boolean() });
+export type SetDisabledInput = z.infer<typeof setDisabledSchema>;
+
+/** A set-password link's token: 32 random bytes, base64url without padding. */
+export const passwordSetupTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "This link is incomplete.");
+
+const passwordPair = {
+  password: newPasswordSchema,
+  confirmation: z.string().max(1024, "Passwords have at most 1024 characters."),
+};
+const samePasswords = (v: { password: string; confirmation: string }) => v.password === v.confirmation;
+const notTheSame = { path: ["confirmation"], message: "The two passwords are not the same." };
+
+/** The set-password form's fields; the page adds the link's token. */
+export const newPasswordFormSchema = z.object(passwordPair).refine(samePasswords, notTheSame);
+export type NewPasswordFormInput = z.infer<typeof newPasswordFormSchema>;
+
+export const setPasswordSchema = z.object({ token: passwordSetupTokenSchema, ...passwordPair }).refine(samePasswords, notTheSame);
+export type SetPasswordInput = z.infer<typeof setPasswordSchema>;
+
+/** An input that does not parse, as an action's answer: its first problem, in words. */
+export function invalid(error: z.ZodError): { ok: false; error: string } {
+  return { ok: false, error: error.issues[0]?.message ?? "Check the form." };
+}

@@ -1,0 +1,306 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { verifyPassword } from "@/lib/auth/password";
+import type { Database } from "@/lib/db";
+import { auditLog, consoleUsers, loginAttempts } from "@/lib/db/schema";
+import { setUpTestDatabase, whileAuditInsertsFail } from "@/lib/testing/database";
+import { hashPasswordLinkToken, linkNotUsable, PASSWORD_LINK_LIFETIME_MS, setPasswordWithLink } from "./password-link";
+import { addTeamMember, changeRole, createPasswordLink, listTeam, revokeSessions, setDisabled, unlockMember, type TeamActor } from "./team";
+
+let db: Database;
+let tearDown: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ db, tearDown } = await setUpTestDatabase());
+});
+afterAll(async () => tearDown());
+beforeEach(async () => {
+  await db.delete(auditLog);
+  await db.delete(loginAttempts);
+  await db.delete(consoleUsers);
+});
+
+type Seed = Partial<typeof consoleUsers.$inferInsert> & { email: string };
+
+async function insertUser(seed: Seed) {
+  const [row] = await db
+    .insert(consoleUsers)
+    .values({ name: seed.email.split("@")[0]!, role: "support", passwordHash: "$argon2id$placeholder", ...seed })
+    .returning();
+  return row!;
+}
+
+async function actorFor(email: string): Promise<TeamActor> {
+  const row = await insertUser({ email, role: "admin" });
+  return { id: row.id, email: row.email };
+}
+
+async function user(id: string) {
+  const [row] = await db.select().from(consoleUsers).where(eq(consoleUsers.id, id));
+  return row!;
+}
+
+const audits = (action: string) => db.select().from(auditLog).where(eq(auditLog.action, action));
+const enabledAdmins = () => db.select().from(consoleUsers).where(and(eq(consoleUsers.role, "admin"), eq(consoleUsers.disabled, false)));
+const tokenOf = (url: string) => new URL(url).hash.slice(1);
+
+describe("adding a user", () => {
+  it("creates them without a password and answers a one-time link valid 24 h, storing only its token's SHA-256", async () => {
+    const actor = await actorFor("ada@example.com");
+    const before = Date.now();
+    const result = await addTeamMember(actor, { email: " Nia@Example.com ", name: " Nia New ", role: "support" });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const url = new URL(result.link.url);
+    expect(`${url.origin}${url.pathname}`).toBe("http://127.0.0.1:3000/set-password");
+    expect(url.search).toBe("");
+    const token = tokenOf(result.link.url);
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(token, "base64url")).toHaveLength(32);
+
+    const row = await user(result.id);
+    expect(row).toMatchObject({ email: "Nia@Example.com", name: "Nia New", role: "support", passwordHash: null, disabled: false });
+    expect(row.passwordSetupTokenHash).toBe(hashPasswordLinkToken(token));
+    expect(JSON.stringify(row)).not.toContain(token);
+    const lifetime = row.passwordSetupExpiresAt!.getTime() - before;
+    expect(lifetime).toBeGreaterThanOrEqual(PASSWORD_LINK_LIFETIME_MS);
+    expect(lifetime).toBeLessThan(PASSWORD_LINK_LIFETIME_MS + 10_000);
+
+    const [record] = await audits("user.created");
+    expect(record).toMatchObject({ actorId: actor.id, actorEmail: "ada@example.com", target: "Nia@Example.com", outcome: "success" });
+    expect(JSON.stringify(record)).not.toContain(token);
+
+    const [listed] = (await listTeam()).filter((m) => m.id === result.id);
+    expect(listed?.signIn).toEqual({ password: false, ssoHost: null, linkExpiresAt: row.passwordSetupExpiresAt!.toISOString() });
+  });
+
+  it("says on the email field that the address is taken, whatever its case, and adds nothing", async () => {
+    const actor = await actorFor("ada@example.com");
+    await insertUser({ email: "sam@example.com" });
+    const result = await addTeamMember(actor, { email: "SAM@example.COM", name: "Sam Again", role: "admin" });
+    expect(result).toEqual({ ok: false, field: "email", error: "A console user with this email already exists." });
+    expect(await db.select().from(consoleUsers)).toHaveLength(2);
+    expect(await audits("user.created")).toHaveLength(0);
+  });
+
+  it("names the field of bad input", async () => {
+    const actor = await actorFor("ada@example.com");
+    expect(await addTeamMember(actor, { email: "not-an-email", name: "X", role: "support" })).toEqual({ ok: false, field: "email", error: "Enter a valid email address." });
+    expect(await addTeamMember(actor, { email: "x@example.com", name: "  ", role: "support" })).toEqual({ ok: false, field: "name", error: "Enter a name." });
+    expect(await addTeamMember(actor, { email: "x@example.com", name: "X", role: "owner" as "admin" })).toMatchObject({ ok: false, field: "role" });
+  });
+
+  it("keeps no user when the audit record cannot be written", async () => {
+    const actor = await actorFor("ada@example.com");
+    await expect(whileAuditInsertsFail(db, () => addTeamMember(actor, { email: "x@example.com", name: "X", role: "support" }))).rejects.toThrow(/insert into "audit_log"/);
+    expect(await db.select().from(consoleUsers)).toHaveLength(1);
+  });
+});
+
+describe("set-password links", () => {
+  async function invited() {
+    const actor = await actorFor("ada@example.com");
+    const result = await addTeamMember(actor, { email: "nia@example.com", name: "Nia", role: "support" });
+    if (!result.ok) throw new Error(result.error);
+    return { actor, id: result.id, token: tokenOf(result.link.url) };
+  }
+  const password = "a-long-enough-password";
+
+  it("sets the password once, clears the link, ends other sessions and is audited as the user", async () => {
+    const { id, token } = await invited();
+    const versionBefore = (await user(id)).sessionVersion;
+    expect(await setPasswordWithLink({ token, password, confirmation: password })).toEqual({ ok: true });
+    const row = await user(id);
+    expect(await verifyPassword(row.passwordHash!, password)).toBe(true);
+    expect(row.passwordSetupTokenHash).toBeNull();
+    expect(row.passwordSetupExpiresAt).toBeNull();
+    expect(row.sessionVersion).toBe(versionBefore + 1);
+    const [record] = await audits("user.password_set");
+    expect(record).toMatchObject({ actorId: id, actorEmail: "nia@example.com", target: "nia@example.com" });
+    expect(JSON.stringify(record)).not.toContain(password);
+
+    expect(await setPasswordWithLink({ token, password: "another-long-password", confirmation: "another-long-password" })).toEqual({ ok: false, error: linkNotUsable });
+    expect(await verifyPassword((await user(id)).passwordHash!, password)).toBe(true);
+  });
+
+  it("refuses an expired link, an unknown token, and two different passwords", async () => {
+    const { id, token } = await invited();
+    const later = new Date(Date.now() + PASSWORD_LINK_LIFETIME_MS + 1000);
+    expect(await setPasswordWithLink({ token, password, confirmation: password }, later)).toEqual({ ok: false, error: linkNotUsable });
+    const unknown = Buffer.alloc(32, 7).toString("base64url");
+    expect(await setPasswordWithLink({ token: unknown, password, confirmation: password })).toEqual({ ok: false, error: linkNotUsable });
+    expect(await setPasswordWithLink({ token, password, confirmation: `${password}!` })).toEqual({ ok: false, error: "The two passwords are not the same." });
+    expect(await setPasswordWithLink({ token, password: "short", confirmation: "short" })).toEqual({ ok: false, error: "Passwords have at least 12 characters." });
+    expect(await setPasswordWithLink({ token: "abc", password, confirmation: password })).toEqual({ ok: false, error: "This link is incomplete." });
+    expect((await user(id)).passwordHash).toBeNull();
+    expect(await audits("user.password_set")).toHaveLength(0);
+  });
+
+  it("two uses of one link at once: one sets the password, the other is refused", async () => {
+    const { id, token } = await invited();
+    const results = await Promise.all(
+      ["first-long-password", "second-long-password"].map((p) => setPasswordWithLink({ token, password: p, confirmation: p })),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, error: linkNotUsable }]);
+    expect(await audits("user.password_set")).toHaveLength(1);
+    expect((await user(id)).passwordHash).not.toBeNull();
+  });
+
+  it("a new link replaces the earlier one and is audited; refused for a disabled or a single sign-on user", async () => {
+    const { actor, id, token } = await invited();
+    const again = await createPasswordLink(actor, { userId: id });
+    expect(again.ok).toBe(true);
+    if (!again.ok) return;
+    expect(await setPasswordWithLink({ token, password, confirmation: password })).toEqual({ ok: false, error: linkNotUsable });
+    expect(await setPasswordWithLink({ token: tokenOf(again.link.url), password, confirmation: password })).toEqual({ ok: true });
+    expect(await audits("user.password_link_created")).toMatchObject([{ actorId: actor.id, target: "nia@example.com" }]);
+
+    const disabled = await insertUser({ email: "dee@example.com", name: "Dee", disabled: true });
+    expect(await createPasswordLink(actor, { userId: disabled.id })).toEqual({ ok: false, error: "Dee is disabled. Enable the account first." });
+    const sso = await insertUser({ email: "sid@example.com", name: "Sid", passwordHash: null, oidcIssuer: "https://idp.example.com/realms/x", oidcSubject: "s1" });
+    expect(await createPasswordLink(actor, { userId: sso.id })).toEqual({
+      ok: false,
+      error: "Sid signs in through single sign-on (idp.example.com), not with a password.",
+    });
+  });
+
+  it("disabling a user voids their pending link", async () => {
+    const { actor, id, token } = await invited();
+    expect(await setDisabled(actor, { userId: id, disabled: true })).toEqual({ ok: true });
+    expect(await setDisabled(actor, { userId: id, disabled: false })).toEqual({ ok: true });
+    expect(await setPasswordWithLink({ token, password, confirmation: password })).toEqual({ ok: false, error: linkNotUsable });
+  });
+});
+
+describe("role, disable, revoke", () => {
+  it("a role change ends the user's sessions and records from and to; the same role changes nothing", async () => {
+    const actor = await actorFor("ada@example.com");
+    const sam = await insertUser({ email: "sam@example.com" });
+    expect(await changeRole(actor, { userId: sam.id, role: "admin" })).toEqual({ ok: true });
+    expect(await user(sam.id)).toMatchObject({ role: "admin", sessionVersion: sam.sessionVersion + 1 });
+    expect(await audits("user.role_changed")).toMatchObject([{ actorId: actor.id, target: "sam@example.com", details: { from: "support", to: "admin" } }]);
+    expect(await changeRole(actor, { userId: sam.id, role: "admin" })).toEqual({ ok: true });
+    expect((await user(sam.id)).sessionVersion).toBe(sam.sessionVersion + 1);
+    expect(await audits("user.role_changed")).toHaveLength(1);
+  });
+
+  it("disable ends sessions, enable does not; both audited; nobody disables themselves", async () => {
+    const actor = await actorFor("ada@example.com");
+    const sam = await insertUser({ email: "sam@example.com" });
+    expect(await setDisabled(actor, { userId: sam.id, disabled: true })).toEqual({ ok: true });
+    expect(await user(sam.id)).toMatchObject({ disabled: true, sessionVersion: sam.sessionVersion + 1 });
+    expect(await setDisabled(actor, { userId: sam.id, disabled: false })).toEqual({ ok: true });
+    expect(await user(sam.id)).toMatchObject({ disabled: false, sessionVersion: sam.sessionVersion + 1 });
+    expect((await audits("user.disabled")).map((r) => r.target)).toEqual(["sam@example.com"]);
+    expect((await audits("user.enabled")).map((r) => r.target)).toEqual(["sam@example.com"]);
+
+    await insertUser({ email: "bea@example.com", role: "admin" });
+    expect(await setDisabled(actor, { userId: actor.id, disabled: true })).toEqual({ ok: false, error: "You cannot disable your own account. Another admin can." });
+    expect((await user(actor.id)).disabled).toBe(false);
+  });
+
+  it("revoking sessions bumps the version and is audited", async () => {
+    const actor = await actorFor("ada@example.com");
+    const sam = await insertUser({ email: "sam@example.com" });
+    expect(await revokeSessions(actor, { userId: sam.id })).toEqual({ ok: true });
+    expect(await revokeSessions(actor, { userId: sam.id })).toEqual({ ok: true });
+    expect((await user(sam.id)).sessionVersion).toBe(sam.sessionVersion + 2);
+    expect(await audits("user.sessions_revoked")).toHaveLength(2);
+  });
+
+  it("an unknown user and a malformed id are said in words", async () => {
+    const actor = await actorFor("ada@example.com");
+    const missing = "00000000-0000-4000-8000-000000000000";
+    for (const answer of [
+      await revokeSessions(actor, { userId: missing }),
+      await changeRole(actor, { userId: missing, role: "admin" }),
+      await setDisabled(actor, { userId: missing, disabled: true }),
+      await unlockMember(actor, { userId: missing }),
+    ]) {
+      expect(answer).toEqual({ ok: false, error: "This user no longer exists. Reload the page." });
+    }
+    expect(await revokeSessions(actor, { userId: "1 or 1=1" })).toEqual({ ok: false, error: "That user does not exist." });
+  });
+
+  it("a change and its audit record commit together", async () => {
+    const actor = await actorFor("ada@example.com");
+    const sam = await insertUser({ email: "sam@example.com" });
+    await expect(whileAuditInsertsFail(db, () => changeRole(actor, { userId: sam.id, role: "admin" }))).rejects.toThrow(/insert into "audit_log"/);
+    await expect(whileAuditInsertsFail(db, () => revokeSessions(actor, { userId: sam.id }))).rejects.toThrow(/insert into "audit_log"/);
+    expect(await user(sam.id)).toMatchObject({ role: "support", sessionVersion: sam.sessionVersion });
+  });
+});
+
+describe("the last enabled admin", () => {
+  it("cannot be demoted, even by themselves; a disabled admin does not count", async () => {
+    const ada = await actorFor("ada@example.com");
+    await insertUser({ email: "old@example.com", role: "admin", disabled: true });
+    const refusal = { ok: false, error: "ada is the last enabled admin. Make someone else an admin first, so that the console keeps one." };
+    expect(await changeRole(ada, { userId: ada.id, role: "support" })).toEqual(refusal);
+    expect((await user(ada.id)).role).toBe("admin");
+    expect(await audits("user.role_changed")).toHaveLength(0);
+  });
+
+  it("can step down once another admin is enabled, and cannot be disabled by another admin", async () => {
+    const ada = await actorFor("ada@example.com");
+    const bea = await actorFor("bea@example.com");
+    expect(await changeRole(ada, { userId: ada.id, role: "support" })).toEqual({ ok: true });
+    expect(await setDisabled(ada, { userId: bea.id, disabled: true })).toEqual({ ok: false, error: "Only admin users can do this." });
+    await db.update(consoleUsers).set({ role: "admin" }).where(eq(consoleUsers.id, ada.id));
+    expect(await setDisabled(ada, { userId: bea.id, disabled: true })).toEqual({ ok: true });
+    expect(await setDisabled(bea, { userId: ada.id, disabled: true })).toEqual({ ok: false, error: "Only admin users can do this." });
+    expect((await enabledAdmins()).map((u) => u.email)).toEqual(["ada@example.com"]);
+  });
+
+  it("two admins demoting each other at once leave one admin", async () => {
+    const ada = await actorFor("ada@example.com");
+    const bea = await actorFor("bea@example.com");
+    const results = await Promise.all([changeRole(ada, { userId: bea.id, role: "support" }), changeRole(bea, { userId: ada.id, role: "support" })]);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(await enabledAdmins()).toHaveLength(1);
+    expect(await audits("user.role_changed")).toHaveLength(1);
+  });
+
+  it("two admins disabling and demoting each other at once leave one admin", async () => {
+    const ada = await actorFor("ada@example.com");
+    const bea = await actorFor("bea@example.com");
+    const results = await Promise.all([setDisabled(ada, { userId: bea.id, disabled: true }), changeRole(bea, { userId: ada.id, role: "support" })]);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(await enabledAdmins()).toHaveLength(1);
+  });
+});
+
+describe("locked out", () => {
+  it("is shown from the failed attempts, and unlocking clears them with an audit record", async () => {
+    const actor = await actorFor("ada@example.com");
+    const lou = await insertUser({ email: "Lou@Example.com", name: "Lou" });
+    const now = new Date();
+    await db.insert(loginAttempts).values(Array.from({ length: 5 }, (_, i) => ({ email: "lou@example.com", ip: "203.0.113.9", succeeded: false, attemptedAt: new Date(now.getTime() - i * 1000) })));
+    const lockedOut = async () => (await listTeam()).find((m) => m.id === lou.id)?.lockedOut;
+    expect(await lockedOut()).toBe(true);
+    expect((await listTeam()).find((m) => m.id === actor.id)?.lockedOut).toBe(false);
+
+    expect(await unlockMember(actor, { userId: lou.id })).toEqual({ ok: true });
+    expect(await lockedOut()).toBe(false);
+    expect(await db.select().from(loginAttempts)).toHaveLength(0);
+    expect(await audits("user.unlocked")).toMatchObject([{ actorId: actor.id, target: "Lou@Example.com", details: { clearedAttempts: 5 } }]);
+  });
+});
+
+describe("the list", () => {
+  it("says how each user signs in, and never carries a hash", async () => {
+    await insertUser({ email: "pat@example.com", name: "Pat", lastSignInAt: new Date("2026-01-02T03:04:05Z") });
+    await insertUser({ email: "sid@example.com", name: "sid", passwordHash: null, oidcIssuer: "https://idp.example.com:8443/realms/x", oidcSubject: "s1" });
+    await insertUser({ email: "bo@example.com", name: "Bo", oidcIssuer: "https://idp.example.com", oidcSubject: "s2" });
+    const team = await listTeam();
+    expect(team.map((m) => m.name)).toEqual(["Bo", "Pat", "sid"]);
+    expect(team.map((m) => m.signIn)).toEqual([
+      { password: true, ssoHost: "idp.example.com", linkExpiresAt: null },
+      { password: true, ssoHost: null, linkExpiresAt: null },
+      { password: false, ssoHost: "idp.example.com:8443", linkExpiresAt: null },
+    ]);
+    expect(team[1]?.lastSignInAt).toBe("2026-01-02T03:04:05.000Z");
+    expect(JSON.stringify(team)).not.toContain("argon2");
+  });
+});

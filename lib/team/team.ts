@@ -1,0 +1,267 @@
+import "server-only";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import { recordAudit } from "@/lib/audit/audit";
+import { lockedOutEmails, unlockSignIn } from "@/lib/auth/throttle";
+import { userIdentityColumns } from "@/lib/auth/users";
+import type { ActionResult } from "@/lib/call-action";
+import { getDb, type Transaction } from "@/lib/db";
+import { consoleUsers } from "@/lib/db/schema";
+import { newPasswordLink } from "./password-link";
+import {
+  addTeamMemberSchema,
+  changeRoleSchema,
+  setDisabledSchema,
+  teamMemberSchema,
+  type AddTeamMemberInput,
+  invalid,
+  type ChangeRoleInput,
+  type SetDisabledInput,
+  type TeamMemberInput,
+} from "./schemas";
+import type { AddTeamMemberResult, PasswordLink, TeamMember } from "./types";
+
+/** The signed-in admin who makes a change: named in its audit record, and checked again inside the transaction. */
+export type TeamActor = { id: string; email: string };
+
+type Failure = { ok: false; error: string };
+
+const gone: Failure = { ok: false, error: "This user no longer exists. Reload the page." };
+const notAnAdmin: Failure = { ok: false, error: "Only admin users can do this." };
+const lastAdmin = (name: string): Failure => ({
+  ok: false,
+  error: `${name} is the last enabled admin. Make someone else an admin first, so that the console keeps one.`,
+});
+
+/** Every change that can end a user's sessions bumps this in the same UPDATE (the session callback compares it). */
+const nextSessionVersion = sql`${consoleUsers.sessionVersion} + 1`;
+
+function issuerHost(issuer: string): string {
+  try {
+    return new URL(issuer).host;
+  } catch {
+    return issuer;
+  }
+}
+
+/** Who a member is and how they sign in: whether there is a password hash, never the hash itself. */
+const memberColumns = {
+  ...userIdentityColumns,
+  hasPassword: sql<boolean>`${consoleUsers.passwordHash} is not null`,
+  oidcIssuer: consoleUsers.oidcIssuer,
+};
+
+/** Every console user, by name, with how they sign in and whether sign-in refuses them right now. */
+export async function listTeam(now = new Date()): Promise<TeamMember[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({
+      ...memberColumns,
+      linkExpiresAt: consoleUsers.passwordSetupExpiresAt,
+      lastSignInAt: consoleUsers.lastSignInAt,
+    })
+    .from(consoleUsers)
+    .orderBy(sql`lower(${consoleUsers.name})`, asc(consoleUsers.email));
+  const locked = await lockedOutEmails(
+    rows.map((r) => r.email),
+    now,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    email: r.email,
+    name: r.name,
+    role: r.role,
+    disabled: r.disabled,
+    lockedOut: locked.has(r.email.toLowerCase()),
+    signIn: { password: r.hasPassword, ssoHost: r.oidcIssuer ? issuerHost(r.oidcIssuer) : null, linkExpiresAt: r.linkExpiresAt?.toISOString() ?? null },
+    lastSignInAt: r.lastSignInAt?.toISOString() ?? null,
+  }));
+}
+
+function firstIssue<T extends string>(issues: ReadonlyArray<{ message: string; path: PropertyKey[] }>, fields: readonly T[]): { error: string; field?: T } {
+  const issue = issues[0];
+  const field = fields.find((f) => f === issue?.path[0]);
+  return { error: issue?.message ?? "Check the form.", ...(field ? { field } : {}) };
+}
+
+/**
+ * A local user without a password, and the one-time link with which they set it. The email is unique
+ * case-insensitively; a taken one is said on its field.
+ */
+export async function addTeamMember(actor: TeamActor, raw: AddTeamMemberInput): Promise<AddTeamMemberResult> {
+  const parsed = addTeamMemberSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, ...firstIssue(parsed.error.issues, ["email", "name", "role"] as const) };
+  const { email, name, role } = parsed.data;
+  const { stored, link } = newPasswordLink();
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(consoleUsers)
+      .values({ email, name, role, passwordHash: null, ...stored })
+      .onConflictDoNothing()
+      .returning({ id: consoleUsers.id, email: consoleUsers.email });
+    if (!row) return { ok: false as const, field: "email" as const, error: "A console user with this email already exists." };
+    await recordAudit(
+      { actor, action: "user.created", outcome: "success", target: row.email, details: { role, passwordLinkExpiresAt: link.expiresAt } },
+      tx,
+    );
+    return { ok: true as const, id: row.id, link };
+  });
+}
+
+/**
+ * The rows of the enabled admins, locked until the transaction ends (in id order, so two changes queue
+ * rather than deadlock). Two admins demoting or disabling each other at once therefore run one after the
+ * other, and the second sees that the first left a single admin.
+ */
+async function lockEnabledAdmins(tx: Transaction): Promise<string[]> {
+  const rows = await tx
+    .select({ id: consoleUsers.id })
+    .from(consoleUsers)
+    .where(and(eq(consoleUsers.role, "admin"), eq(consoleUsers.disabled, false)))
+    .orderBy(asc(consoleUsers.id))
+    .for("update");
+  return rows.map((r) => r.id);
+}
+
+type Target = { id: string; email: string; name: string; role: "admin" | "support"; disabled: boolean; hasPassword: boolean; oidcIssuer: string | null };
+
+async function lockTarget(tx: Transaction, userId: string): Promise<Target | undefined> {
+  const [row] = await tx
+    .select(memberColumns)
+    .from(consoleUsers)
+    .where(eq(consoleUsers.id, userId))
+    .for("update");
+  return row;
+}
+
+/**
+ * Runs a change of a role or of disabled under the last-admin guard: the actor must still be an enabled
+ * admin, and `reducesAdmins(target)` says whether the change would take an enabled admin away, which is
+ * refused when the target is the only one.
+ */
+async function guardedChange(
+  actor: TeamActor,
+  userId: string,
+  change: (tx: Transaction, target: Target) => Promise<ActionResult> | ActionResult,
+  reducesAdmins: (target: Target) => boolean,
+): Promise<ActionResult> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const admins = await lockEnabledAdmins(tx);
+    if (!admins.includes(actor.id)) return notAnAdmin;
+    const target = await lockTarget(tx, userId);
+    if (!target) return gone;
+    if (reducesAdmins(target) && admins.length === 1 && admins[0] === target.id) return lastAdmin(target.name);
+    return change(tx, target);
+  });
+}
+
+async function updateTarget(tx: Transaction, target: Target, set: PgUpdateSetSource<typeof consoleUsers>) {
+  await tx
+    .update(consoleUsers)
+    .set({ ...set, updatedAt: new Date() })
+    .where(eq(consoleUsers.id, target.id));
+}
+
+/**
+ * Admin ↔ support. Ends the user's sessions (their role is in them). An admin may demote themselves while
+ * another enabled admin remains; the last enabled admin may not be demoted by anyone.
+ */
+export async function changeRole(actor: TeamActor, raw: ChangeRoleInput): Promise<ActionResult> {
+  const parsed = changeRoleSchema.safeParse(raw);
+  if (!parsed.success) return invalid(parsed.error);
+  const { userId, role } = parsed.data;
+  return guardedChange(
+    actor,
+    userId,
+    async (tx, target) => {
+      if (target.role === role) return { ok: true };
+      await updateTarget(tx, target, { role, sessionVersion: nextSessionVersion });
+      await recordAudit({ actor, action: "user.role_changed", outcome: "success", target: target.email, details: { from: target.role, to: role } }, tx);
+      return { ok: true };
+    },
+    (target) => role !== "admin" && target.role === "admin" && !target.disabled,
+  );
+}
+
+/**
+ * Disable (ends every session, and voids a pending set-password link) or enable. Nobody disables their own
+ * account: they would be signed out mid-change and only another admin could undo it. The last enabled
+ * admin may not be disabled either.
+ */
+export async function setDisabled(actor: TeamActor, raw: SetDisabledInput): Promise<ActionResult> {
+  const parsed = setDisabledSchema.safeParse(raw);
+  if (!parsed.success) return invalid(parsed.error);
+  const { userId, disabled } = parsed.data;
+  if (disabled && userId === actor.id) return { ok: false, error: "You cannot disable your own account. Another admin can." };
+  return guardedChange(
+    actor,
+    userId,
+    async (tx, target) => {
+      if (target.disabled === disabled) return { ok: true };
+      await updateTarget(
+        tx,
+        target,
+        disabled ? { disabled, sessionVersion: nextSessionVersion, passwordSetupTokenHash: null, passwordSetupExpiresAt: null } : { disabled },
+      );
+      await recordAudit({ actor, action: disabled ? "user.disabled" : "user.enabled", outcome: "success", target: target.email }, tx);
+      return { ok: true };
+    },
+    (target) => disabled && target.role === "admin" && !target.disabled,
+  );
+}
+
+/** Runs `change` on an existing user, with its audit record, in one transaction. */
+async function changeMember<Fields extends object = object>(
+  userId: string,
+  change: (tx: Transaction, target: Target) => Promise<ActionResult<Fields>>,
+): Promise<ActionResult<Fields>> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const target = await lockTarget(tx, userId);
+    return target ? change(tx, target) : gone;
+  });
+}
+
+/** Every session of the user ends at its next request, on every instance. */
+export async function revokeSessions(actor: TeamActor, raw: TeamMemberInput): Promise<ActionResult> {
+  const parsed = teamMemberSchema.safeParse(raw);
+  if (!parsed.success) return invalid(parsed.error);
+  return changeMember(parsed.data.userId, async (tx, target) => {
+    await updateTarget(tx, target, { sessionVersion: nextSessionVersion });
+    await recordAudit({ actor, action: "user.sessions_revoked", outcome: "success", target: target.email }, tx);
+    return { ok: true };
+  });
+}
+
+/** Clears the user's failed sign-in attempts, so every address may try again at once. */
+export async function unlockMember(actor: TeamActor, raw: TeamMemberInput): Promise<ActionResult> {
+  const parsed = teamMemberSchema.safeParse(raw);
+  if (!parsed.success) return invalid(parsed.error);
+  return changeMember(parsed.data.userId, async (tx, target) => {
+    const cleared = await unlockSignIn(target.email, tx);
+    await recordAudit({ actor, action: "user.unlocked", outcome: "success", target: target.email, details: { clearedAttempts: cleared } }, tx);
+    return { ok: true };
+  });
+}
+
+/**
+ * A new one-time set-password link for a user who signs in with a password or has not set one yet (a
+ * forgotten password, an expired invitation). It replaces any earlier link; the current password keeps
+ * working until the link is used.
+ */
+export async function createPasswordLink(actor: TeamActor, raw: TeamMemberInput): Promise<ActionResult<{ link: PasswordLink }>> {
+  const parsed = teamMemberSchema.safeParse(raw);
+  if (!parsed.success) return invalid(parsed.error);
+  return changeMember<{ link: PasswordLink }>(parsed.data.userId, async (tx, target) => {
+    if (target.disabled) return { ok: false, error: `${target.name} is disabled. Enable the account first.` };
+    if (!target.hasPassword && target.oidcIssuer) {
+      return { ok: false, error: `${target.name} signs in through single sign-on (${issuerHost(target.oidcIssuer)}), not with a password.` };
+    }
+    const { stored, link } = newPasswordLink();
+    await updateTarget(tx, target, stored);
+    await recordAudit({ actor, action: "user.password_link_created", outcome: "success", target: target.email, details: { expiresAt: link.expiresAt } }, tx);
+    return { ok: true, link };
+  });
+}
