@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+import { ThemeProvider } from "@/components/shell/theme-provider";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -9,11 +10,15 @@ export const metadata: Metadata = {
 };
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
-  // Reading the request makes every page dynamic, so each gets the proxy's CSP nonce.
-  await headers();
+  // Reading the request makes every page dynamic, so each gets the proxy's CSP nonce (the theme's
+  // inline script needs it to run).
+  const nonce = (await headers()).get("x-nonce") ?? undefined;
   return (
-    <html lang="en">
-      <body className="min-h-screen">{children}</body>
+    // The theme script sets <html>'s class and color-scheme before React hydrates: not a mismatch.
+    <html lang="en" suppressHydrationWarning>
+      <body className="min-h-screen">
+        <ThemeProvider nonce={nonce}>{children}</ThemeProvider>
+      </body>
     </html>
   );
 }

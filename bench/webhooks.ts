@@ -1,41 +1,18 @@
 /**
- * npm run bench: webhook ingest rate through receiveWebhook() (signature verification included) and the
- * log's default-view query time with 100k stored events, both on in-memory PGlite.
- * Results: bench/results/webhooks-latest.json (and a dated copy). Runs in well under two minutes.
+ * The webhooks part of `npm run bench`: webhook ingest rate through receiveWebhook() (signature
+ * verification included) and the log's default-view query time with 100k stored events, both on
+ * in-memory PGlite. Results: bench/results/webhooks-latest.json (and a dated copy).
  */
-import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-
-// The bench needs no real secrets; set throwaway ones before anything reads the environment.
-process.env.NEXTAUTH_SECRET ??= crypto.randomBytes(32).toString("base64");
-process.env.NEXTAUTH_URL ??= "http://127.0.0.1:3000";
-process.env.CONSOLE_ENCRYPTION_KEY ??= crypto.randomBytes(32).toString("base64");
+import { machine, timeRuns, writeResult } from "./support/timing";
 
 const INGEST_EVENTS = Number(process.env.BENCH_INGEST_EVENTS ?? 3000);
 const STORED_EVENTS = 100_000;
 const QUERY_RUNS = 50;
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-async function timeRuns(runs: number, fn: () => Promise<unknown>) {
-  await fn(); // warm-up
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    await fn();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  const round = (n: number) => Math.round(n * 100) / 100;
-  return { runs, p50Ms: round(percentile(times, 50)), p95Ms: round(percentile(times, 95)), maxMs: round(times.at(-1)!) };
-}
-
-async function main() {
+export async function runWebhooksBench(): Promise<void> {
   const { installDatabase, openDatabase } = await import("@/lib/db");
   const { receiveWebhook } = await import("@/lib/webhooks/receive");
   const { listWebhookEvents } = await import("@/lib/webhooks/webhooks");
@@ -85,7 +62,7 @@ async function main() {
 
   const results = {
     at: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "unknown", node: process.version, database: "PGlite (in memory)" },
+    machine: machine("PGlite (in memory)"),
     ingest: {
       events: INGEST_EVENTS,
       seconds: Math.round(ingestSeconds * 100) / 100,
@@ -102,11 +79,8 @@ async function main() {
       methodAndPlatform,
     },
   };
-  const dir = path.resolve("bench/results");
-  fs.mkdirSync(dir, { recursive: true });
-  const json = JSON.stringify(results, null, 2);
-  fs.writeFileSync(path.join(dir, "webhooks-latest.json"), json);
-  fs.writeFileSync(path.join(dir, `webhooks-${results.at.slice(0, 10)}.json`), json);
+  const json = writeResult("webhooks-latest", results);
+  fs.writeFileSync(path.resolve("bench/results", `webhooks-${results.at.slice(0, 10)}.json`), json);
   console.log(json);
   console.log(
     `\nIngest: ${results.ingest.eventsPerSecond} events/s. Default view with ${results.query.storedEvents} events: ` +
@@ -114,8 +88,3 @@ async function main() {
   );
   await handle.close();
 }
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});

@@ -7,11 +7,14 @@ import { e2eUsers } from "./support/env";
 
 /**
  * Every route and every state that matters (drawer open, rejections, dialogs open, a lookup's result),
- * for admin and for support: axe finds no serious or critical violation, nothing scrolls sideways at
- * 1280×800 (neither the page nor a table), and at 390×844 the page itself never does.
+ * for admin and for support: axe finds no serious or critical violation in the light theme nor in the
+ * dark one (each state is scanned in both, switched in place: see expectNoSeriousA11yViolations), nothing
+ * scrolls sideways at 1280×800 (neither the page nor a table), and at 390×844 the page itself never does.
  */
 
 type Step = { name: string; roles: ReadonlyArray<E2eUser["role"]>; open: (page: Page) => Promise<void> };
+
+const bothThemes = ["light", "dark"] as const;
 
 const visit = (path: string, heading: string | RegExp) => async (page: Page) => {
   await page.goto(path);
@@ -117,7 +120,7 @@ const steps: Step[] = [
       await page.getByRole("button", { name: `Manage ${e2eUsers.support.name}` }).click();
       const dialog = page.getByRole("dialog");
       await expect(dialog.getByRole("button", { name: "Sign out everywhere" })).toBeVisible();
-      await expectNoSeriousA11yViolations(page, "team: a user's dialog");
+      await expectNoSeriousA11yViolations(page, "team: a user's dialog", bothThemes);
       await dialog.getByRole("button", { name: "Disable" }).click();
       await expect(dialog.getByRole("heading", { name: `Disable ${e2eUsers.support.name}?` })).toBeVisible();
     },
@@ -153,7 +156,7 @@ for (const role of ["admin", "support"] as const) {
       for (const step of steps.filter((s) => s.roles.includes(role))) {
         await test.step(step.name, async () => {
           await step.open(page);
-          await expectNoSeriousA11yViolations(page, step.name);
+          await expectNoSeriousA11yViolations(page, step.name, bothThemes);
           expect(await sidewaysOverflow(page, { tables: true }), step.name).toEqual([]);
         });
       }
@@ -167,7 +170,7 @@ for (const role of ["admin", "support"] as const) {
         await test.step(step.name, async () => {
           await step.open(page);
           // Narrow screens get their own layouts (cards for tables, the menu button): axe checks those too.
-          await expectNoSeriousA11yViolations(page, `${step.name} (390 px)`);
+          await expectNoSeriousA11yViolations(page, `${step.name} (390 px)`, bothThemes);
           expect(await sidewaysOverflow(page, { tables: false }), step.name).toEqual([]);
         });
       }
@@ -177,7 +180,7 @@ for (const role of ["admin", "support"] as const) {
         await expect(menu).toHaveAttribute("aria-expanded", "false");
         await menu.click();
         await expect(menu).toHaveAttribute("aria-expanded", "true");
-        await expectNoSeriousA11yViolations(page, "menu open");
+        await expectNoSeriousA11yViolations(page, "menu open", bothThemes);
         await page.keyboard.press("Escape");
         await expect(menu).toHaveAttribute("aria-expanded", "false");
         await expect(menu).toBeFocused();

@@ -3,14 +3,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startOidcProvider, type RunningOidcProvider } from "../scripts/oidc-provider";
-import { e2eEnv } from "./support/env";
+import { e2eEnv, e2eStack, e2eWorkers } from "./support/env";
 import { e2eOidc, e2eOidcUsers } from "./support/oidc";
 import { run, startProcess, stopProcess, waitForUrl } from "./support/processes";
 
 /**
- * Starts the emulator, a local OpenID Connect provider (in this process, with its fault switch) and
- * the production build of the console on a fresh embedded database, seeded with the e2e users and
- * connections. Returns the teardown.
+ * Starts one stack per Playwright worker (E2E_WORKERS): the emulator, a local OpenID Connect provider
+ * (in this process, with its fault switch) and the production build of the console on a fresh embedded
+ * database, seeded with the e2e users and connections. Returns the teardown.
  */
 export default async function globalSetup() {
   if (!fs.existsSync(e2eEnv.chromiumPath)) {
@@ -20,25 +20,42 @@ export default async function globalSetup() {
   if (!fs.existsSync(path.join(distDir, "BUILD_ID"))) {
     throw new Error(`No production build in ${distDir}: run \`npm run build\` first (npm run test:e2e does).`);
   }
+  const stacks: Array<() => Promise<void>> = [];
+  const teardown = async () => {
+    await Promise.all(stacks.map((stop) => stop()));
+  };
+  try {
+    // One after the other: two Next servers starting at once on two cores start slower than in turn.
+    for (let index = 0; index < e2eWorkers; index++) stacks.push(await startStack(index));
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  return teardown;
+}
 
+/** Starts stack `index` (ports from e2eStack) and returns its teardown. */
+async function startStack(index: number): Promise<() => Promise<void>> {
+  const stack = e2eStack(index);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-e2e-"));
   const oidcClientSecret = crypto.randomBytes(32).toString("base64url");
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    E2E_STACK: String(index),
     NODE_ENV: "production",
-    NEXTAUTH_URL: e2eEnv.consoleUrl,
+    NEXTAUTH_URL: stack.consoleUrl,
     NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64"),
     CONSOLE_ENCRYPTION_KEY: crypto.randomBytes(32).toString("base64"),
     CONSOLE_DATA_DIR: dataDir,
     DATABASE_URL: "",
-    SERVICE_BASE_URL_US: `${e2eEnv.emulatorUrl}/us/v1`,
-    SERVICE_BASE_URL_EU: `${e2eEnv.emulatorUrl}/eu/v1`,
-    SERVICE_BASE_URL_AU: `${e2eEnv.emulatorUrl}/au/v1`,
-    SERVICE_BASE_URL_CA: `${e2eEnv.emulatorUrl}/ca/v1`,
-    E2E_EMULATOR_URL: e2eEnv.emulatorUrl,
+    SERVICE_BASE_URL_US: `${stack.emulatorUrl}/us/v1`,
+    SERVICE_BASE_URL_EU: `${stack.emulatorUrl}/eu/v1`,
+    SERVICE_BASE_URL_AU: `${stack.emulatorUrl}/au/v1`,
+    SERVICE_BASE_URL_CA: `${stack.emulatorUrl}/ca/v1`,
+    E2E_EMULATOR_URL: stack.emulatorUrl,
     // As if behind one proxy that appends the caller's address to X-Forwarded-For.
     CONSOLE_TRUSTED_PROXY_HOPS: "1",
-    CONSOLE_OIDC_ISSUER: e2eEnv.oidcUrl,
+    CONSOLE_OIDC_ISSUER: stack.oidcUrl,
     CONSOLE_OIDC_CLIENT_ID: e2eOidc.clientId,
     CONSOLE_OIDC_CLIENT_SECRET: oidcClientSecret,
     CONSOLE_OIDC_NAME: e2eOidc.providerName,
@@ -48,7 +65,7 @@ export default async function globalSetup() {
   };
   const bin = (name: string) => path.resolve("node_modules/.bin", name);
 
-  const emulator = startProcess("emulator", bin("tsx"), ["emulator/main.ts", "--port", String(e2eEnv.emulatorPort), "--seed", "emulator/seeds/demo.json"], env);
+  const emulator = startProcess("emulator", bin("tsx"), ["emulator/main.ts", "--port", String(stack.emulatorPort), "--seed", "emulator/seeds/demo.json"], env);
   let consoleServer: ReturnType<typeof startProcess> | undefined;
   let oidcProvider: RunningOidcProvider | undefined;
   const teardown = async () => {
@@ -58,19 +75,19 @@ export default async function globalSetup() {
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitForUrl(`${e2eEnv.emulatorUrl}/_emulator/clock`, 30_000, emulator);
+    await waitForUrl(`${stack.emulatorUrl}/_emulator/clock`, 30_000, emulator);
     oidcProvider = await startOidcProvider({
-      port: e2eEnv.oidcPort,
+      port: stack.oidcPort,
       clientId: e2eOidc.clientId,
       clientSecret: oidcClientSecret,
-      redirectUri: e2eOidc.redirectUri,
+      redirectUri: `${stack.consoleUrl}/api/auth/callback/oidc`,
       users: Object.values(e2eOidcUsers),
       faults: true,
     });
     await run(bin("tsx"), ["--conditions=react-server", "e2e/support/seed.ts"], env);
     await run(bin("tsx"), ["--conditions=react-server", "e2e/support/seed-sso.ts"], env);
-    consoleServer = startProcess("console", bin("next"), ["start", "-H", "127.0.0.1", "-p", String(e2eEnv.consolePort)], env);
-    await waitForUrl(`${e2eEnv.consoleUrl}/api/health`, 60_000, consoleServer);
+    consoleServer = startProcess("console", bin("next"), ["start", "-H", "127.0.0.1", "-p", String(stack.consolePort)], env);
+    await waitForUrl(`${stack.consoleUrl}/api/health`, 60_000, consoleServer);
   } catch (error) {
     await teardown();
     throw error;

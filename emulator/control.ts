@@ -18,6 +18,8 @@ const webhookSchema = z.strictObject({
   delaySeconds: z.number().int().min(0).max(MAX_WEBHOOK_DELAY_SECONDS).optional(),
 });
 const advanceSchema = z.strictObject({ seconds: z.number().positive().max(10 * 365 * 86_400) });
+// No body: a story without end.
+const storySchema = z.strictObject({ durationSeconds: z.number().positive().max(30 * 86_400).optional() }).default({});
 const faultSchema = z.strictObject({
   region: z.enum(REGIONS),
   mode: z.enum(FAULT_MODES),
@@ -57,7 +59,13 @@ function stateSummary({ world }: ControlContext): Reply {
     authenticators: state.countAuthenticators(tenant),
     hasEmailOtpConfiguration: tenant.emailOtp !== null,
   }));
-  const body = { clock: clockSummary(world), tenants, pendingDeliveries: deliveries.pendingCount, faults: faults.active() };
+  const body = {
+    clock: clockSummary(world),
+    tenants,
+    pendingDeliveries: deliveries.pendingCount,
+    faults: faults.active(),
+    story: world.story?.summary() ?? null,
+  };
   return { status: 200, body };
 }
 
@@ -99,6 +107,17 @@ function clearFaults({ world }: ControlContext): Reply {
   return { status: 200, body: { success: true } };
 }
 
+async function startStory(context: ControlContext): Promise<Reply> {
+  const input = await readInput(context, storySchema);
+  const story = context.world.startStory(input);
+  return { status: 200, body: { story: story.summary() } };
+}
+
+function stopStory({ world }: ControlContext): Reply {
+  world.stopStory();
+  return { status: 200, body: { success: true } };
+}
+
 function reset({ world }: ControlContext): Reply {
   world.reset();
   return { status: 200, body: { success: true } };
@@ -113,5 +132,6 @@ export const controlRoutes: Route<ControlContext>[] = [
   { pattern: /^\/clock\/advance\/?$/, methods: { POST: advanceClock } },
   { pattern: /^\/deliveries\/?$/, methods: { GET: deliveryAttempts } },
   { pattern: /^\/faults\/?$/, methods: { POST: setFault, DELETE: clearFaults } },
+  { pattern: /^\/story\/?$/, methods: { POST: startStory, DELETE: stopStory } },
   { pattern: /^\/reset\/?$/, methods: { POST: reset } },
 ];

@@ -51,3 +51,38 @@ export class FaultInjector {
     return { mode: fault.mode, retryAfterSeconds };
   }
 }
+
+/**
+ * What can go wrong on the way to a tenant's receiver (the demo story's incidents): `outage`, the
+ * receiver's proxy answers 503 and the console never sees the request; `bad_signature`, the service
+ * signs with a key the console does not hold (a server key rotated at the service).
+ */
+export type DeliveryFaultMode = "outage" | "bad_signature";
+
+/** Delivery faults per tenant, each for a window of virtual time. */
+export class DeliveryFaults {
+  private readonly faults = new Map<string, { mode: DeliveryFaultMode; fromMs: number; untilMs: number }>();
+
+  constructor(private readonly clock: VirtualClock) {}
+
+  /** From `fromMs` (virtual) for `seconds` of virtual time; replaces the tenant's earlier fault. */
+  set(tenantId: string, mode: DeliveryFaultMode, fromMs: number, seconds: number): void {
+    this.faults.set(tenantId, { mode, fromMs, untilMs: fromMs + seconds * 1000 });
+  }
+
+  clear(): void {
+    this.faults.clear();
+  }
+
+  /** The fault that applies to a delivery attempt of this tenant's now, if any. */
+  current(tenantId: string): DeliveryFaultMode | null {
+    const fault = this.faults.get(tenantId);
+    const nowMs = this.clock.now();
+    if (!fault || nowMs < fault.fromMs) return null;
+    if (nowMs >= fault.untilMs) {
+      this.faults.delete(tenantId);
+      return null;
+    }
+    return fault.mode;
+  }
+}

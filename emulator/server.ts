@@ -8,10 +8,13 @@ import { managementRoutes } from "./management";
 import { dispatch, type Route } from "./routing";
 import { parseSeed, type Region, type Seed } from "./seed";
 import { serverRoutes } from "./server-api";
+import type { StoryOptions } from "./story";
 import { EmulatorWorld } from "./world";
 
 export { loadSeedFile, parseSeed, REGIONS } from "./seed";
 export type { ParsedSeed, Region, Seed } from "./seed";
+export { STORY_INCIDENTS } from "./story";
+export type { StoryOptions } from "./story";
 
 export const CONTROL_PREFIX = "/_emulator";
 const REGION_PATH = /^\/(us|eu|au|ca)\/v1(\/.*)?$/;
@@ -38,6 +41,8 @@ export interface RunningEmulator {
   runDueWork(): Promise<void>;
   /** Starts the background tick of an emulator started without one (idempotent). */
   startBackgroundTick(): void;
+  /** Starts the demo story (story.ts) now, over every tenant; it plays as the virtual clock passes. */
+  startStory(options?: StoryOptions): void;
   close(): Promise<void>;
 }
 
@@ -132,6 +137,9 @@ export async function startEmulator(options: StartEmulatorOptions): Promise<Runn
     baseUrl: (region) => `${url}/${region}/v1`,
     runDueWork: () => world.runDueWork(),
     startBackgroundTick: startTick,
+    startStory: (storyOptions) => {
+      world.startStory(storyOptions);
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         stopTick?.();

@@ -97,6 +97,7 @@ export function emulatorPerFile(): RunningEmulator {
     baseUrl: (region) => current().baseUrl(region),
     runDueWork: () => current().runDueWork(),
     startBackgroundTick: () => current().startBackgroundTick(),
+    startStory: (options) => current().startStory(options),
     close: () => current().close(),
   };
   beforeAll(async () => {

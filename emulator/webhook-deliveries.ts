@@ -1,4 +1,5 @@
 import type { VirtualClock } from "./clock";
+import type { DeliveryFaultMode } from "./faults";
 import { signatureHeader, type WebhookEvent } from "./webhook-event";
 
 export const MAX_ATTEMPTS = 4; // the first one plus up to 3 retries
@@ -24,7 +25,7 @@ interface PendingDelivery {
   inFlight: Promise<void> | null;
 }
 
-type Outcome = { statusCode: number } | { error: string };
+type Outcome = { statusCode: number; error?: string } | { error: string };
 
 async function post(url: string, body: string, signature: string, timeoutMs: number): Promise<Outcome> {
   try {
@@ -50,7 +51,14 @@ export interface WebhookDeliveryOptions {
   /** The tenant's server secret keys at the moment of the attempt. */
   signingKeys: (tenantId: string) => readonly string[];
   timeoutMs: number;
+  /** A fault injected into this tenant's deliveries now (faults.ts), if any. */
+  deliveryFault?: (tenantId: string) => DeliveryFaultMode | null;
 }
+
+/** Not one of the tenant's keys: what a delivery is signed with while a `bad_signature` fault applies. */
+const ROTATED_AWAY_KEY = "emulator_key_the_console_does_not_hold";
+/** What an attempt during an `outage` fault records: no request leaves, as if the receiver's proxy said 503. */
+const OUTAGE: Outcome = { statusCode: 503, error: "receiver outage (injected fault): no request was sent" };
 
 /** Sends events when due, retries failures with spacing on the virtual clock, records every attempt. */
 export class WebhookDeliveries {
@@ -88,12 +96,14 @@ export class WebhookDeliveries {
   }
 
   private async attempt(delivery: PendingDelivery): Promise<void> {
-    const { clock, signingKeys, timeoutMs } = this.options;
+    const { clock, signingKeys, timeoutMs, deliveryFault } = this.options;
     const attempt = delivery.attemptsMade + 1;
     const sentAtMs = clock.now();
+    const fault = deliveryFault?.(delivery.event.tenantId) ?? null;
+    const keys = fault === "bad_signature" ? [ROTATED_AWAY_KEY] : signingKeys(delivery.event.tenantId);
     // Signed with wall-clock seconds: receivers check a 5-minute tolerance against their own clock.
-    const signature = signatureHeader(delivery.event.body, Math.floor(Date.now() / 1000), signingKeys(delivery.event.tenantId));
-    const outcome = await post(delivery.url, delivery.event.body, signature, timeoutMs);
+    const signature = signatureHeader(delivery.event.body, Math.floor(Date.now() / 1000), keys);
+    const outcome = fault === "outage" ? OUTAGE : await post(delivery.url, delivery.event.body, signature, timeoutMs);
     delivery.attemptsMade = attempt;
     const succeeded = "statusCode" in outcome && outcome.statusCode >= 200 && outcome.statusCode < 300;
     const retry = !succeeded && attempt < MAX_ATTEMPTS;
@@ -106,7 +116,7 @@ export class WebhookDeliveries {
       url: delivery.url,
       sentAt: new Date(sentAtMs).toISOString(),
       statusCode: "statusCode" in outcome ? outcome.statusCode : null,
-      error: "error" in outcome ? outcome.error : null,
+      error: outcome.error ?? null,
       nextAttemptAt: retry ? new Date(delivery.dueAtMs).toISOString() : null,
     });
   }

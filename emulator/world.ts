@@ -1,8 +1,9 @@
 import { TokenIssuer } from "./auth";
 import { VirtualClock } from "./clock";
-import { FaultInjector } from "./faults";
+import { DeliveryFaults, FaultInjector } from "./faults";
 import type { ParsedSeed } from "./seed";
 import { ServiceState } from "./state";
+import { DemoStory, type StoryOptions } from "./story";
 import { WebhookDeliveries } from "./webhook-deliveries";
 import { buildExpiredEvent } from "./webhook-event";
 
@@ -17,6 +18,9 @@ export class EmulatorWorld {
   state!: ServiceState;
   deliveries!: WebhookDeliveries;
   faults!: FaultInjector;
+  deliveryFaults!: DeliveryFaults;
+  /** The demo story (story.ts), when started; a reset stops it. */
+  story: DemoStory | null = null;
 
   constructor(
     private readonly seed: ParsedSeed,
@@ -30,11 +34,27 @@ export class EmulatorWorld {
     const state = new ServiceState(this.seed, this.clock);
     this.state = state;
     this.faults = new FaultInjector(this.clock);
+    const deliveryFaults = new DeliveryFaults(this.clock);
+    this.deliveryFaults = deliveryFaults;
     this.deliveries = new WebhookDeliveries({
       clock: this.clock,
       signingKeys: (tenantId) => state.tenantById(tenantId)?.serverSecretKeys ?? [],
       timeoutMs: this.options.webhookTimeoutMs,
+      deliveryFault: (tenantId) => deliveryFaults.current(tenantId),
     });
+    this.story = null;
+  }
+
+  /** Starts the demo story now, over every tenant (a running one is replaced). */
+  startStory(options: StoryOptions = {}): DemoStory {
+    this.story = DemoStory.start(this.state, this.deliveryFaults, this.clock.now(), options);
+    return this.story;
+  }
+
+  /** Stops the story and ends the delivery faults it injected. */
+  stopStory(): void {
+    this.story = null;
+    this.deliveryFaults.clear();
   }
 
   /**
@@ -43,6 +63,7 @@ export class EmulatorWorld {
    */
   async runDueWork(): Promise<void> {
     const { state, deliveries, clock } = this;
+    this.story?.play(clock.now());
     for (const expired of state.removeExpiredAuthenticators()) {
       const { tenant, authenticator } = expired;
       if (!tenant.webhookUrl) continue;

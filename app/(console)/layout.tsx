@@ -4,6 +4,7 @@ import { MobileNav } from "@/components/shell/mobile-nav";
 import { NavLinks } from "@/components/shell/nav-links";
 import { Providers } from "@/components/shell/providers";
 import { SignOutButton } from "@/components/shell/sign-out-button";
+import { ThemeSwitcher } from "@/components/shell/theme-switcher";
 import { Badge } from "@/components/ui/badge";
 import { requireUser } from "@/lib/auth/guards";
 import { navItemsFor } from "@/lib/auth/roles";
@@ -14,11 +15,11 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
   return (
     // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: this is the instant relative times are rendered against on both sides.
     <Providers serverNow={Date.now()}>
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-slate-900">
         Skip to content
       </a>
       <div className="flex min-h-screen">
-        <aside className="hidden w-56 shrink-0 border-r border-slate-200 bg-white md:block">
+        <aside className="hidden w-56 shrink-0 border-r border-slate-200 bg-white md:block dark:border-slate-800 dark:bg-slate-900">
           <div className="flex h-14 items-center gap-2 px-4">
             {/* eslint-disable-next-line @next/next/no-img-element */}
             <img src="/icon.svg" alt="" width={24} height={24} />
@@ -31,12 +32,15 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
           </nav>
         </aside>
         <div className="flex min-w-0 flex-1 flex-col">
-          <header className="flex h-14 items-center justify-between gap-4 border-b border-slate-200 bg-white px-4 md:px-6">
+          <header className="flex h-14 items-center justify-between gap-4 border-b border-slate-200 bg-white px-4 md:px-6 dark:border-slate-800 dark:bg-slate-900">
             <nav aria-label="Main (compact)" className="md:hidden">
               <MobileNav items={navItemsFor(user.role)}>
-                {/* The header has no room for who is signed in on a phone; the menu says it. */}
-                <p className="mt-2 border-t border-slate-200 px-3 pt-2 text-xs text-slate-500 sm:hidden">
-                  Signed in as <span className="font-medium text-slate-900">{user.name}</span> ({user.role})
+                {/* The header has no room for the theme, nor on a phone for who is signed in: the menu has them. */}
+                <div className="mt-2 border-t border-slate-200 pt-2 dark:border-slate-700">
+                  <ThemeSwitcher labels />
+                </div>
+                <p className="mt-2 border-t border-slate-200 px-3 pt-2 text-xs text-slate-500 sm:hidden dark:border-slate-700 dark:text-slate-400">
+                  Signed in as <span className="font-medium text-slate-900 dark:text-slate-100">{user.name}</span> ({user.role})
                   <span className="block truncate">{user.email}</span>
                 </p>
               </MobileNav>
@@ -44,14 +48,15 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
             <ConnectionSwitcherSlot user={user} selectAction={selectConnectionAction} />
             <div className="ml-auto flex shrink-0 items-center gap-3">
               <div className="hidden text-right text-sm leading-tight sm:block">
-                <p className="max-w-48 truncate font-medium text-slate-900" title={`${user.email} (${user.role})`} data-testid="current-user">
+                <p className="max-w-48 truncate font-medium text-slate-900 dark:text-slate-100" title={`${user.email} (${user.role})`} data-testid="current-user">
                   {user.name}
                 </p>
-                <p className="hidden max-w-48 truncate text-xs text-slate-500 lg:block">{user.email}</p>
+                <p className="hidden max-w-48 truncate text-xs text-slate-500 lg:block dark:text-slate-400">{user.email}</p>
               </div>
               <span className="hidden lg:inline-flex">
                 <Badge tone={user.role === "admin" ? "info" : "neutral"}>{user.role}</Badge>
               </span>
+              <ThemeSwitcher className="hidden md:block" />
               <SignOutButton />
             </div>
           </header>

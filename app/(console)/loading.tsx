@@ -1,12 +1,18 @@
-import { Skeleton } from "@/components/ui/card";
+import { ConnectionHealthGridSkeleton } from "@/components/overview/connection-health-grid";
+import { OverviewHeader, OverviewStatsSkeleton } from "@/components/overview/overview-stats";
 
+/** The overview's heading and the shape of its first sections, while the session and the connections are read. */
 export default function Loading() {
   return (
-    <div aria-busy="true" aria-live="polite" className="space-y-4">
-      <span className="sr-only">Loading…</span>
-      <Skeleton className="h-8 w-64" />
-      <Skeleton className="h-4 w-96" />
-      <Skeleton className="h-40 w-full" />
+    <div aria-busy="true">
+      <p role="status" className="sr-only">
+        Loading the overview…
+      </p>
+      <OverviewHeader />
+      <div className="space-y-8">
+        <OverviewStatsSkeleton />
+        <ConnectionHealthGridSkeleton count={2} />
+      </div>
     </div>
   );
 }

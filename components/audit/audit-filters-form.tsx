@@ -5,7 +5,7 @@ import { Field, Input, Select } from "@/components/ui/input";
 import { auditActions, type AuditFilter } from "@/lib/audit/schemas";
 import type { ConnectionChoice } from "@/lib/connections/types";
 
-const formLayout = "mb-6 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3 lg:items-end 2xl:grid-cols-6";
+const formLayout = "mb-6 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3 lg:items-end 2xl:grid-cols-6 dark:bg-slate-900 dark:ring-slate-800";
 
 /**
  * The audit log's filters as a plain GET form, so a filtered view is a link to share. The times are
@@ -54,7 +54,7 @@ export function AuditFiltersForm({
       </Field>
       <div className="flex gap-2">
         <Button type="submit">Filter</Button>
-        <Link href="/audit" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+        <Link href="/audit" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800">
           Clear
         </Link>
       </div>

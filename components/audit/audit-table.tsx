@@ -44,7 +44,7 @@ function OutcomeBadge({ entry }: { entry: AuditEntry }) {
 }
 
 
-const pageLinkClass = "rounded-md px-3 py-2 text-sm font-medium text-indigo-700 ring-1 ring-slate-300";
+const pageLinkClass = "rounded-md px-3 py-2 text-sm font-medium text-indigo-700 ring-1 ring-slate-300 dark:text-indigo-300 dark:ring-slate-600";
 
 /** Back to the newest records, or on to older ones, keeping the filter. */
 function AuditPaging({ filter, nextCursor }: { filter: AuditFilter; nextCursor: string | null }) {
@@ -77,26 +77,26 @@ export async function AuditTable({ filter, page: pending }: { filter: AuditFilte
           {/* Seven columns need a wide window: below `xl` (1280 px) each record is a card. */}
           <ul aria-label="Audit records, newest first" className="space-y-3 xl:hidden">
             {entries.map((e) => (
-              <li key={e.id} className="rounded-lg bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200">
+              <li key={e.id} className="rounded-lg bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
                 <div className="flex flex-wrap items-center justify-between gap-2">
-                  <code className="font-medium [overflow-wrap:anywhere] text-slate-900">{e.action}</code>
+                  <code className="font-medium [overflow-wrap:anywhere] text-slate-900 dark:text-slate-100">{e.action}</code>
                   <OutcomeBadge entry={e} />
                 </div>
                 <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1.5">
-                  <dt className="text-slate-600">Time</dt>
-                  <dd className="text-slate-800">
+                  <dt className="text-slate-600 dark:text-slate-400">Time</dt>
+                  <dd className="text-slate-800 dark:text-slate-200">
                     <Time iso={e.at} />
                   </dd>
-                  <dt className="text-slate-600">Actor</dt>
-                  <dd className="[overflow-wrap:anywhere] text-slate-800">{e.actorEmail ?? "—"}</dd>
-                  <dt className="text-slate-600">Connection</dt>
-                  <dd className="[overflow-wrap:anywhere] text-slate-800">{e.connectionName ?? "—"}</dd>
-                  <dt className="text-slate-600">Target</dt>
-                  <dd className="[overflow-wrap:anywhere] text-slate-800">{e.target ?? "—"}</dd>
+                  <dt className="text-slate-600 dark:text-slate-400">Actor</dt>
+                  <dd className="[overflow-wrap:anywhere] text-slate-800 dark:text-slate-200">{e.actorEmail ?? "—"}</dd>
+                  <dt className="text-slate-600 dark:text-slate-400">Connection</dt>
+                  <dd className="[overflow-wrap:anywhere] text-slate-800 dark:text-slate-200">{e.connectionName ?? "—"}</dd>
+                  <dt className="text-slate-600 dark:text-slate-400">Target</dt>
+                  <dd className="[overflow-wrap:anywhere] text-slate-800 dark:text-slate-200">{e.target ?? "—"}</dd>
                   {e.requestId ? (
                     <>
-                      <dt className="text-slate-600">Request id</dt>
-                      <dd className="font-mono text-xs [overflow-wrap:anywhere] text-slate-700">{e.requestId}</dd>
+                      <dt className="text-slate-600 dark:text-slate-400">Request id</dt>
+                      <dd className="font-mono text-xs [overflow-wrap:anywhere] text-slate-700 dark:text-slate-300">{e.requestId}</dd>
                     </>
                   ) : null}
                 </dl>
@@ -113,7 +113,7 @@ export async function AuditTable({ filter, page: pending }: { filter: AuditFilte
                 ))}
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-100">
+            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
               {entries.map((e) => (
                 <tr key={e.id}>
                   <Td className="whitespace-normal!">
@@ -130,7 +130,7 @@ export async function AuditTable({ filter, page: pending }: { filter: AuditFilte
                   </Td>
                   <Td>
                     {e.requestId ? (
-                      <code className="font-mono text-xs text-slate-600" title={e.requestId}>
+                      <code className="font-mono text-xs text-slate-600 dark:text-slate-400" title={e.requestId}>
                         {shortRequestId(e.requestId)}
                       </code>
                     ) : (

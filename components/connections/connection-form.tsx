@@ -100,7 +100,7 @@ export function ConnectionForm(props: ConnectionFormProps) {
             <p>{problem.error}</p>
             {problem.sameKeyAs ? (
               <div className="mt-2 flex flex-wrap items-center gap-2">
-                <Link href={`/connections/${problem.sameKeyAs.id}`} className="rounded-md px-2.5 py-1.5 text-sm font-medium text-indigo-800 underline">
+                <Link href={`/connections/${problem.sameKeyAs.id}`} className="rounded-md px-2.5 py-1.5 text-sm font-medium text-indigo-800 underline dark:text-indigo-300">
                   Open {problem.sameKeyAs.name}
                 </Link>
                 <Button size="sm" variant="secondary" disabled={isSubmitting} onClick={save({ allowSameKey: true })}>
@@ -161,7 +161,7 @@ export function ConnectionForm(props: ConnectionFormProps) {
         </Field>
       ))}
       {editing && connection.keys.server_secondary ? (
-        <label className="flex items-center gap-2 text-sm text-slate-700">
+        <label className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300">
           <input type="checkbox" {...register("removeServerSecondaryKey")} /> Remove the second server key (rotation finished)
         </label>
       ) : null}

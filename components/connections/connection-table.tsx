@@ -25,26 +25,26 @@ export function ConnectionTable({ connections }: { connections: ConnectionSummar
       {/* A phone or a narrow window has no room for six columns: each connection is a card there, the table from `lg` up. */}
       <ul aria-label="Connections" className="space-y-3 sm:grid sm:grid-cols-2 sm:gap-3 sm:space-y-0 lg:hidden">
         {connections.map((c) => (
-          <li key={c.id} className="rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200">
+          <li key={c.id} className="rounded-lg bg-white dark:bg-slate-900 p-4 shadow-sm ring-1 ring-slate-200 dark:ring-slate-700">
             <div className="flex flex-wrap items-center justify-between gap-2">
-              <Link href={`/connections/${c.id}`} className="min-w-0 font-medium break-words text-indigo-700 underline">
+              <Link href={`/connections/${c.id}`} className="min-w-0 font-medium break-words text-indigo-700 dark:text-indigo-300 underline">
                 {c.name}
               </Link>
               <KeyCheck verifiedAt={c.verifiedAt} />
             </div>
             <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1.5 text-sm">
-              <dt className="text-slate-600">Region</dt>
-              <dd className="text-slate-800">{regionLabels[c.region]}</dd>
-              <dt className="text-slate-600">Management key</dt>
-              <dd className="text-slate-800">
+              <dt className="text-slate-600 dark:text-slate-300">Region</dt>
+              <dd className="text-slate-800 dark:text-slate-200">{regionLabels[c.region]}</dd>
+              <dt className="text-slate-600 dark:text-slate-300">Management key</dt>
+              <dd className="text-slate-800 dark:text-slate-200">
                 <KeyFingerprint value={c.keys.management} />
               </dd>
-              <dt className="text-slate-600">Server key</dt>
-              <dd className="text-slate-800">
+              <dt className="text-slate-600 dark:text-slate-300">Server key</dt>
+              <dd className="text-slate-800 dark:text-slate-200">
                 <ServerKeys connection={c} />
               </dd>
-              <dt className="text-slate-600">Updated</dt>
-              <dd className="text-slate-800">
+              <dt className="text-slate-600 dark:text-slate-300">Updated</dt>
+              <dd className="text-slate-800 dark:text-slate-200">
                 <Updated connection={c} />
               </dd>
             </dl>
@@ -53,11 +53,11 @@ export function ConnectionTable({ connections }: { connections: ConnectionSummar
       </ul>
       <Table caption="Connections" className="hidden lg:block">
         <TableHead columns={columns} />
-        <tbody className="divide-y divide-slate-100">
+        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
           {connections.map((c) => (
             <tr key={c.id}>
               <Td>
-                <Link href={`/connections/${c.id}`} className="font-medium text-indigo-700 underline">
+                <Link href={`/connections/${c.id}`} className="font-medium text-indigo-700 dark:text-indigo-300 underline">
                   {c.name}
                 </Link>
               </Td>
@@ -90,7 +90,7 @@ function ServerKeys({ connection: c }: { connection: ConnectionSummary }) {
   return (
     <>
       <KeyFingerprint value={c.keys.server} />
-      {c.keys.server_secondary ? <span className="block text-xs text-slate-600">+ second key …{c.keys.server_secondary.last4}</span> : null}
+      {c.keys.server_secondary ? <span className="block text-xs text-slate-600 dark:text-slate-300">+ second key …{c.keys.server_secondary.last4}</span> : null}
     </>
   );
 }
@@ -99,7 +99,7 @@ function Updated({ connection: c }: { connection: ConnectionSummary }) {
   return (
     <>
       <Time iso={c.updatedAt} />
-      {c.updatedBy ? <span className="block text-xs [overflow-wrap:anywhere] text-slate-600">by {c.updatedBy}</span> : null}
+      {c.updatedBy ? <span className="block text-xs [overflow-wrap:anywhere] text-slate-600 dark:text-slate-300">by {c.updatedBy}</span> : null}
     </>
   );
 }

@@ -9,7 +9,7 @@ export function NoConnection({ title, isAdmin }: { title: string; isAdmin: boole
       <EmptyState title="No connection yet">
         {isAdmin ? (
           <p>
-            <Link className="font-medium text-indigo-700 underline" href="/connections/new">
+            <Link className="font-medium text-indigo-700 dark:text-indigo-300 underline" href="/connections/new">
               Add a connection
             </Link>{" "}
             to a tenant first.

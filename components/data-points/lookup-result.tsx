@@ -57,11 +57,11 @@ export async function DataPointLookupResult({
           <h2 className="text-lg font-semibold" data-testid="data-point-name">
             {dp.name}
           </h2>
-          <p className="text-sm text-slate-600">{dp.description || <span className="text-slate-500">No description</span>}</p>
+          <p className="text-sm text-slate-600 dark:text-slate-400">{dp.description || <span className="text-slate-500 dark:text-slate-400">No description</span>}</p>
         </div>
         {canWatch ? <WatchDataPointButton connectionId={connection.id} dataPointId={id} watched={watched} watchAction={watchAction} /> : null}
       </div>
-      <dl className={cn(fieldRows, "[&>dd]:wrap-anywhere [&>dt]:text-slate-500")}>
+      <dl className={cn(fieldRows, "[&>dd]:wrap-anywhere [&>dt]:text-slate-500 dark:[&>dt]:text-slate-400")}>
         <dt>{labels.id}</dt>
         <dd>
           <code>{dp.id}</code>

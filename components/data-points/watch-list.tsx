@@ -94,11 +94,11 @@ export function WatchList({
               ) : null}
             </tr>
           </thead>
-          <tbody className="divide-y divide-slate-100">
+          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
             {watches.map((w) => (
               <tr key={w.dataPointId} data-testid={`watch-${w.dataPointId}`}>
                 <Td>
-                  <Link className="text-indigo-700 underline" href={`/data-points?id=${encodeURIComponent(w.dataPointId)}`}>
+                  <Link className="text-indigo-700 underline dark:text-indigo-300" href={`/data-points?id=${encodeURIComponent(w.dataPointId)}`}>
                     <code>{w.dataPointId}</code>
                   </Link>
                 </Td>

@@ -46,12 +46,12 @@ export async function EmailOtpCard({
       <dl className={fieldRows} data-testid="email-otp-fields">
         {status.fields.map((f) => (
           <div key={f.name} className="contents">
-            <dt className="text-slate-500">{f.label}</dt>
+            <dt className="text-slate-500 dark:text-slate-400">{f.label}</dt>
             <dd className="wrap-anywhere">{f.value}</dd>
           </div>
         ))}
       </dl>
-      <p className="mt-4 text-xs text-slate-500">Provider credentials are never returned by the service and never shown here.</p>
+      <p className="mt-4 text-xs text-slate-500 dark:text-slate-400">Provider credentials are never returned by the service and never shown here.</p>
     </Card>
   );
 }

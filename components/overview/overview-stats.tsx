@@ -1,40 +1,61 @@
 import Link from "next/link";
-import { EmptyState } from "@/components/ui/card";
+import { EmptyState, PageHeader } from "@/components/ui/card";
 import { Time } from "@/components/ui/time";
-import type { Overview } from "@/lib/overview/overview";
+import type { ConnectionHealth, OverviewTotals } from "@/lib/overview/types";
+import { healthVerdict, needsAttention } from "@/lib/overview/verdict";
+import { ALL_CONNECTIONS, filtersToQuery } from "@/lib/webhooks/constants";
 import { Stat, StatSkeleton } from "./stat";
 
 const statGrid = "grid gap-4 sm:grid-cols-3";
 
-/** What is connected and whether webhooks are arriving, or how to connect the first tenant; streams in when counted. */
-export async function OverviewStats({ overview: pending, isAdmin }: { overview: Promise<Overview>; isAdmin: boolean }) {
-  const overview = await pending;
-  if (overview.connections === 0) {
-    return (
-      <EmptyState
-        title="No tenant connected yet"
-        action={
-          isAdmin ? (
-            <Link className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-medium text-white hover:bg-indigo-700" href="/connections/new">
-              Add a connection
-            </Link>
-          ) : undefined
-        }
-      >
-        {isAdmin
-          ? "Connect a tenant to look up its data points, manage its email OTP configuration and receive its webhooks."
-          : "Webhook history appears here once an administrator has connected a tenant."}
-      </EmptyState>
-    );
-  }
+/** The page's heading, painted before any number (the page's loading state shows it too). */
+export function OverviewHeader({ withDescription = true }: { withDescription?: boolean }) {
+  return (
+    <PageHeader
+      title="Overview"
+      description={
+        withDescription
+          ? "Which tenants are connected and healthy, what expired and for whom, how late events arrive and why deliveries were refused. Test events are left out."
+          : undefined
+      }
+    />
+  );
+}
+
+/** Before any connection exists: how to connect the first tenant (admins), or who can (support). */
+export function NoTenantConnected({ isAdmin }: { isAdmin: boolean }) {
+  return (
+    <EmptyState
+      title="No tenant connected yet"
+      action={
+        isAdmin ? (
+          <Link className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-medium text-white hover:bg-indigo-700" href="/connections/new">
+            Add a connection
+          </Link>
+        ) : undefined
+      }
+    >
+      {isAdmin
+        ? "Connect a tenant to look up its data points, manage its email OTP configuration and receive its webhooks."
+        : "Webhook history appears here once an administrator has connected a tenant."}
+    </EmptyState>
+  );
+}
+
+/** The three headline numbers over every connection (test events left out); streams in when counted. */
+export async function OverviewStats({ totals: pendingTotals, health: pendingHealth, isAdmin }: { totals: Promise<OverviewTotals>; health: Promise<ConnectionHealth[]>; isAdmin: boolean }) {
+  const [totals, health] = await Promise.all([pendingTotals, pendingHealth]);
+  const attention = health.filter((h) => needsAttention(healthVerdict(h))).length;
   return (
     <div className={statGrid}>
-      <Stat label="Connected tenants" value={overview.connections} href={isAdmin ? "/connections" : "/data-points"} />
-      <Stat label="Webhook events, last 24 h" value={overview.eventsLastDay} href="/webhooks">
-        Last received: <Time iso={overview.lastEventAt} />
+      <Stat label="Connected tenants" value={totals.connections} href={isAdmin ? "/connections" : "/data-points"}>
+        {attention === 0 ? "None needs attention." : <a className="font-medium text-amber-800 underline underline-offset-2 dark:text-amber-300" href="#connections">{attention === 1 ? "1 needs attention." : `${attention} need attention.`}</a>}
       </Stat>
-      <Stat label="Rejected deliveries, last 24 h" value={overview.rejectionsLastDay} href="/webhooks?tab=rejections">
-        {overview.rejectionsLastDay > 0 ? "Open the Rejections tab to see why." : "None refused."}
+      <Stat label="Webhook events, last 24 h" value={totals.events24h} href={`/webhooks?${filtersToQuery({ connectionId: ALL_CONNECTIONS, type: "all", received: "24h", test: "exclude" })}`}>
+        Last received: <Time iso={totals.lastEventAt} />
+      </Stat>
+      <Stat label="Refused deliveries, last 24 h" value={totals.rejections24h} href={`/webhooks?${filtersToQuery({ tab: "rejections", connectionId: ALL_CONNECTIONS, received: "24h" })}`}>
+        {totals.rejections24h > 0 ? "Why: see Rejections below, or open the number." : "None refused."}
       </Stat>
     </div>
   );

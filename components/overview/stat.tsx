@@ -5,13 +5,13 @@ import { Card, Skeleton } from "@/components/ui/card";
 export function Stat({ label, value, href, children }: { label: string; value: number; href: string; children?: React.ReactNode }) {
   return (
     <Card>
-      <p className="text-sm font-medium text-slate-600">{label}</p>
-      <p className="mt-1 text-3xl font-semibold tabular-nums text-slate-900">
-        <Link href={href} className="hover:text-indigo-700">
+      <p className="text-sm font-medium text-slate-600 dark:text-slate-300">{label}</p>
+      <p className="mt-1 text-3xl font-semibold tabular-nums text-slate-900 dark:text-slate-100">
+        <Link href={href} className="hover:text-indigo-700 dark:hover:text-indigo-300">
           {value.toLocaleString("en")}
         </Link>
       </p>
-      {children ? <p className="mt-1 text-xs text-slate-500">{children}</p> : null}
+      {children ? <p className="mt-1 text-xs text-slate-600 dark:text-slate-300">{children}</p> : null}
     </Card>
   );
 }

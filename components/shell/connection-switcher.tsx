@@ -27,22 +27,22 @@ export function ConnectionSwitcher({
   const [pending, startTransition] = useTransition();
   if (choices.length === 0) {
     return canAdd ? (
-      <Link href="/connections/new" className="text-sm font-medium text-indigo-700 underline">
+      <Link href="/connections/new" className="text-sm font-medium text-indigo-700 underline dark:text-indigo-300">
         Add a connection
       </Link>
     ) : (
-      <span className="text-sm text-slate-500">No connections yet</span>
+      <span className="text-sm text-slate-500 dark:text-slate-400">No connections yet</span>
     );
   }
   return (
     <div className="flex min-w-0 items-center gap-2">
       {/* On a phone the select alone fits the header; the label stays for screen readers. */}
-      <label htmlFor="connection-switcher" className="sr-only text-sm font-medium text-slate-700 sm:not-sr-only">
+      <label htmlFor="connection-switcher" className="sr-only text-sm font-medium text-slate-700 sm:not-sr-only dark:text-slate-300">
         Connection
       </label>
       <select
         id="connection-switcher"
-        className="min-w-0 max-w-full rounded-md border-0 bg-white py-1.5 pl-2 pr-8 text-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600"
+        className="min-w-0 max-w-full rounded-md border-0 bg-white py-1.5 pl-2 pr-8 text-sm ring-1 ring-inset ring-slate-500 focus:ring-2 focus:ring-indigo-600 dark:bg-slate-950 dark:text-slate-100 dark:focus:ring-indigo-400"
         value={selectedId ?? ""}
         disabled={pending}
         aria-busy={pending}

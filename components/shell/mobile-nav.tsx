@@ -58,7 +58,7 @@ export function MobileNav({ items, children }: { items: NavItem[]; children?: Re
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen((o) => !o)}
-        className="inline-flex items-center gap-1.5 rounded-md px-2 py-1.5 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+        className="inline-flex items-center gap-1.5 rounded-md px-2 py-1.5 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 dark:text-slate-100 dark:ring-slate-600 dark:hover:bg-slate-800"
       >
         <Icon aria-hidden="true" className="size-5" />
         Menu
@@ -66,7 +66,7 @@ export function MobileNav({ items, children }: { items: NavItem[]; children?: Re
       <div
         id={panelId}
         hidden={!open}
-        className="absolute left-0 z-30 mt-2 w-64 max-w-[calc(100vw-2rem)] rounded-md bg-white p-2 shadow-lg ring-1 ring-slate-200"
+        className="absolute left-0 z-30 mt-2 w-64 max-w-[calc(100vw-2rem)] rounded-md bg-white p-2 shadow-lg ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700"
       >
         <NavLinks items={items} onNavigate={() => setOpen(false)} />
         {children}

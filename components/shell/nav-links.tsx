@@ -18,7 +18,9 @@ export function NavLinks({ items, onNavigate }: { items: NavItem[]; onNavigate?:
               onClick={onNavigate}
               className={cn(
                 "block rounded-md px-3 py-2 text-sm font-medium",
-                active ? "bg-indigo-50 text-indigo-800" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900",
+                active
+                  ? "bg-indigo-50 text-indigo-800 dark:bg-indigo-400/15 dark:text-indigo-200"
+                  : "text-slate-700 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white",
               )}
             >
               {item.label}

@@ -62,7 +62,7 @@ export function AddTeamMember({ addAction }: { addAction: TeamActions["add"] }) 
           <PasswordLinkView name={added.name} email={added.email} link={added.link} onDone={close} />
         ) : (
           <form onSubmit={onSubmit} noValidate className="space-y-4" aria-label="Add a user">
-            <p className="text-sm text-slate-600">
+            <p className="text-sm text-slate-600 dark:text-slate-400">
               They sign in with a password of their own, set through a one-time link you send them. People who sign in through single sign-on
               need no account here: theirs is made at their first sign-in.
             </p>

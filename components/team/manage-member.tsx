@@ -113,7 +113,7 @@ export function ManageMember({ member, isYou, actions }: { member: TeamMember; i
     body = (
       <>
         {problem}
-        <p className="text-sm text-slate-700">{text.body}</p>
+        <p className="text-sm text-slate-700 dark:text-slate-300">{text.body}</p>
         <div className="mt-5 flex flex-wrap justify-end gap-2">
           <Button variant="secondary" autoFocus onClick={() => setView({ kind: "menu" })} disabled={pending}>
             Back
@@ -129,25 +129,25 @@ export function ManageMember({ member, isYou, actions }: { member: TeamMember; i
       <>
         {problem}
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm">
-          <dt className="text-slate-600">Email</dt>
-          <dd className="text-slate-900">
+          <dt className="text-slate-600 dark:text-slate-400">Email</dt>
+          <dd className="text-slate-900 dark:text-slate-100">
             <EmailText email={member.email} />
           </dd>
-          <dt className="text-slate-600">Role</dt>
+          <dt className="text-slate-600 dark:text-slate-400">Role</dt>
           <dd>
             <RoleBadge role={member.role} />
           </dd>
-          <dt className="text-slate-600">Sign-in</dt>
-          <dd className="text-slate-900">
+          <dt className="text-slate-600 dark:text-slate-400">Sign-in</dt>
+          <dd className="text-slate-900 dark:text-slate-100">
             <SignInMethodText signIn={member.signIn} />
           </dd>
-          <dt className="text-slate-600">Status</dt>
+          <dt className="text-slate-600 dark:text-slate-400">Status</dt>
           <dd>
             <MemberStatus member={member} />
           </dd>
         </dl>
         {member.signIn.ssoHost ? (
-          <p className="mt-3 text-xs text-slate-600">
+          <p className="mt-3 text-xs text-slate-600 dark:text-slate-400">
             Single sign-on sets this person&apos;s role again from their groups at {member.signIn.ssoHost} each time they sign in; change
             the groups there for a lasting change.
           </p>

@@ -27,14 +27,14 @@ export function MemberStatus({ member }: { member: Pick<TeamMember, "disabled" |
 
 export function SignInMethodText({ signIn }: { signIn: SignInMethod }) {
   const now = useNow();
-  const host = signIn.ssoHost ? <span className="break-words text-slate-600">({signIn.ssoHost})</span> : null;
+  const host = signIn.ssoHost ? <span className="break-words text-slate-600 dark:text-slate-400">({signIn.ssoHost})</span> : null;
   if (host) return signIn.password ? <>Password and single sign-on {host}</> : <>Single sign-on {host}</>;
   if (signIn.password) return <>Password</>;
   const expired = signIn.linkExpiresAt !== null && now !== null && Date.parse(signIn.linkExpiresAt) <= now;
   return (
     <>
       Invited — password not set
-      <span className="block text-xs text-slate-600">
+      <span className="block text-xs text-slate-600 dark:text-slate-400">
         {signIn.linkExpiresAt === null ? (
           "no link: make a new one"
         ) : expired ? (
@@ -70,5 +70,5 @@ export function EmailText({ email }: { email: string }) {
 }
 
 export function LastSignIn({ iso }: { iso: string | null }) {
-  return iso ? <Time iso={iso} /> : <span className="text-slate-600">Never</span>;
+  return iso ? <Time iso={iso} /> : <span className="text-slate-600 dark:text-slate-400">Never</span>;
 }

@@ -21,7 +21,7 @@ export function PasswordLinkView({ name, email, link, onDone }: { name: string; 
         ); it is not shown again.
       </Alert>
       <div className="space-y-1.5">
-        <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        <label htmlFor={id} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
           Set-password link
         </label>
         {/* Shown whole, like the webhook URL: a read-only text that wraps anywhere; focusing it selects it all. */}
@@ -34,7 +34,7 @@ export function PasswordLinkView({ name, email, link, onDone }: { name: string; 
           data-testid="password-link"
           spellCheck={false}
           onFocus={(e) => e.currentTarget.select()}
-          className="field-sizing-content block min-h-9 w-full resize-none break-all rounded-md bg-slate-50 px-3 py-2 font-mono text-xs leading-5 text-slate-800 ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600 focus:outline-none"
+          className="field-sizing-content block min-h-9 w-full resize-none break-all rounded-md bg-slate-50 px-3 py-2 font-mono text-xs leading-5 text-slate-800 ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600 focus:outline-none dark:bg-slate-800/60 dark:text-slate-200 dark:ring-slate-600 dark:focus:ring-indigo-400"
         />
       </div>
       <div className="flex flex-wrap justify-end gap-2">

@@ -31,7 +31,7 @@ export function SetPasswordForm({ setPasswordAction }: { setPasswordAction: (inp
 
   if (token === null) {
     return (
-      <p aria-busy="true" className="text-sm text-slate-600">
+      <p aria-busy="true" className="text-sm text-slate-600 dark:text-slate-400">
         Reading the link…
       </p>
     );

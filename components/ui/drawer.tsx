@@ -47,11 +47,11 @@ export function Drawer({
       onClick={(event) => {
         if (event.target === event.currentTarget) event.currentTarget.close();
       }}
-      className="fixed inset-y-0 right-0 left-auto m-0 h-dvh max-h-none w-full max-w-none overflow-hidden bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-900/40 sm:max-w-xl"
+      className="fixed inset-y-0 right-0 left-auto m-0 h-dvh max-h-none w-full max-w-none overflow-hidden bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-900/40 sm:max-w-xl dark:bg-slate-900 dark:text-slate-100 dark:ring-1 dark:ring-slate-700 dark:backdrop:bg-slate-950/70"
     >
       {open ? (
         <div className="flex h-full min-w-0 flex-col">
-          <div className="flex items-center gap-2 border-b border-slate-200 px-4 py-3 sm:px-5">
+          <div className="flex items-center gap-2 border-b border-slate-200 px-4 py-3 sm:px-5 dark:border-slate-800">
             <h2 id={titleId} ref={heading} tabIndex={-1} className="mr-auto truncate text-base font-semibold outline-none">
               {title}
             </h2>

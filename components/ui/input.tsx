@@ -3,7 +3,9 @@ import { Skeleton } from "./card";
 import { cn } from "./cn";
 
 const fieldClass =
-  "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 placeholder:text-slate-400 focus:ring-2 focus:ring-indigo-600 aria-[invalid=true]:ring-red-500";
+  // The field's edge (slate-500) keeps 3:1 against the card and the page in both themes.
+  "block w-full rounded-md border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-500 placeholder:text-slate-500 focus:ring-2 focus:ring-indigo-600 aria-[invalid=true]:ring-red-600 " +
+  "dark:bg-slate-950 dark:text-slate-100 dark:ring-slate-500 dark:placeholder:text-slate-400 dark:focus:ring-indigo-400 dark:aria-[invalid=true]:ring-red-400";
 
 export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input(
   { className, ...props },
@@ -40,17 +42,17 @@ export function Field({
 }) {
   return (
     <div className="space-y-1.5">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
         {label}
       </label>
       {children}
       {hint && !error ? (
-        <p id={`${id}-hint`} className="text-xs text-slate-500">
+        <p id={`${id}-hint`} className="text-xs text-slate-500 dark:text-slate-400">
           {hint}
         </p>
       ) : null}
       {error ? (
-        <p id={`${id}-error`} role="alert" className="text-sm text-red-700">
+        <p id={`${id}-error`} role="alert" className="text-sm text-red-700 dark:text-red-400">
           {error}
         </p>
       ) : null}

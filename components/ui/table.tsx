@@ -21,11 +21,11 @@ export function Table({
       aria-label={caption}
       tabIndex={caption ? 0 : undefined}
       className={cn(
-        "relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600",
+        "relative overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800",
         className,
       )}
     >
-      <table className={cn("min-w-full divide-y divide-slate-200 text-left text-sm", tableClassName)}>
+      <table className={cn("min-w-full divide-y divide-slate-200 text-left text-sm dark:divide-slate-800", tableClassName)}>
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         {children}
       </table>
@@ -35,14 +35,14 @@ export function Table({
 
 export function Th({ children, className }: { children?: React.ReactNode; className?: string }) {
   return (
-    <th scope="col" className={cn("whitespace-nowrap bg-slate-50 px-3 py-2.5 text-xs font-semibold uppercase tracking-wide text-slate-600", className)}>
+    <th scope="col" className={cn("whitespace-nowrap bg-slate-50 px-3 py-2.5 text-xs font-semibold uppercase tracking-wide text-slate-600 dark:bg-slate-800/60 dark:text-slate-300", className)}>
       {children}
     </th>
   );
 }
 
 export function Td({ children, className }: { children?: React.ReactNode; className?: string }) {
-  return <td className={cn("whitespace-nowrap px-3 py-2.5 text-slate-800", className)}>{children}</td>;
+  return <td className={cn("whitespace-nowrap px-3 py-2.5 text-slate-800 dark:text-slate-200", className)}>{children}</td>;
 }
 
 /** A header row of plain column names. */
@@ -68,7 +68,7 @@ export function TableSkeleton({ columns, rows }: { columns: readonly string[]; r
     <div aria-hidden="true">
       <Table>
         <TableHead columns={columns} />
-        <tbody className="divide-y divide-slate-100">
+        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
           {Array.from({ length: rows }, (_, row) => (
             <tr key={row}>
               {columns.map((column) => (

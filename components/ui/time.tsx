@@ -9,7 +9,7 @@ import { cn } from "./cn";
  */
 export function Time({ iso, className, absolute = false }: { iso: string | null | undefined; className?: string; absolute?: boolean }) {
   const now = useNow();
-  if (!iso) return <span className="text-slate-600">—</span>;
+  if (!iso) return <span className="text-slate-600 dark:text-slate-400">—</span>;
   const exact = formatUtc(iso);
   return (
     <time dateTime={iso} title={exact} className={cn("whitespace-nowrap", className)}>
@@ -22,7 +22,7 @@ export function Time({ iso, className, absolute = false }: { iso: string | null 
 export function ExactTime({ iso }: { iso: string }) {
   return (
     <>
-      <span className="font-mono text-xs">{formatUtc(iso)}</span> <span className="text-slate-600">(<Time iso={iso} />)</span>
+      <span className="font-mono text-xs">{formatUtc(iso)}</span> <span className="text-slate-600 dark:text-slate-400">(<Time iso={iso} />)</span>
     </>
   );
 }

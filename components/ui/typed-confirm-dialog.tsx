@@ -73,11 +73,11 @@ export function TypedConfirmDialog<Result extends { ok: true } | { ok: false; er
             void submit();
           }}
         >
-          <div className="space-y-2 text-sm text-slate-700">{children}</div>
+          <div className="space-y-2 text-sm text-slate-700 dark:text-slate-300">{children}</div>
           <div className="space-y-1.5">
-            <label htmlFor={inputId} className="block text-sm font-medium text-slate-800">
+            <label htmlFor={inputId} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
               Type{" "}
-              <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[0.8125rem] text-slate-900 ring-1 ring-inset ring-slate-300 select-all break-all">
+              <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[0.8125rem] text-slate-900 ring-1 ring-inset ring-slate-300 select-all break-all dark:bg-slate-800 dark:text-slate-100 dark:ring-slate-600">
                 {expected}
               </code>{" "}
               to confirm
@@ -92,7 +92,7 @@ export function TypedConfirmDialog<Result extends { ok: true } | { ok: false; er
               onChange={(e) => setTyped(e.target.value)}
             />
             {/* Always in the page, so the polite live region announces the message when it appears. */}
-            <p id={`${inputId}-match`} aria-live="polite" className="min-h-5 text-sm text-red-700">
+            <p id={`${inputId}-match`} aria-live="polite" className="min-h-5 text-sm text-red-700 dark:text-red-400">
               {mismatch ? `That does not match “${expected}”` : null}
             </p>
           </div>

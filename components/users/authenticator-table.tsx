@@ -19,7 +19,7 @@ export function AuthenticatorTable({ userId, authenticators }: { userId: string;
     return (
       <EmptyState title={`No current authenticators for “${userId}”`}>
         The user has none enrolled, or every one has expired. Expired credentials are removed at once; their{" "}
-        <Link className="font-medium text-indigo-700 underline" href={`/webhooks?userId=${encodeURIComponent(userId)}`}>
+        <Link className="font-medium text-indigo-700 underline dark:text-indigo-300" href={`/webhooks?userId=${encodeURIComponent(userId)}`}>
           authenticator.expired events
         </Link>{" "}
         are in the webhook log.
@@ -31,30 +31,30 @@ export function AuthenticatorTable({ userId, authenticators }: { userId: string;
       {/* A phone or a narrow window has no room for six columns: each authenticator is a card there, the table from `lg` up. */}
       <ul aria-label={`Current authenticators of ${userId}`} className="space-y-3 sm:grid sm:grid-cols-2 sm:gap-3 sm:space-y-0 lg:hidden">
         {authenticators.map((a) => (
-          <li key={a.userAuthenticatorId} className="rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200">
+          <li key={a.userAuthenticatorId} className="rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
             <MethodBadges a={a} />
             <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1.5 text-sm">
-              <dt className="text-slate-600">Type</dt>
-              <dd className="text-slate-800">{a.authenticatorType ?? "—"}</dd>
-              <dt className="text-slate-600">Device</dt>
-              <dd className="[overflow-wrap:anywhere] text-slate-800">{describeDevice(a)}</dd>
-              <dt className="text-slate-600">Created</dt>
-              <dd className="text-slate-800">
+              <dt className="text-slate-600 dark:text-slate-400">Type</dt>
+              <dd className="text-slate-800 dark:text-slate-200">{a.authenticatorType ?? "—"}</dd>
+              <dt className="text-slate-600 dark:text-slate-400">Device</dt>
+              <dd className="[overflow-wrap:anywhere] text-slate-800 dark:text-slate-200">{describeDevice(a)}</dd>
+              <dt className="text-slate-600 dark:text-slate-400">Created</dt>
+              <dd className="text-slate-800 dark:text-slate-200">
                 <Time iso={a.createdAt} />
               </dd>
-              <dt className="text-slate-600">Last verified</dt>
-              <dd className="text-slate-800">
+              <dt className="text-slate-600 dark:text-slate-400">Last verified</dt>
+              <dd className="text-slate-800 dark:text-slate-200">
                 <Time iso={a.lastVerifiedAt ?? a.verifiedAt} />
               </dd>
-              <dt className="text-slate-600">Id</dt>
-              <dd className="font-mono text-xs [overflow-wrap:anywhere] text-slate-700">{a.userAuthenticatorId}</dd>
+              <dt className="text-slate-600 dark:text-slate-400">Id</dt>
+              <dd className="font-mono text-xs [overflow-wrap:anywhere] text-slate-700 dark:text-slate-300">{a.userAuthenticatorId}</dd>
             </dl>
           </li>
         ))}
       </ul>
       <Table caption={`Current authenticators of ${userId}`} className="hidden lg:block">
         <TableHead columns={columns} />
-        <tbody className="divide-y divide-slate-100">
+        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
           {authenticators.map((a) => (
             <tr key={a.userAuthenticatorId}>
               <Td>
@@ -68,7 +68,7 @@ export function AuthenticatorTable({ userId, authenticators }: { userId: string;
               <Td className="whitespace-normal!">
                 <Time iso={a.lastVerifiedAt ?? a.verifiedAt} />
               </Td>
-              <Td className="font-mono text-xs text-slate-600">{a.userAuthenticatorId}</Td>
+              <Td className="font-mono text-xs text-slate-600 dark:text-slate-400">{a.userAuthenticatorId}</Td>
             </tr>
           ))}
         </tbody>

@@ -23,7 +23,7 @@ export function UserLookupForm({
 }) {
   return (
     <Form action="/users" className="max-w-xl space-y-1.5" role="search" aria-label="Look up a user">
-      <label htmlFor="userId" className="block text-sm font-medium text-slate-800">
+      <label htmlFor="userId" className="block text-sm font-medium text-slate-800 dark:text-slate-200">
         User id in {connectionName}
       </label>
       <div className="flex items-start gap-3">
@@ -43,11 +43,11 @@ export function UserLookupForm({
         </Button>
       </div>
       {error ? (
-        <p id="userId-error" role="alert" className="text-sm text-red-700">
+        <p id="userId-error" role="alert" className="text-sm text-red-700 dark:text-red-400">
           {error}
         </p>
       ) : null}
-      <p id="userId-hint" className="text-xs text-slate-600">
+      <p id="userId-hint" className="text-xs text-slate-600 dark:text-slate-400">
         Exact, as your application sends it. A lookup records the action console_authenticator_lookup for this id at the tenant.
       </p>
     </Form>

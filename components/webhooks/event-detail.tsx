@@ -9,6 +9,7 @@ import { curlReplayCommand } from "@/lib/webhooks/curl";
 import { EXPIRED_DATA_FIELDS, type WebhookEventDetail } from "@/lib/webhooks/types";
 import { DetailList, DetailRow } from "./detail-list";
 import { SignatureBadge } from "./signature-badge";
+import { TestBadge } from "./test-badge";
 
 // Times are shown with <Time> in their own rows.
 const dataFields = EXPIRED_DATA_FIELDS.filter((f) => f !== "createdAt" && f !== "expiresAt");
@@ -80,13 +81,20 @@ function Detail({ event }: { event: WebhookEventDetail }) {
   })();
   return (
     <div className="space-y-5" data-testid="event-detail">
+      {event.isTest ? (
+        <p className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300" data-testid="detail-test-badge">
+          <TestBadge />
+          Sent by the console&apos;s “Send a test event” (on the connection&apos;s page), not by the service.
+        </p>
+      ) : null}
       <div className="flex flex-wrap gap-2">
         <CopyButton text={event.rawBody} label="Copy raw body" />
         <CopyButton text={curlReplayCommand(event.rawBody, event.connectionName)} label="Copy as cURL" />
-        {event.userId ? (
+        {/* A test event's user is made up: nothing to look up. */}
+        {event.userId && !event.isTest ? (
           <Link
             href={`/users?${new URLSearchParams({ userId: event.userId, lookup: "1" }).toString()}`}
-            className="inline-flex items-center gap-2 rounded-md px-2.5 py-1.5 text-sm font-medium text-indigo-700 ring-1 ring-slate-300 ring-inset hover:bg-slate-50"
+            className="inline-flex items-center gap-2 rounded-md px-2.5 py-1.5 text-sm font-medium text-indigo-700 dark:text-indigo-300 ring-1 ring-slate-300 ring-inset hover:bg-slate-50"
           >
             <UserSearch aria-hidden="true" className="size-4" /> Look up this user
           </Link>

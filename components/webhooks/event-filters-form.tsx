@@ -1,6 +1,6 @@
 "use client";
 import { Select } from "@/components/ui/input";
-import { ALL_TYPES, FILTER_LABELS, KNOWN_EVENT_TYPES } from "@/lib/webhooks/constants";
+import { ALL_TYPES, DELAY_BUCKETS, FILTER_LABELS, KNOWN_EVENT_TYPES, TEST_EVENT_FILTER_VALUES, TEST_EVENT_FILTERS } from "@/lib/webhooks/constants";
 import type { EventFilters } from "@/lib/webhooks/filters";
 import type { FilterChoices } from "@/lib/webhooks/types";
 import { BarInput, BarSelect, ChoiceSelect, ConnectionSelect, FilterBar, FilterBarSkeleton, ReceivedFilter, UtcInput } from "./filter-bar";
@@ -24,7 +24,7 @@ export function EventFiltersForm({
       more={
         // Rarely used filters fold away; they stay open while one of them is set, so a shared link shows what it filters by.
         <details className="open:basis-full" open={folded.some((name) => filters[name] !== undefined)}>
-          <summary className="cursor-pointer rounded-md px-2 py-1.5 text-sm font-medium text-indigo-700 hover:bg-slate-50">More</summary>
+          <summary className="cursor-pointer rounded-md px-2 py-1.5 text-sm font-medium text-indigo-700 dark:text-indigo-300 hover:bg-slate-50">More</summary>
           <div className="mt-2 flex w-full flex-wrap items-center gap-2">
             <BarInput name="userAuthenticatorId" label={FILTER_LABELS.userAuthenticatorId!} value={filters.userAuthenticatorId} className="w-52!" />
             <UtcInput name="expiresFrom" label="Expired from (UTC)" value={filters.expiresFrom} />
@@ -54,12 +54,28 @@ export function EventFiltersForm({
         </Select>
       </span>
       <ReceivedFilter received={filters.received} from={filters.receivedFrom} to={filters.receivedTo} />
+      <BarSelect label={FILTER_LABELS.delay!} name="delay" defaultValue={filters.delay ?? ""}>
+        <option value="">Any delay</option>
+        {DELAY_BUCKETS.map((b) => (
+          <option key={b.key} value={b.key}>
+            Delay {b.label}
+          </option>
+        ))}
+      </BarSelect>
+      <BarSelect label={FILTER_LABELS.test!} name="test" defaultValue={filters.test ?? ""}>
+        <option value="">Real and test events</option>
+        {TEST_EVENT_FILTER_VALUES.map((v) => (
+          <option key={v} value={v}>
+            {TEST_EVENT_FILTERS[v]}
+          </option>
+        ))}
+      </BarSelect>
     </FilterBar>
   );
 }
 
 /** The bar's shape before its filters are known (loading.tsx). */
 export function EventFiltersFormSkeleton() {
-  return <FilterBarSkeleton fields={7} />;
+  return <FilterBarSkeleton fields={9} />;
 }
 

@@ -55,18 +55,18 @@ export function EventLog({
   return (
     <>
       <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
-        <label className="flex items-center gap-2 text-sm text-slate-800">
+        <label className="flex items-center gap-2 text-sm text-slate-800 dark:text-slate-200">
           <input
             type="checkbox"
             checked={follow}
             disabled={!onFirstPage}
             onChange={(e) => onFollowChange(e.target.checked)}
-            className="size-4 rounded border-slate-300"
+            className="size-4 rounded border-slate-300 dark:border-slate-600"
           />
           Follow live {onFirstPage ? "" : "(only on the newest page)"}
         </label>
         <div className="flex flex-wrap items-center gap-2 text-sm">
-          {piiMasked ? <span className="text-slate-600">Email and phone are masked for your role.</span> : null}
+          {piiMasked ? <span className="text-slate-600 dark:text-slate-300">Email and phone are masked for your role.</span> : null}
           <ExportLinks endpoint="/api/webhook-events/export" query={query} />
         </div>
       </div>

@@ -1,5 +1,6 @@
 "use client";
 import { Badge } from "@/components/ui/badge";
+import { cn } from "@/components/ui/cn";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { formatUtc } from "@/lib/time-format";
@@ -7,6 +8,7 @@ import { formatDelay, isDelayBeyondSpec } from "@/lib/webhooks/format";
 import type { WebhookEventSummary } from "@/lib/webhooks/types";
 import { openOnRowClick, RowLink, rowClassName, rowHref } from "./row-link";
 import { SignatureBadge } from "./signature-badge";
+import { TestBadge } from "./test-badge";
 
 /**
  * The events of one page, sized to fit the content area of a 1280 px screen without scrolling sideways:
@@ -42,7 +44,7 @@ export function EventTable({
           <Th className="w-32">Signature</Th>
         </tr>
       </thead>
-      <tbody className="divide-y divide-slate-100">
+      <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
         {events.map((e) => {
           const selected = selectedId === e.id;
           const open = () => onSelect(e.id);
@@ -60,17 +62,24 @@ export function EventTable({
                 </Td>
               ) : null}
               <Td>
-                <RowLink
-                  href={rowHref(query, "event", e.id)}
-                  selected={selected}
-                  onOpen={open}
-                  title={who}
-                  data-event-link={e.id}
-                  className={e.userId ? "font-mono text-xs" : "text-slate-700"}
-                >
-                  <span className="sr-only">Event of </span>
-                  {who}
-                </RowLink>
+                <span className="flex min-w-0 items-center gap-1.5">
+                  <RowLink
+                    href={rowHref(query, "event", e.id)}
+                    selected={selected}
+                    onOpen={open}
+                    title={who}
+                    data-event-link={e.id}
+                    className={cn("min-w-0", e.userId ? "font-mono text-xs" : "text-slate-700 dark:text-slate-300")}
+                  >
+                    <span className="sr-only">{e.isTest ? "Test event of " : "Event of "}</span>
+                    {who}
+                  </RowLink>
+                  {e.isTest ? (
+                    <span className="relative z-10 shrink-0" data-testid="test-badge">
+                      <TestBadge />
+                    </span>
+                  ) : null}
+                </span>
               </Td>
               <Td className="hidden truncate font-mono text-xs sm:table-cell">
                 <span className="relative z-10" title={e.verificationMethod ?? undefined}>
@@ -80,7 +89,7 @@ export function EventTable({
               <Td className="hidden lg:table-cell">
                 <span className="relative z-10 flex min-w-0 items-baseline gap-1" title={[e.deviceName, e.devicePlatform].filter(Boolean).join(", ") || undefined}>
                   <span className="truncate">{e.deviceName ?? "—"}</span>
-                  {e.devicePlatform ? <span className="shrink-0 text-xs text-slate-600">{e.devicePlatform}</span> : null}
+                  {e.devicePlatform ? <span className="shrink-0 text-xs text-slate-600 dark:text-slate-300">{e.devicePlatform}</span> : null}
                 </span>
               </Td>
               <Td className="hidden md:table-cell">
@@ -103,7 +112,7 @@ export function EventTable({
                     <span
                       data-testid="delivery-count"
                       title={`Delivered ${e.deliveryCount} times (the service retried; stored once)`}
-                      className="rounded bg-slate-100 px-1 text-xs font-medium text-slate-700 ring-1 ring-slate-300 ring-inset"
+                      className="rounded bg-slate-100 dark:bg-slate-800 px-1 text-xs font-medium text-slate-700 dark:text-slate-300 ring-1 ring-slate-300 ring-inset"
                     >
                       <span aria-hidden="true">×{e.deliveryCount}</span>
                       <span className="sr-only">{e.deliveryCount} deliveries</span>

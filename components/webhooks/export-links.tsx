@@ -7,7 +7,7 @@ export function ExportLinks({ endpoint, query }: { endpoint: string; query: stri
       {(["csv", "ndjson"] as const).map((format) => (
         <a
           key={format}
-          className="inline-flex items-center gap-1 whitespace-nowrap rounded-md px-2.5 py-1.5 font-medium text-indigo-700 ring-1 ring-slate-300 hover:bg-slate-50"
+          className="inline-flex items-center gap-1 whitespace-nowrap rounded-md px-2.5 py-1.5 font-medium text-indigo-700 dark:text-indigo-300 ring-1 ring-slate-300 hover:bg-slate-50"
           href={`${endpoint}?format=${format}${query ? `&${query}` : ""}`}
         >
           <Download aria-hidden="true" className="size-4" /> Export {format.toUpperCase()}

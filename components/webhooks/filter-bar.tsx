@@ -12,7 +12,7 @@ import { ALL_CONNECTIONS, FILTER_LABELS, filtersToQuery, RECEIVED_PRESET_VALUES,
  * is then one choice away), text fields on Enter or Apply. Labels are visually hidden; each select's
  * first option says what it filters ("All methods"), as in Hookdeck's and Svix's logs.
  */
-export const barLayout = "mb-3 flex flex-wrap items-center gap-2 rounded-lg bg-white p-2 shadow-sm ring-1 ring-slate-200";
+export const barLayout = "mb-3 flex flex-wrap items-center gap-2 rounded-lg bg-white dark:bg-slate-900 p-2 shadow-sm ring-1 ring-slate-200 dark:ring-slate-700";
 export const fieldWidth = { s: "w-32", m: "w-40", l: "w-48" } as const;
 
 export function FilterBar({
@@ -169,7 +169,7 @@ export function ReceivedFilter({ received, from, to }: { received: string | unde
 export function UtcInput({ name, label, value }: { name: string; label: string; value: string | undefined }) {
   return (
     <span className="flex items-center gap-1">
-      <label htmlFor={`f-${name}`} className="text-xs font-medium whitespace-nowrap text-slate-700">
+      <label htmlFor={`f-${name}`} className="text-xs font-medium whitespace-nowrap text-slate-700 dark:text-slate-300">
         {label}
       </label>
       <Input id={`f-${name}`} name={name} type="datetime-local" step="1" defaultValue={toUtcInput(value)} className="w-auto! py-1.5!" />

@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Drawer } from "@/components/ui/drawer";
 
 /** The look of a move button at either end of the page. */
-const ends = "aria-disabled:cursor-not-allowed aria-disabled:text-slate-400 aria-disabled:hover:bg-white";
+const ends = "aria-disabled:cursor-not-allowed aria-disabled:text-slate-400 aria-disabled:hover:bg-white dark:aria-disabled:text-slate-500 dark:aria-disabled:hover:bg-slate-900";
 
 /**
  * The drawer either log opens over its list: the row's detail, and moving through the rows of the page

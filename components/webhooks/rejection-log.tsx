@@ -40,7 +40,7 @@ export function RejectionLog({
   return (
     <>
       <div className="mb-2 flex flex-wrap items-center justify-between gap-2 text-sm">
-        <p className="text-slate-600">
+        <p className="text-slate-600 dark:text-slate-300">
           Every refused request, with its reason (at most 30 a minute per URL are recorded).
           {connectionName ? ` Connection: ${connectionName}.` : ""}
         </p>
@@ -64,7 +64,7 @@ export function RejectionLog({
               <Th className="hidden w-40 lg:table-cell">Event id</Th>
             </tr>
           </thead>
-          <tbody className="divide-y divide-slate-100">
+          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
             {page.items.map((r) => {
               const selected = openId === r.id;
               const reason = rejectionReasonText(r.reason);
@@ -79,7 +79,7 @@ export function RejectionLog({
                         {r.connectionName}
                       </span>
                     ) : (
-                      <span className="relative z-10 text-slate-600" title="The URL's token matches no connection">
+                      <span className="relative z-10 text-slate-600 dark:text-slate-300" title="The URL's token matches no connection">
                         unknown URL
                       </span>
                     )}
@@ -150,10 +150,10 @@ function RejectionDetail({ rejection: r }: { rejection: WebhookRejectionSummary 
       </DetailList>
       <section aria-labelledby="rejection-headers">
         <h3 id="rejection-headers" className="mb-1 text-sm font-semibold">
-          Headers <span className="font-normal text-slate-600">(only those kept to explain a refusal)</span>
+          Headers <span className="font-normal text-slate-600 dark:text-slate-300">(only those kept to explain a refusal)</span>
         </h3>
         {headers.length === 0 ? (
-          <p className="text-sm text-slate-600">None of the kept headers was sent.</p>
+          <p className="text-sm text-slate-600 dark:text-slate-300">None of the kept headers was sent.</p>
         ) : (
           <DetailList>
             {headers.map(([name, value]) => (

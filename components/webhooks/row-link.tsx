@@ -35,7 +35,7 @@ export function RowLink({
         onOpen();
       }}
       className={cn(
-        "block truncate font-medium text-slate-900 outline-none after:absolute after:inset-0 after:content-[''] hover:underline",
+        "block truncate font-medium text-slate-900 dark:text-slate-100 outline-none after:absolute after:inset-0 after:content-[''] hover:underline",
         "focus-visible:whitespace-normal focus-visible:break-all focus-visible:after:outline-2 focus-visible:after:-outline-offset-2 focus-visible:after:outline-indigo-600",
         className,
       )}
@@ -48,7 +48,7 @@ export function RowLink({
 
 /** The row around a RowLink: the stretch's containing block, hover and selected colours that keep every text in it at AA contrast. */
 export function rowClassName(selected: boolean): string {
-  return cn("relative cursor-pointer", selected ? "bg-indigo-50" : "hover:bg-slate-50");
+  return cn("relative cursor-pointer", selected ? "bg-indigo-50 dark:bg-indigo-950" : "hover:bg-slate-50 dark:hover:bg-slate-800/60");
 }
 
 /** A click on the row outside its link (on a titled cell raised above the stretch) opens it too, unless the reader was selecting text. */

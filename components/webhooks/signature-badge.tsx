@@ -3,7 +3,7 @@ import { cn } from "@/components/ui/cn";
 import { signatureLabels } from "@/lib/webhooks/format";
 
 const icons = { success: ShieldCheck, warning: ShieldAlert, neutral: ShieldQuestion } as const;
-const colours = { success: "text-emerald-700", warning: "text-amber-800", neutral: "text-slate-700" } as const;
+const colours = { success: "text-emerald-700 dark:text-emerald-400", warning: "text-amber-800 dark:text-amber-300", neutral: "text-slate-700 dark:text-slate-300" } as const;
 
 /** The signature check as an icon and a short label ("key 1"), the full sentence in the title. `full` says "verified (key 1)". */
 export function SignatureBadge({ status, full = false, className }: { status: string; full?: boolean; className?: string }) {

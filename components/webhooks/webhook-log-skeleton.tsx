@@ -15,9 +15,9 @@ export function WebhookLogSkeleton({ rows }: { rows: number }) {
         </div>
       </div>
       {/* Header and row heights of components/ui/table: th 36 px, td 40 px, 1 px dividers. */}
-      <div className="overflow-hidden rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
-        <div className="h-9 border-b border-slate-200 bg-slate-50" />
-        <div className="divide-y divide-slate-100">
+      <div className="overflow-hidden rounded-lg bg-white dark:bg-slate-900 shadow-sm ring-1 ring-slate-200 dark:ring-slate-700">
+        <div className="h-9 border-b border-slate-200 dark:border-slate-700 bg-slate-50 dark:bg-slate-800" />
+        <div className="divide-y divide-slate-100 dark:divide-slate-800">
           {Array.from({ length: rows }, (_, i) => (
             <div key={i} className="flex gap-4 px-3 py-2.5">
               <Skeleton className="h-5 w-20" />

@@ -7,7 +7,7 @@ const tabs = [
   { id: "rejections", label: "Rejections", href: "/webhooks?tab=rejections" },
 ] as const;
 
-const tabBar = "mb-4 flex gap-1 border-b border-slate-200";
+const tabBar = "mb-4 flex gap-1 border-b border-slate-200 dark:border-slate-700";
 const tabBox = "-mb-px border-b-2 px-3 py-2 text-sm font-medium";
 
 export function WebhookLogTabs({ current }: { current: (typeof tabs)[number]["id"] }) {
@@ -20,7 +20,7 @@ export function WebhookLogTabs({ current }: { current: (typeof tabs)[number]["id
           aria-current={current === t.id ? "page" : undefined}
           className={cn(
             tabBox,
-            current === t.id ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-600 hover:text-slate-900",
+            current === t.id ? "border-indigo-600 text-indigo-700 dark:border-indigo-400 dark:text-indigo-300" : "border-transparent text-slate-600 dark:text-slate-300 hover:text-slate-900 dark:hover:text-white",
           )}
         >
           {t.label}

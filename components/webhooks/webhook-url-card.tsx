@@ -15,9 +15,9 @@ export async function WebhookUrlCard({ connectionId, regenerateAction }: { conne
   return (
     <Card>
       <h2 className="text-base font-semibold">Webhook URL</h2>
-      <p className="mt-1 mb-4 text-sm text-slate-600">
+      <p className="mt-1 mb-4 text-sm text-slate-600 dark:text-slate-300">
         Paste this URL into the tenant&apos;s settings as the endpoint for authenticator events. Events then appear in the{" "}
-        <a className="text-indigo-700 underline" href={`/webhooks?connectionId=${connectionId}`}>
+        <a className="text-indigo-700 dark:text-indigo-300 underline" href={`/webhooks?connectionId=${connectionId}`}>
           webhook log
         </a>
         .

@@ -28,7 +28,7 @@ export function WebhookUrlField({
   const [url, setUrl] = useState<string | null>(initialUrl);
   return (
     <div className="space-y-2">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
         Receiver URL
       </label>
       {/*
@@ -44,7 +44,7 @@ export function WebhookUrlField({
         data-testid="webhook-url"
         spellCheck={false}
         onFocus={(e) => e.currentTarget.select()}
-        className="field-sizing-content block min-h-9 w-full resize-none break-all rounded-md bg-slate-50 px-3 py-2 font-mono text-xs leading-5 text-slate-800 ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600 focus:outline-none"
+        className="field-sizing-content block min-h-9 w-full resize-none break-all rounded-md bg-slate-50 dark:bg-slate-800 px-3 py-2 font-mono text-xs leading-5 text-slate-800 dark:text-slate-200 ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600 focus:outline-none"
       />
       <div className="flex flex-wrap items-center gap-2">
         {url === null ? null : <CopyButton text={url} label="Copy URL" />}

@@ -1,12 +1,44 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 
-/** WCAG 2.x A and AA (and best-practice) rules; only serious and critical findings fail a test. */
-export async function expectNoSeriousA11yViolations(page: Page, state = page.url()) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  const described = serious.map((v) => `${state}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+export type ColorScheme = "light" | "dark";
+
+/** The rules whose outcome a theme can change: the others read the same DOM in either theme. */
+const colourRules = ["color-contrast", "link-in-text-block"];
+
+/**
+ * WCAG 2.x A and AA (and best-practice) rules; only serious and critical findings fail a test. By default
+ * the page is scanned as it stands (light). With `schemes` ["light", "dark"] (e2e/accessibility.spec.ts) it
+ * is scanned in the light theme, then switched to the dark one in place (no second navigation: a state
+ * that took clicks to reach is scanned as it is) and scanned again for the colour rules, then put back.
+ */
+export async function expectNoSeriousA11yViolations(page: Page, state = page.url(), schemes: readonly ColorScheme[] = ["light"]) {
+  const switching = schemes.includes("dark");
+  const described: string[] = [];
+  for (const scheme of schemes) {
+    if (switching) await showColorScheme(page, scheme);
+    // Only violations are read (axe then skips detailing every passing node), and axe.run runs in the page
+    // itself (legacy mode) rather than finishing in a blank page opened per scan: the console has no frames.
+    const axe = new AxeBuilder({ page }).options({ resultTypes: ["violations"] }).setLegacyMode();
+    const results = await (scheme === "dark" ? axe.withRules(colourRules) : axe).analyze();
+    const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    const where = switching ? `${state} (${scheme})` : state;
+    described.push(...serious.map((v) => `${where}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`));
+  }
+  if (switching) await showColorScheme(page, "light");
   expect(described).toEqual([]);
+}
+
+/**
+ * Puts the page in the light or dark theme through the system's colour scheme, which the console's
+ * default theme (System) follows once hydrated, and waits until <html> carries the theme's class. A page
+ * whose reader picked Light or Dark does not follow it: this waits in vain there.
+ */
+export async function showColorScheme(page: Page, scheme: ColorScheme) {
+  await page.emulateMedia({ colorScheme: scheme });
+  const html = expect(page.locator("html"), `the page shows the ${scheme} theme (its theme is System)`);
+  if (scheme === "dark") await html.toHaveClass(/\bdark\b/);
+  else await html.not.toHaveClass(/\bdark\b/);
 }
 
 /** Neither the page nor any table's own scroll box is wider than the window (nothing scrolls sideways). */

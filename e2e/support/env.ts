@@ -1,18 +1,38 @@
-/** Where the e2e servers listen and the credentials the seed creates. Fixed so every worker agrees. */
-const consolePort = Number(process.env.E2E_CONSOLE_PORT ?? 3217);
-const emulatorPort = Number(process.env.E2E_EMULATOR_PORT ?? 4317);
-const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 5317);
-
-export const e2eEnv = {
-  consolePort,
-  emulatorPort,
-  oidcPort,
-  consoleUrl: `http://127.0.0.1:${consolePort}`,
-  emulatorUrl: `http://127.0.0.1:${emulatorPort}`,
-  /** The local OpenID Connect provider (scripts/oidc-provider.ts); its issuer. */
-  oidcUrl: `http://127.0.0.1:${oidcPort}`,
-  chromiumPath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+/**
+ * Where the e2e servers listen and the credentials the seed creates. Each Playwright worker has a stack
+ * of its own (console, emulator, OpenID Connect provider and database: e2e/global-setup.ts starts one per
+ * worker), so specs in parallel never see each other's changes. Stack i listens on the base ports + 100·i.
+ */
+const basePorts = {
+  console: Number(process.env.E2E_CONSOLE_PORT ?? 3217),
+  emulator: Number(process.env.E2E_EMULATOR_PORT ?? 4317),
+  oidc: Number(process.env.E2E_OIDC_PORT ?? 5317),
 };
+
+export function e2eStack(index: number) {
+  const consolePort = basePorts.console + 100 * index;
+  const emulatorPort = basePorts.emulator + 100 * index;
+  const oidcPort = basePorts.oidc + 100 * index;
+  return {
+    consolePort,
+    emulatorPort,
+    oidcPort,
+    consoleUrl: `http://127.0.0.1:${consolePort}`,
+    emulatorUrl: `http://127.0.0.1:${emulatorPort}`,
+    /** The local OpenID Connect provider (scripts/oidc-provider.ts); its issuer. */
+    oidcUrl: `http://127.0.0.1:${oidcPort}`,
+    chromiumPath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  };
+}
+
+/** How many workers (and so stacks) a run has: E2E_WORKERS, 1 unless said. */
+export const e2eWorkers = Math.max(1, Number(process.env.E2E_WORKERS ?? 1) || 1);
+
+/**
+ * This process's stack: a worker's is its parallel index (Playwright sets TEST_PARALLEL_INDEX in the
+ * worker before it loads the config); the seed scripts global-setup runs are told with E2E_STACK.
+ */
+export const e2eEnv = e2eStack(Number(process.env.TEST_PARALLEL_INDEX ?? process.env.E2E_STACK ?? 0));
 
 export const e2eUsers = {
   admin: { email: "admin@e2e.test", password: "admin-password-e2e", name: "Ada Admin", role: "admin" },

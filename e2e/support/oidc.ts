@@ -9,7 +9,6 @@ export const e2eOidc = {
   adminGroup: "console-admins",
   supportGroup: "console-support",
   allowedDomain: "e2e.test",
-  redirectUri: `${e2eEnv.consoleUrl}/api/auth/callback/oidc`,
 } as const;
 
 const user = (login: string, name: string, groups: string[], more: Partial<OidcUser> = {}): OidcUser => ({

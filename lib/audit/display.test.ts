@@ -26,6 +26,13 @@ describe("describeAuditOutcome", () => {
     expect(describeAuditOutcome({ action: "email_otp.deleted", outcome: "success", httpStatus: 200 }).text).toBe("success · HTTP 200");
   });
 
+  it("says a test event's status is the receiver's answer", () => {
+    expect(describeAuditOutcome({ action: "webhook.test_sent", outcome: "failure", httpStatus: 401 })).toEqual({
+      text: "failure · HTTP 401",
+      title: "HTTP status the receiver answered the console's test event.",
+    });
+  });
+
   it("shows only the outcome when no service call was made", () => {
     expect(describeAuditOutcome({ action: "connection.deleted", outcome: "success", httpStatus: null })).toEqual({ text: "success" });
   });

@@ -24,6 +24,9 @@ export function describeAuditOutcome(entry: Pick<AuditEntry, "action" | "outcome
           title: `The key could not be checked: the service answered HTTP ${httpStatus}. The key was saved unverified.`,
         };
   }
+  if (action === "webhook.test_sent") {
+    return { text: `${outcome} · HTTP ${httpStatus}`, title: "HTTP status the receiver answered the console's test event." };
+  }
   return { text: `${outcome} · HTTP ${httpStatus}`, title: "HTTP status of the service call behind this change." };
 }
 

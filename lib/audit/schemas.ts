@@ -57,5 +57,6 @@ export const auditActions = [
   "sign_in.sso",
   "sign_in.sso_refused",
   "webhook.url_regenerated",
+  "webhook.test_sent",
   "user_authenticators.viewed",
 ] as const;

@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigserial,
   boolean,
   index,
@@ -13,6 +14,8 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+// Relative, not "@/": drizzle-kit reads this file without the app's path aliases.
+import { DELAY_BUCKETS } from "../webhooks/constants";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -168,6 +171,12 @@ export const webhookEvents = pgTable(
     /** verified_key1, verified_key2 or unsigned. */
     signatureStatus: text("signature_status").notNull(),
     rawBody: text("raw_body").notNull(),
+    /**
+     * A test event the console itself signed and sent through its public receiver URL ("Send a test
+     * event"); its id starts with TEST_EVENT_ID_PREFIX (lib/webhooks/constants.ts). Shown with a badge,
+     * left out of the overview's counts and charts.
+     */
+    isTest: boolean("is_test").notNull().default(false),
     userId: text("user_id"),
     verificationMethod: text("verification_method"),
     authenticatorCreatedAt: timestamp("authenticator_created_at", { withTimezone: true, precision: 3 }),
@@ -188,6 +197,15 @@ export const webhookEvents = pgTable(
     index("webhook_events_user_prefix_idx").using("btree", t.userId.op("text_pattern_ops")),
     index("webhook_events_user_authenticator_idx").on(t.userAuthenticatorId),
     index("webhook_events_expires_idx").on(t.expiresAt),
+    // The overview (lib/overview): each connection's real events by receipt, with what its health card
+    // counts, so the last event and the 24 h counts read the index alone.
+    index("webhook_events_connection_received_idx").on(t.connectionId, t.firstReceivedAt, t.signatureStatus).where(sql`not ${t.isTest}`),
+    // The overview's 7-day charts of real authenticator.expired events: hour of receipt, method and delay
+    // bucket are in the index, so the charts group its entries without reading the table or computing
+    // anything per row (an index-only scan).
+    index("webhook_events_expired_hour_idx")
+      .on(receivedHourUtc(t.firstReceivedAt), t.verificationMethod, deliveryDelayBucket(t.firstReceivedAt, t.expiresAt), t.firstReceivedAt, t.expiresAt)
+      .where(sql`${t.type} = 'authenticator.expired' and not ${t.isTest}`),
   ],
 );
 
@@ -210,6 +228,27 @@ export const webhookRejections = pgTable(
     index("webhook_rejections_connection_idx").on(t.connectionId, t.receivedAt.desc()),
   ],
 );
+
+/**
+ * The UTC hour an event was received in, as webhook_events_expired_hour_idx indexes it: a query that
+ * groups or filters by this same expression reads the index's value instead of computing it per row.
+ * date_bin on a UTC origin, not date_trunc: PostgreSQL 15 marks date_trunc with a time zone only
+ * STABLE, and an index expression must be IMMUTABLE.
+ */
+export function receivedHourUtc(received: AnyPgColumn): SQL {
+  return sql`date_bin('1 hour', ${received}, '2000-01-01T00:00:00Z'::timestamptz)`;
+}
+
+/**
+ * The DELAY_BUCKETS index (0 = the first) of an event's delivery delay (received − expiresAt, in
+ * seconds), as webhook_events_expired_hour_idx indexes it: width_bucket over the buckets' lower bounds
+ * is 0 below the second bucket's (a negative delay included) and i from the i-th bound up. The bounds
+ * are written into the SQL (a parameter would make each use a different expression).
+ */
+export function deliveryDelayBucket(received: AnyPgColumn, expires: AnyPgColumn): SQL {
+  const bounds = DELAY_BUCKETS.flatMap((b) => (b.fromSeconds === null ? [] : [b.fromSeconds]));
+  return sql`width_bucket(date_part('epoch', ${received} - ${expires}), ${sql.raw(`array[${bounds.join(",")}]::float8[]`)})`;
+}
 
 export type ConsoleUser = typeof consoleUsers.$inferSelect;
 export type Role = (typeof roleEnum.enumValues)[number];

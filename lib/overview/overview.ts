@@ -1,32 +1,58 @@
 import "server-only";
-import { count, gt, max } from "drizzle-orm";
+import { and, count, eq, gte, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db";
 import { connections, webhookEvents, webhookRejections } from "@/lib/db/schema";
+import { DAY_MS } from "./links";
+import { iso, realExpiredEvent, realRejection } from "./real";
+import type { ConnectionHealth, OverviewTotals, RecentExpiry } from "./types";
 
-export type Overview = {
-  connections: number;
-  eventsLastDay: number;
-  rejectionsLastDay: number;
-  lastEventAt: string | null;
-};
+/**
+ * The overview page's data. Every number is counted in the database and leaves out test events; the
+ * per-connection health is in ./health, the charts' series in ./charts.
+ */
+export { getConnectionHealth, getEmailOtpPresence } from "./health";
+export { getDelayHistogram, getExpiredPerHour, getRejectionsPerDay } from "./charts";
 
-/** The numbers on the overview page: what is connected and whether webhooks are arriving. */
-export async function getOverview(now = new Date()): Promise<Overview> {
+const e = webhookEvents;
+const r = webhookRejections;
+
+/**
+ * The headline numbers over every connection, the last 24 h before `now`: the events and the newest
+ * one are the connections' (every event belongs to one, and their health has counted them from its
+ * index); the refusals are counted here, as some belong to no connection (a URL that names none).
+ */
+export async function getOverviewTotals(health: ConnectionHealth[], now = new Date()): Promise<OverviewTotals> {
   const db = await getDb();
-  const dayAgo = new Date(now.getTime() - 24 * 60 * 60 * 1000);
-  const [[conns], [events], [rejections]] = await Promise.all([
-    db.select({ n: count() }).from(connections),
-    db
-      .select({ n: count(), last: max(webhookEvents.lastReceivedAt) })
-      .from(webhookEvents)
-      .where(gt(webhookEvents.lastReceivedAt, dayAgo)),
-    db.select({ n: count() }).from(webhookRejections).where(gt(webhookRejections.receivedAt, dayAgo)),
-  ]);
-  const last = events?.last;
-  return {
-    connections: conns?.n ?? 0,
-    eventsLastDay: events?.n ?? 0,
-    rejectionsLastDay: rejections?.n ?? 0,
-    lastEventAt: last ? new Date(last).toISOString() : null,
-  };
+  const [refused] = await db
+    .select({ n: count() })
+    .from(r)
+    .where(and(realRejection, gte(r.receivedAt, new Date(now.getTime() - DAY_MS))));
+  const newest = health.reduce<string | null>((last, h) => (h.lastEventAt && (!last || h.lastEventAt > last) ? h.lastEventAt : last), null);
+  return { connections: health.length, events24h: health.reduce((sum, h) => sum + h.events24h, 0), rejections24h: refused?.n ?? 0, lastEventAt: newest };
+}
+
+/** How many expiries the "expired today" list shows. */
+export const RECENT_EXPIRIES = 8;
+
+/** The newest real authenticator.expired events of the last 24 h: who, which method, which tenant. */
+export async function getRecentExpiries(limit = RECENT_EXPIRIES, now = new Date()): Promise<RecentExpiry[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({
+      id: e.id,
+      connectionId: e.connectionId,
+      connectionName: connections.name,
+      userId: e.userId,
+      verificationMethod: e.verificationMethod,
+      devicePlatform: e.devicePlatform,
+      expiresAt: e.expiresAt,
+      firstReceivedAt: e.firstReceivedAt,
+    })
+    .from(e)
+    .innerJoin(connections, eq(connections.id, e.connectionId))
+    .where(and(realExpiredEvent, gte(e.firstReceivedAt, new Date(now.getTime() - DAY_MS))))
+    // DESC NULLS LAST, as the (type, received, id) index is declared, so the newest rows are its first entries.
+    .orderBy(sql`${e.firstReceivedAt} desc nulls last`, sql`${e.id} desc nulls last`)
+    .limit(limit);
+  return rows.map((row) => ({ ...row, expiresAt: iso(row.expiresAt), firstReceivedAt: row.firstReceivedAt.toISOString() }));
 }

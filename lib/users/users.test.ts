@@ -23,8 +23,10 @@ async function addConnection(name: string, serverKey?: string): Promise<Connecti
 }
 
 beforeAll(async () => {
-  emulator = await startTestEmulator();
+  // The emulator last: the seed's authenticators expire seconds after it starts (ua_alice_push in 20 s),
+  // and setting up the database first could use those seconds up on a busy machine.
   ({ db, tearDown } = await setUpTestDatabase());
+  emulator = await startTestEmulator();
 });
 afterAll(async () => {
   await tearDown();

@@ -13,6 +13,38 @@ export const ALL_TYPES = "all";
 export const ALL_CONNECTIONS = "all";
 export const DEFAULT_EVENT_TYPE = "authenticator.expired";
 
+/**
+ * The id of a test event the console signs and sends to its own public receiver URL ("Send a test
+ * event") starts with this; the service's own ids are UUIDs, so no real event is taken for a test.
+ * The prefix is inside the signed body, so only a holder of the server key can mark an event a test.
+ */
+export const TEST_EVENT_ID_PREFIX = "console-test-";
+export const isTestEventId = (eventId: string) => eventId.startsWith(TEST_EVENT_ID_PREFIX);
+/** Why "Send a test event" cannot run: said by the disabled button and by the action alike. */
+export const TEST_EVENT_NEEDS_SERVER_KEY = "The test needs the server key: add it in Settings and keys.";
+
+/** The log's `test` filter: test events are listed with a badge unless the link says otherwise. */
+export const TEST_EVENT_FILTERS = { exclude: "Real events only", only: "Test events only" } as const;
+export type TestEventFilter = keyof typeof TEST_EVENT_FILTERS;
+export const TEST_EVENT_FILTER_VALUES = Object.keys(TEST_EVENT_FILTERS) as TestEventFilter[];
+
+/**
+ * Delivery delay (first received − expiresAt) in the buckets the overview's histogram draws and the
+ * log's `delay` filter takes; the service may send up to 24 hours after the expiry (spec 6.1 rule 3),
+ * so "over 24 h" is late by the spec's own rule. Bounds in seconds, lower inclusive, upper exclusive;
+ * a delay below 0 (received before the stated expiry) counts as "under 1 min".
+ */
+export const DELAY_BUCKETS = [
+  { key: "lt1m", label: "< 1 min", fromSeconds: null, toSeconds: 60 },
+  { key: "1m-10m", label: "1–10 min", fromSeconds: 60, toSeconds: 600 },
+  { key: "10m-1h", label: "10–60 min", fromSeconds: 600, toSeconds: 3_600 },
+  { key: "1h-6h", label: "1–6 h", fromSeconds: 3_600, toSeconds: 21_600 },
+  { key: "6h-24h", label: "6–24 h", fromSeconds: 21_600, toSeconds: 86_400 },
+  { key: "gt24h", label: "> 24 h", fromSeconds: 86_400, toSeconds: null },
+] as const;
+export type DelayBucket = (typeof DELAY_BUCKETS)[number]["key"];
+export const DELAY_BUCKET_VALUES = DELAY_BUCKETS.map((b) => b.key) as DelayBucket[];
+
 /** The event kinds SERVICE-FACTS names; others are stored too and can be typed into the URL. */
 export const KNOWN_EVENT_TYPES = ["authenticator.expired", "authenticator.created", "authenticator.updated", "authenticator.deleted"] as const;
 
@@ -46,6 +78,8 @@ export const FILTER_LABELS: Record<string, string> = {
   expiresFrom: "Expired from",
   expiresTo: "Expired to",
   reason: "Reason",
+  test: "Test events",
+  delay: "Delay",
   cursor: "Page",
   limit: "Rows per page",
 };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TEST_EVENT_ID_PREFIX } from "./constants";
 
 /** Spec 2.4 and 6.1. Client-safe (no server imports) so the UI can share the types. */
 
@@ -20,9 +21,14 @@ const storable = (text: z.ZodString) =>
 const text = () => storable(z.string());
 const requiredText = () => storable(z.string().min(1));
 
+// The service's ids are UUIDs; the console's own test events (lib/webhooks/test-event.ts) put
+// TEST_EVENT_ID_PREFIX before one, inside the signed body, so the receiver can mark them as tests.
+const uuid = z.guid();
+const eventId = z.string().refine((value) => uuid.safeParse(value.startsWith(TEST_EVENT_ID_PREFIX) ? value.slice(TEST_EVENT_ID_PREFIX.length) : value).success, "must be a UUID");
+
 export const webhookEnvelopeSchema = z.object({
   version: z.number().int(),
-  id: z.guid(),
+  id: eventId,
   source: requiredText(),
   time: isoTime,
   tenantId: z.guid(),

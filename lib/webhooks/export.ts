@@ -74,6 +74,7 @@ export const EVENT_EXPORT_COLUMNS = [
   "lastReceivedAt",
   "deliveryCount",
   "signatureStatus",
+  "isTest",
   ...EXPIRED_DATA_FIELDS,
 ] as const;
 

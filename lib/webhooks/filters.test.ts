@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { eventFiltersSchema, parseEventFilters, parseFiltersLeniently, parseRejectionFilters, rejectionFiltersSchema } from "./filters";
+import { eventFiltersSchema, filtersToQuery, parseEventFilters, parseFiltersLeniently, parseRejectionFilters, rejectionFiltersSchema } from "./filters";
 
 describe("parseFiltersLeniently", () => {
   it("leaves out each parameter that does not parse, names it by its label, and applies the rest", () => {
@@ -72,5 +72,31 @@ describe("link parameters said to a person", () => {
 
   it("says which connection values are allowed", () => {
     expect(parseEventFilters({ connectionId: "Acme" })).toEqual({ ok: false, errorDescription: "Connection (connectionId): must be a connection's id, or all" });
+  });
+});
+
+describe("test and delay filters", () => {
+  it("takes test=exclude or only (absent is all), and names a bad value", () => {
+    expect(parseEventFilters({ test: "only" })).toMatchObject({ ok: true, filters: { test: "only" } });
+    expect(parseEventFilters({ test: "exclude" })).toMatchObject({ ok: true, filters: { test: "exclude" } });
+    const absent = parseEventFilters({});
+    expect(absent.ok && absent.filters.test).toBeUndefined();
+    expect(parseEventFilters({ test: "yes" })).toEqual({ ok: false, errorDescription: "Test events (test): must be one of exclude, only" });
+    expect(parseEventFilters({ is_test: "only" })).toMatchObject({ ok: false, errorDescription: expect.stringContaining("did you mean Test events (test=only)?") });
+  });
+
+  it("takes the overview histogram's delay buckets and names a bad one", () => {
+    for (const delay of ["lt1m", "1m-10m", "10m-1h", "1h-6h", "6h-24h", "gt24h"]) {
+      expect(parseEventFilters({ connectionId: "all", received: "7d", delay })).toMatchObject({ ok: true, filters: { delay } });
+    }
+    expect(parseEventFilters({ delay: "2h" })).toEqual({ ok: false, errorDescription: "Delay (delay): must be one of lt1m, 1m-10m, 10m-1h, 1h-6h, 6h-24h, gt24h" });
+    const { filters, ignored } = parseFiltersLeniently(eventFiltersSchema, { delay: "late", test: "only" });
+    expect(filters.test).toBe("only");
+    expect(filters.delay).toBeUndefined();
+    expect(ignored.map((f) => f.label)).toEqual(["Delay"]);
+  });
+
+  it("keeps both in a shared link", () => {
+    expect(filtersToQuery({ connectionId: "all", test: "exclude", delay: "gt24h", type: "authenticator.expired", limit: 50 })).toBe("connectionId=all&test=exclude&delay=gt24h");
   });
 });

@@ -1,5 +1,14 @@
 import { z } from "zod";
-import { ALL_CONNECTIONS, DEFAULT_EVENT_TYPE, DEFAULT_PAGE_SIZE, FILTER_LABELS, MAX_PAGE_SIZE, RECEIVED_PRESET_VALUES } from "./constants";
+import {
+  ALL_CONNECTIONS,
+  DEFAULT_EVENT_TYPE,
+  DEFAULT_PAGE_SIZE,
+  DELAY_BUCKET_VALUES,
+  FILTER_LABELS,
+  MAX_PAGE_SIZE,
+  RECEIVED_PRESET_VALUES,
+  TEST_EVENT_FILTER_VALUES,
+} from "./constants";
 import { REJECTION_REASON_VALUES } from "./types";
 
 // The vocabulary lives in ./constants (no zod) so client components need not bundle the schemas;
@@ -33,6 +42,10 @@ export const eventFiltersSchema = z.object({
   receivedTo: optionalTime,
   expiresFrom: optionalTime,
   expiresTo: optionalTime,
+  /** Absent: real and test events alike (test events carry a badge). */
+  test: z.enum(TEST_EVENT_FILTER_VALUES, { error: `must be one of ${TEST_EVENT_FILTER_VALUES.join(", ")}` }).optional(),
+  /** First received − expiresAt, in one of the overview histogram's buckets; an event without expiresAt never matches. */
+  delay: z.enum(DELAY_BUCKET_VALUES, { error: `must be one of ${DELAY_BUCKET_VALUES.join(", ")}` }).optional(),
   ...pageFields,
 });
 
@@ -85,6 +98,10 @@ const LIKELY_MEANT: Record<string, string> = {
   since: "received",
   from: "receivedFrom",
   to: "receivedTo",
+  is_test: "test",
+  istest: "test",
+  tests: "test",
+  delay_bucket: "delay",
   page_size: "limit",
   pagesize: "limit",
   per_page: "limit",

@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db";
 import { webhookEvents } from "@/lib/db/schema";
+import { isTestEventId } from "./constants";
 import type { AuthenticatorExpiredData, WebhookEnvelope } from "./envelope";
 
 export type SignatureStatus = "verified_key1" | "verified_key2" | "unsigned";
@@ -43,6 +44,7 @@ export async function storeEvent(event: ReceivedEvent): Promise<StoreOutcome> {
       deliveryCount: 1,
       signatureStatus: event.signatureStatus,
       rawBody: event.rawBody,
+      isTest: isTestEventId(envelope.id),
       userId: data.userId,
       verificationMethod: data.verificationMethod,
       authenticatorCreatedAt: data.createdAt ? new Date(data.createdAt) : undefined,

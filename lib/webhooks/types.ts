@@ -38,6 +38,8 @@ export type WebhookEventSummary = {
   lastReceivedAt: string;
   deliveryCount: number;
   signatureStatus: string;
+  /** Sent by the console's "Send a test event", not by the service (lib/webhooks/test-event.ts). */
+  isTest: boolean;
   userId: string | null;
   verificationMethod: string | null;
   createdAt: string | null;
@@ -72,3 +74,23 @@ export type Page<T> = { items: T[]; nextCursor: string | null; newerCursor: stri
 
 /** Method and platform values the filter bar offers: the documented ones and those seen in recent events. */
 export type FilterChoices = { verificationMethods: string[]; devicePlatforms: string[] };
+
+/**
+ * What "Send a test event" reports, in words: where the signed sample went and what came back.
+ * `delivered` is the one success (this console's receiver verified and stored it); `elsewhere` is a
+ * 2xx from something that did not store it here.
+ */
+export type TestEventReport = {
+  outcome: "delivered" | "elsewhere" | "redirect" | "refused" | "unreachable" | "timeout";
+  headline: string;
+  explanation: string;
+  /** The receiver's own `error: errorDescription`, when it answered with one. */
+  receiverSaid: string | null;
+  /** The public receiver URL used, its token masked. */
+  url: string;
+  /** The HTTP status, null when nothing answered. */
+  status: number | null;
+  ms: number;
+  /** The stored event in the log (delivered only). */
+  logHref: string | null;
+};

@@ -101,6 +101,68 @@ describe("filters", () => {
   });
 });
 
+describe("test and delay filters", () => {
+  // first_received_at − expires_at of each row, in ms: either side of every bucket bound, one negative, one without expiresAt.
+  const delays: Array<[string, number | null]> = [
+    ["early", -5_000],
+    ["d0", 0],
+    ["d59.999", 59_999],
+    ["d60", 60_000],
+    ["d599.999", 599_999],
+    ["d600", 600_000],
+    ["d3600", 3_600_000],
+    ["d21600", 21_600_000],
+    ["d86399.999", 86_399_999],
+    ["d86400", 86_400_000],
+    ["no-expiry", null],
+  ];
+  let delayed: string;
+
+  beforeAll(async () => {
+    delayed = (await insertTestConnection("Delayed")).id;
+    const received = at(500);
+    for (const [userId, delay] of delays) {
+      await db.insert(webhookEvents).values({
+        connectionId: delayed, type: "authenticator.expired", eventId: `delay-${userId}`, tenantId: TENANT_ID, envelopeTime: received,
+        firstReceivedAt: received, lastReceivedAt: received, signatureStatus: "verified_key1", rawBody: "{}", userId,
+        expiresAt: delay === null ? null : new Date(received.getTime() - delay),
+      });
+    }
+    await db.insert(webhookEvents).values({
+      connectionId: delayed, type: "authenticator.expired", eventId: "console-test-6f1d6a52-6d2a-4f7e-9b1e-2d9c1a0b7c11", tenantId: TENANT_ID,
+      envelopeTime: at(501), firstReceivedAt: at(501), lastReceivedAt: at(501), signatureStatus: "verified_key1", rawBody: "{}", userId: "usr_console_test", isTest: true,
+    });
+  });
+
+  const inBucket = async (delay: string) => (await userIds({ connectionId: delayed, delay })).sort();
+
+  it("puts each delay in one bucket, lower bound inclusive, upper exclusive; no expiry matches none", async () => {
+    expect(await inBucket("lt1m")).toEqual(["d0", "d59.999", "early"]);
+    expect(await inBucket("1m-10m")).toEqual(["d599.999", "d60"]);
+    expect(await inBucket("10m-1h")).toEqual(["d600"]);
+    expect(await inBucket("1h-6h")).toEqual(["d3600"]);
+    expect(await inBucket("6h-24h")).toEqual(["d21600", "d86399.999"]);
+    expect(await inBucket("gt24h")).toEqual(["d86400"]);
+  });
+
+  it("lists test events with the real ones unless test=exclude or test=only says otherwise", async () => {
+    const all = (await listWebhookEvents(filters({ connectionId: delayed, limit: "200" }), "admin")).items;
+    expect(all).toHaveLength(delays.length + 1);
+    expect(all.filter((e) => e.isTest).map((e) => e.userId)).toEqual(["usr_console_test"]);
+    expect(await userIds({ connectionId: delayed, test: "only" })).toEqual(["usr_console_test"]);
+    expect(await userIds({ connectionId: delayed, test: "exclude" })).not.toContain("usr_console_test");
+    expect(await userIds({ connectionId: delayed, test: "exclude" })).toHaveLength(delays.length);
+  });
+
+  it("exports the isTest column", () => {
+    expect(EVENT_EXPORT_COLUMNS).toContain("isTest");
+  });
+
+  afterAll(async () => {
+    await db.execute(sql`delete from webhook_events where connection_id = ${delayed}`);
+  });
+});
+
 describe("cursor pagination", () => {
   it("walks every row once, and stays stable when newer rows arrive meanwhile", async () => {
     const first = await listWebhookEvents(filters({ limit: "2" }), "admin");

@@ -4,9 +4,9 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Role } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
 import { escapeLike } from "@/lib/db/like";
-import { connections, webhookEvents, webhookRejections } from "@/lib/db/schema";
+import { connections, deliveryDelayBucket, webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { decodeCursor, encodeCursor } from "./cursor";
-import { ALL_CONNECTIONS, ALL_TYPES, KNOWN_METHODS, KNOWN_PLATFORMS, RECEIVED_PRESETS } from "./constants";
+import { ALL_CONNECTIONS, ALL_TYPES, DELAY_BUCKETS, KNOWN_METHODS, KNOWN_PLATFORMS, RECEIVED_PRESETS, type DelayBucket, type TestEventFilter } from "./constants";
 import type { EventFilters, RejectionFilters } from "./filters";
 import { maskEmail, maskPhone, maskRawBody } from "./masking";
 import type { FilterChoices, Page, WebhookEventDetail, WebhookEventSummary, WebhookRejectionSummary } from "./types";
@@ -66,6 +66,21 @@ function ofConnection(column: AnyPgColumn, connectionId: string | undefined): SQ
   return connectionId && connectionId !== ALL_CONNECTIONS ? eq(column, connectionId) : undefined;
 }
 
+/** `test=exclude` leaves the console's test events out, `test=only` shows them alone; absent, both. */
+function testCondition(filter: TestEventFilter | undefined): SQL | undefined {
+  return filter === undefined ? undefined : eq(webhookEvents.isTest, filter === "only");
+}
+
+/**
+ * Delivery delay (first received − expiresAt) within a bucket, by the same expression the overview's
+ * histogram groups by (deliveryDelayBucket), so a bar and the log it opens count the same events. An
+ * event without expiresAt has no bucket and so never matches.
+ */
+function delayCondition(key: DelayBucket | undefined): SQL | undefined {
+  const index = DELAY_BUCKETS.findIndex((b) => b.key === key);
+  return index < 0 ? undefined : sql`${deliveryDelayBucket(webhookEvents.firstReceivedAt, webhookEvents.expiresAt)} = ${index}`;
+}
+
 function eventConditions(filters: EventFilters): SQL[] {
   const e = webhookEvents;
   const conditions: (SQL | undefined)[] = [
@@ -83,6 +98,8 @@ function eventConditions(filters: EventFilters): SQL[] {
     ...receivedConditions(e.firstReceivedAt, filters),
     filters.expiresFrom ? gte(e.expiresAt, new Date(filters.expiresFrom)) : undefined,
     filters.expiresTo ? lte(e.expiresAt, new Date(filters.expiresTo)) : undefined,
+    testCondition(filters.test),
+    delayCondition(filters.delay),
   ];
   return conditions.filter((c): c is SQL => c !== undefined);
 }
@@ -99,6 +116,7 @@ const eventColumns = {
   lastReceivedAt: webhookEvents.lastReceivedAt,
   deliveryCount: webhookEvents.deliveryCount,
   signatureStatus: webhookEvents.signatureStatus,
+  isTest: webhookEvents.isTest,
   userId: webhookEvents.userId,
   verificationMethod: webhookEvents.verificationMethod,
   createdAt: webhookEvents.authenticatorCreatedAt,

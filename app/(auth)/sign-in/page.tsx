@@ -40,7 +40,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
             </Suspense>
             <SsoSignInButton providerName={providerName} callbackPath={callbackPath} primary={!passwordSignIn} />
             {passwordSignIn ? (
-              <p className="flex items-center gap-3 text-xs uppercase tracking-wide text-slate-500 before:h-px before:flex-1 before:bg-slate-200 after:h-px after:flex-1 after:bg-slate-200">
+              <p className="flex items-center gap-3 text-xs uppercase tracking-wide text-slate-500 before:h-px before:flex-1 before:bg-slate-200 after:h-px after:flex-1 after:bg-slate-200 dark:text-slate-400 dark:before:bg-slate-700 dark:after:bg-slate-700">
                 or with your password
               </p>
             ) : null}
@@ -48,8 +48,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         ) : null}
         {passwordSignIn ? <SignInForm callbackPath={callbackPath} autoFocus={sso.status !== "on"} /> : null}
         {sso.status === "invalid" ? (
-          <p id="sso-misconfigured" className="rounded-md bg-slate-50 p-3 text-xs text-slate-600 ring-1 ring-slate-200">
-            <strong className="font-semibold text-slate-800">For administrators:</strong> single sign-on is configured but not working (
+          <p id="sso-misconfigured" className="rounded-md bg-slate-50 p-3 text-xs text-slate-600 ring-1 ring-slate-200 dark:bg-slate-800/60 dark:text-slate-400 dark:ring-slate-800">
+            <strong className="font-semibold text-slate-800 dark:text-slate-200">For administrators:</strong> single sign-on is configured but not working (
             {[...new Set(sso.problems.map((p) => p.variable))].join(", ")}). See the server log.
           </p>
         ) : null}

@@ -7,6 +7,8 @@ import { getConnection } from "@/lib/connections/repository";
 import { selectConnectionSchema, type CreateConnectionInput, type DeleteConnectionInput, type UpdateConnectionInput } from "@/lib/connections/schemas";
 import type { ConnectionMutationResult } from "@/lib/connections/types";
 import type { RegenerateWebhookUrlInput } from "@/lib/webhooks/schemas";
+import { sendTestEvent, type SendTestEventInput } from "@/lib/webhooks/test-event";
+import type { TestEventReport } from "@/lib/webhooks/types";
 import { regenerateWebhookUrl } from "@/lib/webhooks/url";
 import type { ActionResult } from "@/lib/call-action";
 
@@ -52,4 +54,11 @@ export async function regenerateWebhookUrlAction(input: RegenerateWebhookUrlInpu
   const user = await authorizeAction("admin");
   if (isActionFailure(user)) return user;
   return regenerateWebhookUrl(user, input);
+}
+
+/** "Send a test event": signs with the server key and posts to the public URL, so admins only; lib/webhooks/test-event.ts validates and audits. */
+export async function sendTestEventAction(input: SendTestEventInput): Promise<ActionResult<{ report: TestEventReport }>> {
+  const user = await authorizeAction("admin");
+  if (isActionFailure(user)) return user;
+  return sendTestEvent(user, input);
 }

@@ -15,16 +15,16 @@ export default async function SignInRefusedPage({ searchParams }: { searchParams
 
   return (
     <AuthCard title="You are not signed in">
-      <div className="space-y-4 text-sm text-slate-700">
-        <h2 className="text-base font-semibold text-slate-900">{text.title}</h2>
+      <div className="space-y-4 text-sm text-slate-700 dark:text-slate-300">
+        <h2 className="text-base font-semibold text-slate-900 dark:text-slate-100">{text.title}</h2>
         <p>{text.why}</p>
         <p>
-          <strong className="font-semibold text-slate-900">What to do: </strong>
+          <strong className="font-semibold text-slate-900 dark:text-slate-100">What to do: </strong>
           {text.whatToDo}
         </p>
         <Link
           href="/sign-in"
-          className="inline-flex w-full items-center justify-center rounded-md bg-white px-3.5 py-2 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50"
+          className="inline-flex w-full items-center justify-center rounded-md bg-white px-3.5 py-2 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50 dark:bg-slate-800 dark:text-slate-100 dark:ring-slate-600 dark:hover:bg-slate-700"
         >
           Back to sign-in
         </Link>

@@ -1,3 +1,4 @@
+import { ConnectionHealthCardSkeleton } from "@/components/overview/connection-health-card";
 import { Card, Skeleton } from "@/components/ui/card";
 
 // Without it the connections list's loading state (its heading and table) would show on the way here.
@@ -15,8 +16,12 @@ export default function ConnectionLoading() {
           <Skeleton className="h-[34rem]" />
         </Card>
         <div className="space-y-6">
+          <ConnectionHealthCardSkeleton />
           <Card>
             <Skeleton className="h-40" />
+          </Card>
+          <Card>
+            <Skeleton className="h-32" />
           </Card>
           <Card>
             <Skeleton className="h-24" />

@@ -8,7 +8,7 @@ export default function ConnectionNotFound() {
       <EmptyState
         title="No such connection"
         action={
-          <Link className="text-sm font-medium text-indigo-700 underline" href="/connections">
+          <Link className="text-sm font-medium text-indigo-700 underline dark:text-indigo-300" href="/connections">
             Back to the connections
           </Link>
         }

@@ -1,0 +1,221 @@
+import Link from "next/link";
+import { KeyFingerprint } from "@/components/connections/key-fingerprint";
+import { Badge } from "@/components/ui/badge";
+import { Card, Skeleton, TextSkeleton } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
+import { StreamedSection } from "@/components/ui/streamed-section";
+import { Time } from "@/components/ui/time";
+import { formatCount } from "@/lib/overview/format";
+import { connectionEventsHref, connectionRejectionsHref } from "@/lib/overview/links";
+import type { ConnectionHealth, EmailOtpPresence } from "@/lib/overview/types";
+import { healthVerdict, type HealthWarning } from "@/lib/overview/verdict";
+import { regionLabels } from "@/lib/service/regions";
+import { rejectionReasonText } from "@/lib/webhooks/constants";
+
+const link = "font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300";
+const muted = "text-slate-600 dark:text-slate-300";
+const rows = "mt-4 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm";
+const term = "text-slate-600 dark:text-slate-300";
+const value = "min-w-0 text-slate-900 dark:text-slate-100";
+
+/**
+ * One connection's webhook health: is it receiving, is it refused, can its events be trusted. For the
+ * overview's grid and the connection's own page (admins). `emailOtp`, asked of the service, streams in
+ * on its own line, so a slow region never holds the card; support users are given none (admins only),
+ * and see no key fingerprint and no link to the admin-only connection page.
+ */
+export function ConnectionHealthCard({
+  health,
+  isAdmin,
+  emailOtp,
+  title,
+}: {
+  health: ConnectionHealth;
+  isAdmin: boolean;
+  emailOtp?: Promise<EmailOtpPresence>;
+  /**
+   * The card's heading on the connection's own page (a section of that page: an h2). Unless given, the
+   * card is one of the overview's grid under its "Connections" heading: an h3 with the connection's name,
+   * a link to its page for admins.
+   */
+  title?: string;
+}) {
+  const verdict = healthVerdict(health);
+  const connectionPage = `/connections/${health.id}`;
+  const serverKeyField = `${connectionPage}#serverKey`;
+  const serverKey = health.keys.server;
+  const Heading = title ? "h2" : "h3";
+  return (
+    // No height of its own: in the overview's grid the cell stretches and the card fills it; alone it is as tall as it needs.
+    <div data-testid="connection-health-card" data-connection={health.name}>
+      <Card className="h-full">
+        <div className="flex items-start justify-between gap-3">
+          <div className="min-w-0">
+            <Heading className="truncate text-base font-semibold text-slate-900 dark:text-slate-100">
+              {title ?? (isAdmin ? <Link href={connectionPage} className="hover:underline">{health.name}</Link> : health.name)}
+            </Heading>
+            <p className={cn("mt-0.5 text-xs", muted)}>
+              {regionLabels[health.region]} · management key{" "}
+              {health.verifiedAt ? (
+                <>
+                  verified <Time iso={health.verifiedAt} />
+                </>
+              ) : (
+                "not verified"
+              )}
+            </p>
+          </div>
+          <Badge tone={verdict.tone} className="shrink-0 whitespace-nowrap">
+            {verdict.label}
+          </Badge>
+        </div>
+        <p className={cn("mt-2 text-sm", muted)}>{verdict.summary}</p>
+        <dl className={rows}>
+          <dt className={term}>Last event</dt>
+          <dd className={value}>{health.lastEventAt ? <Time iso={health.lastEventAt} /> : "none yet"}</dd>
+          <dt className={term}>Events, 24 h</dt>
+          <dd className={value}>
+            <Link className={link} href={connectionEventsHref(health.id)} aria-label={`${formatCount(health.events24h)} events of ${health.name} in the last 24 h`}>
+              {formatCount(health.events24h)}
+            </Link>
+          </dd>
+          <dt className={term}>Refused, 24 h</dt>
+          <dd className={value}>
+            <Link className={link} href={connectionRejectionsHref(health.id)} aria-label={`${formatCount(health.rejections24h)} refused deliveries to ${health.name} in the last 24 h`}>
+              {formatCount(health.rejections24h)}
+            </Link>
+            {health.topRejectionReason24h ? (
+              <span className={muted}>
+                {" "}
+                · top reason{" "}
+                <Link className={link} href={connectionRejectionsHref(health.id, health.topRejectionReason24h.reason)}>
+                  {rejectionReasonText(health.topRejectionReason24h.reason).label}
+                </Link>{" "}
+                ({formatCount(health.topRejectionReason24h.count)})
+              </span>
+            ) : null}
+          </dd>
+          <dt className={term}>Server key</dt>
+          <dd className={value}>
+            {!serverKey ? (
+              <span className="text-amber-800 dark:text-amber-300">not set: events are stored unverified</span>
+            ) : isAdmin ? (
+              <>
+                <KeyFingerprint value={serverKey} />
+                {health.keys.server_secondary ? <span className={muted}> (and a second key)</span> : null}
+              </>
+            ) : (
+              "set: events are verified"
+            )}
+          </dd>
+          {emailOtp ? (
+            <>
+              <dt className={term}>Email OTP</dt>
+              <dd className={value}>
+                <StreamedSection title={`The email OTP configuration of ${health.name}`} fallback={<TextSkeleton className="w-24" />}>
+                  <EmailOtpPresenceText presence={emailOtp} />
+                </StreamedSection>
+              </dd>
+            </>
+          ) : null}
+        </dl>
+        {verdict.warnings.length > 0 ? (
+          <ul className="mt-4 space-y-2">
+            {verdict.warnings.map((warning) => (
+              <HealthWarningItem key={warning} warning={warning} health={health} isAdmin={isAdmin} serverKeyField={serverKeyField} />
+            ))}
+          </ul>
+        ) : null}
+      </Card>
+    </div>
+  );
+}
+
+/**
+ * The card for one connection's page, streamed: put it in a StreamedSection with
+ * ConnectionHealthCardSkeleton as its fallback, handing it `getConnectionHealth([id]).then(([h]) => h)`.
+ */
+export async function StreamedConnectionHealthCard({ health: pending, ...props }: Omit<Parameters<typeof ConnectionHealthCard>[0], "health"> & { health: Promise<ConnectionHealth | undefined> }) {
+  const health = await pending;
+  return health ? <ConnectionHealthCard health={health} {...props} /> : null;
+}
+
+function HealthWarningItem({ warning, health, isAdmin, serverKeyField }: { warning: HealthWarning; health: ConnectionHealth; isAdmin: boolean; serverKeyField: string }) {
+  const box = "rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200 dark:bg-amber-950/60 dark:text-amber-100 dark:ring-amber-800";
+  const action = "font-semibold underline underline-offset-2";
+  if (warning === "bad_signature") {
+    return (
+      <li className={box} data-testid="health-warning-bad-signature">
+        <p>
+          {formatCount(health.badSignature24h)} {health.badSignature24h === 1 ? "delivery" : "deliveries"} refused for a bad signature since{" "}
+          {health.firstBadSignatureAt ? <Time iso={health.firstBadSignatureAt} /> : "today"}: the server key was probably rotated at the service.
+        </p>
+        <p className="mt-1 flex flex-wrap gap-x-4">
+          {isAdmin ? (
+            <Link className={action} href={serverKeyField}>
+              Paste the new server key
+            </Link>
+          ) : (
+            <span>Ask an administrator to paste the new server key.</span>
+          )}
+          <Link className={action} href={connectionRejectionsHref(health.id, "bad_signature")}>
+            See the refused deliveries
+          </Link>
+        </p>
+      </li>
+    );
+  }
+  return (
+    <li className={box} data-testid="health-warning-unsigned">
+      <p>
+        {formatCount(health.unsigned24h)} {health.unsigned24h === 1 ? "event" : "events"} arrived unsigned in the last 24 h: the connection has no server key,
+        so events are stored unverified.
+      </p>
+      <p className="mt-1">
+        {isAdmin ? (
+          <Link className={action} href={serverKeyField}>
+            Add the server key
+          </Link>
+        ) : (
+          <span>Ask an administrator to add the server key.</span>
+        )}
+      </p>
+    </li>
+  );
+}
+
+/** Present, absent, or unknown with why: what the service said about the tenant's email OTP configuration. */
+async function EmailOtpPresenceText({ presence: pending }: { presence: Promise<EmailOtpPresence> }) {
+  const presence = await pending;
+  if (presence.kind === "present") return <span data-testid="email-otp-presence">configured</span>;
+  if (presence.kind === "absent") return <span data-testid="email-otp-presence">not configured</span>;
+  return (
+    <span data-testid="email-otp-presence">
+      unknown <span className={muted}>({presence.reason})</span>
+    </span>
+  );
+}
+
+/** The card's shape while the numbers are counted: heading and badge, summary, five rows. */
+export function ConnectionHealthCardSkeleton() {
+  return (
+    <Card>
+      <div className="flex items-start justify-between gap-3">
+        <div>
+          <Skeleton className="h-6 w-32" />
+          <Skeleton className="mt-1 h-4 w-48" />
+        </div>
+        <Skeleton className="h-5 w-16" />
+      </div>
+      <Skeleton className="mt-2 h-5 w-full" />
+      <div className={rows}>
+        {Array.from({ length: 5 }, (_, i) => (
+          <div key={i} className="contents">
+            <Skeleton className="h-5 w-24" />
+            <Skeleton className="h-5 w-32" />
+          </div>
+        ))}
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,38 @@
+import type { ConnectionHealth, EmailOtpPresence } from "@/lib/overview/types";
+import { ConnectionHealthCard, ConnectionHealthCardSkeleton } from "./connection-health-card";
+
+const grid = "grid gap-4 md:grid-cols-2 2xl:grid-cols-3";
+
+/**
+ * A health card per connection, streamed in once counted. `emailOtp` (admins only) holds each
+ * connection's service call, already running, so every card's line streams in on its own.
+ */
+export async function ConnectionHealthGrid({
+  health: pending,
+  isAdmin,
+  emailOtp,
+}: {
+  health: Promise<ConnectionHealth[]>;
+  isAdmin: boolean;
+  emailOtp?: ReadonlyMap<string, Promise<EmailOtpPresence>>;
+}) {
+  const health = await pending;
+  return (
+    <div className={grid}>
+      {health.map((h) => (
+        <ConnectionHealthCard key={h.id} health={h} isAdmin={isAdmin} emailOtp={emailOtp?.get(h.id)} />
+      ))}
+    </div>
+  );
+}
+
+/** As many card skeletons as there are connections (up to six: the rest are below the fold). */
+export function ConnectionHealthGridSkeleton({ count }: { count: number }) {
+  return (
+    <div className={grid}>
+      {Array.from({ length: Math.min(count, 6) }, (_, i) => (
+        <ConnectionHealthCardSkeleton key={i} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import { expect, test } from "@playwright/test";
+import { playTour, TOUR_STEPS, TOUR_VARIANTS } from "../scripts/tour-steps";
+import { emulatorJson } from "./support/emulator";
+import { e2eUsers } from "./support/env";
+
+/**
+ * `npm run tour`'s steps (scripts/tour-steps.ts) against the e2e stack: no video, no pauses, and to keep
+ * CI quick one picture per step, the variants in turn (so both themes at 1280×800 and 390×844 are each
+ * seen), each to the window, in this test's output folder. Every step must play: `npm run tour` skips a
+ * step whose data is missing with a note (a demo goes on), this test fails on it.
+ */
+
+// About 25 s on an idle two-core machine; the margin is for one shared with other work.
+test.setTimeout(90_000);
+
+test("the tour plays every step, in both themes, at 1280×800 and 390×844", async ({ page }, testInfo) => {
+  // A bounded story played at once on the virtual clock: live events, the rotated-key burst, the outage and its retries.
+  await emulatorJson("POST", "story", { durationSeconds: 60 });
+  try {
+    for (let second = 0; second < 150; second += 10) await emulatorJson("POST", "clock/advance", { seconds: 10 });
+  } finally {
+    await emulatorJson("DELETE", "story");
+  }
+
+  const report = await playTour(page, {
+    context: { user: e2eUsers.admin, connectionName: "Acme" },
+    screenshotDir: testInfo.outputPath("tour"),
+    onePicturePerStep: true,
+    wholePages: false,
+    log: (line) => testInfo.annotations.push({ type: "tour", description: line.trim() }),
+  });
+  expect(report.skipped).toEqual([]);
+  expect(report.screenshots).toHaveLength(TOUR_STEPS.length);
+  const seen = new Set(report.screenshots.map((file) => TOUR_VARIANTS.find((v) => file.endsWith(`-${v.name}.png`))?.name));
+  expect([...seen].sort()).toEqual(TOUR_VARIANTS.map((v) => v.name).sort());
+  // The last step leaves the theme as it found it: the system's.
+  await expect(page.getByRole("group", { name: "Theme" }).getByRole("radio", { name: "System" }).first()).toBeChecked();
+});

@@ -1,0 +1,124 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { and, eq, like, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STORY_INCIDENTS, type RunningEmulator } from "@/emulator/server";
+import type { Database } from "@/lib/db";
+import { webhookEvents, webhookRejections } from "@/lib/db/schema";
+import { getDelayHistogram, getExpiredPerHour, getRejectionsPerDay } from "@/lib/overview/charts";
+import { setUpTestDatabase } from "@/lib/testing/database";
+import { emulatorControl, startTestEmulator } from "@/lib/testing/emulator";
+import { receiveWebhook } from "@/lib/webhooks/receive";
+import { backfillDemoHistory, DEMO_HISTORY } from "./demo-history";
+import { seedDemoConnections } from "./seed-connections";
+import { pointEmulatorAtConsole } from "./seed-webhooks";
+
+let emulator: RunningEmulator;
+let db: Database;
+let tearDown: () => Promise<void>;
+let connections: Awaited<ReturnType<typeof seedDemoConnections>>;
+
+// The console's own receiver (lib/webhooks/receive.ts) behind a plain HTTP server, as the route handler serves it.
+const receiver = http.createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on("data", (chunk: Buffer) => chunks.push(chunk));
+  req.on("end", async () => {
+    const headers = new Headers(Object.entries(req.headers).flatMap(([k, v]) => (typeof v === "string" ? [[k, v] as [string, string]] : [])));
+    const request = new Request(new URL(req.url ?? "/", "http://127.0.0.1"), { method: req.method, headers, body: Buffer.concat(chunks) });
+    const response = await receiveWebhook(request);
+    res.writeHead(response.status, { "content-type": "application/json" }).end(await response.text());
+  });
+});
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  ({ db, tearDown } = await setUpTestDatabase());
+  connections = await seedDemoConnections();
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+});
+afterAll(async () => {
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
+  await tearDown();
+  await emulator.close();
+});
+
+const count = async (table: typeof webhookEvents | typeof webhookRejections, where?: ReturnType<typeof sql>) =>
+  (await db.select({ n: sql<number>`count(*)::int` }).from(table).where(where))[0]!.n;
+
+describe("npm run demo's data", () => {
+  it("the backfilled week fills every chart of the overview: expiries per hour, every delay bucket, rejections by day", async () => {
+    const now = new Date();
+    const loaded = await backfillDemoHistory(connections, now);
+    expect(loaded).toMatchObject({ events: DEMO_HISTORY.events, rejections: DEMO_HISTORY.rejections });
+    // Told apart from live events by their ids (a few are test events, as the bulk loader makes them).
+    expect(await count(webhookEvents, sql`not ${like(webhookEvents.eventId, "demo-history-%")} and not ${webhookEvents.isTest}`)).toBe(0);
+    // Each row carries its tenant's id, in its column and its body, as the service would send it.
+    const rows = await db
+      .select({ connectionId: webhookEvents.connectionId, tenantId: webhookEvents.tenantId, rawBody: webhookEvents.rawBody })
+      .from(webhookEvents)
+      .limit(200);
+    for (const row of rows) {
+      const tenantId = connections.find((c) => c.id === row.connectionId)!.tenantId;
+      expect(row.tenantId).toBe(tenantId);
+      expect(JSON.parse(row.rawBody)).toMatchObject({ version: 1, tenantId, data: { userId: expect.any(String), expiresAt: expect.any(String) } });
+    }
+
+    const perHour = await getExpiredPerHour(now);
+    expect(perHour.total).toBeGreaterThan(DEMO_HISTORY.events * 0.8);
+    expect(perHour.series.length).toBeGreaterThanOrEqual(6);
+    expect(perHour.hours.filter((hour) => hour.total > 0).length).toBeGreaterThan(150); // nearly every hour of the week
+    const delays = await getDelayHistogram(now);
+    expect(delays.buckets.filter((bucket) => bucket.count === 0)).toEqual([]);
+    expect(delays.late).toBeGreaterThan(0);
+    const rejections = await getRejectionsPerDay(now);
+    // The chart's days are UTC days, today's included: the oldest hours of the week may fall before them.
+    expect(rejections.total).toBeGreaterThan(DEMO_HISTORY.rejections * 0.7);
+    expect(rejections.days.filter((day) => day.total > 0).length).toBeGreaterThanOrEqual(5);
+  });
+
+  it("the story, through the console's receiver: the rotated-key burst is refused as bad_signature, the outage is caught up by retries", async () => {
+    const [acme, globex] = connections;
+    const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    await pointEmulatorAtConsole(emulator.url, receiverUrl, connections);
+    const before = await count(webhookEvents);
+    await emulatorControl(emulator, "story", "POST", { durationSeconds: 120 });
+    // Two minutes of the story and the retries after it, in ticks of 2 s, as the demo's timer would.
+    for (let second = 0; second < 240; second += 2) await emulatorControl(emulator, "clock/advance", "POST", { seconds: 2 });
+
+    type Attempt = { eventId: string; tenantId: string; attempt: number; statusCode: number | null };
+    const attempts = await emulatorControl<Attempt[]>(emulator, "deliveries");
+    const eventIds = [...new Set(attempts.map((a) => a.eventId))];
+    // Every event the story made is stored exactly once, however many attempts it took.
+    expect(eventIds.length).toBeGreaterThan(40);
+    expect(await count(webhookEvents)).toBe(before + eventIds.length);
+
+    // The burst: refused by the real receiver as bad_signature on the first tenant, each one stored on its retry.
+    const refused = await db
+      .select({ eventId: webhookRejections.eventId, status: webhookRejections.status })
+      .from(webhookRejections)
+      .where(and(eq(webhookRejections.reason, "bad_signature"), like(webhookRejections.eventId, "%-%-%-%-%")));
+    expect(refused.length).toBeGreaterThanOrEqual(STORY_INCIDENTS.badSignatures.burst);
+    expect(refused.every((r) => r.status === 401)).toBe(true);
+    for (const { eventId } of refused) {
+      const [stored] = await db.select({ connectionId: webhookEvents.connectionId }).from(webhookEvents).where(eq(webhookEvents.eventId, eventId!));
+      expect(stored?.connectionId).toBe(acme!.id);
+    }
+
+    // The outage: the second tenant's attempts got 503 (never reaching the console) and went through on a retry.
+    const failed = attempts.filter((a) => a.statusCode === 503);
+    expect(failed.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(failed.map((a) => a.tenantId))).toEqual(new Set([globex!.tenantId]));
+    for (const { eventId } of failed) expect(attempts.filter((a) => a.eventId === eventId).at(-1)!.statusCode).toBe(200);
+    const caughtUp = await count(webhookEvents, sql`${webhookEvents.eventId} in (${sql.join(failed.map((a) => sql`${a.eventId}`), sql`, `)})`);
+    expect(caughtUp).toBe(new Set(failed.map((a) => a.eventId)).size);
+
+    // Late reports: some of the story's events arrive hours, and one over a day, after their expiry.
+    const late = await db
+      .select({ hours: sql<number>`extract(epoch from ${webhookEvents.firstReceivedAt} - ${webhookEvents.expiresAt}) / 3600` })
+      .from(webhookEvents)
+      .where(sql`not ${like(webhookEvents.eventId, "demo-history-%")} and ${webhookEvents.firstReceivedAt} - ${webhookEvents.expiresAt} > interval '1 hour'`);
+    expect(late.some((row) => row.hours >= 1 && row.hours < 6)).toBe(true);
+    expect(late.some((row) => row.hours >= 24)).toBe(true);
+  });
+});
