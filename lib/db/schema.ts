@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import {
   type AnyPgColumn,
+  type ExtraConfigColumn,
   bigserial,
   boolean,
   index,
@@ -192,11 +193,26 @@ export const webhookEvents = pgTable(
   },
   (t) => [
     uniqueIndex("webhook_events_connection_event_idx").on(t.connectionId, t.eventId),
-    index("webhook_events_received_idx").on(t.firstReceivedAt.desc(), t.id.desc()),
-    index("webhook_events_type_received_idx").on(t.type, t.firstReceivedAt.desc(), t.id.desc()),
+    // The log (lib/webhooks/webhooks.ts) reads newest first: every index below ends in (first received,
+    // id) DESC NULLS LAST, the query's exact order, after the equality filters it serves, so a filtered
+    // page is the first rows of one index range, never a walk that discards rows. The plan test
+    // (lib/webhooks/query-plans.test.ts) holds every filter combination to that.
+    index("webhook_events_received_idx").on(...newestFirst(t)),
+    index("webhook_events_type_received_idx").on(t.type, ...newestFirst(t)),
+    index("webhook_events_connection_log_idx").on(t.connectionId, ...newestFirst(t)),
+    index("webhook_events_method_idx").on(t.verificationMethod, ...newestFirst(t)),
+    index("webhook_events_platform_idx").on(t.devicePlatform, ...newestFirst(t)),
+    index("webhook_events_method_platform_idx").on(t.verificationMethod, t.devicePlatform, ...newestFirst(t)),
+    index("webhook_events_connection_method_idx").on(t.connectionId, t.verificationMethod, ...newestFirst(t)),
+    index("webhook_events_connection_platform_idx").on(t.connectionId, t.devicePlatform, ...newestFirst(t)),
+    index("webhook_events_connection_method_platform_idx").on(t.connectionId, t.verificationMethod, t.devicePlatform, ...newestFirst(t)),
+    index("webhook_events_delay_idx").on(deliveryDelayBucket(t.firstReceivedAt, t.expiresAt), ...newestFirst(t)),
+    index("webhook_events_test_idx").on(...newestFirst(t)).where(sql`${t.isTest}`),
     index("webhook_events_user_prefix_idx").using("btree", t.userId.op("text_pattern_ops")),
     index("webhook_events_user_authenticator_idx").on(t.userAuthenticatorId),
-    index("webhook_events_expires_idx").on(t.expiresAt),
+    // An expiry filter reads events delivered within a day of expiring (the service's rule, nearly all)
+    // through the received-time indexes, in the window the range implies; this one holds the rest.
+    index("webhook_events_expiry_outside_window_idx").on(t.expiresAt).where(outsideDeliveryWindow(t.firstReceivedAt, t.expiresAt)),
     // The overview (lib/overview): each connection's real events by receipt, with what its health card
     // counts, so the last event and the 24 h counts read the index alone.
     index("webhook_events_connection_received_idx").on(t.connectionId, t.firstReceivedAt, t.signatureStatus).where(sql`not ${t.isTest}`),
@@ -248,6 +264,26 @@ export function receivedHourUtc(received: AnyPgColumn): SQL {
 export function deliveryDelayBucket(received: AnyPgColumn, expires: AnyPgColumn): SQL {
   const bounds = DELAY_BUCKETS.flatMap((b) => (b.fromSeconds === null ? [] : [b.fromSeconds]));
   return sql`width_bucket(date_part('epoch', ${received} - ${expires}), ${sql.raw(`array[${bounds.join(",")}]::float8[]`)})`;
+}
+
+/** The log's order, newest first, as every index of the log ends (drizzle's DESC is NULLS LAST). */
+function newestFirst(t: { firstReceivedAt: ExtraConfigColumn; id: ExtraConfigColumn }) {
+  return [t.firstReceivedAt.desc(), t.id.desc()] as const;
+}
+
+/** The service delivers an authenticator.expired event up to this long after the expiry (the spec: "up to 24 hours"). */
+export const DELIVERY_WINDOW_SECONDS = 86_400;
+
+/**
+ * Delivered within the window (0 to DELIVERY_WINDOW_SECONDS after expiring), or outside it (late, or
+ * before the expiry by our clock); neither holds without an expiry. Written as the partial index's
+ * predicate is, so a query using it can read that index.
+ */
+export function insideDeliveryWindow(received: AnyPgColumn, expires: AnyPgColumn): SQL {
+  return sql`date_part('epoch', ${received} - ${expires}) between 0 and ${sql.raw(String(DELIVERY_WINDOW_SECONDS))}`;
+}
+export function outsideDeliveryWindow(received: AnyPgColumn, expires: AnyPgColumn): SQL {
+  return sql`date_part('epoch', ${received} - ${expires}) not between 0 and ${sql.raw(String(DELIVERY_WINDOW_SECONDS))}`;
 }
 
 export type ConsoleUser = typeof consoleUsers.$inferSelect;

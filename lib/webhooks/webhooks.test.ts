@@ -145,6 +145,28 @@ describe("test and delay filters", () => {
     expect(await inBucket("gt24h")).toEqual(["d86400"]);
   });
 
+  it("finds by expiry every event in the range, delivered inside the 24-hour window or outside it, page by page both ways", async () => {
+    const received = at(500).getTime();
+    const expiring = (fromMs: number, toMs: number) => ({ connectionId: delayed, expiresFrom: new Date(received - fromMs).toISOString(), expiresTo: new Date(received - toMs).toISOString() });
+    const withExpiry = delays.filter(([, delay]) => delay !== null).map(([userId]) => userId).sort();
+    expect((await userIds(expiring(2 * 86_400_000, -60_000))).sort()).toEqual(withExpiry);
+    // Expired at least an hour before it arrived: the late one (exactly 24 h) included, the early one not.
+    expect((await userIds(expiring(2 * 86_400_000, 3_600_000))).sort()).toEqual(["d21600", "d3600", "d86399.999", "d86400"]);
+    expect((await userIds(expiring(86_400_000, 86_400_000))).sort()).toEqual(["d86400"]);
+    expect((await userIds(expiring(0, -60_000))).sort()).toEqual(["d0", "early"]);
+    expect(await userIds({ connectionId: delayed, expiresFrom: new Date(received + 60_000).toISOString() })).toEqual([]);
+
+    // Two rows a page: every row once going older, and the same rows again coming back newer.
+    const pageOf = (cursor?: string) => listWebhookEvents(filters({ ...expiring(2 * 86_400_000, -60_000), limit: "2", ...(cursor ? { cursor } : {}) }), "admin");
+    const pages = [await pageOf()];
+    while (pages.at(-1)!.nextCursor) pages.push(await pageOf(pages.at(-1)!.nextCursor!));
+    const older = pages.flatMap((p) => p.items.map((e) => e.userId));
+    expect([...older].sort()).toEqual(withExpiry);
+    const back = [pages.at(-1)!];
+    while (back.at(-1)!.newerCursor) back.push(await pageOf(back.at(-1)!.newerCursor!));
+    expect(back.reverse().flatMap((p) => p.items.map((e) => e.userId))).toEqual(older);
+  });
+
   it("lists test events with the real ones unless test=exclude or test=only says otherwise", async () => {
     const all = (await listWebhookEvents(filters({ connectionId: delayed, limit: "200" }), "admin")).items;
     expect(all).toHaveLength(delays.length + 1);

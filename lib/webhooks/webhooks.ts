@@ -1,10 +1,18 @@
 import "server-only";
 import { and, eq, gte, lte, sql, type SQL } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { unionAll, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Role } from "@/lib/auth/roles";
-import { getDb } from "@/lib/db";
+import { getDb, type Database } from "@/lib/db";
 import { escapeLike } from "@/lib/db/like";
-import { connections, deliveryDelayBucket, webhookEvents, webhookRejections } from "@/lib/db/schema";
+import {
+  connections,
+  deliveryDelayBucket,
+  DELIVERY_WINDOW_SECONDS,
+  insideDeliveryWindow,
+  outsideDeliveryWindow,
+  webhookEvents,
+  webhookRejections,
+} from "@/lib/db/schema";
 import { decodeCursor, encodeCursor } from "./cursor";
 import { ALL_CONNECTIONS, ALL_TYPES, DELAY_BUCKETS, KNOWN_METHODS, KNOWN_PLATFORMS, RECEIVED_PRESETS, type DelayBucket, type TestEventFilter } from "./constants";
 import type { EventFilters, RejectionFilters } from "./filters";
@@ -19,6 +27,14 @@ const newestFirst = (column: SQL | AnyPgColumn) => sql`${column} desc nulls last
 /** The same index read backwards (for a "newer" page): ASC NULLS FIRST is exactly its reverse. */
 const oldestFirst = (column: SQL | AnyPgColumn) => sql`${column} asc nulls first`;
 
+type Direction = "older" | "newer";
+
+/** A log's order by (received time, id) in the direction a page is read; a new SQL each call (drizzle rewrites a union's). */
+function logOrder(direction: Direction, receivedAt: SQL | AnyPgColumn, id: AnyPgColumn): SQL[] {
+  const by = direction === "newer" ? oldestFirst : newestFirst;
+  return [by(receivedAt), by(id)];
+}
+
 /** The received-time conditions: a preset (relative to now, so a shared "last hour" link stays the last hour) and a custom range. */
 function receivedConditions(column: AnyPgColumn, filters: { received?: keyof typeof RECEIVED_PRESETS; receivedFrom?: string; receivedTo?: string }, now = Date.now()) {
   return [
@@ -28,27 +44,32 @@ function receivedConditions(column: AnyPgColumn, filters: { received?: keyof typ
   ];
 }
 
+/** The rows past a page's cursor (none without one), and the direction the page reads in. */
+export function cursorBound(cursorValue: string | undefined, receivedAt: AnyPgColumn, id: AnyPgColumn): { after: SQL | undefined; direction: Direction } {
+  const cursor = cursorValue ? decodeCursor(cursorValue) : null;
+  if (!cursor) return { after: undefined, direction: "older" };
+  return cursor.direction === "newer"
+    ? { after: sql`(${receivedAt}, ${id}) > (${cursor.at}::timestamptz, ${cursor.id})`, direction: "newer" }
+    : { after: sql`(${receivedAt}, ${id}) < (${cursor.at}::timestamptz, ${cursor.id})`, direction: "older" };
+}
+
 /**
  * One keyset page of a log ordered by (received time, id), newest first whichever way it was read.
- * `run` gets the cursor condition and the order; it asks for one row more than the page to know whether
- * the page has a next one in that direction.
+ * `run` gets the cursor condition and the direction to read in (see logOrder); it asks for one row more
+ * than the page to know whether the page has a next one in that direction.
  */
 async function keysetPage<R extends { id: number }>(
   cursorValue: string | undefined,
   limit: number,
   receivedAt: AnyPgColumn,
   id: AnyPgColumn,
-  run: (after: SQL | undefined, order: SQL[]) => Promise<R[]>,
+  run: (after: SQL | undefined, direction: Direction) => Promise<R[]>,
   receivedOf: (row: R) => Date,
 ): Promise<{ rows: R[]; nextCursor: string | null; newerCursor: string | null }> {
-  const cursor = cursorValue ? decodeCursor(cursorValue) : null;
-  const newer = cursor?.direction === "newer";
-  const after = cursor
-    ? newer
-      ? sql`(${receivedAt}, ${id}) > (${cursor.at}::timestamptz, ${cursor.id})`
-      : sql`(${receivedAt}, ${id}) < (${cursor.at}::timestamptz, ${cursor.id})`
-    : undefined;
-  const fetched = await run(after, newer ? [oldestFirst(receivedAt), oldestFirst(id)] : [newestFirst(receivedAt), newestFirst(id)]);
+  const { after, direction } = cursorBound(cursorValue, receivedAt, id);
+  const cursor = after !== undefined;
+  const newer = direction === "newer";
+  const fetched = await run(after, direction);
   const more = fetched.length > limit;
   const rows = fetched.slice(0, limit);
   if (newer) rows.reverse();
@@ -96,12 +117,32 @@ function eventConditions(filters: EventFilters): SQL[] {
         : eq(e.userId, filters.userId)
       : undefined,
     ...receivedConditions(e.firstReceivedAt, filters),
-    filters.expiresFrom ? gte(e.expiresAt, new Date(filters.expiresFrom)) : undefined,
-    filters.expiresTo ? lte(e.expiresAt, new Date(filters.expiresTo)) : undefined,
     testCondition(filters.test),
     delayCondition(filters.delay),
   ];
   return conditions.filter((c): c is SQL => c !== undefined);
+}
+
+/**
+ * An expiry filter as two disjoint halves, so that neither walks the log (null without one). Events
+ * delivered within the window after expiring (nearly all) were received between the range's start and
+ * its end plus the window: that implied received range lets the log's indexes read them in order. Those
+ * delivered outside it (late, or early by our clock) come from their own small partial index.
+ */
+function expiryHalves(filters: EventFilters): { inside: SQL[]; outside: SQL[] } | null {
+  const { expiresFrom, expiresTo } = filters;
+  if (!expiresFrom && !expiresTo) return null;
+  const e = webhookEvents;
+  const range = [expiresFrom ? gte(e.expiresAt, new Date(expiresFrom)) : undefined, expiresTo ? lte(e.expiresAt, new Date(expiresTo)) : undefined];
+  const impliedReceived = [
+    expiresFrom ? gte(e.firstReceivedAt, new Date(expiresFrom)) : undefined,
+    expiresTo ? lte(e.firstReceivedAt, new Date(Date.parse(expiresTo) + DELIVERY_WINDOW_SECONDS * 1000)) : undefined,
+  ];
+  const defined = (conditions: (SQL | undefined)[]) => conditions.filter((c): c is SQL => c !== undefined);
+  return {
+    inside: defined([...range, insideDeliveryWindow(e.firstReceivedAt, e.expiresAt), ...impliedReceived]),
+    outside: defined([...range, outsideDeliveryWindow(e.firstReceivedAt, e.expiresAt)]),
+  };
 }
 
 const eventColumns = {
@@ -161,18 +202,37 @@ function toSummary(row: EventRow, role: Role): WebhookEventSummary {
   };
 }
 
+/**
+ * The query of one page of events: `limit + 1` rows past the cursor condition `after`, in `direction`.
+ * With an expiry filter, a union of its two halves, each limited, then ordered and limited as one; the
+ * outside half is ordered by an expression no index has, so PostgreSQL reads its few rows from the
+ * partial index instead of walking a received-time index in the hope of meeting them.
+ */
+export function eventPageQuery(db: Database, filters: EventFilters, after: SQL | undefined, direction: Direction) {
+  const e = webhookEvents;
+  const conditions = [...eventConditions(filters), after];
+  const select = (where: (SQL | undefined)[], order: SQL[]) =>
+    db
+      .select(eventColumns)
+      .from(e)
+      .leftJoin(connections, eq(connections.id, e.connectionId))
+      .where(and(...where))
+      .orderBy(...order)
+      .limit(filters.limit + 1);
+  const halves = expiryHalves(filters);
+  if (!halves) return select(conditions, logOrder(direction, e.firstReceivedAt, e.id));
+  return unionAll(
+    select([...conditions, ...halves.inside], logOrder(direction, e.firstReceivedAt, e.id)),
+    select([...conditions, ...halves.outside], logOrder(direction, sql`${e.firstReceivedAt} + interval '0 seconds'`, e.id)),
+  )
+    .orderBy(...logOrder(direction, e.firstReceivedAt, e.id))
+    .limit(filters.limit + 1);
+}
+
 /** One page of the log, newest first. */
 export async function listWebhookEvents(filters: EventFilters, role: Role): Promise<Page<WebhookEventSummary>> {
   const db = await getDb();
-  const conditions = eventConditions(filters);
-  const page = await keysetPage(filters.cursor, filters.limit, webhookEvents.firstReceivedAt, webhookEvents.id, (after, order) =>
-    db
-      .select(eventColumns)
-      .from(webhookEvents)
-      .leftJoin(connections, eq(connections.id, webhookEvents.connectionId))
-      .where(and(...conditions, after))
-      .orderBy(...order)
-      .limit(filters.limit + 1),
+  const page = await keysetPage(filters.cursor, filters.limit, webhookEvents.firstReceivedAt, webhookEvents.id, (after, direction) => eventPageQuery(db, filters, after, direction),
     (row) => row.firstReceivedAt,
   );
   return { items: page.rows.map((row) => toSummary(row, role)), nextCursor: page.nextCursor, newerCursor: page.newerCursor };
@@ -215,7 +275,7 @@ export async function listWebhookRejections(filters: RejectionFilters): Promise<
     filters.reason ? eq(r.reason, filters.reason) : undefined,
     ...receivedConditions(r.receivedAt, filters),
   ];
-  const page = await keysetPage(filters.cursor, filters.limit, r.receivedAt, r.id, (after, order) =>
+  const page = await keysetPage(filters.cursor, filters.limit, r.receivedAt, r.id, (after, direction) =>
     db
       .select({
         id: r.id,
@@ -232,7 +292,7 @@ export async function listWebhookRejections(filters: RejectionFilters): Promise<
       .from(r)
       .leftJoin(connections, eq(connections.id, r.connectionId))
       .where(and(...conditions, after))
-      .orderBy(...order)
+      .orderBy(...logOrder(direction, r.receivedAt, r.id))
       .limit(filters.limit + 1),
     (row) => row.receivedAt,
   );
