@@ -16,6 +16,10 @@ export const envSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
       .optional(),
+    /** PostgreSQL only: connections each instance keeps (see openDatabase in lib/db). */
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(2, "must be at least 2").max(100, "must be at most 100").default(10),
+    /** PostgreSQL only: a statement running longer is cancelled (0 turns the limit off). */
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
     CONSOLE_DATA_DIR: z.string().min(1).default(".data"),
     CONSOLE_ENCRYPTION_KEY: base64Key,
     CONSOLE_PREVIOUS_ENCRYPTION_KEYS: z

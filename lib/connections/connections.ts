@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getDb } from "@/lib/db";
 import { connections, connectionSecrets } from "@/lib/db/schema";
+import { forgetReceiver } from "@/lib/webhooks/receivers";
 import { newWebhookToken } from "@/lib/webhooks/token";
 import { regionLabels, regionShortNames, type Region } from "@/lib/service/regions";
 import { findConnectionIdByName, getConnection, getServiceConnection, isUniqueViolation, sealKey } from "./repository";
@@ -214,6 +215,7 @@ export async function updateConnection(actor: AuditActor, raw: UpdateConnectionI
     if (isUniqueViolation(error)) return nameTaken;
     throw error;
   }
+  forgetReceiver(input.id);
   return { ok: true, id: input.id, verified: (verifiedAt === undefined ? current.verifiedAt !== null : verifiedAt !== null) };
 }
 
@@ -228,5 +230,6 @@ export async function deleteConnection(actor: AuditActor, raw: DeleteConnectionI
     await tx.delete(connections).where(eq(connections.id, current.id));
     await recordAudit({ actor, action: "connection.deleted", outcome: "success", connection: { id: current.id, name: current.name }, details: { region: current.region } }, tx);
   });
+  forgetReceiver(current.id);
   return { ok: true };
 }

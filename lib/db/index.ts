@@ -28,7 +28,7 @@ export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
  */
 export type Executor = Database | Transaction;
 
-export type DatabaseTarget = { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string | undefined };
+export type DatabaseTarget = { kind: "postgres"; url: string; poolSize?: number; statementTimeoutMs?: number } | { kind: "pglite"; dataDir: string | undefined };
 
 export type DatabaseHandle = { db: Database; close: () => Promise<void> };
 
@@ -42,24 +42,29 @@ export class DatabaseBusyError extends Error {
 
 export function targetFromEnv(): DatabaseTarget {
   const e = env();
-  if (e.DATABASE_URL) return { kind: "postgres", url: e.DATABASE_URL };
+  if (e.DATABASE_URL) return { kind: "postgres", url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS };
   return { kind: "pglite", dataDir: path.resolve(e.CONSOLE_DATA_DIR, "pglite") };
 }
 
 /** Opens a database and applies every pending migration. */
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // The pool: webhook writes take at most four connections at once (group commit, lib/webhooks/store.ts),
+    // the rest serve pages and exports. A statement that runs past the timeout is cancelled, so a
+    // runaway read cannot hold a connection (and its locks) for long; migrations lift it for themselves.
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, statement_timeout: target.statementTimeoutMs ?? 15_000 });
     // An idle connection the server drops (a restart, a failover) is replaced on next use; without a
     // listener node-postgres would throw the error and end the process.
     pool.on("error", (error) => logger.warn("idle database connection lost", { error: errorMessage(error) }));
     const db = drizzlePg(pool, { schema });
     const client = await pool.connect();
     try {
+      await client.query("set statement_timeout = 0");
       await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
       await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
     } finally {
       await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => {});
+      await client.query("reset statement_timeout").catch(() => {});
       client.release();
     }
     return { db, close: once(() => pool.end()) };

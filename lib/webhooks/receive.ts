@@ -1,13 +1,10 @@
 import "server-only";
-import { eq } from "drizzle-orm";
-import { getDb } from "@/lib/db";
-import { readServerKeys } from "@/lib/connections/keys";
-import { connections } from "@/lib/db/schema";
 import { databaseErrorCode, errorMessage, logger } from "@/lib/logger";
 import { checkEnvelope } from "./envelope";
 import { webhookError, webhookJson } from "./errors";
 import { recordRejection, type RejectionReason } from "./rejections";
 import { verifyWebhookSignature } from "./signature";
+import { findReceiver, type Receiver } from "./receivers";
 import { storeEvent, type SignatureStatus } from "./store";
 import { hashWebhookToken } from "./token";
 
@@ -15,8 +12,6 @@ export const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
 
 const UNKNOWN_TOKEN_KEY = "unknown_token";
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
-
-type Receiver = { id: string; keys: string[] };
 
 // JSON is UTF-8 between systems (RFC 8259 section 8.1). A body that is not is refused rather than stored
 // as a repaired string that differs from the bytes that were signed. A byte-order mark is kept, so such a
@@ -61,16 +56,6 @@ function readableEventId(body: Buffer): string | null {
   } catch {
     return null;
   }
-}
-
-async function findReceiver(token: string): Promise<Receiver | null> {
-  const db = await getDb();
-  const [connection] = await db
-    .select({ id: connections.id })
-    .from(connections)
-    .where(eq(connections.webhookTokenHash, hashWebhookToken(token)))
-    .limit(1);
-  return connection ? { id: connection.id, keys: await readServerKeys(connection.id) } : null;
 }
 
 export type ReceiveOptions = { token?: string; now?: Date };
@@ -165,6 +150,8 @@ export async function receiveWebhook(request: Request, options: ReceiveOptions =
     // Class 22 (data exception: a value out of range, a character the database cannot hold) is the
     // request's fault, and a retry would fail the same way: refused, and recorded, never a 503.
     if (code?.startsWith("22")) return reject(400, "invalid_envelope", `A value in the event cannot be stored (database error ${code}).`);
+    // Deleted while this request was under way (another instance may still have had its URL cached).
+    if (code === "23503") return webhookError(404, "No connection has this webhook URL.");
     logger.error("webhook event not stored", { connectionId: receiver.id, error: errorMessage(error) });
     return webhookError(503, "The event could not be stored; retry later.");
   }

@@ -24,6 +24,8 @@ export async function purgeWebhookData(now = new Date(), retentionDays = env().C
     // Both drivers (node-postgres and PGlite) answer with { rows }.
     const locked = (lock as { rows: Array<{ locked?: boolean }> }).rows[0]?.locked === true;
     if (!locked) return { ran: false } as const;
+    // The first purge after a long pause can have much to delete: not cut short by the pool's statement timeout.
+    await tx.execute(sql`set local statement_timeout = 0`);
     const events = await tx.delete(webhookEvents).where(lt(webhookEvents.firstReceivedAt, cutoff)).returning({ id: webhookEvents.id });
     const rejections = await tx.delete(webhookRejections).where(lt(webhookRejections.receivedAt, cutoff)).returning({ id: webhookRejections.id });
     return { ran: true, events: events.length, rejections: rejections.length } as const;

@@ -7,6 +7,7 @@ import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import { decryptSecret, SecretDecryptionError, type SecretDecryptionReason } from "@/lib/secrets";
 import { regenerateWebhookUrlSchema, type RegenerateWebhookUrlInput } from "./schemas";
+import { forgetReceiver } from "./receivers";
 import { newWebhookToken } from "./token";
 import type { ActionResult } from "@/lib/call-action";
 
@@ -86,6 +87,7 @@ export async function regenerateWebhookUrl(
       .where(eq(connections.id, connection.id));
     await recordAudit({ actor, action: "webhook.url_regenerated", outcome: "success", connection }, tx);
   });
+  forgetReceiver(connection.id);
   const url = await webhookUrlFor(connection.id);
   return url ? { ok: true, url } : { ok: false, error: "This connection no longer exists." };
 }

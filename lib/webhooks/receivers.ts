@@ -1,0 +1,52 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/lib/db";
+import { readServerKeys } from "@/lib/connections/keys";
+import { connections } from "@/lib/db/schema";
+import { hashWebhookToken } from "./token";
+
+/** The connection a webhook URL belongs to, with its server keys decrypted, in signature order. */
+export type Receiver = { id: string; keys: string[] };
+
+/**
+ * How long a receiver is kept in memory. Within one instance an edit of the keys, a regenerated URL or
+ * a deleted connection forgets it at once (forgetReceiver); another instance serving the same database
+ * can go on using what it read for at most this long.
+ */
+export const RECEIVER_CACHE_MS = 5_000;
+/** Bounds the memory a cache of URLs can take; past it the cache starts over. */
+const MAX_CACHED_RECEIVERS = 10_000;
+
+type Cached = { receiver: Receiver; readAt: number };
+const cache = new Map<string, Cached>();
+/** Bumped by every forgetReceiver: a read that began before a change must not cache what it read. */
+let generation = 0;
+
+/**
+ * The receiver of a webhook URL token, or null when no connection has it. Found receivers are cached
+ * for RECEIVER_CACHE_MS, so a stream of deliveries costs no lookup and no decryption per request;
+ * unknown tokens are not (a flood of random ones would only fill the cache), and neither are errors.
+ */
+export async function findReceiver(token: string, now = Date.now()): Promise<Receiver | null> {
+  const tokenHash = hashWebhookToken(token);
+  const cached = cache.get(tokenHash);
+  if (cached && now - cached.readAt < RECEIVER_CACHE_MS) return cached.receiver;
+  const readingFrom = generation;
+  const db = await getDb();
+  const [connection] = await db.select({ id: connections.id }).from(connections).where(eq(connections.webhookTokenHash, tokenHash)).limit(1);
+  if (!connection) {
+    cache.delete(tokenHash);
+    return null;
+  }
+  const receiver = { id: connection.id, keys: await readServerKeys(connection.id) };
+  if (readingFrom !== generation) return receiver;
+  if (cache.size >= MAX_CACHED_RECEIVERS) cache.clear();
+  cache.set(tokenHash, { receiver, readAt: now });
+  return receiver;
+}
+
+/** Drops what is cached for a connection: called once a change to its keys, its URL or its existence has committed. */
+export function forgetReceiver(connectionId: string): void {
+  generation++;
+  for (const [tokenHash, cached] of cache) if (cached.receiver.id === connectionId) cache.delete(tokenHash);
+}
