@@ -1,7 +1,7 @@
 import { QueryClient } from "@tanstack/react-query";
 
 /**
- * The one QueryClient factory, used by the browser's provider (components/shell/providers.tsx). Pages
+ * The one QueryClient factory, used by the browser's provider (components/ui/query-provider.tsx, mounted by the features that query). Pages
  * fetch on the server and hand the first data to a client component, which gives it to `useQuery` as
  * `initialData` (ARCHITECTURE.md, rule 4); nothing prefetches into a server-side client.
  */

@@ -1,16 +1,16 @@
 "use client";
-import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useForm, type Resolver } from "react-hook-form";
-import { toast } from "sonner";
+import { useForm } from "react-hook-form";
+import { toast } from "@/components/ui/toast";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/input";
 import { callAction } from "@/lib/call-action";
 import { regionLabels, regions, type Region } from "@/lib/service/regions";
-import { createConnectionSchema, updateConnectionSchema, type CreateConnectionInput, type UpdateConnectionInput } from "@/lib/connections/schemas";
+import type { CreateConnectionInput, UpdateConnectionInput } from "@/lib/connections/schemas";
+import { lazyZodResolver } from "@/lib/lazy-resolver";
 import type { ConnectionMutationResult, ConnectionSummary } from "@/lib/connections/types";
 import { KeyFingerprint } from "./key-fingerprint";
 
@@ -42,7 +42,7 @@ export function ConnectionForm(props: ConnectionFormProps) {
     resetField,
     formState: { errors, isSubmitting },
   } = useForm<Values>({
-    resolver: zodResolver(editing ? updateConnectionSchema : createConnectionSchema) as unknown as Resolver<Values>,
+    resolver: lazyZodResolver<Values>(() => import("@/lib/connections/schemas").then((m) => (editing ? m.updateConnectionSchema : m.createConnectionSchema))),
     defaultValues: {
       id: connection?.id,
       name: connection?.name ?? "",

@@ -1,11 +1,11 @@
 "use client";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/card";
 import { Field, FieldSkeleton, Input } from "@/components/ui/input";
-import { lookUpDataPointSchema, type LookUpDataPointInput } from "@/lib/data-points/schemas";
+import type { LookUpDataPointInput } from "@/lib/data-points/schemas";
+import { lazyZodResolver } from "@/lib/lazy-resolver";
 
 const formRow = "flex max-w-xl items-end gap-2";
 
@@ -20,7 +20,7 @@ export function DataPointLookupForm({ initialId, linkError }: { initialId: strin
     handleSubmit,
     formState: { errors },
   } = useForm<LookUpDataPointInput>({
-    resolver: zodResolver(lookUpDataPointSchema),
+    resolver: lazyZodResolver(() => import("@/lib/data-points/schemas").then((m) => m.lookUpDataPointSchema)),
     defaultValues: { id: initialId },
     errors: linkError ? { id: { type: "link", message: linkError } } : undefined,
   });

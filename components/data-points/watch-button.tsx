@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { Button } from "@/components/ui/button";
 import { callAction } from "@/lib/call-action";
 import type { WatchDataPointInput } from "@/lib/data-points/schemas";

@@ -1,6 +1,6 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { Button } from "@/components/ui/button";
 import { TypedConfirmDialog } from "@/components/ui/typed-confirm-dialog";
 import type { DeleteEmailOtpInput } from "@/lib/email-otp/schemas";

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { callAction } from "@/lib/call-action";
 import { regionShortNames } from "@/lib/service/regions";
 import { withoutLookupMarkers } from "@/lib/users/lookup-request";

@@ -1,10 +1,47 @@
 "use client";
-import { signOut } from "next-auth/react";
+import { useState } from "react";
+import { toast } from "@/components/ui/toast";
 import { Button } from "@/components/ui/button";
 
+/**
+ * Signs out through next-auth's own endpoint, the two requests next-auth/react's signOut() makes (its
+ * CSRF token, then the POST that clears the session cookie), without shipping that client (about 13 KB
+ * gzip) with every page of the console.
+ */
+async function signOut(): Promise<boolean> {
+  try {
+    const csrf = await fetch("/api/auth/csrf");
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const response = await fetch("/api/auth/signout", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrfToken, callbackUrl: "/sign-in", json: "true" }),
+    });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
 export function SignOutButton() {
+  const [pending, setPending] = useState(false);
   return (
-    <Button variant="secondary" size="sm" className="whitespace-nowrap" onClick={() => signOut({ callbackUrl: "/sign-in" })}>
+    <Button
+      variant="secondary"
+      size="sm"
+      className="whitespace-nowrap"
+      disabled={pending}
+      onClick={async () => {
+        setPending(true);
+        if (await signOut()) {
+          // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a full load, so nothing of the signed-in pages stays in the router's cache.
+          window.location.assign("/sign-in");
+          return;
+        }
+        setPending(false);
+        toast.error("Could not sign out: the console did not answer. Check your connection and try again.");
+      }}
+    >
       Sign out
     </Button>
   );

@@ -1,16 +1,16 @@
 "use client";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { UserPlus } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, fieldControlProps, Input, Select } from "@/components/ui/input";
 import { callAction } from "@/lib/call-action";
-import { addTeamMemberSchema, type AddTeamMemberInput } from "@/lib/team/schemas";
+import { lazyZodResolver } from "@/lib/lazy-resolver";
+import type { AddTeamMemberInput } from "@/lib/team/schemas";
 import type { PasswordLink } from "@/lib/team/types";
 import { PasswordLinkView } from "./password-link-view";
 import type { TeamActions } from "./team-actions";
@@ -29,7 +29,7 @@ export function AddTeamMember({ addAction }: { addAction: TeamActions["add"] }) 
     setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<AddTeamMemberInput>({ resolver: zodResolver(addTeamMemberSchema), defaultValues: blank });
+  } = useForm<AddTeamMemberInput>({ resolver: lazyZodResolver(() => import("@/lib/team/schemas").then((m) => m.addTeamMemberSchema)), defaultValues: blank });
 
   const close = () => {
     setOpen(false);

@@ -1,12 +1,13 @@
 "use client";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useState, useSyncExternalStore } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Field, fieldControlProps, Input } from "@/components/ui/input";
 import { callAction, type ActionResult } from "@/lib/call-action";
-import { newPasswordFormSchema, passwordSetupTokenSchema, type NewPasswordFormInput, type SetPasswordInput } from "@/lib/team/schemas";
+import { lazyZodResolver } from "@/lib/lazy-resolver";
+import type { NewPasswordFormInput, SetPasswordInput } from "@/lib/team/schemas";
+import { PASSWORD_SETUP_TOKEN_SHAPE } from "@/lib/team/types";
 
 /** Where the sign-in page says that the password is set. */
 export const PASSWORD_SET_SIGN_IN_PATH = "/sign-in?notice=password-set";
@@ -27,7 +28,7 @@ export function SetPasswordForm({ setPasswordAction }: { setPasswordAction: (inp
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<NewPasswordFormInput>({ resolver: zodResolver(newPasswordFormSchema), defaultValues: { password: "", confirmation: "" } });
+  } = useForm<NewPasswordFormInput>({ resolver: lazyZodResolver(() => import("@/lib/team/schemas").then((m) => m.newPasswordFormSchema)), defaultValues: { password: "", confirmation: "" } });
 
   if (token === null) {
     return (
@@ -36,7 +37,7 @@ export function SetPasswordForm({ setPasswordAction }: { setPasswordAction: (inp
       </p>
     );
   }
-  if (!passwordSetupTokenSchema.safeParse(token).success) {
+  if (!PASSWORD_SETUP_TOKEN_SHAPE.test(token)) {
     return (
       <Alert tone="danger" title="This link is incomplete">
         Open the whole link you were sent (it ends with a long code after a #), or ask an administrator for a new one.

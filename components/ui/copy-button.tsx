@@ -1,7 +1,7 @@
 "use client";
 import { Check, Copy } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { Button } from "@/components/ui/button";
 
 /** Copies a text to the clipboard and says so (visibly and to screen readers through the toast). */

@@ -2,12 +2,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { UserSearch } from "lucide-react";
 import Link from "next/link";
-import { Alert, Skeleton } from "@/components/ui/card";
+import { Alert } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { ExactTime } from "@/components/ui/time";
 import { curlReplayCommand } from "@/lib/webhooks/curl";
 import { EXPIRED_DATA_FIELDS, type WebhookEventDetail } from "@/lib/webhooks/types";
 import { DetailList, DetailRow } from "./detail-list";
+import { EventDetailSkeleton } from "./event-detail-skeleton";
 import { SignatureBadge } from "./signature-badge";
 import { TestBadge } from "./test-badge";
 
@@ -49,16 +50,7 @@ export function EventNotFound({ param }: { param: string }) {
 /** The open event's detail, read on demand (the raw body is not in the list), masked for support by the server. */
 export function EventDetail({ id }: { id: number }) {
   const query = useQuery({ queryKey: ["webhook-event", id], queryFn: () => fetchEvent(id), retry: (count, error) => !(error instanceof NotFound) && count < 1 });
-  if (query.isPending) {
-    return (
-      <div aria-busy="true" className="space-y-3">
-        <span className="sr-only">Loading the event…</span>
-        <Skeleton className="h-8 w-full" />
-        <Skeleton className="h-64 w-full" />
-        <Skeleton className="h-48 w-full" />
-      </div>
-    );
-  }
+  if (query.isPending) return <EventDetailSkeleton />;
   if (query.isError) {
     return query.error instanceof NotFound ? (
       <EventNotFound param={String(id)} />

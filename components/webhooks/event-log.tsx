@@ -1,12 +1,17 @@
 "use client";
+import { lazy, Suspense } from "react";
 import { Alert, EmptyState } from "@/components/ui/card";
 import { ALL_CONNECTIONS } from "@/lib/webhooks/constants";
 import type { Page, WebhookEventSummary } from "@/lib/webhooks/types";
-import { EventDetail, EventNotFound } from "./event-detail";
+import { EventDetailSkeleton } from "./event-detail-skeleton";
 import { EventTable } from "./event-table";
 import { ExportLinks } from "./export-links";
 import { LogDrawer } from "./log-drawer";
 import { LogPager } from "./log-pager";
+
+// The drawer's content loads when an event is first opened: the log's first load does not carry it.
+const EventDetail = lazy(() => import("./event-detail").then((m) => ({ default: m.EventDetail })));
+const EventNotFound = lazy(() => import("./event-detail").then((m) => ({ default: m.EventNotFound })));
 
 /** What the drawer shows: an event by id, a `?event=` that names no event, or nothing (closed). */
 export type OpenRow = { id: number } | { notFound: string } | null;
@@ -104,7 +109,9 @@ export function EventLog({
         onClose={onClose}
         rowLinkSelector={(id) => `[data-event-link="${id}"]`}
       >
-        {open === null ? null : "id" in open ? <EventDetail id={open.id} /> : <EventNotFound param={open.notFound} />}
+        {open === null ? null : (
+          <Suspense fallback={<EventDetailSkeleton />}>{"id" in open ? <EventDetail id={open.id} /> : <EventNotFound param={open.notFound} />}</Suspense>
+        )}
       </LogDrawer>
     </>
   );

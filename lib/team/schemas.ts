@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { newPasswordSchema } from "@/lib/auth/schemas";
 import { roles } from "@/lib/auth/roles";
+import { PASSWORD_SETUP_TOKEN_SHAPE } from "./types";
 
 /** One schema per input of the team page and the set-password page, shared by the forms and the server. Client-safe. */
 
@@ -21,8 +22,8 @@ export type ChangeRoleInput = z.infer<typeof changeRoleSchema>;
 export const setDisabledSchema = teamMemberSchema.extend({ disabled: z.boolean() });
 export type SetDisabledInput = z.infer<typeof setDisabledSchema>;
 
-/** A set-password link's token: 32 random bytes, base64url without padding. */
-export const passwordSetupTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "This link is incomplete.");
+/** A set-password link's token (PASSWORD_SETUP_TOKEN_SHAPE). */
+export const passwordSetupTokenSchema = z.string().regex(PASSWORD_SETUP_TOKEN_SHAPE, "This link is incomplete.");
 
 const passwordPair = {
   password: newPasswordSchema,

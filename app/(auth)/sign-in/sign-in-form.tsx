@@ -1,12 +1,12 @@
 "use client";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Field, fieldControlProps, Input } from "@/components/ui/input";
-import { signInSchema, type SignInInput } from "@/lib/auth/schemas";
+import type { SignInInput } from "@/lib/auth/schemas";
+import { lazyZodResolver } from "@/lib/lazy-resolver";
 
 export function SignInForm({ callbackPath, autoFocus }: { callbackPath: string; autoFocus: boolean }) {
   const [failure, setFailure] = useState<string | null>(null);
@@ -14,7 +14,7 @@ export function SignInForm({ callbackPath, autoFocus }: { callbackPath: string; 
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<SignInInput>({ resolver: zodResolver(signInSchema), defaultValues: { email: "", password: "" } });
+  } = useForm<SignInInput>({ resolver: lazyZodResolver(() => import("@/lib/auth/schemas").then((m) => m.signInSchema)), defaultValues: { email: "", password: "" } });
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);

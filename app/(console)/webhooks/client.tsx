@@ -1,9 +1,13 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { EventLog, type OpenRow } from "@/components/webhooks/event-log";
-import { RejectionLog } from "@/components/webhooks/rejection-log";
+import { WebhookLogSkeleton } from "@/components/webhooks/webhook-log-skeleton";
+import { DEFAULT_PAGE_SIZE } from "@/lib/webhooks/constants";
 import type { Page, WebhookEventSummary, WebhookRejectionSummary } from "@/lib/webhooks/types";
+
+// The Rejections tab's code loads when that tab is shown: the events log's first load does not carry it.
+const RejectionLog = lazy(() => import("@/components/webhooks/rejection-log").then((m) => ({ default: m.RejectionLog })));
 
 const FOLLOW_INTERVAL_MS = 3000;
 
@@ -101,5 +105,9 @@ export function RejectionLogClient({
   connectionName: string | null;
 }) {
   const [open, select, close] = useOpenRow("rejection", initialOpen);
-  return <RejectionLog page={page} open={open} onOpen={select} onClose={close} {...props} />;
+  return (
+    <Suspense fallback={<WebhookLogSkeleton rows={DEFAULT_PAGE_SIZE} />}>
+      <RejectionLog page={page} open={open} onOpen={select} onClose={close} {...props} />
+    </Suspense>
+  );
 }

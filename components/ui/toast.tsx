@@ -1,0 +1,28 @@
+"use client";
+import { lazy, Suspense, useSyncExternalStore } from "react";
+import type { ExternalToast } from "sonner";
+
+/**
+ * Toasts, with sonner (about 10 KB gzip) loaded once the page is interactive rather than with it: a
+ * toast only ever follows something the user did. `toast.*` wait for the code; `<DeferredToaster>`
+ * mounts it after hydration (sonner shows a toast raised before its Toaster was there).
+ */
+const loadSonner = () => import("sonner");
+type Kind = "success" | "error" | "info" | "warning";
+const show = (kind: Kind) => (message: string, options?: ExternalToast) => {
+  void loadSonner().then(({ toast }) => toast[kind](message, options));
+};
+export const toast = { success: show("success"), error: show("error"), info: show("info"), warning: show("warning") };
+
+const Toaster = lazy(() => loadSonner().then(({ Toaster }) => ({ default: Toaster })));
+const noSubscription = () => () => {};
+
+export function DeferredToaster(props: React.ComponentProps<typeof Toaster>) {
+  // False on the server and while hydrating, true after: the Toaster is not part of the first load.
+  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  return hydrated ? (
+    <Suspense fallback={null}>
+      <Toaster {...props} />
+    </Suspense>
+  ) : null;
+}
