@@ -39,15 +39,15 @@ async function measure(backend: BackendContext) {
     const peak = Math.max(...samples.map((s) => s.bytes));
     const rowsPerSecond = read.rows / read.seconds;
     const metrics: Metric[] = [
-        { metric: "rows exported / stored", value: read.rows, unit: "", display: `${read.rows.toLocaleString("en")} / ${dataset.events.toLocaleString("en")}` },
-        { metric: "rows missing from the export", value: dataset.events - read.rows, unit: "rows", target: { op: "<=", value: 0 } },
-        { metric: "export time", value: round(read.seconds, 2), unit: "s" },
-        { metric: "time to first byte", value: round(read.firstByteMs, 0), unit: "ms" },
-        { metric: "rows/s", value: round(rowsPerSecond, 0), unit: "rows/s", target: { op: ">=", pglite: 50_000, postgres: 100_000 } },
-        { metric: "CSV size", value: round(read.bytes / MiB), unit: "MiB" },
-        { metric: "RSS before", value: round(before / MiB), unit: "MiB" },
-        { metric: "RSS peak during export", value: round(peak / MiB), unit: "MiB" },
-        { metric: "RSS growth", value: round((peak - before) / MiB), unit: "MiB", target: { op: "<=", value: 64 } },
+      { metric: "rows exported / stored", value: read.rows, unit: "", display: `${read.rows.toLocaleString("en")} / ${dataset.events.toLocaleString("en")}` },
+      { metric: "rows missing from the export", value: dataset.events - read.rows, unit: "rows", target: { op: "<=", value: 0 } },
+      { metric: "export time", value: round(read.seconds, 2), unit: "s" },
+      { metric: "time to first byte", value: round(read.firstByteMs, 0), unit: "ms" },
+      { metric: "rows/s", value: round(rowsPerSecond, 0), unit: "rows/s", target: { op: ">=", pglite: 50_000, postgres: 100_000 } },
+      { metric: "CSV size", value: round(read.bytes / MiB), unit: "MiB" },
+      { metric: "RSS before", value: round(before / MiB), unit: "MiB" },
+      { metric: "RSS peak during export", value: round(peak / MiB), unit: "MiB" },
+      { metric: "RSS growth", value: round((peak - before) / MiB), unit: "MiB", target: { op: "<=", value: 64 } },
     ];
     return {
       metrics,

@@ -11,6 +11,7 @@
 import crypto from "node:crypto";
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
+import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
 import { signatureHeader } from "@/lib/webhooks/signature";
 import { processTreeRss, rowsOf, sampleRss, sleep, withDatabase } from "./reliability/server";
 import { benchConsole, benchScenario } from "./support/console";
@@ -48,7 +49,6 @@ async function measure(backend: BackendContext) {
   const scenario = await benchScenario(NAME);
   try {
     const senders = await withDatabase(scenario, async () => {
-      const { insertTestConnection } = await import("@/lib/testing/webhooks");
       const created: Sender[] = [];
       for (let i = 0; i < WEBHOOK_URLS; i++) {
         const key = `bench_srv_${crypto.randomBytes(16).toString("hex")}`;
@@ -117,7 +117,7 @@ function webhookRequests(senders: Sender[]): autocannon.Request {
         id,
         source: "https://authsignal.com",
         time: now.toISOString(),
-        tenantId: "3f6c2a1e-8b4d-4c7a-9e21-5d0f7a9b1c01",
+        tenantId: TENANT_ID,
         type: "authenticator.expired",
         data: {
           userId: `usr_bench_${n % 5000}`,

@@ -46,7 +46,7 @@ export function verdict(metric: Metric, backend: BackendKey): string | null {
 
 export function formatNumber(n: number): string {
   const abs = Math.abs(n);
-  if (abs >= 1000) return Math.round(n).toLocaleString("en");
+  if (Number.isInteger(n) || abs >= 1000) return Math.round(n).toLocaleString("en");
   if (abs >= 100) return n.toFixed(0);
   if (abs >= 10) return n.toFixed(1);
   return n.toFixed(2);
