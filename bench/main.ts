@@ -1,28 +1,117 @@
 /**
- * npm run bench [-- part…]: every part, or those named (`npm run bench -- overview`).
- * Parts: webhooks (ingest and the log's queries, ./webhooks.ts), overview (the overview's queries at
- * 1,000,000 events, ./overview.ts; on PostgreSQL when DATABASE_URL is set).
+ * npm run bench [-- part…]: every part, or those named (`npm run bench -- ingest query`), on PGlite and
+ * then on PostgreSQL (BENCH_BACKENDS=pglite or postgres for one). PostgreSQL is DATABASE_URL when set,
+ * else a temporary cluster started and removed here (bench/support/postgres.ts); never both at once.
+ * Parts:
+ * - ingest: signed webhook events over HTTP at 50 connections against /api/health (./ingest.ts);
+ * - query: the log API's every filter at 100k and 1M bulk-loaded events, bytes per event (./query.ts);
+ * - export: CSV export of every event, rows/s and the server's RSS growth (./export.ts);
+ * - page: /webhooks in Chromium (LCP, rows shown) and first-load JS per route (./page.ts);
+ * - overview: the overview's queries in-process at 1M events (./overview.ts; prints its own table).
+ * The HTTP parts start the production build (built first when missing) on 127.0.0.1 and write
+ * bench/results/<part>.json. Query, export and page share one backend's loaded events when run together.
+ * Knobs: BENCH_EVENTS (1000000), BENCH_QUERY_RUNS (30), BENCH_INGEST_SECONDS (10), BENCH_HEALTH_SECONDS (5),
+ * BENCH_PAGE_RUNS (5), BENCH_OVERVIEW_EVENTS, BENCH_OVERVIEW_RUNS.
  */
-import { setThrowawaySecrets } from "./support/timing";
+import { prepareOwnEnv, rowsOf, setAdminUrl } from "./reliability/server";
+import { runAll } from "./support/cleanup";
+import { ensureBuild } from "./support/console";
+import { disposeSharedDataset } from "./support/dataset";
+import type { BackendContext, Part } from "./support/part";
+import { startPostgres } from "./support/postgres";
+import type { BackendKey } from "./support/report";
 
-setThrowawaySecrets();
+// The consoles this process starts share its secrets, so what it seeds (sealed keys, users) they can read.
+prepareOwnEnv();
 
-const parts: Record<string, () => Promise<void>> = {
-  webhooks: async () => (await import("./webhooks")).runWebhooksBench(),
-  overview: async () => (await import("./overview")).runOverviewBench(),
+const parts: Record<string, { http: boolean; load: () => Promise<Part> }> = {
+  ingest: { http: true, load: async () => (await import("./ingest")).ingestPart },
+  query: { http: true, load: async () => (await import("./query")).queryPart },
+  export: { http: true, load: async () => (await import("./export")).exportPart },
+  page: { http: true, load: async () => (await import("./page")).pagePart },
+  overview: { http: false, load: async () => ({ run: async () => (await import("./overview")).runOverviewBench() }) },
 };
 
-async function main() {
+function chosenBackends(): BackendKey[] {
+  const asked = process.env.BENCH_BACKENDS?.split(",").map((s) => s.trim()).filter(Boolean) ?? ["pglite", "postgres"];
+  const unknown = asked.filter((b) => b !== "pglite" && b !== "postgres");
+  if (unknown.length > 0) throw new Error(`BENCH_BACKENDS: ${unknown.join(", ")} is no backend (pglite, postgres).`);
+  return asked as BackendKey[];
+}
+
+async function main(): Promise<number> {
   const asked = process.argv.slice(2);
   const unknown = asked.filter((name) => !(name in parts));
   if (unknown.length > 0) throw new Error(`No bench part ${unknown.join(", ")}: the parts are ${Object.keys(parts).join(", ")}.`);
-  for (const name of asked.length > 0 ? asked : Object.keys(parts)) {
-    console.log(`\n== bench: ${name} ==`);
-    await parts[name]!();
+  const names = asked.length > 0 ? asked : Object.keys(parts);
+  if (names.some((name) => parts[name]!.http)) ensureBuild();
+  const chosen: Array<[string, Part]> = [];
+  for (const name of names) chosen.push([name, await parts[name]!.load()]);
+
+  const givenUrl = process.env.DATABASE_URL;
+  const failures: string[] = [];
+  for (const key of chosenBackends()) {
+    let stopPostgres = async () => {};
+    try {
+      let backend: BackendContext;
+      if (key === "pglite") {
+        // overview.ts and lib/testing read DATABASE_URL at call time: unset, they use PGlite.
+        delete process.env.DATABASE_URL;
+        setAdminUrl("");
+        backend = { key, database: "PGlite (data directory)" };
+      } else {
+        const server = await startPostgres();
+        if ("skipped" in server) {
+          console.log(`\n== PostgreSQL column skipped: ${server.skipped}.`);
+          for (const [, part] of chosen) part.skip?.("postgres", server.skipped);
+          continue;
+        }
+        stopPostgres = server.stop;
+        process.env.DATABASE_URL = server.url;
+        setAdminUrl(server.url);
+        backend = { key, database: `PostgreSQL ${(await serverVersion(server.url)).split(" ")[0]} (${server.description})` };
+      }
+      for (const [name, part] of chosen) {
+        console.log(`\n== bench: ${name} on ${backend.database} ==`);
+        try {
+          await part.run(backend);
+        } catch (error) {
+          console.error(error);
+          failures.push(`${name} on ${key}`);
+        }
+      }
+    } finally {
+      // The loaded events of query/export/page belong to this backend's server.
+      await disposeSharedDataset();
+      await stopPostgres();
+      if (givenUrl === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = givenUrl;
+    }
+  }
+  for (const [, part] of chosen) part.print?.();
+  if (failures.length > 0) console.log(`\nFailed: ${failures.join(", ")}.`);
+  return failures.length > 0 ? 1 : 0;
+}
+
+async function serverVersion(url: string): Promise<string> {
+  const pg = (await import("pg")).default;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return rowsOf<{ server_version: string }>(await client.query("show server_version"))[0]!.server_version;
+  } finally {
+    await client.end();
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  async (code) => {
+    await runAll();
+    process.exit(code);
+  },
+  async (error: unknown) => {
+    console.error(error);
+    await runAll();
+    process.exit(1);
+  },
+);

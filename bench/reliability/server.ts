@@ -14,8 +14,17 @@ import { closeDb, installDatabase, openDatabase, type Database, type DatabaseTar
 import { startProcess, waitForUrl } from "../../e2e/support/processes";
 
 export const distDir = process.env.NEXT_DIST_DIR || ".next";
-export const adminUrl = process.env.DATABASE_URL || "";
-export const backend = adminUrl ? "PostgreSQL" : "PGlite";
+export let adminUrl = process.env.DATABASE_URL || "";
+export let backend = adminUrl ? "PostgreSQL" : "PGlite";
+
+/**
+ * Points later scenarios at another PostgreSQL server ("" for PGlite): for a caller that runs on both
+ * backends in one process (npm run bench), since DATABASE_URL is read only once, at import.
+ */
+export function setAdminUrl(url: string): void {
+  adminUrl = url;
+  backend = url ? "PostgreSQL" : "PGlite";
+}
 
 /** Secrets shared by this process (which seeds and verifies) and every console it starts. */
 export const secrets = {
@@ -225,12 +234,12 @@ export function processTreeRss(rootPid: number): number {
   return total;
 }
 
-/** Samples processTreeRss every second until stopped; returns the samples with their times. */
-export function sampleRss(rootPid: number): { stop: () => Array<{ at: number; bytes: number }> } {
+/** Samples processTreeRss every `intervalMs` (a second unless said) until stopped; returns the samples with their times. */
+export function sampleRss(rootPid: number, intervalMs = 1000): { stop: () => Array<{ at: number; bytes: number }> } {
   const samples: Array<{ at: number; bytes: number }> = [];
   const take = () => samples.push({ at: Date.now(), bytes: processTreeRss(rootPid) });
   take();
-  const timer = setInterval(take, 1000);
+  const timer = setInterval(take, intervalMs);
   return {
     stop: () => {
       clearInterval(timer);
