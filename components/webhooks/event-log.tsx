@@ -1,15 +1,15 @@
 "use client";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Alert, EmptyState } from "@/components/ui/card";
 import { ALL_CONNECTIONS } from "@/lib/webhooks/constants";
 import type { Page, WebhookEventSummary } from "@/lib/webhooks/types";
 import { EventDetailSkeleton } from "./event-detail-skeleton";
 import { EventTable } from "./event-table";
 import { ExportLinks } from "./export-links";
-import { LogDrawer } from "./log-drawer";
 import { LogPager } from "./log-pager";
 
-// The drawer's content loads when an event is first opened: the log's first load does not carry it.
+// The drawer and its content load when an event is first opened: the log's first load does not carry them.
+const LogDrawer = lazy(() => import("./log-drawer").then((m) => ({ default: m.LogDrawer })));
 const EventDetail = lazy(() => import("./event-detail").then((m) => ({ default: m.EventDetail })));
 const EventNotFound = lazy(() => import("./event-detail").then((m) => ({ default: m.EventNotFound })));
 
@@ -51,6 +51,9 @@ export function EventLog({
   onOpen: (id: number) => void;
   onClose: () => void;
 }) {
+  // Mounted from the first open on (and kept, so closing runs its focus return), never before.
+  const [drawerLoaded, setDrawerLoaded] = useState(open !== null);
+  if (open !== null && !drawerLoaded) setDrawerLoaded(true);
   const onFirstPage = !cursor;
   const openId = open && "id" in open ? open.id : null;
   const pageLink = (cursor: string | null) => {
@@ -101,18 +104,22 @@ export function EventLog({
         />
       )}
       <LogPager onFirstPage={onFirstPage} newerCursor={page.newerCursor} olderCursor={page.nextCursor} href={pageLink} />
-      <LogDrawer
-        title="Event details"
-        ids={page.items.map((e) => e.id)}
-        currentId={open === null ? null : "id" in open ? open.id : "not-found"}
-        onMove={onOpen}
-        onClose={onClose}
-        rowLinkSelector={(id) => `[data-event-link="${id}"]`}
-      >
-        {open === null ? null : (
-          <Suspense fallback={<EventDetailSkeleton />}>{"id" in open ? <EventDetail id={open.id} /> : <EventNotFound param={open.notFound} />}</Suspense>
-        )}
-      </LogDrawer>
+      {drawerLoaded ? (
+        <Suspense fallback={null}>
+          <LogDrawer
+            title="Event details"
+            ids={page.items.map((e) => e.id)}
+            currentId={open === null ? null : "id" in open ? open.id : "not-found"}
+            onMove={onOpen}
+            onClose={onClose}
+            rowLinkSelector={(id) => `[data-event-link="${id}"]`}
+          >
+            {open === null ? null : (
+              <Suspense fallback={<EventDetailSkeleton />}>{"id" in open ? <EventDetail id={open.id} /> : <EventNotFound param={open.notFound} />}</Suspense>
+            )}
+          </LogDrawer>
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
-import { REJECTION_REASON_TEXT, FILTER_LABELS } from "@/lib/webhooks/constants";
+import { FILTER_LABELS } from "@/lib/webhooks/constants";
+import { REJECTION_REASON_TEXT } from "@/lib/webhooks/rejection-reasons";
 import type { RejectionFilters } from "@/lib/webhooks/filters";
 import { REJECTION_REASON_VALUES } from "@/lib/webhooks/types";
 import { BarSelect, ConnectionSelect, FilterBar, ReceivedFilter } from "./filter-bar";

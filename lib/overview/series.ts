@@ -3,7 +3,8 @@
  * load and in both charts' legends (its place in the known list picks --chart-N); anything else is
  * folded into one OTHER_SERIES. Client-safe.
  */
-import { KNOWN_METHODS, rejectionReasonText } from "@/lib/webhooks/constants";
+import { KNOWN_METHODS } from "@/lib/webhooks/constants";
+import { rejectionReasonText } from "@/lib/webhooks/rejection-reasons";
 import { REJECTION_REASON_VALUES } from "@/lib/webhooks/types";
 import { OTHER_SERIES } from "./types";
 
