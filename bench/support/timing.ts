@@ -13,7 +13,7 @@ export function setThrowawaySecrets(): void {
 
 export type Timing = { runs: number; p50Ms: number; p95Ms: number; maxMs: number };
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
