@@ -2,7 +2,7 @@ import "server-only";
 import { apiError, authenticateApi } from "@/lib/auth/guards";
 import { EVENT_EXPORT_COLUMNS, exportResponse, exportStream, REJECTION_EXPORT_COLUMNS, type ExportFormat } from "./export";
 import { parseEventFilters, parseRejectionFilters } from "./filters";
-import { BadCursorError } from "./cursor";
+import { BadCursorError, decodeCursor } from "./cursor";
 import {
   getWebhookEvent,
   iterateWebhookEvents,
@@ -25,6 +25,14 @@ async function withCursorErrors(run: () => Promise<Response>): Promise<Response>
     if (error instanceof BadCursorError) return badQuery(error.message);
     throw error;
   }
+}
+
+/**
+ * An export's cursor is read before the answer starts: once the 200 and its headers are sent, a bad
+ * cursor could only cut the stream short. (The rows themselves are read as the client pulls them.)
+ */
+function checkCursor(cursor: string | undefined): void {
+  if (cursor) decodeCursor(cursor);
 }
 
 function exportFormat(params: URLSearchParams): ExportFormat | undefined {
@@ -63,6 +71,7 @@ export async function handleExportEvents(request: Request): Promise<Response> {
   const parsed = parseEventFilters(params);
   if (!parsed.ok) return badQuery(parsed.errorDescription);
   return withCursorErrors(async () => {
+    checkCursor(parsed.filters.cursor);
     const rows = iterateWebhookEvents(parsed.filters, user.role);
     return exportResponse(exportStream(rows, format, EVENT_EXPORT_COLUMNS), format, "webhook-events");
   });
@@ -78,6 +87,7 @@ export async function handleListRejections(request: Request): Promise<Response> 
   if (!parsed.ok) return badQuery(parsed.errorDescription);
   return withCursorErrors(async () => {
     if (format === "csv" || format === "ndjson") {
+      checkCursor(parsed.filters.cursor);
       const rows = iterateWebhookRejections(parsed.filters);
       return exportResponse(exportStream(rows, format, REJECTION_EXPORT_COLUMNS), format, "webhook-rejections");
     }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { webhookEvents } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
-import { EVENT_EXPORT_COLUMNS, exportStream } from "./export";
+import { csvCell, EVENT_EXPORT_COLUMNS, exportStream, isoTimestamp } from "./export";
 import { eventFiltersSchema, parseEventFilters, type EventFilters } from "./filters";
 import { withCursorFallback } from "./cursor";
 import { getWebhookEvent, iterateWebhookEvents, listWebhookEvents } from "./webhooks";
@@ -287,6 +287,100 @@ describe("personal data by role", () => {
     } finally {
       await db.execute(sql`delete from webhook_events where event_id = 'evt-created-pii'`);
     }
+  });
+});
+
+/** Every row iterateWebhookEvents yields. */
+async function exported(input: Record<string, string>, role: "admin" | "support", pageSize: number) {
+  const rows = [];
+  for await (const row of iterateWebhookEvents(filters(input), role, pageSize)) rows.push(row);
+  return rows;
+}
+
+/** Every item of the log's pages, read with the API's cursors. */
+async function paged(input: Record<string, string>, role: "admin" | "support") {
+  const items = [];
+  for (let cursor: string | null | undefined = input.cursor; ; ) {
+    const page = await listWebhookEvents(filters({ ...input, limit: "2", ...(cursor ? { cursor } : {}) }), role);
+    items.push(...page.items);
+    if (!page.nextCursor) return items;
+    cursor = page.nextCursor;
+  }
+}
+
+describe("export iteration", () => {
+  it("yields the log's items, field for field and in its order and key order, masked for support", async () => {
+    const cases: Record<string, string>[] = [
+      {},
+      { connectionId: acme },
+      { userId: "usr_al", userIdMatch: "prefix" },
+      { expiresFrom: at(-30).toISOString(), expiresTo: at(10).toISOString() },
+    ];
+    for (const input of cases) {
+      for (const role of ["admin", "support"] as const) {
+        for (const pageSize of [1, 2, 1000]) {
+          const rows = await exported(input, role, pageSize);
+          expect(rows.length).toBeGreaterThan(0);
+          // JSON text: the NDJSON line, so key order counts too.
+          expect(rows.map((r) => JSON.stringify(r))).toEqual((await paged(input, role)).map((r) => JSON.stringify(r)));
+        }
+      }
+    }
+    const support = await exported({ connectionId: acme }, "support", 1000);
+    expect(support.find((r) => r.userId === "usr_alice" && r.email)?.email).toBe("a•••@example.com");
+    expect(support.find((r) => r.phoneNumber)?.phoneNumber).toBe("+•••••••1234");
+  });
+
+  it("starts after a link's cursor, as the log's next page does", async () => {
+    const first = await listWebhookEvents(filters({ limit: "2" }), "admin");
+    const rows = await exported({ cursor: first.nextCursor! }, "admin", 1);
+    expect(rows.map((r) => r.id)).toEqual((await paged({ cursor: first.nextCursor! }, "admin")).map((r) => r.id));
+    expect(rows.map((r) => r.id)).not.toContain(first.items[0]!.id);
+  });
+
+  it("misses no event when a page ends among events received at the same time (ties are read by id)", async () => {
+    await db.execute(sql`
+      insert into webhook_events (connection_id, event_id, type, tenant_id, envelope_time, first_received_at, last_received_at, signature_status, raw_body)
+      select ${acme}::uuid, 'same-ms-' || g, 'same-ms', ${TENANT_ID}, now(), '2025-07-01 00:00:00.123+00', now(), 'unsigned', '{}'
+      from generate_series(1, 10) g`);
+    try {
+      for (const pageSize of [1, 3, 1000]) {
+        const rows = await exported({ type: "same-ms" }, "admin", pageSize);
+        expect(rows.map((r) => r.eventId)).toEqual(Array.from({ length: 10 }, (_, i) => `same-ms-${10 - i}`));
+        expect(new Set(rows.map((r) => r.firstReceivedAt))).toEqual(new Set(["2025-07-01T00:00:00.123Z"]));
+      }
+    } finally {
+      await db.execute(sql`delete from webhook_events where type = 'same-ms'`);
+    }
+  });
+
+  it("keeps the CSV cell rules: quotes, formula guard, JSON, empty cells", () => {
+    expect(csvCell(null)).toBe("");
+    expect(csvCell("")).toBe("");
+    expect(csvCell("plain")).toBe("plain");
+    expect(csvCell('say "hi", then\r\ngo')).toBe('"say ""hi"", then\r\ngo"');
+    for (const lead of ["=", "+", "-", "@", "\t", "\r"]) expect(csvCell(`${lead}1`).startsWith(lead === "\r" ? `"'` : "'")).toBe(true);
+    expect(csvCell("=HYPERLINK(\"x\")")).toBe(`"'=HYPERLINK(""x"")"`);
+    expect(csvCell(-5)).toBe("'-5");
+    expect(csvCell(42)).toBe("42");
+    expect(csvCell(true)).toBe("true");
+    expect(csvCell({ a: "b,c" })).toBe('"{""a"":""b,c""}"');
+  });
+
+  it("writes times as Date#toISOString does, whatever text the driver hands over", () => {
+    const texts = [
+      "2025-06-01 00:00:00+00",
+      "2025-06-01 00:00:00.1+00",
+      "2025-06-01 00:00:00.12+00",
+      "2025-06-01 00:00:00.123+00",
+      "2025-06-01 00:00:00.1239+00",
+      "2025-06-01 00:00:00.123999+00",
+      "2025-06-01 02:30:00.5+02:30",
+      "2025-06-01 00:00:00.5-05",
+      "0999-01-01 00:00:00+00",
+    ];
+    for (const text of texts) expect(isoTimestamp(text)).toBe(new Date(text).toISOString());
+    expect(isoTimestamp(null)).toBeNull();
   });
 });
 

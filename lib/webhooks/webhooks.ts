@@ -17,6 +17,7 @@ import { decodeCursor, encodeCursor } from "./cursor";
 import { ALL_CONNECTIONS, ALL_TYPES, DELAY_BUCKETS, KNOWN_METHODS, KNOWN_PLATFORMS, RECEIVED_PRESETS, type DelayBucket, type TestEventFilter } from "./constants";
 import type { EventFilters, RejectionFilters } from "./filters";
 import { maskEmail, maskPhone, maskRawBody } from "./masking";
+import { isoTimestamp, keysetPages, type KeysetBound } from "./export";
 import type { FilterChoices, Page, WebhookEventDetail, WebhookEventSummary, WebhookRejectionSummary } from "./types";
 
 /**
@@ -238,14 +239,114 @@ export async function listWebhookEvents(filters: EventFilters, role: Role): Prom
   return { items: page.rows.map((row) => toSummary(row, role)), nextCursor: page.nextCursor, newerCursor: page.newerCursor };
 }
 
-/** Every event of the filtered set, page by page (constant memory: one page at a time, pulled on demand). */
+/**
+ * Every event of the filtered set, newest first, page by page (constant memory: one page at a time,
+ * pulled on demand). Made for the export: each page is one short statement (PGlite runs one at a time,
+ * so webhook writes interleave with an export's pages), without the page's join (connection names come
+ * from one small query) and without re-encoding a cursor (the next page starts exactly after the last
+ * row's received time and id); times are rewritten from the driver's text, not parsed into Dates.
+ * A link's cursor is honoured as the log's pages read it; a "newer" one reads its first page as the log does.
+ */
 export async function* iterateWebhookEvents(filters: EventFilters, role: Role, pageSize = 1000): AsyncGenerator<WebhookEventSummary> {
-  let cursor: string | undefined = filters.cursor;
-  for (;;) {
-    const page = await listWebhookEvents({ ...filters, cursor, limit: pageSize }, role);
-    yield* page.items;
-    if (!page.nextCursor) return;
-    cursor = page.nextCursor;
+  const db = await getDb();
+  const e = webhookEvents;
+  const full = piiVisibleTo(role);
+  let start: KeysetBound | undefined;
+  if (filters.cursor) {
+    const cursor = decodeCursor(filters.cursor);
+    if (cursor.direction === "older") start = { at: cursor.at, id: cursor.id };
+    else {
+      const page = await listWebhookEvents({ ...filters, limit: pageSize }, role);
+      yield* page.items;
+      if (!page.nextCursor) return;
+      const next = decodeCursor(page.nextCursor);
+      start = { at: next.at, id: next.id };
+    }
+  }
+  const names = new Map<string, string>();
+  const readNames = async () => {
+    for (const c of await db.select({ id: connections.id, name: connections.name }).from(connections)) names.set(c.id, c.name);
+  };
+  await readNames();
+  // The driver's text of each time: exact for the keyset, rewritten (not parsed) for the export.
+  const text = (column: AnyPgColumn) => sql<string>`${column}`;
+  const nullableText = (column: AnyPgColumn) => sql<string | null>`${column}`;
+  const columns = {
+    id: e.id,
+    connectionId: e.connectionId,
+    eventId: e.eventId,
+    type: e.type,
+    tenantId: e.tenantId,
+    envelopeTime: text(e.envelopeTime),
+    firstReceivedAt: text(e.firstReceivedAt).as("first_received_at"),
+    lastReceivedAt: text(e.lastReceivedAt),
+    deliveryCount: e.deliveryCount,
+    signatureStatus: e.signatureStatus,
+    isTest: e.isTest,
+    userId: e.userId,
+    verificationMethod: e.verificationMethod,
+    createdAt: nullableText(e.authenticatorCreatedAt),
+    expiresAt: nullableText(e.expiresAt),
+    userAuthenticatorId: e.userAuthenticatorId,
+    deviceName: e.deviceName,
+    devicePlatform: e.devicePlatform,
+    email: e.email,
+    phoneNumber: e.phoneNumber,
+    credentialId: e.credentialId,
+    aaguid: e.aaguid,
+    credentialName: e.credentialName,
+  };
+  const halves = expiryHalves(filters);
+  const run = (after: KeysetBound | undefined, limit: number) => {
+    const conditions = [...eventConditions(filters), after ? sql`(${e.firstReceivedAt}, ${e.id}) < (${after.at}::timestamptz, ${after.id})` : undefined];
+    const select = (where: (SQL | undefined)[], order: SQL[]) =>
+      db
+        .select(columns)
+        .from(e)
+        .where(and(...where))
+        .orderBy(...order)
+        .limit(limit);
+    if (!halves) return select(conditions, logOrder("older", e.firstReceivedAt, e.id));
+    // As eventPageQuery: each half limited, the outside one ordered by an expression no index has.
+    return unionAll(
+      select([...conditions, ...halves.inside], logOrder("older", e.firstReceivedAt, e.id)),
+      select([...conditions, ...halves.outside], logOrder("older", sql`${e.firstReceivedAt} + interval '0 seconds'`, e.id)),
+    )
+      .orderBy(...logOrder("older", e.firstReceivedAt, e.id))
+      .limit(limit);
+  };
+  for await (const rows of keysetPages(start, pageSize, run, (row) => ({ at: row.firstReceivedAt, id: row.id }))) {
+    if (rows.some((row) => !names.has(row.connectionId))) await readNames();
+    for (const row of rows) {
+      // The same keys in the same order as listWebhookEvents' items (an NDJSON line is this object).
+      const summary: WebhookEventSummary = {
+        id: row.id,
+        connectionId: row.connectionId,
+        connectionName: names.get(row.connectionId) ?? null,
+        eventId: row.eventId,
+        type: row.type,
+        tenantId: row.tenantId,
+        envelopeTime: isoTimestamp(row.envelopeTime),
+        firstReceivedAt: isoTimestamp(row.firstReceivedAt),
+        lastReceivedAt: isoTimestamp(row.lastReceivedAt),
+        deliveryCount: row.deliveryCount,
+        signatureStatus: row.signatureStatus,
+        isTest: row.isTest,
+        userId: row.userId,
+        verificationMethod: row.verificationMethod,
+        createdAt: isoTimestamp(row.createdAt),
+        expiresAt: isoTimestamp(row.expiresAt),
+        userAuthenticatorId: row.userAuthenticatorId,
+        deviceName: row.deviceName,
+        devicePlatform: row.devicePlatform,
+        email: row.email && !full ? maskEmail(row.email) : row.email,
+        phoneNumber: row.phoneNumber && !full ? maskPhone(row.phoneNumber) : row.phoneNumber,
+        credentialId: row.credentialId,
+        aaguid: row.aaguid,
+        credentialName: row.credentialName,
+      };
+      yield summary;
+    }
   }
 }
 
@@ -303,13 +404,67 @@ export async function listWebhookRejections(filters: RejectionFilters): Promise<
   };
 }
 
+/** Every rejection of the filtered set, newest first, page by page: as iterateWebhookEvents reads the events. */
 export async function* iterateWebhookRejections(filters: RejectionFilters, pageSize = 1000): AsyncGenerator<WebhookRejectionSummary> {
-  let cursor: string | undefined = filters.cursor;
-  for (;;) {
-    const page = await listWebhookRejections({ ...filters, cursor, limit: pageSize });
-    yield* page.items;
-    if (!page.nextCursor) return;
-    cursor = page.nextCursor;
+  const db = await getDb();
+  const r = webhookRejections;
+  let start: KeysetBound | undefined;
+  if (filters.cursor) {
+    const cursor = decodeCursor(filters.cursor);
+    if (cursor.direction === "older") start = { at: cursor.at, id: cursor.id };
+    else {
+      const page = await listWebhookRejections({ ...filters, limit: pageSize });
+      yield* page.items;
+      if (!page.nextCursor) return;
+      const next = decodeCursor(page.nextCursor);
+      start = { at: next.at, id: next.id };
+    }
+  }
+  const names = new Map<string, string>();
+  const readNames = async () => {
+    for (const c of await db.select({ id: connections.id, name: connections.name }).from(connections)) names.set(c.id, c.name);
+  };
+  await readNames();
+  const conditions: (SQL | undefined)[] = [
+    ofConnection(r.connectionId, filters.connectionId),
+    filters.reason ? eq(r.reason, filters.reason) : undefined,
+    ...receivedConditions(r.receivedAt, filters),
+  ];
+  const run = (after: KeysetBound | undefined, limit: number) =>
+    db
+      .select({
+        id: r.id,
+        connectionId: r.connectionId,
+        receivedAt: sql<string>`${r.receivedAt}`,
+        status: r.status,
+        reason: r.reason,
+        detail: r.detail,
+        eventId: r.eventId,
+        bodySha256: r.bodySha256,
+        headers: r.headers,
+      })
+      .from(r)
+      .where(and(...conditions, after ? sql`(${r.receivedAt}, ${r.id}) < (${after.at}::timestamptz, ${after.id})` : undefined))
+      .orderBy(...logOrder("older", r.receivedAt, r.id))
+      .limit(limit);
+  for await (const rows of keysetPages(start, pageSize, run, (row) => ({ at: row.receivedAt, id: row.id }))) {
+    if (rows.some((row) => row.connectionId !== null && !names.has(row.connectionId))) await readNames();
+    for (const row of rows) {
+      // The same keys in the same order as listWebhookRejections' items.
+      const summary: WebhookRejectionSummary = {
+        id: row.id,
+        connectionId: row.connectionId,
+        connectionName: row.connectionId === null ? null : (names.get(row.connectionId) ?? null),
+        receivedAt: isoTimestamp(row.receivedAt),
+        status: row.status,
+        reason: row.reason,
+        detail: row.detail,
+        eventId: row.eventId,
+        bodySha256: row.bodySha256,
+        headers: row.headers as Record<string, string>,
+      };
+      yield summary;
+    }
   }
 }
 
