@@ -11,12 +11,12 @@
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { connections } from "@/lib/db/schema";
-import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
-import { signatureHeader } from "@/lib/webhooks/signature";
+import { insertTestConnection } from "@/lib/testing/webhooks";
 import { processTreeRss, sampleRss, sleep, withDatabase } from "./reliability/server";
 import { signInBenchUser, withConsole } from "./support/console";
 import { FULL_EVENTS, sharedDataset, type Dataset, type LoadFigures } from "./support/dataset";
 import { measuredPart, MiB, round, type BackendContext } from "./support/part";
+import { signedExpiredEvent, type Sender } from "./support/signed-event";
 import type { Metric } from "./support/report";
 
 const NAME = "export";
@@ -130,7 +130,6 @@ async function readExport(url: string, cookie: string): Promise<ExportRead> {
   return { status: response.status, rows: lines - 1, bytes, seconds: (performance.now() - started) / 1000, firstByteMs, encoding };
 }
 
-type Sender = { token: string; key: string };
 type ProbeResult = { times: number[]; failures: number; errors: string[] };
 
 /** The time of one request, read to its end; a non-2xx answer throws. */
@@ -144,30 +143,8 @@ async function timed(request: () => Promise<Response>): Promise<number> {
 
 /** One new authenticator.expired event, signed now with the probe connection's key, as the service sends it. */
 function postWebhook(baseUrl: string, sender: Sender): Promise<Response> {
-  const id = crypto.randomUUID();
-  const now = new Date();
-  const body = JSON.stringify({
-    version: 1,
-    id,
-    source: "https://authsignal.com",
-    time: now.toISOString(),
-    tenantId: TENANT_ID,
-    type: "authenticator.expired",
-    data: {
-      userId: "usr_export_probe",
-      verificationMethod: "PUSH",
-      createdAt: "2025-01-10T09:00:00.000Z",
-      expiresAt: new Date(now.getTime() - 60_000).toISOString(),
-      userAuthenticatorId: `ua_${id}`,
-      deviceName: "Probe phone",
-      devicePlatform: "IOS",
-    },
-  });
-  return fetch(`${baseUrl}/api/webhooks/${sender.token}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-signature-v2": signatureHeader(body, Math.floor(now.getTime() / 1000), [sender.key]) },
-    body,
-  });
+  const { path, headers, body } = signedExpiredEvent(sender, { userId: "usr_export_probe", deviceName: "Probe phone", devicePlatform: "IOS" });
+  return fetch(`${baseUrl}${path}`, { method: "POST", headers, body });
 }
 
 /** Runs each probe every PROBE_EVERY_MS (or as soon as its previous answer, when slower) until `until` settles. */

@@ -11,11 +11,11 @@
 import crypto from "node:crypto";
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
-import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
-import { signatureHeader } from "@/lib/webhooks/signature";
+import { insertTestConnection } from "@/lib/testing/webhooks";
 import { processTreeRss, rowsOf, sampleRss, sleep, withDatabase } from "./reliability/server";
 import { benchConsole, benchScenario } from "./support/console";
 import { measuredPart, MiB, round, type BackendContext } from "./support/part";
+import { signedExpiredEvent, type Sender } from "./support/signed-event";
 import type { Metric } from "./support/report";
 
 const NAME = "ingest";
@@ -35,7 +35,6 @@ const TARGETS = {
   rows: "rows stored = 200s answered",
 };
 
-type Sender = { token: string; key: string };
 type Phase = { name: string; result: autocannon.Result; from: number; to: number };
 
 export const ingestPart = measuredPart(
@@ -110,31 +109,7 @@ function webhookRequests(senders: Sender[]): autocannon.Request {
     method: "POST",
     setupRequest: (request) => {
       const sender = senders[n++ % senders.length]!;
-      const id = crypto.randomUUID();
-      const now = new Date();
-      const body = JSON.stringify({
-        version: 1,
-        id,
-        source: "https://authsignal.com",
-        time: now.toISOString(),
-        tenantId: TENANT_ID,
-        type: "authenticator.expired",
-        data: {
-          userId: `usr_bench_${n % 5000}`,
-          verificationMethod: "PUSH",
-          createdAt: "2025-01-10T09:00:00.000Z",
-          expiresAt: new Date(now.getTime() - 60_000).toISOString(),
-          userAuthenticatorId: `ua_${id}`,
-          deviceName: "Bench phone",
-          devicePlatform: n % 2 ? "IOS" : "ANDROID",
-        },
-      });
-      return {
-        ...request,
-        path: `/api/webhooks/${sender.token}`,
-        headers: { "content-type": "application/json", "x-signature-v2": signatureHeader(body, Math.floor(now.getTime() / 1000), [sender.key]) },
-        body,
-      };
+      return { ...request, ...signedExpiredEvent(sender, { userId: `usr_bench_${n % 5000}`, deviceName: "Bench phone", devicePlatform: n % 2 ? "IOS" : "ANDROID" }) };
     },
   };
 }

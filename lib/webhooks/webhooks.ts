@@ -240,6 +240,32 @@ export async function listWebhookEvents(filters: EventFilters, role: Role): Prom
 }
 
 /**
+ * Where an export given a link's cursor starts: right after an "older" cursor's row; for a "newer" one,
+ * after the first page the log itself shows for it (`firstPage`, whose items come first; no start
+ * when that page was the last).
+ */
+async function exportStart<T>(cursorValue: string, firstPage: () => Promise<Page<T>>): Promise<{ items: T[]; start?: KeysetBound }> {
+  const cursor = decodeCursor(cursorValue);
+  if (cursor.direction === "older") return { items: [], start: { at: cursor.at, id: cursor.id } };
+  const page = await firstPage();
+  if (!page.nextCursor) return { items: page.items };
+  const next = decodeCursor(page.nextCursor);
+  return { items: page.items, start: { at: next.at, id: next.id } };
+}
+
+/** Every connection's name by id, read once for an export and again when a row names one it lacks. */
+async function connectionNames(): Promise<Map<string, string> & { reread: () => Promise<void> }> {
+  const db = await getDb();
+  const names = Object.assign(new Map<string, string>(), {
+    reread: async () => {
+      for (const c of await db.select({ id: connections.id, name: connections.name }).from(connections)) names.set(c.id, c.name);
+    },
+  });
+  await names.reread();
+  return names;
+}
+
+/**
  * Every event of the filtered set, newest first, page by page (constant memory: one page at a time,
  * pulled on demand). Made for the export: each page is one short statement (PGlite runs one at a time,
  * so webhook writes interleave with an export's pages), without the page's join (connection names come
@@ -253,21 +279,12 @@ export async function* iterateWebhookEvents(filters: EventFilters, role: Role, p
   const full = piiVisibleTo(role);
   let start: KeysetBound | undefined;
   if (filters.cursor) {
-    const cursor = decodeCursor(filters.cursor);
-    if (cursor.direction === "older") start = { at: cursor.at, id: cursor.id };
-    else {
-      const page = await listWebhookEvents({ ...filters, limit: pageSize }, role);
-      yield* page.items;
-      if (!page.nextCursor) return;
-      const next = decodeCursor(page.nextCursor);
-      start = { at: next.at, id: next.id };
-    }
+    const first = await exportStart(filters.cursor, () => listWebhookEvents({ ...filters, limit: pageSize }, role));
+    yield* first.items;
+    if (!first.start) return;
+    start = first.start;
   }
-  const names = new Map<string, string>();
-  const readNames = async () => {
-    for (const c of await db.select({ id: connections.id, name: connections.name }).from(connections)) names.set(c.id, c.name);
-  };
-  await readNames();
+  const names = await connectionNames();
   // The driver's text of each time: exact for the keyset, rewritten (not parsed) for the export.
   const text = (column: AnyPgColumn) => sql<string>`${column}`;
   const nullableText = (column: AnyPgColumn) => sql<string | null>`${column}`;
@@ -316,7 +333,7 @@ export async function* iterateWebhookEvents(filters: EventFilters, role: Role, p
       .limit(limit);
   };
   for await (const rows of keysetPages(start, pageSize, run, (row) => ({ at: row.firstReceivedAt, id: row.id }))) {
-    if (rows.some((row) => !names.has(row.connectionId))) await readNames();
+    if (rows.some((row) => !names.has(row.connectionId))) await names.reread();
     for (const row of rows) {
       // The same keys in the same order as listWebhookEvents' items (an NDJSON line is this object).
       const summary: WebhookEventSummary = {
@@ -404,67 +421,19 @@ export async function listWebhookRejections(filters: RejectionFilters): Promise<
   };
 }
 
-/** Every rejection of the filtered set, newest first, page by page: as iterateWebhookEvents reads the events. */
+/**
+ * Every rejection of the filtered set, page by page (constant memory: one page at a time, pulled on
+ * demand), with a turn of the event loop before each page so that PGlite, one statement at a time,
+ * serves webhooks in between. Rejections are few (a rate limit bounds them), so the log's own pages do.
+ */
 export async function* iterateWebhookRejections(filters: RejectionFilters, pageSize = 1000): AsyncGenerator<WebhookRejectionSummary> {
-  const db = await getDb();
-  const r = webhookRejections;
-  let start: KeysetBound | undefined;
-  if (filters.cursor) {
-    const cursor = decodeCursor(filters.cursor);
-    if (cursor.direction === "older") start = { at: cursor.at, id: cursor.id };
-    else {
-      const page = await listWebhookRejections({ ...filters, limit: pageSize });
-      yield* page.items;
-      if (!page.nextCursor) return;
-      const next = decodeCursor(page.nextCursor);
-      start = { at: next.at, id: next.id };
-    }
-  }
-  const names = new Map<string, string>();
-  const readNames = async () => {
-    for (const c of await db.select({ id: connections.id, name: connections.name }).from(connections)) names.set(c.id, c.name);
-  };
-  await readNames();
-  const conditions: (SQL | undefined)[] = [
-    ofConnection(r.connectionId, filters.connectionId),
-    filters.reason ? eq(r.reason, filters.reason) : undefined,
-    ...receivedConditions(r.receivedAt, filters),
-  ];
-  const run = (after: KeysetBound | undefined, limit: number) =>
-    db
-      .select({
-        id: r.id,
-        connectionId: r.connectionId,
-        receivedAt: sql<string>`${r.receivedAt}`,
-        status: r.status,
-        reason: r.reason,
-        detail: r.detail,
-        eventId: r.eventId,
-        bodySha256: r.bodySha256,
-        headers: r.headers,
-      })
-      .from(r)
-      .where(and(...conditions, after ? sql`(${r.receivedAt}, ${r.id}) < (${after.at}::timestamptz, ${after.id})` : undefined))
-      .orderBy(...logOrder("older", r.receivedAt, r.id))
-      .limit(limit);
-  for await (const rows of keysetPages(start, pageSize, run, (row) => ({ at: row.receivedAt, id: row.id }))) {
-    if (rows.some((row) => row.connectionId !== null && !names.has(row.connectionId))) await readNames();
-    for (const row of rows) {
-      // The same keys in the same order as listWebhookRejections' items.
-      const summary: WebhookRejectionSummary = {
-        id: row.id,
-        connectionId: row.connectionId,
-        connectionName: row.connectionId === null ? null : (names.get(row.connectionId) ?? null),
-        receivedAt: isoTimestamp(row.receivedAt),
-        status: row.status,
-        reason: row.reason,
-        detail: row.detail,
-        eventId: row.eventId,
-        bodySha256: row.bodySha256,
-        headers: row.headers as Record<string, string>,
-      };
-      yield summary;
-    }
+  let cursor: string | undefined = filters.cursor;
+  for (;;) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const page = await listWebhookRejections({ ...filters, cursor, limit: pageSize });
+    yield* page.items;
+    if (!page.nextCursor) return;
+    cursor = page.nextCursor;
   }
 }
 
