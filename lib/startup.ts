@@ -6,12 +6,14 @@ import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import { isLoopbackHost } from "@/lib/loopback";
+import { ensureUpcomingPartitions } from "@/lib/webhooks/partitions";
 import { startWebhookRetentionJob } from "@/lib/webhooks/retention";
 
 /**
  * Validates the environment (and warns when the sign-in throttle cannot tell callers apart), migrates
  * the database, binds keys stored before keys were bound to their row (once: see bindLegacySecrets)
- * and creates the first admin if asked to.
+ * and creates the first admin if asked to. Makes this month's and next month's partitions of the
+ * event log before the first delivery can arrive.
  */
 export async function startUp(): Promise<void> {
   const e = env();
@@ -24,6 +26,7 @@ export async function startUp(): Promise<void> {
     );
   }
   await bindLegacySecrets(await getDb());
+  await ensureUpcomingPartitions();
   if (e.CONSOLE_BOOTSTRAP_ADMIN_EMAIL && e.CONSOLE_BOOTSTRAP_ADMIN_PASSWORD && (await countUsers()) === 0) {
     try {
       await createUser({

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { createUser } from "@/lib/auth/users";
 import type { Database } from "@/lib/db";
 import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
+import { ensureEventPartitions } from "@/lib/webhooks/partitions";
 import { seedDemoConnections } from "../../scripts/seed-connections";
 
 export const users = {
@@ -26,13 +27,15 @@ export async function seedServiceConnections() {
 
 /** `count` events received `ageDays` ago on `connectionId`, and as many rejections, for the retention purge. */
 export async function seedOldRows(db: Database, connectionId: string, count: number, ageDays: number): Promise<void> {
+  const at = new Date(Date.now() - ageDays * 86_400_000);
+  // Rows written straight into the table: their month's partition first.
+  await ensureEventPartitions(at, at, db);
   await db.execute(sql`
     insert into webhook_events (connection_id, event_id, type, tenant_id, envelope_time, first_received_at, last_received_at, signature_status, raw_body)
-    select ${connectionId}::uuid, 'old-' || g, 'authenticator.expired', ${TENANT_ID}, now(), now() - make_interval(days => ${ageDays}),
-      now() - make_interval(days => ${ageDays}), 'verified_key1', '{}'
+    select ${connectionId}::uuid, 'old-' || g, 'authenticator.expired', ${TENANT_ID}, now(), ${at.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz, 'verified_key1', '{}'
     from generate_series(1, ${count}) g`);
   await db.execute(sql`
     insert into webhook_rejections (connection_id, received_at, status, reason, body_sha256, headers)
-    select ${connectionId}::uuid, now() - make_interval(days => ${ageDays}), 401, 'bad_signature', 'x', '{}'::jsonb
+    select ${connectionId}::uuid, ${at.toISOString()}::timestamptz, 401, 'bad_signature', 'x', '{}'::jsonb
     from generate_series(1, ${count}) g`);
 }

@@ -18,6 +18,7 @@ import type { Database } from "@/lib/db";
 import { connections, connectionSecrets } from "@/lib/db/schema";
 import { encryptSecret, fingerprint } from "@/lib/secrets";
 import { TEST_EVENT_ID_PREFIX } from "@/lib/webhooks/constants";
+import { ensureEventPartitions } from "@/lib/webhooks/partitions";
 import { newWebhookToken } from "@/lib/webhooks/token";
 
 export type BulkConnection = { id: string; name: string; signed: boolean };
@@ -97,13 +98,15 @@ async function withoutSecondaryIndexes(db: Database, tables: string[], fn: () =>
   try {
     await fn();
   } finally {
-    for (const { definition } of result.rows) await db.execute(sql.raw(definition));
+    // A partitioned table's index reads "ON ONLY" (that table alone): without it, every partition gets its own.
+    for (const { definition } of result.rows) await db.execute(sql.raw(definition.replace(" ON ONLY ", " ON ")));
   }
 }
 
 async function insertRows(db: Database, options: BulkLoadOptions): Promise<void> {
   const { connections: targets, events, days = 90, users = 200_000, now = new Date(), batch = 100_000, idPrefix = "bulk-" } = options;
   const rejections = options.rejections ?? Math.floor(events / 50);
+  await ensureEventPartitions(new Date(now.getTime() - days * 86_400_000), now, db);
   const ids = uuidArray(targets.map((c) => c.id));
   const signed = sql.raw(`array[${targets.map((c) => (c.signed ? "true" : "false")).join(",")}]::boolean[]`);
   const n = sql.raw(String(targets.length));

@@ -56,6 +56,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     // An idle connection the server drops (a restart, a failover) is replaced on next use; without a
     // listener node-postgres would throw the error and end the process.
     pool.on("error", (error) => logger.warn("idle database connection lost", { error: errorMessage(error) }));
+    // A connection lost while checked out (mid-transaction, between two statements) emits its error on
+    // the client, where nothing listens, and would end the process: the statement it runs next fails
+    // instead, and its caller answers and logs that. The pool does not reuse such a connection.
+    pool.on("connect", (client) => client.on("error", () => {}));
     const db = drizzlePg(pool, { schema });
     const client = await pool.connect();
     try {
@@ -143,6 +147,25 @@ export async function getDb(): Promise<Database> {
     throw error;
   });
   return (await state.__consoleDb).db;
+}
+
+/**
+ * Runs `work` on one connection of its own from start to end: on PostgreSQL one taken from the pool
+ * and closed after, so no session state it set (a session-level advisory lock, a setting) outlives
+ * `work`; on PGlite the only one. For such state and for statements that cannot run in a transaction
+ * (DETACH PARTITION … CONCURRENTLY). The process-wide database is read when this is called, before
+ * anything is awaited.
+ */
+export async function withOwnConnection<T>(work: (db: Database) => Promise<T>): Promise<T> {
+  const db = await getDb();
+  const pool = (db as unknown as { $client: unknown }).$client;
+  if (!(pool instanceof pg.Pool)) return work(db);
+  const connection = await pool.connect();
+  try {
+    return await work(drizzlePg(connection, { schema }) as unknown as Database);
+  } finally {
+    connection.release(true);
+  }
 }
 
 /** Replaces the process-wide database (tests and scripts that open their own). */

@@ -20,8 +20,10 @@ const rows = async <T>(query: ReturnType<typeof sql>) => {
 
 describe(`migrations on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"}`, () => {
   it("create every table of the schema", async () => {
+    // Partitions (webhook_events_YYYY_MM) are the parts of a table, not tables of the schema.
     const tables = await rows<{ table_name: string }>(
-      sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
+      sql`select c.relname as table_name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition order by 1`,
     );
     expect(tables.map((t) => t.table_name)).toEqual([
       "audit_log",
@@ -33,6 +35,12 @@ describe(`migrations on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"}`, 
       "webhook_events",
       "webhook_rejections",
     ]);
+  });
+
+  it("partition webhook_events by month, with this month's partition made", async () => {
+    const partitions = await rows<{ name: string }>(sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'webhook_events'::regclass`);
+    const now = new Date();
+    expect(partitions.map((p) => p.name)).toContain(`webhook_events_${now.getUTCFullYear()}_${String(now.getUTCMonth() + 1).padStart(2, "0")}`);
   });
 
   it("record each applied migration once", async () => {

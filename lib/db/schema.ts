@@ -154,11 +154,17 @@ export const auditLog = pgTable(
   ],
 );
 
-/** One row per (connection, event id): redeliveries bump deliveryCount instead of adding rows. */
+/**
+ * One row per (connection, event id): redeliveries bump deliveryCount instead of adding rows.
+ * Partitioned by UTC month of receipt (migration 0005, lib/webhooks/partitions.ts), so the retention
+ * purge drops whole months. A partitioned table's unique indexes must hold its partition key, which a
+ * redelivery does not know (it is the first delivery's time), so (connection, event id) is a plain
+ * index and storing takes a lock on the pair first (lib/webhooks/store.ts) to keep it one row.
+ */
 export const webhookEvents = pgTable(
   "webhook_events",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: bigserial("id", { mode: "number" }).notNull(),
     connectionId: uuid("connection_id")
       .notNull()
       .references(() => connections.id, { onDelete: "cascade" }),
@@ -192,7 +198,8 @@ export const webhookEvents = pgTable(
     credentialName: text("credential_name"),
   },
   (t) => [
-    uniqueIndex("webhook_events_connection_event_idx").on(t.connectionId, t.eventId),
+    primaryKey({ columns: [t.id, t.firstReceivedAt] }),
+    index("webhook_events_connection_event_idx").on(t.connectionId, t.eventId),
     // The log (lib/webhooks/webhooks.ts) reads newest first: every index below ends in (first received,
     // id) DESC NULLS LAST, the query's exact order, after the equality filters it serves, so a filtered
     // page is the first rows of one index range, never a walk that discards rows. The plan test

@@ -6,6 +6,7 @@ import { sealKey } from "@/lib/connections/repository";
 import type { Database } from "@/lib/db";
 import { connections, connectionSecrets, webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
+import { ensureEventPartitions } from "@/lib/webhooks/partitions";
 import { demoTenant, startTestEmulator } from "@/lib/testing/emulator";
 import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
 import { newWebhookToken } from "@/lib/webhooks/token";
@@ -103,6 +104,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
   process.env.SERVICE_BASE_URL_CA = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`;
   ({ db, tearDown } = await setUpTestDatabase());
+  // Events are inserted straight into the table here: their months' partitions first.
+  await ensureEventPartitions(new Date("2025-05-01T00:00:00Z"), now);
   acme = (await insertTestConnection("Acme", ["srv_key_acme_0001"])).id;
   globex = (await insertTestConnection("Globex")).id;
   initech = (await insertTestConnection("Initech")).id;

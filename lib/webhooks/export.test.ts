@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Role } from "@/lib/auth/roles";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
+import { ensureEventPartitions } from "./partitions";
 import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
 
 const session = vi.hoisted(() => ({ role: "support" as Role }));
@@ -19,6 +20,8 @@ beforeAll(async () => {
   ({ db, tearDown } = await setUpTestDatabase());
   const acme = (await insertTestConnection("Acme, Inc.")).id;
   const time = (s: number) => new Date(Date.parse("2025-06-01T00:00:00.000Z") + s * 1000);
+  // Events are inserted straight into the table here: their month's partition first.
+  await ensureEventPartitions(time(0));
   await db.insert(webhookEvents).values(
     [1, 2, 3].map((n) => ({
       connectionId: acme,

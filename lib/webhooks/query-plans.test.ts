@@ -98,7 +98,8 @@ describe("the log's query plans", () => {
     for (const input of cases) {
       const plan = await explain(input);
       const { rows, scans } = total(plan);
-      if (rows > MOST_ROWS_READ || scans.some((s) => s.startsWith("Seq Scan"))) {
+      // A sequential scan counts by the rows it read (of an empty partition, none), like any other.
+      if (rows > MOST_ROWS_READ) {
         const { cursor, ...shown } = input;
         walks.push(`${JSON.stringify({ ...shown, ...(cursor ? { page: "past a cursor" } : {}) })}: ${rows} rows read by ${scans.join(", ")}`);
       }
@@ -108,8 +109,11 @@ describe("the log's query plans", () => {
   }, 300_000);
 });
 
+/** webhook_events, or one of its monthly partitions. */
+const EVENT_TABLE = /^webhook_events(_\d{4}_\d{2})?$/;
+
 /**
- * Rows the plan read from webhook_events' table: what its scans returned plus what their filters
+ * Rows the plan read from webhook_events' partitions: what their scans returned plus what their filters
  * discarded (a bitmap's index entries are not rows read: combining two indexes that way is no walk).
  */
 function total(node: PlanNode): { rows: number; scans: string[] } {
@@ -118,7 +122,7 @@ function total(node: PlanNode): { rows: number; scans: string[] } {
   const visit = (n: PlanNode) => {
     const times = n["Actual Loops"] ?? 1;
     if (n["Node Type"] === "Bitmap Index Scan" && n["Index Name"]?.startsWith("webhook_events")) scans.push(`Bitmap Index Scan on ${n["Index Name"]}`);
-    if (n["Relation Name"] === "webhook_events") {
+    if (EVENT_TABLE.test(n["Relation Name"] ?? "")) {
       rows += ((n["Actual Rows"] ?? 0) + (n["Rows Removed by Filter"] ?? 0)) * times;
       if (n["Node Type"] !== "Bitmap Heap Scan") scans.push(`${n["Node Type"]}${n["Index Name"] ? ` on ${n["Index Name"]}` : ""}`);
     }

@@ -3,13 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { loginAttempts, webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
+import { ensureEventPartitions } from "./partitions";
 import { purgeWebhookData } from "./retention";
 import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
 
 let db: Database;
 let tearDown: () => Promise<void>;
 let url: string | undefined;
-beforeAll(async () => ({ db, tearDown, url } = await setUpTestDatabase()));
+beforeAll(async () => {
+  ({ db, tearDown, url } = await setUpTestDatabase());
+  // Rows are inserted straight into the table: their months' partitions first.
+  await ensureEventPartitions(daysAgo(91), daysAgo(89));
+});
 afterAll(() => tearDown());
 
 const now = new Date("2025-06-01T00:00:00.000Z");
@@ -29,10 +34,27 @@ describe("retention", () => {
       { email: "a@b.c", ip: "1", succeeded: false, attemptedAt: daysAgo(2) },
       { email: "a@b.c", ip: "1", succeeded: false, attemptedAt: daysAgo(0.5) },
     ]);
-    expect(await purgeWebhookData(now, 90)).toEqual({ ran: true, events: 1, rejections: 1, loginAttempts: 1 });
+    expect(await purgeWebhookData(now, 90)).toEqual({ ran: true, events: 1, rejections: 1, loginAttempts: 1, partitionsDropped: [] });
     expect((await db.select({ e: webhookEvents.eventId }).from(webhookEvents)).map((r) => r.e)).toEqual(["recent"]);
     expect(await db.$count(webhookRejections)).toBe(1);
-    expect(await purgeWebhookData(now, 90)).toEqual({ ran: true, events: 0, rejections: 0, loginAttempts: 0 });
+    expect(await purgeWebhookData(now, 90)).toEqual({ ran: true, events: 0, rejections: 0, loginAttempts: 0, partitionsDropped: [] });
+  });
+
+  it("drops the months of events entirely before the cutoff as whole partitions", async () => {
+    const { id } = await insertTestConnection("Old months");
+    // January and February 2025 end before the cutoff (2025-03-03): dropped whole. March 2025 straddles
+    // it: its rows go one by one (none here is old enough), and the partition stays.
+    await ensureEventPartitions(new Date("2025-01-15T00:00:00Z"), new Date("2025-03-15T00:00:00Z"));
+    for (const [eventId, at] of [["january", "2025-01-20T10:00:00Z"], ["february", "2025-02-27T23:59:59.999Z"], ["march", "2025-03-20T00:00:00Z"]] as const) {
+      const time = new Date(at);
+      await db.insert(webhookEvents).values({
+        connectionId: id, eventId, type: "authenticator.expired", tenantId: TENANT_ID, envelopeTime: time,
+        firstReceivedAt: time, lastReceivedAt: time, signatureStatus: "unsigned", rawBody: "{}",
+      });
+    }
+    const result = await purgeWebhookData(now, 90);
+    expect(result).toMatchObject({ ran: true, events: 2, partitionsDropped: ["webhook_events_2025_01", "webhook_events_2025_02"] });
+    expect((await db.select({ e: webhookEvents.eventId }).from(webhookEvents)).map((r) => r.e).sort()).toEqual(["march", "recent"]);
   });
 
   // PGlite has a single connection, so a second holder of the lock needs PostgreSQL (CI sets DATABASE_URL).

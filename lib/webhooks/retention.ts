@@ -1,49 +1,72 @@
 import "server-only";
 import { lt, sql } from "drizzle-orm";
 import { purgeOldAttempts } from "@/lib/auth/throttle";
-import { getDb } from "@/lib/db";
+import { getDb, targetFromEnv, withOwnConnection } from "@/lib/db";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { errorMessage, logger } from "@/lib/logger";
+import { dropEventPartitionsBefore, ensureUpcomingPartitions } from "./partitions";
 
 /** Any fixed number: only one instance purges at a time (the others skip that round). */
 const RETENTION_LOCK_ID = 724_117_005;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
-export type PurgeResult = { ran: true; events: number; rejections: number; loginAttempts: number } | { ran: false };
+export type PurgeResult = { ran: true; events: number; rejections: number; loginAttempts: number; partitionsDropped: string[] } | { ran: false };
 
 /**
- * Deletes events and rejections older than the retention period, in one transaction holding a
- * transaction-scoped advisory lock (pg_try_advisory_xact_lock), so concurrent instances never purge together.
+ * Removes events and rejections older than the retention period, on a connection of its own holding
+ * a session-level advisory lock (pg_try_advisory_lock), so concurrent instances never purge together
+ * (the others skip that round). First the months of events that ended before the cutoff, whole
+ * partitions at once (partitions.ts: a month of a million events in a catalogue change, never
+ * blocking ingest); then the rows left before the cutoff, row by row: the hourly run finds about an
+ * hour's worth. `events` counts both.
  */
-export async function purgeWebhookData(now = new Date(), retentionDays = env().CONSOLE_WEBHOOK_RETENTION_DAYS): Promise<PurgeResult> {
-  const db = await getDb();
+export function purgeWebhookData(now = new Date(), retentionDays = env().CONSOLE_WEBHOOK_RETENTION_DAYS): Promise<PurgeResult> {
   const cutoff = new Date(now.getTime() - retentionDays * 24 * 3600 * 1000);
-  const result = await db.transaction(async (tx) => {
-    const lock = await tx.execute(sql`select pg_try_advisory_xact_lock(${RETENTION_LOCK_ID}) as locked`);
+  return withOwnConnection(async (db): Promise<PurgeResult> => {
+    const lock = await db.execute(sql`select pg_try_advisory_lock(${RETENTION_LOCK_ID}) as locked`);
     // Both drivers (node-postgres and PGlite) answer with { rows }.
-    const locked = (lock as { rows: Array<{ locked?: boolean }> }).rows[0]?.locked === true;
-    if (!locked) return { ran: false } as const;
-    // The first purge after a long pause can have much to delete: not cut short by the pool's statement timeout.
-    await tx.execute(sql`set local statement_timeout = 0`);
-    const events = await tx.delete(webhookEvents).where(lt(webhookEvents.firstReceivedAt, cutoff)).returning({ id: webhookEvents.id });
-    const rejections = await tx.delete(webhookRejections).where(lt(webhookRejections.receivedAt, cutoff)).returning({ id: webhookRejections.id });
-    return { ran: true, events: events.length, rejections: rejections.length } as const;
+    if ((lock as { rows: Array<{ locked?: boolean }> }).rows[0]?.locked !== true) return { ran: false };
+    try {
+      // The first purge after a long pause can have much to delete: not cut short by the pool's statement timeout.
+      await db.execute(sql`set statement_timeout = 0`);
+      const dropped = await dropEventPartitionsBefore(cutoff, db);
+      const events = await db.delete(webhookEvents).where(lt(webhookEvents.firstReceivedAt, cutoff)).returning({ id: webhookEvents.id });
+      const rejections = await db.delete(webhookRejections).where(lt(webhookRejections.receivedAt, cutoff)).returning({ id: webhookRejections.id });
+      return {
+        ran: true,
+        events: dropped.reduce((n, partition) => n + partition.events, events.length),
+        rejections: rejections.length,
+        loginAttempts: await purgeOldAttempts(now),
+        partitionsDropped: dropped.map((partition) => partition.name),
+      };
+    } finally {
+      await db.execute(sql`reset statement_timeout`);
+      await db.execute(sql`select pg_advisory_unlock(${RETENTION_LOCK_ID})`);
+    }
   });
-  if (!result.ran) return result;
-  const loginAttempts = await purgeOldAttempts(now);
-  return { ...result, loginAttempts };
 }
 
 const state = globalThis as unknown as { __webhookRetentionTimer?: NodeJS.Timeout };
 
-/** Starts the hourly purge in this process (once, also across dev reloads). */
+/**
+ * The hourly upkeep: this month's and next month's partitions made ahead, so deliveries never wait for
+ * one; on PGlite, which has no autovacuum, fresh planner statistics for this month's partition (the
+ * one that changes; a sample of it, a fraction of a second); then the purge.
+ */
+export async function maintainWebhookData(now = new Date()): Promise<PurgeResult> {
+  const [current] = await ensureUpcomingPartitions(now);
+  if (current && targetFromEnv().kind === "pglite") await (await getDb()).execute(sql.raw(`analyze "${current}"`));
+  return purgeWebhookData(now);
+}
+
+/** Starts the hourly upkeep in this process (once, also across dev reloads). */
 export function startWebhookRetentionJob(): void {
   if (state.__webhookRetentionTimer) return;
   const run = () =>
-    purgeWebhookData()
+    maintainWebhookData()
       .then((r) => {
-        if (r.ran && r.events + r.rejections + r.loginAttempts > 0) logger.info("retention purge", r);
+        if (r.ran && r.events + r.rejections + r.loginAttempts + r.partitionsDropped.length > 0) logger.info("retention purge", r);
       })
       .catch((error) => logger.error("retention purge failed", { error: errorMessage(error) }));
   state.__webhookRetentionTimer = setInterval(run, PURGE_INTERVAL_MS);

@@ -104,3 +104,29 @@ describe("group commit", () => {
     expect(row!.deliveryCount).toBe(kept.length);
   });
 });
+
+describe("monthly partitions", () => {
+  const partitionNames = async () =>
+    ((await db.execute(sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'webhook_events'::regclass`)) as unknown as {
+      rows: Array<{ name: string }>;
+    }).rows.map((r) => r.name);
+
+  it("makes the partition of a month that has none yet, and stores the event", async () => {
+    expect(await partitionNames()).not.toContain("webhook_events_2019_03");
+    const event = { ...received(), receivedAt: new Date("2019-03-04T05:06:07.890Z") };
+    expect(await storeEvent(event)).toEqual({ kind: "stored" });
+    expect(await storedIds([event.envelope.id])).toEqual([event.envelope.id]);
+    expect(await partitionNames()).toContain("webhook_events_2019_03");
+  });
+
+  it("a redelivery in a later month counts on the row of the month it was first received in", async () => {
+    const first = { ...received(), receivedAt: new Date("2019-04-30T23:59:59.999Z") };
+    const again = { ...first, receivedAt: new Date("2019-05-01T00:00:00.001Z") };
+    expect(await storeAll([first])).toEqual([{ id: first.envelope.id, outcome: { kind: "stored" } }]);
+    expect(await storeAll([again, again])).toEqual([again, again].map(() => ({ id: first.envelope.id, outcome: { kind: "stored" } })));
+    const rows = await db.select().from(webhookEvents).where(sql`${webhookEvents.eventId} = ${first.envelope.id}`);
+    expect(rows.map((r) => [r.deliveryCount, r.firstReceivedAt.toISOString(), r.lastReceivedAt.toISOString()])).toEqual([
+      [3, "2019-04-30T23:59:59.999Z", "2019-05-01T00:00:00.001Z"],
+    ]);
+  });
+});

@@ -1,11 +1,12 @@
 import "server-only";
 import crypto from "node:crypto";
-import { and, eq, or, sql } from "drizzle-orm";
-import { getDb, targetFromEnv } from "@/lib/db";
+import { sql } from "drizzle-orm";
+import { getDb, targetFromEnv, type Transaction } from "@/lib/db";
 import { databaseErrorCode } from "@/lib/logger";
 import { webhookEvents } from "@/lib/db/schema";
 import { isTestEventId } from "./constants";
 import type { AuthenticatorExpiredData, WebhookEnvelope } from "./envelope";
+import { ensurePartitionsFor, isMissingPartition } from "./partitions";
 
 export type SignatureStatus = "verified_key1" | "verified_key2" | "unsigned";
 
@@ -23,7 +24,7 @@ export type StoreOutcome = { kind: "stored" } | { kind: "conflicting"; storedSha
 
 export const sha256Hex = (text: string | Buffer) => crypto.createHash("sha256").update(text).digest("hex");
 
-/** Rows one INSERT writes at most: bounds a statement's size (a body is at most 256 KiB, most about 1 KiB). */
+/** Rows one batch writes at most: bounds a statement's size (a body is at most 256 KiB, most about 1 KiB). */
 export const MAX_BATCH_ROWS = 100;
 
 type Waiting = { event: ReceivedEvent; resolve: (outcome: StoreOutcome) => void; reject: (error: unknown) => void };
@@ -40,8 +41,8 @@ const maxWritesInFlight = () => (targetFromEnv().kind === "pglite" ? 1 : 4);
 /**
  * Stores an event, or counts a redelivery of it, and resolves once that is committed: group commit.
  * Deliveries that arrive while the database is busy with earlier batches wait in a queue and are
- * written together, one multi-row INSERT per batch (at most MAX_BATCH_ROWS), so under load the console
- * pays one statement and one commit for many events instead of one each; alone, an event is written
+ * written together, one transaction per batch (at most MAX_BATCH_ROWS) with one multi-row INSERT, so
+ * under load the console pays a few statements and one commit for many events instead of each; alone, an event is written
  * at once. Each caller gets its own event's outcome or error: a batch the database refuses for one
  * bad row is written again row by row, so the good rows are stored and only the bad one fails.
  */
@@ -52,7 +53,7 @@ export function storeEvent(event: ReceivedEvent): Promise<StoreOutcome> {
   });
 }
 
-/** An event's identity: its connection and its id (the unique index). */
+/** An event's identity: its connection and its id (one row each). */
 const rowKey = (connectionId: string, eventId: string) => `${connectionId}\u0000${eventId}`;
 const eventKey = (event: ReceivedEvent) => rowKey(event.connectionId, event.envelope.id);
 
@@ -68,8 +69,8 @@ function writeQueued(): void {
 }
 
 /**
- * The next batch, oldest first. One INSERT … ON CONFLICT cannot touch a row twice, so a second
- * delivery of an event already in the batch stays queued for the next one (and counts there).
+ * The next batch, oldest first. A batch reads the rows it already has once, before it writes, so a
+ * second delivery of an event already in the batch stays queued for the next one (and counts there).
  */
 function takeBatch(): Waiting[] {
   const batch: Waiting[] = [];
@@ -86,13 +87,21 @@ function takeBatch(): Waiting[] {
   return batch;
 }
 
-async function writeBatch(batch: Waiting[]): Promise<void> {
+async function writeBatch(batch: Waiting[], partitionsMade = false): Promise<void> {
   try {
     const outcomes = await insertEvents(batch.map((w) => w.event));
     batch.forEach((w, i) => w.resolve(outcomes[i]!));
   } catch (error) {
+    // The month's partition is missing (the upkeep that makes it ahead has not run): made, then again.
+    if (isMissingPartition(error) && !partitionsMade) {
+      await ensurePartitionsFor(batch.map((w) => w.event.receivedAt)).then(
+        () => writeBatch(batch, true),
+        (cause) => batch.forEach((w) => w.reject(cause)),
+      );
+      return;
+    }
     if (batch.length > 1 && isRowError(error)) {
-      for (const waiting of batch) await writeBatch([waiting]);
+      for (const waiting of batch) await writeBatch([waiting], partitionsMade);
       return;
     }
     for (const waiting of batch) waiting.reject(error);
@@ -108,46 +117,61 @@ function isRowError(error: unknown): boolean {
   return code !== undefined && (code.startsWith("22") || code.startsWith("23"));
 }
 
+/** The advisory lock space of events' (connection, event id) pairs: any fixed number (a two-key lock never meets a one-key one). */
+const EVENT_LOCK_SPACE = 724_117_019;
+
+/** The lock key of a pair: 32 bits of its hash. Two pairs that share one only take turns. */
+const lockKey = (key: string) => crypto.createHash("sha256").update(key).digest().readInt32BE(0);
+
 /**
- * One statement for the batch, so two instances receiving the same event at once still make one row
- * with the exact count. A redelivery counts only when its body is the stored one; the same id with
- * another body leaves the row as it was and says so (the caller records it). Throws what the database
- * throws. The outcomes are in the order of `events`.
+ * One transaction for the batch. The table is partitioned by receipt month, so no unique index can
+ * hold (connection, event id) alone (its key would have to include the first delivery's time):
+ * instead the batch first locks its pairs (transaction-scoped advisory locks, in key order so two
+ * batches never wait on each other in a circle), so that two deliveries of one event (two batches, two
+ * instances) take turns and the second finds the first's row. Then it reads the rows already stored,
+ * counts the redeliveries whose body is the stored one, and inserts the rest in one multi-row INSERT.
+ * The same id with another body leaves the row as it was and says so (the caller records it). Throws
+ * what the database throws, and then nothing of the batch is written. The outcomes are in the order of
+ * `events`.
  */
 async function insertEvents(events: ReceivedEvent[]): Promise<StoreOutcome[]> {
   const db = await getDb();
-  const written = await db
-    .insert(webhookEvents)
-    .values(events.map(eventRow))
-    .onConflictDoUpdate({
-      target: [webhookEvents.connectionId, webhookEvents.eventId],
-      set: {
-        deliveryCount: sql`${webhookEvents.deliveryCount} + 1`,
-        lastReceivedAt: sql`greatest(${webhookEvents.lastReceivedAt}, excluded.last_received_at)`,
-      },
-      setWhere: sql`${webhookEvents.rawBody} = excluded.raw_body`,
-    })
-    .returning({ connectionId: webhookEvents.connectionId, eventId: webhookEvents.eventId });
-  const stored = new Set(written.map((row) => rowKey(row.connectionId, row.eventId)));
-  const notWritten = events.filter((event) => !stored.has(eventKey(event)));
-  if (notWritten.length === 0) return events.map(() => ({ kind: "stored" }));
-
-  // Not written: an id already stored with another body, or (rarely) gone between the two statements
-  // (the retention purge), and so nothing to conflict with: stored again.
-  const rows = await db
-    .select({ connectionId: webhookEvents.connectionId, eventId: webhookEvents.eventId, rawBody: webhookEvents.rawBody })
-    .from(webhookEvents)
-    .where(or(...notWritten.map((event) => and(eq(webhookEvents.connectionId, event.connectionId), eq(webhookEvents.eventId, event.envelope.id)))));
-  const storedBodies = new Map(rows.map((row) => [rowKey(row.connectionId, row.eventId), row.rawBody]));
-  const gone = notWritten.filter((event) => !storedBodies.has(eventKey(event)));
-  const again = gone.length > 0 ? await insertEvents(gone) : [];
-  return events.map((event): StoreOutcome => {
-    const key = eventKey(event);
-    if (stored.has(key)) return { kind: "stored" };
-    const storedBody = storedBodies.get(key);
-    if (storedBody === undefined) return again[gone.indexOf(event)]!;
-    return { kind: "conflicting", storedSha256: sha256Hex(storedBody), receivedSha256: sha256Hex(event.rawBody) };
+  return db.transaction(async (tx) => {
+    const keys = [...new Set(events.map((event) => lockKey(eventKey(event))))].sort((a, b) => a - b);
+    await tx.execute(sql`select pg_advisory_xact_lock(${EVENT_LOCK_SPACE}, key) from unnest(${`{${keys.join(",")}}`}::int4[]) as key`);
+    const pairs = JSON.stringify(events.map((event) => ({ connection_id: event.connectionId, event_id: event.envelope.id })));
+    const existing = await tx
+      .select({ id: webhookEvents.id, firstReceivedAt: webhookEvents.firstReceivedAt, connectionId: webhookEvents.connectionId, eventId: webhookEvents.eventId, rawBody: webhookEvents.rawBody })
+      .from(webhookEvents)
+      .where(
+        sql`(${webhookEvents.connectionId}, ${webhookEvents.eventId}) in (select connection_id, event_id from json_to_recordset(${pairs}::json) as pair(connection_id uuid, event_id text))`,
+      );
+    const stored = new Map(existing.map((row) => [rowKey(row.connectionId, row.eventId), row]));
+    const redeliveries = events.filter((event) => stored.get(eventKey(event))?.rawBody === event.rawBody);
+    const counted = new Set(redeliveries.length > 0 ? await countRedeliveries(tx, redeliveries.map((event) => ({ row: stored.get(eventKey(event))!, event }))) : []);
+    // New events, and redeliveries whose row went meanwhile (the retention purge): stored as new.
+    const inserts = events.filter((event) => {
+      const row = stored.get(eventKey(event));
+      return row === undefined || (row.rawBody === event.rawBody && !counted.has(row.id));
+    });
+    if (inserts.length > 0) await tx.insert(webhookEvents).values(inserts.map(eventRow));
+    return events.map((event): StoreOutcome => {
+      const row = stored.get(eventKey(event));
+      if (row === undefined || row.rawBody === event.rawBody) return { kind: "stored" };
+      return { kind: "conflicting", storedSha256: sha256Hex(row.rawBody), receivedSha256: sha256Hex(event.rawBody) };
+    });
   });
+}
+
+/** One more delivery of each stored row, at its receipt time; returns the ids of the rows counted. */
+async function countRedeliveries(tx: Transaction, deliveries: Array<{ row: { id: number; firstReceivedAt: Date }; event: ReceivedEvent }>): Promise<number[]> {
+  const values = JSON.stringify(deliveries.map(({ row, event }) => ({ id: row.id, first_received_at: row.firstReceivedAt, received_at: event.receivedAt })));
+  const result = (await tx.execute(sql`
+    update webhook_events w set delivery_count = w.delivery_count + 1, last_received_at = greatest(w.last_received_at, d.received_at)
+    from json_to_recordset(${values}::json) as d(id bigint, first_received_at timestamptz, received_at timestamptz)
+    where w.id = d.id and w.first_received_at = d.first_received_at
+    returning w.id`)) as unknown as { rows: Array<{ id: number | string }> };
+  return result.rows.map((r) => Number(r.id));
 }
 
 function eventRow(event: ReceivedEvent): typeof webhookEvents.$inferInsert {

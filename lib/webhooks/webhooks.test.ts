@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { webhookEvents } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
+import { ensureEventPartitions } from "./partitions";
 import { csvCell, EVENT_EXPORT_COLUMNS, exportStream, isoTimestamp } from "./export";
 import { eventFiltersSchema, parseEventFilters, type EventFilters } from "./filters";
 import { withCursorFallback } from "./cursor";
@@ -32,6 +33,9 @@ async function userIds(input: Record<string, string>) {
 
 beforeAll(async () => {
   ({ db, tearDown } = await setUpTestDatabase());
+  // Events are inserted straight into the table here: their months' partitions first (the receiver makes its own).
+  await ensureEventPartitions(new Date(base), new Date("2025-07-01T00:00:00Z"));
+  await ensureEventPartitions(new Date(Date.now() - 2 * 86_400_000), new Date());
   acme = (await insertTestConnection("Acme")).id;
   globex = (await insertTestConnection("Globex")).id;
   seeds.push(

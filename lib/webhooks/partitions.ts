@@ -1,0 +1,74 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { getDb, targetFromEnv, type Executor } from "@/lib/db";
+import { databaseErrorCode } from "@/lib/logger";
+
+/**
+ * webhook_events is partitioned by UTC month of receipt (migration 0005): one table per month, named
+ * webhook_events_YYYY_MM. Receipt is the console's clock, so the months in use are the retention
+ * period's and no sender can make more. There is no catch-all partition (PostgreSQL detaches a
+ * partition without blocking writes only when there is none), so a month's partition must exist
+ * before its first row: made ahead for this month and the next (at start-up and hourly), and on demand
+ * when an insert finds none (store.ts).
+ */
+
+const PARTITION_NAME = /^webhook_events_(\d{4})_(\d{2})$/;
+
+const monthStart = (at: Date) => Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1);
+const nextMonthStart = (at: Date) => Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
+
+/** Creates the partitions of every month from `from` to `to` (both included) that do not exist yet; returns their names, in order. */
+export async function ensureEventPartitions(from: Date, to: Date = from, db?: Executor): Promise<string[]> {
+  const executor = db ?? (await getDb());
+  const names: string[] = [];
+  for (let month = monthStart(from); month <= to.getTime(); month = nextMonthStart(new Date(month))) {
+    try {
+      const result = (await executor.execute(sql`select webhook_events_create_partition(${new Date(month).toISOString()}::timestamptz) as name`)) as unknown as {
+        rows: Array<{ name: string }>;
+      };
+      names.push(result.rows[0]!.name);
+    } catch (error) {
+      // Another instance created it at the same moment: it exists, which is all this asked.
+      if (databaseErrorCode(error) !== "42P07" && databaseErrorCode(error) !== "23505") throw error;
+    }
+  }
+  return names;
+}
+
+/** This month's partition and the next one's, so deliveries never wait for one; returns their names. */
+export const ensureUpcomingPartitions = (now = new Date()) => ensureEventPartitions(now, new Date(nextMonthStart(now)));
+
+/** The partitions for the months of these receipt times (an insert found none for one of them). */
+export async function ensurePartitionsFor(times: Date[]): Promise<void> {
+  for (const month of new Set(times.map(monthStart))) await ensureEventPartitions(new Date(month));
+}
+
+/** "No partition of relation … found for row": the insert's month has no partition yet. */
+export const isMissingPartition = (error: unknown) => databaseErrorCode(error) === "23514";
+
+/**
+ * Drops the partitions of the months that ended before `cutoff`: every event in them was received
+ * before it. This is the bulk of the retention purge: a month of events goes in one catalogue change,
+ * not row by row. On PostgreSQL a partition is first detached CONCURRENTLY, which waits for queries
+ * still reading it but blocks no insert (so `db` must be a connection outside any transaction); PGlite
+ * has one connection, so nothing runs meanwhile and it is dropped at once. A detach cut short (the
+ * process stopped) is finished first. Returns each partition dropped with the events it held, counted
+ * once it is detached (nothing reads or writes it then).
+ */
+export async function dropEventPartitionsBefore(cutoff: Date, db: Executor): Promise<Array<{ name: string; events: number }>> {
+  const result = (await db.execute(sql`
+    select c.relname as name, i.inhdetachpending as pending from pg_inherits i join pg_class c on c.oid = i.inhrelid
+    where i.inhparent = 'webhook_events'::regclass order by c.relname`)) as unknown as { rows: Array<{ name: string; pending: boolean }> };
+  const concurrently = targetFromEnv().kind === "postgres";
+  const dropped: Array<{ name: string; events: number }> = [];
+  for (const { name, pending } of result.rows) {
+    const match = PARTITION_NAME.exec(name);
+    if (!match || Date.UTC(Number(match[1]), Number(match[2]), 1) > cutoff.getTime()) continue;
+    if (pending) await db.execute(sql.raw(`alter table webhook_events detach partition "${name}" finalize`));
+    else if (concurrently) await db.execute(sql.raw(`alter table webhook_events detach partition "${name}" concurrently`));
+    const count = (await db.execute(sql.raw(`select count(*)::int as n from "${name}"`))) as unknown as { rows: Array<{ n: number }> };
+    await db.execute(sql.raw(`drop table "${name}"`));
+    dropped.push({ name, events: count.rows[0]!.n });
+  }
+  return dropped;
+}
