@@ -216,6 +216,8 @@ export const webhookEvents = pgTable(
     index("webhook_events_delay_idx").on(deliveryDelayBucket(t.firstReceivedAt, t.expiresAt), ...newestFirst(t)),
     index("webhook_events_test_idx").on(...newestFirst(t)).where(sql`${t.isTest}`),
     index("webhook_events_user_prefix_idx").using("btree", t.userId.op("text_pattern_ops")),
+    // A user-id prefix in one connection: that connection's matches only, not every connection's.
+    index("webhook_events_connection_user_prefix_idx").using("btree", t.connectionId, t.userId.op("text_pattern_ops")),
     index("webhook_events_user_authenticator_idx").on(t.userAuthenticatorId),
     // An expiry filter reads events delivered within a day of expiring (the service's rule, nearly all)
     // through the received-time indexes, in the window the range implies; this one holds the rest.

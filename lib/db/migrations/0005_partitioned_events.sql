@@ -45,6 +45,7 @@ CREATE INDEX "webhook_events_connection_method_platform_idx" ON "webhook_events"
 CREATE INDEX "webhook_events_delay_idx" ON "webhook_events" USING btree (width_bucket(date_part('epoch', "first_received_at" - "expires_at"), array[60,600,3600,21600,86400]::float8[]),"first_received_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "webhook_events_test_idx" ON "webhook_events" USING btree ("first_received_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "webhook_events"."is_test";--> statement-breakpoint
 CREATE INDEX "webhook_events_user_prefix_idx" ON "webhook_events" USING btree ("user_id" text_pattern_ops);--> statement-breakpoint
+CREATE INDEX "webhook_events_connection_user_prefix_idx" ON "webhook_events" USING btree ("connection_id","user_id" text_pattern_ops);--> statement-breakpoint
 CREATE INDEX "webhook_events_user_authenticator_idx" ON "webhook_events" USING btree ("user_authenticator_id");--> statement-breakpoint
 CREATE INDEX "webhook_events_expiry_outside_window_idx" ON "webhook_events" USING btree ("expires_at") WHERE date_part('epoch', "webhook_events"."first_received_at" - "webhook_events"."expires_at") not between 0 and 86400;--> statement-breakpoint
 CREATE INDEX "webhook_events_connection_received_idx" ON "webhook_events" USING btree ("connection_id","first_received_at","signature_status") WHERE not "webhook_events"."is_test";--> statement-breakpoint
