@@ -55,7 +55,9 @@ export async function appendEvents(dataset: Dataset, count: number): Promise<Loa
     dataset.events += count;
     dataset.loads += 1;
     const [size] = rowsOf<{ rows: string; bytes: string }>(
-      await db.execute(sql`select count(*)::bigint as rows, pg_total_relation_size('webhook_events') as bytes from webhook_events`),
+      // The table is partitioned by month: its size is its partitions' (the parent holds no rows).
+      await db.execute(sql`select (select count(*) from webhook_events)::bigint as rows,
+        (select sum(pg_total_relation_size(relid)) from pg_partition_tree('webhook_events')) as bytes`),
     );
     const rows = Number(size!.rows);
     const tableBytes = Number(size!.bytes);
