@@ -124,14 +124,14 @@ export type FuzzCase = {
   extraHeaders?: [string, string][];
   expect: Expectation;
   /** Set when the request carries an event that is stored if answered 200. */
-  event?: { key: string; conn: Conn; eventId: string; variant: string };
+  event?: { key: string; conn: Conn; eventId: string };
   /** Index of the case that must be answered before this one is sent (deliveries of one event, in order). */
   after?: number;
 };
 
 export type Plan = { cases: FuzzCase[]; neverInLogs: string[] };
 
-type EventPlan = { key: string; conn: Conn; id: string; body: Buffer; makeConflict: () => Buffer; lastCase: number; conflicts: number; reusable: boolean };
+type EventPlan = { key: string; conn: Conn; id: string; body: Buffer; makeConflict: () => Buffer; lastCase: number; reusable: boolean };
 
 type Identity = { userId: string; email: string; emailLocal: string; phone: string; phoneDigits: string };
 
@@ -459,10 +459,10 @@ function newEvent(g: Gen, kind: string, conn: Conn, opts: { unknownKind?: boolea
     sign: conn === "signed" ? (opts.sign ?? validSigner(r)) : undefined,
     skew: opts.skew,
     expect: { status: [200] },
-    event: { key, conn, eventId: id, variant: "first" },
+    event: { key, conn, eventId: id },
   });
   // Redeliveries reuse ordinary events only, so that a failure of an edge case is reported once, under its own kind.
-  g.events.push({ key, conn, id, body: built.body, makeConflict: built.makeConflict, lastCase: c.index, conflicts: 0, reusable: !opts.edge });
+  g.events.push({ key, conn, id, body: built.body, makeConflict: built.makeConflict, lastCase: c.index, reusable: !opts.edge });
   return c;
 }
 
@@ -549,7 +549,7 @@ const TABLE: Weighted[] = [
         body: e.body,
         sign: e.conn === "signed" ? validSigner(r) : undefined,
         expect: { status: [200] },
-        event: { key: e.key, conn: e.conn, eventId: e.id, variant: "first" },
+        event: { key: e.key, conn: e.conn, eventId: e.id },
         after: e.lastCase,
       });
       e.lastCase = c.index;
@@ -562,14 +562,13 @@ const TABLE: Weighted[] = [
       const e = recentEvent(g);
       if (!e) return void newEvent(g, "valid.expired.unsigned", "unsigned");
       const r = g.r;
-      e.conflicts++;
       const c = push(g, {
         kind: "valid.conflictingRedelivery",
         path: tokenPath(e.conn),
         body: e.makeConflict(),
         sign: e.conn === "signed" ? validSigner(r) : undefined,
         expect: { status: [200] },
-        event: { key: e.key, conn: e.conn, eventId: e.id, variant: `conflict${e.conflicts}` },
+        event: { key: e.key, conn: e.conn, eventId: e.id },
         after: e.lastCase,
       });
       e.lastCase = c.index;
@@ -1001,7 +1000,7 @@ const TABLE: Weighted[] = [
         sign: stale ? signWith([0]) : (body, t) => [`t=${t},v2=${hmacSignature(WRONG_KEY, t, body)}`],
         skew: stale ? -900 : undefined,
         expect: { status: [401] },
-        event: { key: e.key, conn: e.conn, eventId: e.id, variant: "first" },
+        event: { key: e.key, conn: e.conn, eventId: e.id },
         after: e.lastCase,
       });
       e.lastCase = c.index;

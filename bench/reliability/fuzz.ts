@@ -7,7 +7,7 @@
  * paths, chunked and half-sent bodies.
  *
  * The harness checks the database against `expectedStored` afterwards: each event that got a 200, with
- * the number of 200 answers to its first stored body (a conflicting redelivery gets 200 and is not counted).
+ * the number of 200 answers to its id (a conflicting redelivery gets 200 and counts; its body is not kept).
  * Expected counts assume the connections start with no events (a fresh database per run).
  */
 import http from "node:http";
@@ -49,8 +49,8 @@ export async function fuzzReceiver(target: FuzzTarget, observer: FuzzObserver = 
   const agent = new client.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const statusCounts: Record<string, number> = {};
   const failures: Failure[] = [];
-  /** Per event: the variant stored first (the first 200), and the 200s that body got. */
-  const stored = new Map<string, { conn: "signed" | "unsigned"; eventId: string; variant: string; deliveries: number }>();
+  /** Per event: the 200s its id got. */
+  const stored = new Map<string, { conn: "signed" | "unsigned"; eventId: string; deliveries: number }>();
 
   const finished: Promise<void>[] = [];
   const markDone: (() => void)[] = [];
@@ -126,9 +126,8 @@ export async function fuzzReceiver(target: FuzzTarget, observer: FuzzObserver = 
     statusCounts[statusKey] = (statusCounts[statusKey] ?? 0) + 1;
     if (answer.ok && answer.status === 200 && c.event) {
       const entry = stored.get(c.event.key);
-      if (!entry) stored.set(c.event.key, { conn: c.event.conn, eventId: c.event.eventId, variant: c.event.variant, deliveries: 1 });
-      else if (entry.variant === c.event.variant) entry.deliveries++;
-      // else: a conflicting redelivery: answered 200, the stored row and its count unchanged.
+      if (!entry) stored.set(c.event.key, { conn: c.event.conn, eventId: c.event.eventId, deliveries: 1 });
+      else entry.deliveries++; // a conflicting redelivery too: answered 200, counted, the first body kept
     }
     const problem = checkAnswer(c, answer);
     observer.onAnswer?.(c, answer, problem);

@@ -385,7 +385,7 @@ describe("nothing valid-looking lost: what the database cannot hold is refused, 
     expect(await eventRow(signed.id, event.id)).toHaveLength(0);
   });
 
-  it("the same event id with another body: 200 (no retry), the first body kept, a conflicting_redelivery rejection with both hashes", async () => {
+  it("the same event id with another body: 200 (no retry) and counted, the first body kept, a conflicting_redelivery rejection with both hashes", async () => {
     const first = expiredEvent();
     const second = { ...first, data: { ...first.data, userId: "usr_someone_else" } };
     expect((await receiveWebhook(webhookRequest(signed.token, first, { keys: [KEY1] }))).status).toBe(200);
@@ -393,12 +393,30 @@ describe("nothing valid-looking lost: what the database cannot hold is refused, 
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ success: true });
     const [row] = await eventRow(signed.id, first.id);
-    expect(row).toMatchObject({ rawBody: JSON.stringify(first), deliveryCount: 1, userId: "usr_alice" });
+    // Answered 200, so counted: Deliveries is the number of times the service was told the id arrived.
+    expect(row).toMatchObject({ rawBody: JSON.stringify(first), deliveryCount: 2, userId: "usr_alice" });
     const rejection = await lastRejection();
     const hash = (value: object) => crypto.createHash("sha256").update(JSON.stringify(value)).digest("hex");
     expect(rejection).toMatchObject({ reason: "conflicting_redelivery", status: 200, eventId: first.id, connectionId: signed.id, bodySha256: hash(second) });
     expect(rejection!.detail).toContain(hash(first));
     expect(rejection!.detail).toContain(hash(second));
+  });
+
+  it("every 200 counts once: deliveries of one event sent at once, in one burst and in batches behind others, a conflicting body among them", async () => {
+    const events = Array.from({ length: 12 }, () => expiredEvent());
+    // Event i is sent i+1 times, all concurrently, shuffled among the others (so some deliveries of an
+    // event wait in the queue behind a batch holding another of its deliveries); every third event
+    // has one delivery with another body.
+    const deliveries = events.flatMap((event, i) =>
+      Array.from({ length: i + 1 }, (_, n) => (i % 3 === 0 && n === 1 ? { ...event, data: { ...event.data, userId: "usr_other_body" } } : event)),
+    );
+    const order = deliveries.map((d, i) => ({ d, rank: crypto.createHash("sha256").update(String(i)).digest().readUInt32BE(0) })).sort((a, b) => a.rank - b.rank);
+    const statuses = await Promise.all(order.map(({ d }) => receiveWebhook(webhookRequest(signed.token, d, { keys: [KEY1] })).then((r) => [d.id, r.status] as const)));
+    const answered200 = new Map<string, number>();
+    for (const [id, status] of statuses) if (status === 200) answered200.set(id, (answered200.get(id) ?? 0) + 1);
+    const rows = await db.select().from(webhookEvents).where(sql`${webhookEvents.eventId} in ${events.map((e) => e.id)}`);
+    expect(Object.fromEntries(rows.map((r) => [r.eventId, r.deliveryCount]))).toEqual(Object.fromEntries(events.map((e, i) => [e.id, i + 1])));
+    expect(Object.fromEntries(answered200)).toEqual(Object.fromEntries(events.map((e, i) => [e.id, i + 1])));
   });
 
   it("two X-Signature-V2 headers are refused in either order, even when one of them is valid", async () => {

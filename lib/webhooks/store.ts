@@ -20,7 +20,7 @@ export type ReceivedEvent = {
   receivedAt: Date;
 };
 
-/** What storing did: a new row or one more delivery of it (both "stored"), or an id already stored with another body. */
+/** What storing did: a new row or one more delivery of it (both "stored"), or one more delivery of an id stored with another body (counted, its body not kept). */
 export type StoreOutcome = { kind: "stored" } | { kind: "conflicting"; storedSha256: string; receivedSha256: string };
 
 export const sha256Hex = (text: string | Buffer) => crypto.createHash("sha256").update(text).digest("hex");
@@ -170,10 +170,12 @@ const pairKey = (row: Pair) => rowKey(row.connection_id, row.event_id);
 
 /**
  * The new events are inserted in one statement, which skips those already stored (by connection and
- * event id): for a batch of new events, the usual case, that is all. Those skipped are redeliveries:
- * one more delivery is counted on the stored row, at their receipt time, when their body is the stored
- * one; the same id with another body leaves the row as it was and says so (the caller records it). A
- * redelivery whose row went meanwhile (the retention purge) is stored again.
+ * event id): for a batch of new events, the usual case, that is all. Those skipped are redeliveries,
+ * and each one counts: every delivery answered 200 adds one to the stored row's delivery count and
+ * moves its last-received time, so "Deliveries" is the number of times the service was told an id
+ * arrived. The same id with another body counts too but leaves the stored body as it was, and says so
+ * (the caller records the conflict). A redelivery whose row went meanwhile (the retention purge) is
+ * stored again.
  */
 async function writeEvents(db: Executor, events: ReceivedEvent[]): Promise<StoreOutcome[]> {
   const inserted = (await db.execute(sql`
@@ -187,34 +189,25 @@ async function writeEvents(db: Executor, events: ReceivedEvent[]): Promise<Store
   const redeliveries = events.filter((event) => !written.has(eventKey(event)));
   if (redeliveries.length === 0) return events.map(() => ({ kind: "stored" }));
 
+  // The stored body comes back only when it is not this delivery's (a conflict, rare), for its hash.
   const counted = (await db.execute(sql`
     update webhook_events w set delivery_count = w.delivery_count + 1, last_received_at = greatest(w.last_received_at, event.last_received_at)
     from json_to_recordset(${batchRows(redeliveries)}::json) as event(${RECORD_TYPE})
-    where w.connection_id = event.connection_id and w.event_id = event.event_id and w.raw_body = event.raw_body
-    returning w.connection_id, w.event_id`)) as unknown as { rows: Pair[] };
-  const countedKeys = new Set(counted.rows.map(pairKey));
-  const others = redeliveries.filter((event) => !countedKeys.has(eventKey(event)));
-  const stored = others.length === 0 ? new Map<string, string>() : await storedBodies(db, others);
-  const gone = others.filter((event) => !stored.has(eventKey(event)));
+    where w.connection_id = event.connection_id and w.event_id = event.event_id
+    returning w.connection_id, w.event_id, case when w.raw_body <> event.raw_body then w.raw_body end as other_body`)) as unknown as {
+    rows: Array<Pair & { other_body: string | null }>;
+  };
+  const countedBodies = new Map(counted.rows.map((row) => [pairKey(row), row.other_body]));
+  const gone = redeliveries.filter((event) => !countedBodies.has(eventKey(event)));
   const again = gone.length > 0 ? await writeEvents(db, gone) : [];
   return events.map((event): StoreOutcome => {
     const key = eventKey(event);
-    if (written.has(key) || countedKeys.has(key)) return { kind: "stored" };
-    const storedBody = stored.get(key);
-    if (storedBody === undefined) return again[gone.indexOf(event)]!;
+    if (written.has(key)) return { kind: "stored" };
+    if (!countedBodies.has(key)) return again[gone.indexOf(event)]!;
+    const storedBody = countedBodies.get(key);
+    if (storedBody == null) return { kind: "stored" };
     return { kind: "conflicting", storedSha256: sha256Hex(storedBody), receivedSha256: sha256Hex(event.rawBody) };
   });
-}
-
-/** The stored bodies of these events' rows, by connection and event id. */
-async function storedBodies(db: Executor, events: ReceivedEvent[]): Promise<Map<string, string>> {
-  const pairs = JSON.stringify(events.map((event): Pair => ({ connection_id: event.connectionId, event_id: event.envelope.id })));
-  const result = (await db.execute(sql`
-    select w.connection_id, w.event_id, w.raw_body from webhook_events w
-    where (w.connection_id, w.event_id) in (select connection_id, event_id from json_to_recordset(${pairs}::json) as pair(connection_id uuid, event_id text))`)) as unknown as {
-    rows: Array<Pair & { raw_body: string }>;
-  };
-  return new Map(result.rows.map((row) => [pairKey(row), row.raw_body]));
 }
 
 function eventRow(event: ReceivedEvent): typeof webhookEvents.$inferInsert {
