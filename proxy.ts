@@ -2,6 +2,7 @@ import { getToken } from "next-auth/jwt";
 import { NextResponse, type NextRequest } from "next/server";
 import { hasRole, roleForPath, type Role } from "@/lib/auth/roles";
 import { env } from "@/lib/env";
+import { strictTransportSecurity } from "@/lib/transport-security";
 import { notAWebhookUrl } from "@/lib/webhooks/errors";
 
 const WEBHOOK_PATH_PREFIX = "/api/webhooks/";
@@ -32,12 +33,20 @@ function decodes(pathname: string): boolean {
   }
 }
 
+/** Every answer of the proxy (pages, redirects, refusals) carries Strict-Transport-Security when the console is https. */
+export async function proxy(request: NextRequest) {
+  const response = await answer(request);
+  const hsts = strictTransportSecurity(env().NEXTAUTH_URL);
+  if (hsts) response.headers.set("Strict-Transport-Security", hsts);
+  return response;
+}
+
 /**
  * Sets a per-request CSP nonce and sends signed-out visitors to the sign-in page.
  * This is a convenience, never the only check: every page, action and route handler
  * calls requireUser()/requireRole() itself.
  */
-export async function proxy(request: NextRequest) {
+async function answer(request: NextRequest): Promise<NextResponse | Response> {
   const { pathname, search } = request.nextUrl;
   // next.config.js turns Next's own trailing-slash redirect off so that a webhook URL pasted with a slash
   // still reaches the receiver (the service does not follow redirects); every other path keeps it.

@@ -12,7 +12,7 @@ import crypto from "node:crypto";
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
 import { insertTestConnection } from "@/lib/testing/webhooks";
-import { processTreeRss, rowsOf, sampleRss, sleep, withDatabase } from "./reliability/server";
+import { processTreeRss, rowsOf, sampleRss, sleep, withDatabase, type Scenario } from "./reliability/server";
 import { benchConsole, benchScenario } from "./support/console";
 import { measuredPart, MiB, round, type BackendContext } from "./support/part";
 import { signedExpiredEvent, type Sender } from "./support/signed-event";
@@ -47,15 +47,7 @@ export const ingestPart = measuredPart(
 async function measure(backend: BackendContext) {
   const scenario = await benchScenario(NAME);
   try {
-    const senders = await withDatabase(scenario, async () => {
-      const created: Sender[] = [];
-      for (let i = 0; i < WEBHOOK_URLS; i++) {
-        const key = `bench_srv_${crypto.randomBytes(16).toString("hex")}`;
-        const { token } = await insertTestConnection(`Ingest ${i + 1}`, [key]);
-        created.push({ token, key });
-      }
-      return created;
-    });
+    const senders = await webhookSenders(scenario, WEBHOOK_URLS);
 
     const server = await benchConsole(scenario);
     const phases: Phase[] = [];
@@ -94,6 +86,19 @@ async function measure(backend: BackendContext) {
   }
 }
 
+/** `count` console connections in the scenario's database, each with a server key that signs its deliveries. */
+export function webhookSenders(scenario: Scenario, count: number): Promise<Sender[]> {
+  return withDatabase(scenario, async () => {
+    const created: Sender[] = [];
+    for (let i = 0; i < count; i++) {
+      const key = `bench_srv_${crypto.randomBytes(16).toString("hex")}`;
+      const { token } = await insertTestConnection(`Ingest ${i + 1}`, [key]);
+      created.push({ token, key });
+    }
+    return created;
+  });
+}
+
 /** One autocannon run against the console at the bench's connection count. */
 function load(url: string, options: Partial<autocannon.Options>): Promise<autocannon.Result> {
   return autocannon({ url, connections: CONNECTIONS, ...options });
@@ -103,7 +108,7 @@ function load(url: string, options: Partial<autocannon.Options>): Promise<autoca
  * A request template whose every request is a new event, signed now with its connection's key: what
  * the service sends. Signing is one HMAC-SHA256 over a ~450-byte body, microseconds per request.
  */
-function webhookRequests(senders: Sender[]): autocannon.Request {
+export function webhookRequests(senders: Sender[]): autocannon.Request {
   let n = 0;
   return {
     method: "POST",

@@ -28,13 +28,13 @@ test.describe("signed out", () => {
     await expect(page).toHaveURL(/\/webhooks\?userId=abc$/);
   });
 
-  test("an off-site callback is ignored", async ({ page }) => {
+  test("an off-site callback is ignored", async ({ page, baseURL }) => {
     await page.goto("/sign-in?callbackUrl=//evil.example/steal");
     await page.getByLabel("Email").fill(e2eUsers.support.email);
     await page.getByLabel("Password").fill(e2eUsers.support.password);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.getByTestId("current-user")).toBeVisible();
-    expect(new URL(page.url()).host).toBe(new URL(page.url()).host);
+    expect(new URL(page.url()).host).toBe(new URL(baseURL!).host);
     expect(page.url()).not.toContain("evil.example");
   });
 
@@ -101,7 +101,12 @@ test.describe("throttling", () => {
       await fillSignIn(page, { email: e2eUsers.throttled.email, password: `wrong-${i}` });
       await expect(failureMessage(page)).toHaveText("Email or password is incorrect.");
     }
+    // Refused before any password check: HTTP 429 with the time to come back, and the form says so.
+    const refusal = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/auth/callback/credentials");
     await fillSignIn(page, e2eUsers.throttled);
+    const refused = await refusal;
+    expect(refused.status()).toBe(429);
+    expect(Number(refused.headers()["retry-after"])).toBeGreaterThan(13 * 60);
     await expect(failureMessage(page)).toHaveText(TOO_MANY);
 
     // The right-most entry is the address: one invented further left changes nothing…
@@ -111,9 +116,14 @@ test.describe("throttling", () => {
     await expect(failureMessage(spoofed)).toHaveText(TOO_MANY);
     await spoofing.close();
 
-    // …and another address is keyed apart: the user is not locked out.
+    // …and another address is keyed apart: the user is not locked out, and that browser gets its device cookie.
     const elsewhere = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": "203.0.113.30, 203.0.113.31" } });
-    await signIn(await elsewhere.newPage(), e2eUsers.throttled);
+    const signedIn = await elsewhere.newPage();
+    await fillSignIn(signedIn, e2eUsers.throttled);
+    await expect(signedIn.getByTestId("current-user")).toHaveText(e2eUsers.throttled.name);
+    expect(await elsewhere.cookies()).toContainEqual(
+      expect.objectContaining({ name: "console.device", path: "/api/auth/callback/credentials", httpOnly: true, sameSite: "Strict" }),
+    );
     await elsewhere.close();
   });
 });

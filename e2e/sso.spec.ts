@@ -1,8 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
 import type { OidcUser } from "../scripts/oidc-users";
+import { fillSignIn } from "./support/auth";
 import { expectNoSeriousA11yViolations, sidewaysOverflow } from "./support/axe";
-import { e2eEnv } from "./support/env";
-import { e2eOidc, e2eOidcUsers, startSsoSignIn } from "./support/oidc";
+import { e2eEnv, e2eUsers } from "./support/env";
+import { e2eLinkerLocalAccount, e2eOidc, e2eOidcUsers, signInAtProvider, startSsoSignIn } from "./support/oidc";
 
 /**
  * Single sign-on through a real OpenID Connect provider (scripts/oidc-provider.ts, started by
@@ -45,6 +46,12 @@ const refusals = [
   { person: e2eOidcUsers.unverified, reason: "email_unverified", title: "Your email address is not verified", advice: "Verify your email address" },
   { person: e2eOidcUsers.outsider, reason: "domain_not_allowed", title: "Your email domain is not allowed here", advice: "Sign in with your work account" },
   { person: e2eOidcUsers.leaver, reason: "disabled", title: "Your console account is disabled", advice: "Ask a console administrator to enable your account" },
+  {
+    person: e2eOidcUsers.impostor,
+    reason: "link_requires_password",
+    title: "This email already has a console account",
+    advice: `Sign in with its password, then use Sign in with ${e2eOidc.providerName} to link it.`,
+  },
 ] as const;
 
 for (const { person, reason, title, advice } of refusals) {
@@ -60,6 +67,38 @@ for (const { person, reason, title, advice } of refusals) {
     await expect(page).toHaveURL(/\/sign-in$/);
   });
 }
+
+test("an identity with the email of the password admin is not linked to the admin, who stays admin", async ({ page }) => {
+  await startSsoSignIn(page, e2eOidcUsers.impostor);
+  await expect(page).toHaveURL(`${e2eEnv.consoleUrl}/sign-in/refused?reason=link_requires_password`);
+  await fillSignIn(page, e2eUsers.admin);
+  await expect(page.getByTestId("current-user")).toHaveText(e2eUsers.admin.name);
+  expect(await sessionOf(page)).toMatchObject({ user: { email: e2eUsers.admin.email, role: "admin" } });
+});
+
+test("a password user links single sign-on by signing in with the password first, from the refusal page", async ({ page }) => {
+  const { linker } = e2eOidcUsers;
+  await startSsoSignIn(page, linker);
+  await expect(page).toHaveURL(`${e2eEnv.consoleUrl}/sign-in/refused?reason=link_requires_password`);
+  await page.getByRole("link", { name: "Sign in with its password" }).click();
+  await expect(page).toHaveURL(`${e2eEnv.consoleUrl}/sign-in?callbackUrl=%2Flink-sso`);
+  await page.getByLabel("Email").fill(linker.email);
+  await page.getByLabel("Password").fill(e2eLinkerLocalAccount.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page).toHaveURL(`${e2eEnv.consoleUrl}/link-sso`);
+  await expect(page.getByRole("heading", { name: `Link ${e2eOidc.providerName}` })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  await signInAtProvider(page, linker);
+  // Linked: the provider's name replaces the local one.
+  await expect(page.getByTestId("current-user")).toHaveText(linker.name);
+  expect(await sessionOf(page)).toMatchObject({ user: { email: linker.email, name: linker.name, role: "support" } });
+
+  // From now on single sign-on alone signs this person in.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+  await signInThroughSso(page, linker);
+});
 
 test("the refusal page passes axe on a desktop and a phone, and leads back to sign-in", async ({ page }) => {
   await page.goto("/sign-in/refused?reason=no_role");

@@ -348,6 +348,8 @@ test.describe("the last enabled admin", () => {
       ...process.env,
       NODE_ENV: "production",
       NEXTAUTH_URL: loneUrl,
+      // The browser connects straight to this console, through no proxy (lib/env.ts asks for the choice).
+      CONSOLE_TRUSTED_PROXY_HOPS: "0",
       NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64"),
       CONSOLE_ENCRYPTION_KEY: crypto.randomBytes(32).toString("base64"),
       CONSOLE_DATA_DIR: dataDir,

@@ -61,6 +61,25 @@ describe("parseEnv", () => {
     }
   });
 
+  it("in production, refuses to start until the number of trusted proxies is chosen, and says what each number means", () => {
+    const production = { ...valid, NODE_ENV: "production" };
+    for (const unset of [undefined, ""]) {
+      let message = "";
+      try {
+        parseEnv({ ...production, CONSOLE_TRUSTED_PROXY_HOPS: unset });
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(message).toContain("CONSOLE_TRUSTED_PROXY_HOPS: must be set in production (0 included)");
+      expect(message).toMatch(/^ +0: none/m);
+      expect(message).toMatch(/^ +1: one proxy/m);
+      expect(message).toMatch(/2: a load balancer in front of nginx/);
+    }
+    // 0 is a valid choice once made.
+    expect(parseEnv({ ...production, CONSOLE_TRUSTED_PROXY_HOPS: "0" }).CONSOLE_TRUSTED_PROXY_HOPS).toBe(0);
+    expect(parseEnv({ ...production, CONSOLE_TRUSTED_PROXY_HOPS: "1" }).CONSOLE_TRUSTED_PROXY_HOPS).toBe(1);
+  });
+
   it("parses previous encryption keys for rotation", () => {
     const old = Buffer.alloc(32, 9).toString("base64");
     expect(parseEnv({ ...valid, CONSOLE_PREVIOUS_ENCRYPTION_KEYS: old }).CONSOLE_PREVIOUS_ENCRYPTION_KEYS).toEqual([old]);

@@ -7,6 +7,15 @@ const base64Key = z
 
 const optionalUrl = z.string().url().optional();
 
+export const TRUSTED_PROXY_HOPS_REQUIRED = [
+  "must be set in production (0 included): how many proxies in front of the console append to X-Forwarded-For.",
+  "    0: none, callers connect straight to the console. The sign-in throttle then counts every caller as one",
+  "       address: wrong passwords from anyone can refuse password sign-in to everyone.",
+  "    1: one proxy that appends (nginx with $proxy_add_x_forwarded_for, a load balancer).",
+  "    2: a load balancer in front of nginx (count each one that appends).",
+  '    See "Behind a proxy: the client address" in the README.',
+].join("\n");
+
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -29,13 +38,16 @@ export const envSchema = z
       .pipe(z.array(base64Key)),
     CONSOLE_PUBLIC_URL: optionalUrl,
     CONSOLE_WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
-    /** How many proxies in front of the console append to X-Forwarded-For (see lib/auth/client-ip.ts). */
+    /**
+     * How many proxies in front of the console append to X-Forwarded-For (see lib/auth/client-ip.ts).
+     * Required in production (the refinement below); elsewhere unset means 0.
+     */
     CONSOLE_TRUSTED_PROXY_HOPS: z.coerce
       .number({ error: "must be a whole number of proxies (0 when none)" })
       .int("must be a whole number of proxies (0 when none)")
       .min(0, "must be a whole number of proxies (0 when none)")
       .max(10, "must be at most 10")
-      .default(0),
+      .optional(),
     SERVICE_BASE_URL_US: optionalUrl,
     SERVICE_BASE_URL_EU: optionalUrl,
     SERVICE_BASE_URL_AU: optionalUrl,
@@ -49,7 +61,14 @@ export const envSchema = z
   .refine((e) => !e.CONSOLE_BOOTSTRAP_ADMIN_EMAIL === !e.CONSOLE_BOOTSTRAP_ADMIN_PASSWORD, {
     path: ["CONSOLE_BOOTSTRAP_ADMIN_PASSWORD"],
     message: "CONSOLE_BOOTSTRAP_ADMIN_EMAIL and CONSOLE_BOOTSTRAP_ADMIN_PASSWORD are set together",
-  });
+  })
+  // No default in production: 0 makes every caller one address for the sign-in throttle, so wrong passwords
+  // from anyone can refuse password sign-in to everyone. That has to be a choice, not an oversight.
+  .refine((e) => e.NODE_ENV !== "production" || e.CONSOLE_TRUSTED_PROXY_HOPS !== undefined, {
+    path: ["CONSOLE_TRUSTED_PROXY_HOPS"],
+    message: TRUSTED_PROXY_HOPS_REQUIRED,
+  })
+  .transform((e) => ({ ...e, CONSOLE_TRUSTED_PROXY_HOPS: e.CONSOLE_TRUSTED_PROXY_HOPS ?? 0 }));
 
 export type Env = z.infer<typeof envSchema>;
 

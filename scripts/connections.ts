@@ -1,16 +1,19 @@
 import { createConnection, deleteConnection } from "@/lib/connections/connections";
 import { isRegion, regions, regionShortNames } from "@/lib/service/regions";
 import { findConnectionIdByName, listConnections } from "@/lib/connections/repository";
+import type { ConnectionMutationResult } from "@/lib/connections/types";
 import { webhookReceiverInfo, webhookUrlFor } from "@/lib/webhooks/url";
 import { env } from "@/lib/env";
 import { parseCommand, readStdin, runCli, UsageError } from "./cli";
 
 const usage = `Usage: npm run connections -- <command>
-  add --name N --region us|eu|au|ca [--unverified]
+  add --name N --region us|eu|au|ca [--unverified] [--allow-same-tenant]
       Keys are never taken from arguments (other users of the machine can see those). Give them as
       CONSOLE_MANAGEMENT_KEY and, optionally, CONSOLE_SERVER_SECRET_KEY, or pipe them on standard
       input: the management key on the first line, the server API secret key on the second.
       --unverified saves even when the region cannot be reached to check the key.
+      --allow-same-tenant adds it even when another connection already holds this management key in
+      this region (a second connection to the same tenant, as the web form's "Add a second connection anyway").
   list      names, regions, key fingerprints (last four characters) and webhook URLs
   remove --name N`;
 
@@ -24,6 +27,13 @@ async function readKeys(): Promise<{ managementKey: string; serverKey: string }>
   return { managementKey, serverKey: serverKey || e.CONSOLE_SERVER_SECRET_KEY || "" };
 }
 
+/** The flag or option that answers a refused add, as the web form's buttons do. */
+function addFailureHint(failure: Extract<ConnectionMutationResult, { ok: false }>): string {
+  if (failure.sameKeyAs) return " Add --allow-same-tenant to add a second connection to it anyway.";
+  if (failure.canSaveUnverified) return " Add --unverified to save it anyway.";
+  return failure.suggestedRegion ? ` Use --region ${failure.suggestedRegion}.` : "";
+}
+
 function requireName(name: string | undefined): string {
   if (!name?.trim()) throw new UsageError("--name is required.");
   return name.trim();
@@ -34,6 +44,7 @@ runCli(usage, async () => {
     name: { type: "string" },
     region: { type: "string" },
     unverified: { type: "boolean" },
+    "allow-same-tenant": { type: "boolean" },
   });
   switch (command) {
     case "add": {
@@ -47,11 +58,9 @@ runCli(usage, async () => {
         serverKey: keys.serverKey,
         serverSecondaryKey: "",
         saveUnverified: values.unverified ?? false,
+        allowSameKey: values["allow-same-tenant"] ?? false,
       });
-      if (!result.ok) {
-        const hint = result.canSaveUnverified ? " Add --unverified to save it anyway." : result.suggestedRegion ? ` Use --region ${result.suggestedRegion}.` : "";
-        throw new Error(`${result.error}${hint}`);
-      }
+      if (!result.ok) throw new Error(`${result.error}${addFailureHint(result)}`);
       console.log(`Added ${name} (${regionShortNames[values.region]}, ${result.verified ? "key verified" : "unverified"}).`);
       console.log(`Webhook URL: ${await webhookUrlFor(result.id)}`);
       return;

@@ -8,6 +8,7 @@ import { createUser } from "@/lib/auth/users";
 import { closeDb } from "@/lib/db";
 import { backfillDemoHistory, DEMO_HISTORY } from "./demo-history";
 import { demoOidcGroups, demoOidcUsers } from "./oidc-users";
+import { portProblem } from "./ports.mjs";
 import { seedDemoConnections } from "./seed-connections";
 import { pointEmulatorAtConsole } from "./seed-webhooks";
 
@@ -117,8 +118,15 @@ async function waitForHealth(url: string, exited: Promise<number | null>, timeou
   throw new Error(`The console did not become healthy at ${url} within ${timeoutMs / 1000} s.`);
 }
 
+/** Refuses a port no client could reach (before anything starts), naming the variable that set it. */
+function ensurePortUsable({ port, env }: Port): void {
+  const problem = portProblem(env, port);
+  if (problem) throw new Error(problem);
+}
+
 export async function startDemoStack(options: DemoStackOptions): Promise<DemoStack> {
   const consoleUrl = `http://127.0.0.1:${options.console.port}`;
+  [options.console, options.emulator, options.oidc].forEach(ensurePortUsable);
   await ensurePortFree(options.console, "the console");
   await ensurePortFree(options.emulator, "the service emulator");
   await ensurePortFree(options.oidc, "the OpenID Connect provider");
@@ -154,6 +162,8 @@ export async function startDemoStack(options: DemoStackOptions): Promise<DemoSta
     closers.push(() => oidc.close());
     Object.assign(process.env, {
       NEXTAUTH_URL: consoleUrl,
+      // Browsers reach the demo on 127.0.0.1 directly, through no proxy (lib/env.ts asks for the choice).
+      CONSOLE_TRUSTED_PROXY_HOPS: "0",
       CONSOLE_DATA_DIR: options.dataDir,
       ...Object.fromEntries(REGIONS.map((r) => [`SERVICE_BASE_URL_${r.toUpperCase()}`, emulator.baseUrl(r)])),
       CONSOLE_OIDC_ISSUER: oidc.issuer,

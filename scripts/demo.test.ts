@@ -1,5 +1,8 @@
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { and, eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STORY_INCIDENTS, type RunningEmulator } from "@/emulator/server";
@@ -10,6 +13,7 @@ import { setUpTestDatabase } from "@/lib/testing/database";
 import { emulatorControl, startTestEmulator } from "@/lib/testing/emulator";
 import { receiveWebhook } from "@/lib/webhooks/receive";
 import { backfillDemoHistory, DEMO_HISTORY } from "./demo-history";
+import { startDemoStack } from "./demo-stack";
 import { seedDemoConnections } from "./seed-connections";
 import { pointEmulatorAtConsole } from "./seed-webhooks";
 
@@ -120,5 +124,30 @@ describe("npm run demo's data", () => {
       .where(sql`not ${like(webhookEvents.eventId, "demo-history-%")} and ${webhookEvents.firstReceivedAt} - ${webhookEvents.expiresAt} > interval '1 hour'`);
     expect(late.some((row) => row.hours >= 1 && row.hours < 6)).toBe(true);
     expect(late.some((row) => row.hours >= 24)).toBe(true);
+  });
+});
+
+describe("npm run demo's ports", () => {
+  it("refuses a port that fetch blocks, naming its variable, before anything starts", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "demo-ports-"));
+    fs.writeFileSync(path.join(dataDir, "kept"), "");
+    const logFile = path.join(dataDir, "log", "demo.log");
+    try {
+      await expect(
+        startDemoStack({
+          console: { port: 3100, env: "PORT" },
+          // 4190 is free on this machine, but Node's fetch (the demo's health check) refuses to connect to it.
+          emulator: { port: 4190, env: "EMULATOR_PORT" },
+          oidc: { port: 4120, env: "OIDC_PORT" },
+          dataDir,
+          logFile,
+        }),
+      ).rejects.toThrow(/^EMULATOR_PORT=4190 is a port that browsers and Node's fetch refuse to connect to/);
+      // Nothing started: the data folder was not wiped and no log was opened.
+      expect(fs.existsSync(path.join(dataDir, "kept"))).toBe(true);
+      expect(fs.existsSync(logFile)).toBe(false);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,15 +2,21 @@
  * Check 3, the logs of the built server. (a) An insert that fails with parameters (a CHECK constraint
  * added before start) is answered 503 JSON, and nothing of the event reaches the output. (b) PostgreSQL
  * only: under load the database refuses connections for ~5 s; every answer is 200 or 503 JSON, no event
- * answered 200 is lost, and the outage writes few log lines.
+ * answered 200 is lost, and the outage writes few log lines. (c) A server action whose UPDATE the database
+ * refuses (set password, through another CHECK constraint) answers the crash message, and neither the link's
+ * token, its hash, the password's hash nor the email reaches the output.
  */
 import { sql } from "drizzle-orm";
+import { actionCrashMessage } from "@/lib/call-action";
+import { consoleUsers } from "@/lib/db/schema";
+import { hashPasswordLinkToken, newPasswordLink } from "@/lib/team/password-link";
 import { checkResult, skipped, type CheckResult } from "./result";
 import { compareWithLedger, deliver, isErrorJson, Ledger, resendUnacknowledged, type StoredRow } from "./send";
 import { seedConnection } from "./seed";
 import { adminQuery, adminUrl, createScenario, rowsOf, sleep, startConsole, withDatabase, type ConsoleServer, type Scenario } from "./server";
 
 const FAIL_USER = "usr_reliability_fail";
+const REFUSED_PASSWORD_EMAIL = "leak.check.password@reliability.test";
 const OUTAGE_MS = 5000;
 const MAX_OUTAGE_LINES = 20;
 
@@ -19,23 +25,35 @@ export async function logsCheck(): Promise<CheckResult[]> {
   let server: ConsoleServer | undefined;
   try {
     const keys = ["rel_logs_server_key_0000000000000000001"];
-    const { logs, outage } = await withDatabase(scenario, async (db) => {
+    const { logs, outage, passwordToken } = await withDatabase(scenario, async (db) => {
       await db.execute(sql.raw(`alter table webhook_events add constraint reliability_reject check (user_id <> '${FAIL_USER}')`));
-      return { logs: await seedConnection("Logs", keys), outage: await seedConnection("Outage", keys) };
+      await db.execute(
+        sql.raw(`alter table console_users add constraint reliability_refuse_password check (password_hash is null or email <> '${REFUSED_PASSWORD_EMAIL}')`),
+      );
+      const { stored, link } = newPasswordLink();
+      await db.insert(consoleUsers).values({ email: REFUSED_PASSWORD_EMAIL, name: "Rel Pending", role: "support", passwordHash: null, ...stored });
+      return { logs: await seedConnection("Logs", keys), outage: await seedConnection("Outage", keys), passwordToken: new URL(link.url).hash.slice(1) };
     });
     server = await startConsole(scenario);
 
     const a = await failedInsert(server, logs.token, keys);
+    const c = await failedServerAction(server, passwordToken);
     const b = adminUrl ? await databaseOutage(server, scenario, outage, keys) : undefined;
     await server.stop();
 
     const output = server.output();
     const leaked = a.needles.filter((n) => output.includes(n.value)).map((n) => n.name);
+    const leakedByAction = c.needles.filter((n) => output.includes(n.value)).map((n) => n.name);
     const results = [
       checkResult(
         "logs (a): failed insert",
         `answered ${a.status} ${a.body.slice(0, 120)}; output ${output.length} bytes, event id in output: ${output.includes(a.eventId) ? "yes" : "no"}, leaked: ${leaked.join(", ") || "none"}`,
         [...a.problems, ...leaked.map((name) => `the server output contains the event's ${name}`)],
+      ),
+      checkResult(
+        "logs (c): failed server action",
+        `set password answered ${c.status}; logged through the console's logger: ${output.includes('"message":"server action failed"') ? "yes" : "no"}, leaked: ${leakedByAction.join(", ") || "none"}`,
+        [...c.problems, ...leakedByAction.map((name) => `the server output contains the ${name}`)],
       ),
     ];
     if (!b) results.push(skipped("logs (b): database outage", "SKIP (needs PostgreSQL)"));
@@ -95,6 +113,36 @@ async function failedInsert(server: ConsoleServer, token: string, keys: readonly
     { name: "raw body (JSON-escaped)", value: JSON.stringify(event.raw).slice(1, 61) },
   ];
   return { status, body, problems, needles, eventId: event.eventId };
+}
+
+/**
+ * The set-password page's server action, called as its form calls it (its id is the server reference the page
+ * hands the form, in the page's inline RSC payload), with a password the database then refuses to store.
+ */
+async function failedServerAction(server: ConsoleServer, token: string) {
+  const problems: string[] = [];
+  const password = `reliability-password-${Date.now().toString(36)}`;
+  const needles = [
+    { name: "set-password token", value: token },
+    { name: "set-password token's hash", value: hashPasswordLinkToken(token) },
+    { name: "password hash", value: "$argon2id$" },
+    { name: "email", value: REFUSED_PASSWORD_EMAIL },
+    { name: "password", value: password },
+  ];
+  const page = await (await fetch(`${server.url}/set-password`)).text();
+  const actionId = /\\?"id\\?":\\?"([0-9a-f]{40,})\\?",\\?"bound\\?":null/.exec(page)?.[1];
+  if (!actionId) return { status: 0, needles, problems: ["found no server action reference in /set-password's page"] };
+  const response = await fetch(`${server.url}/set-password`, {
+    method: "POST",
+    headers: { "next-action": actionId, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", origin: server.url },
+    body: JSON.stringify([{ token, password, confirmation: password }]),
+  });
+  const body = await response.text();
+  if (response.status !== 200 || !body.includes(actionCrashMessage)) {
+    problems.push(`the action was answered ${response.status} ${body.slice(0, 200)} (want 200 with the crash message)`);
+  }
+  await sleep(300);
+  return { status: response.status, needles, problems };
 }
 
 /** Load at concurrency 10; the database refuses connections (and loses the server's sessions) for OUTAGE_MS. */

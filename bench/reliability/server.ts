@@ -160,6 +160,8 @@ export async function startConsole(scenario: Scenario, extraEnv: Record<string, 
     NODE_ENV: "production" as const,
     NEXT_DIST_DIR: distDir,
     NEXTAUTH_URL: url,
+    // Load generators connect straight to the console, through no proxy (lib/env.ts asks for the choice).
+    CONSOLE_TRUSTED_PROXY_HOPS: "0",
     CONSOLE_PREVIOUS_ENCRYPTION_KEYS: "",
     CONSOLE_BOOTSTRAP_ADMIN_EMAIL: "",
     CONSOLE_BOOTSTRAP_ADMIN_PASSWORD: "",

@@ -29,12 +29,12 @@ export async function benchScenario(name: string): Promise<Scenario> {
   };
 }
 
-/** A console on the scenario, stopped by Ctrl-C too. */
-export async function benchConsole(scenario: Scenario): Promise<ConsoleServer> {
+/** A console on the scenario (with any further settings in `extraEnv`), stopped by Ctrl-C too. */
+export async function benchConsole(scenario: Scenario, extraEnv: Record<string, string> = {}): Promise<ConsoleServer> {
   // The datasets span 90 days, the default retention: the console's purge (30 s after start, then
   // hourly) would delete the oldest loaded events while a part measures them (a 1M export on PGlite
   // lasts ~40 s and lost its last rows so). A year's retention keeps every loaded event.
-  const server = await startConsole(scenario, { CONSOLE_WEBHOOK_RETENTION_DAYS: "365" });
+  const server = await startConsole(scenario, { CONSOLE_WEBHOOK_RETENTION_DAYS: "365", ...extraEnv });
   const unregister = onCleanup(server.stop);
   return {
     ...server,

@@ -1,11 +1,13 @@
+import { createUser } from "@/lib/auth/users";
 import { closeDb, getDb } from "@/lib/db";
 import { consoleUsers } from "@/lib/db/schema";
 import { e2eEnv } from "./env";
-import { e2eOidcUsers } from "./oidc";
+import { e2eLinkerLocalAccount, e2eOidcUsers } from "./oidc";
 
 /**
  * Before the console starts (PGlite is single-process): the console user of someone who signed in
- * through single sign-on before and whom an admin then disabled.
+ * through single sign-on before and whom an admin then disabled, and the password account that
+ * e2eOidcUsers.linker links single sign-on to.
  */
 async function main() {
   const { leaver } = e2eOidcUsers;
@@ -19,6 +21,7 @@ async function main() {
     oidcSubject: leaver.login,
     lastSignInAt: new Date(Date.now() - 86_400_000),
   });
+  await createUser({ email: e2eOidcUsers.linker.email, ...e2eLinkerLocalAccount });
   await closeDb();
 }
 

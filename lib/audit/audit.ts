@@ -1,10 +1,11 @@
 import "server-only";
-import { and, desc, eq, gte, ilike, lt, lte, type SQL } from "drizzle-orm";
-import { getDb, type Executor } from "@/lib/db";
+import { and, desc, eq, gte, ilike, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { getDb, type Executor, type Transaction } from "@/lib/db";
 import { escapeLike } from "@/lib/db/like";
 import { auditLog } from "@/lib/db/schema";
 import type { AuditFilter } from "./schemas";
-import type { AuditEntryPage } from "./types";
+import type { AuditEntryPage, AuditRepeats } from "./types";
 
 export type AuditActor = { id: string; email: string } | { id: null; email: string | null };
 
@@ -20,7 +21,8 @@ export type AuditRecord = {
 };
 
 /**
- * Appends one record. The app only ever inserts: records are never edited or deleted through it.
+ * Appends one record. The app only ever inserts (but for the repeat count of recordRepeatedAudit):
+ * records are never edited or deleted through it.
  * A change of ours passes its transaction, so the change and its record are written together or not at all.
  */
 export async function recordAudit(record: AuditRecord, executor?: Executor): Promise<void> {
@@ -37,6 +39,65 @@ export async function recordAudit(record: AuditRecord, executor?: Executor): Pro
     requestId: record.requestId ?? crypto.randomUUID(),
     details: record.details,
   });
+}
+
+/** Advisory locks in their own key space (two int4 keys), apart from the throttle's and the migration's. */
+const REPEATED_AUDIT_LOCK_CLASS = 724_117_101;
+
+/** What recordRepeatedAudit keeps in `details` beside the record's own: how many, and the last when. */
+const repeatsSchema = z.object({ count: z.number().int().positive(), lastAt: z.string() });
+
+/**
+ * For what an unauthenticated caller can make happen over and over (a refused sign-in): one record per
+ * (action, actor email, target) per fixed window of `windowMs`, whose details count the repeats
+ * (`count`, `lastAt`), so that a flood of them cannot grow the log. The record's time is the first
+ * repeat's. A lock on that key within `tx` keeps two at once to one record.
+ */
+export async function recordRepeatedAudit(
+  record: Pick<AuditRecord, "action" | "outcome" | "target" | "details"> & { actor: { id: null; email: string | null } },
+  window: { ms: number; now: Date },
+  tx: Transaction,
+): Promise<void> {
+  const start = new Date(Math.floor(window.now.getTime() / window.ms) * window.ms);
+  const end = new Date(start.getTime() + window.ms);
+  const key = JSON.stringify([record.action, record.actor.email, record.target ?? null]);
+  await tx.execute(sql`select pg_advisory_xact_lock(${REPEATED_AUDIT_LOCK_CLASS}, hashtext(${key}))`);
+  const [existing] = await tx
+    .select({ id: auditLog.id, details: auditLog.details })
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.action, record.action),
+        record.actor.email === null ? isNull(auditLog.actorEmail) : eq(auditLog.actorEmail, record.actor.email),
+        record.target === undefined ? isNull(auditLog.target) : eq(auditLog.target, record.target),
+        gte(auditLog.at, start),
+        lt(auditLog.at, end),
+      ),
+    )
+    .orderBy(desc(auditLog.id))
+    .limit(1);
+  const lastAt = window.now.toISOString();
+  if (existing) {
+    const count = repeatsSchema.safeParse(existing.details).data?.count ?? 1;
+    const details = { ...(existing.details as Record<string, unknown>), ...record.details, count: count + 1, lastAt };
+    await tx.update(auditLog).set({ details }).where(eq(auditLog.id, existing.id));
+    return;
+  }
+  await tx.insert(auditLog).values({
+    at: window.now,
+    actorId: null,
+    actorEmail: record.actor.email,
+    action: record.action,
+    outcome: record.outcome,
+    target: record.target,
+    requestId: crypto.randomUUID(),
+    details: { ...record.details, count: 1, lastAt },
+  });
+}
+
+/** The repeat count of a record written by recordRepeatedAudit, null for any other. */
+function repeatsOf(details: unknown): AuditRepeats | null {
+  return repeatsSchema.safeParse(details).data ?? null;
 }
 
 export const AUDIT_PAGE_SIZE = 50;
@@ -86,6 +147,7 @@ export async function listAuditEntries(filter: AuditFilter, pageSize = AUDIT_PAG
       outcome: r.outcome,
       httpStatus: r.httpStatus,
       requestId: r.requestId,
+      repeats: repeatsOf(r.details),
     })),
     nextCursor: rows.length > pageSize && last ? encodeCursor(last.id) : null,
   };

@@ -33,6 +33,15 @@ describe("describeAuditOutcome", () => {
     });
   });
 
+  it("counts the attempts of a record that stands for many, with the last one's time in the tooltip", () => {
+    const repeats = { count: 37, lastAt: "2031-04-01T10:14:59.000Z" };
+    expect(describeAuditOutcome({ action: "sign_in.throttled", outcome: "denied", httpStatus: null, repeats })).toEqual({
+      text: "denied · 37 attempts",
+      title: "37 attempts, the first at the time shown, the last at 2031-04-01 10:14:59 UTC: repeats within 15 minutes share one record.",
+    });
+    expect(describeAuditOutcome({ action: "sign_in.throttled", outcome: "denied", httpStatus: null, repeats: { ...repeats, count: 1 } })).toEqual({ text: "denied" });
+  });
+
   it("shows only the outcome when no service call was made", () => {
     expect(describeAuditOutcome({ action: "connection.deleted", outcome: "success", httpStatus: null })).toEqual({ text: "success" });
   });

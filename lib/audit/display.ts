@@ -10,8 +10,17 @@ const keyAccepted = new Set([200, 404]);
 
 export type AuditOutcomeText = { text: string; title?: string };
 
-export function describeAuditOutcome(entry: Pick<AuditEntry, "action" | "outcome" | "httpStatus">): AuditOutcomeText {
-  const { action, outcome, httpStatus } = entry;
+export function describeAuditOutcome(entry: Pick<AuditEntry, "action" | "outcome" | "httpStatus"> & Partial<Pick<AuditEntry, "repeats">>): AuditOutcomeText {
+  const { action, outcome, httpStatus, repeats } = entry;
+  // A record that stands for many (refused sign-ins, counted per 15 minutes): its time is the first one's.
+  if (repeats) {
+    return repeats.count === 1
+      ? { text: outcome }
+      : {
+          text: `${outcome} · ${repeats.count} attempts`,
+          title: `${repeats.count} attempts, the first at the time shown, the last at ${repeats.lastAt.slice(0, 19).replace("T", " ")} UTC: repeats within 15 minutes share one record.`,
+        };
+  }
   if (httpStatus === null) return { text: outcome };
   if (keyCheckActions.has(action)) {
     return keyAccepted.has(httpStatus)

@@ -10,7 +10,11 @@ export type AuditEntry = {
   outcome: string;
   httpStatus: number | null;
   requestId: string | null;
+  /** For a record that counts repeats (a refused sign-in): how many in its window, and the last one's time. */
+  repeats: AuditRepeats | null;
 };
+
+export type AuditRepeats = { count: number; lastAt: string };
 
 /** One page of the log, newest first; `nextCursor` asks for the older records, null on the last page. */
 export type AuditEntryPage = { entries: AuditEntry[]; nextCursor: string | null };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientAddress, SHARED_ADDRESS } from "./client-ip";
+import { addressKey, clientAddress, SHARED_ADDRESS } from "./client-ip";
 
 const xff = (value: string | string[] | undefined) => ({ "x-forwarded-for": value });
 
@@ -16,7 +16,24 @@ describe("clientAddress", () => {
     expect(clientAddress(xff("1.2.3.4, 203.0.113.9"), 1)).toBe("203.0.113.9");
     expect(clientAddress(xff(["1.2.3.4", "203.0.113.9"]), 1)).toBe("203.0.113.9");
     expect(clientAddress(xff("1.2.3.4,, 203.0.113.9 "), 1)).toBe("203.0.113.9");
-    expect(clientAddress(xff("2001:DB8::1"), 1)).toBe("2001:db8::1");
+  });
+
+  it("keys an IPv6 caller by its /64, so one host's 2^64 addresses are one caller", () => {
+    expect(clientAddress(xff("2001:DB8::1"), 1)).toBe("2001:db8::/64");
+    expect(clientAddress(xff("2001:db8:0:0:ffff:ffff:ffff:ffff"), 1)).toBe("2001:db8::/64");
+    expect(clientAddress(xff("2001:db8:1:2:3:4:5:6"), 1)).toBe("2001:db8:1:2::/64");
+    // The next /64 is another caller.
+    expect(clientAddress(xff("2001:db8:0:1::1"), 1)).toBe("2001:db8:0:1::/64");
+    expect(addressKey("::1")).toBe("::/64");
+  });
+
+  it("keys an IPv4-mapped IPv6 address as the IPv4 address it is", () => {
+    expect(clientAddress(xff("::ffff:203.0.113.9"), 1)).toBe("203.0.113.9");
+    expect(clientAddress(xff("::FFFF:cb00:7109"), 1)).toBe("203.0.113.9");
+    expect(addressKey("203.0.113.9")).toBe("203.0.113.9");
+    // ipaddr.js alone would take these for IPv4; they are not addresses.
+    expect(addressKey("203.0.113")).toBe(SHARED_ADDRESS);
+    expect(addressKey("0x7f.1")).toBe(SHARED_ADDRESS);
   });
 
   it("with two proxies takes the second entry from the right", () => {

@@ -1,13 +1,33 @@
 import "server-only";
 import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 
 /** The throttle key every caller shares when the console cannot tell callers apart. */
 export const SHARED_ADDRESS = "direct";
 
+/**
+ * How many leading bits of an IPv6 address name one caller. A home or cloud host is handed a whole
+ * /64 (RFC 6177), so keying each address apart would give one machine 2^64 fresh keys.
+ */
+export const IPV6_PREFIX_LENGTH = 64;
+
 type HeaderBag = Record<string, string | string[] | undefined> | undefined;
 
 /**
- * The caller's address for the sign-in throttle, given how many proxies the console trusts
+ * The throttle key of one address: an IPv4 address as it is (also when written IPv4-mapped,
+ * `::ffff:1.2.3.4`, which is the same caller), an IPv6 address as its /64 network (`2001:db8:1:2::/64`).
+ * Anything that is not an address is the shared key.
+ */
+export function addressKey(address: string): string {
+  // node:net is the strict check (ipaddr.js also takes "1.2.3" or "0x7f.1"); ipaddr.js does the arithmetic.
+  if (!isIP(address)) return SHARED_ADDRESS;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/${IPV6_PREFIX_LENGTH}`).toString()}/${IPV6_PREFIX_LENGTH}`;
+}
+
+/**
+ * The caller's throttle key (see addressKey), given how many proxies the console trusts
  * (CONSOLE_TRUSTED_PROXY_HOPS). Each trusted proxy appends the address it received the request from
  * to X-Forwarded-For, so with N of them the N-th entry from the right is the last address no caller
  * could write; everything left of it may be invented.
@@ -24,6 +44,5 @@ export function clientAddress(headers: HeaderBag, hops: number): string {
     .split(",")
     .map((entry) => entry.trim())
     .filter(Boolean);
-  const entry = entries.length >= hops ? entries[entries.length - hops]!.toLowerCase() : "";
-  return isIP(entry) ? entry : SHARED_ADDRESS;
+  return entries.length >= hops ? addressKey(entries[entries.length - hops]!) : SHARED_ADDRESS;
 }

@@ -5,6 +5,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { env } from "@/lib/env";
 import { errorMessage, logger } from "@/lib/logger";
 import { clientAddress } from "./client-ip";
+import { currentPasswordCallback } from "./credentials-callback";
 import { passwordSignInEnabled } from "./oidc-config";
 import type { Role } from "./roles";
 import { attemptSignIn } from "./sign-in";
@@ -76,13 +77,21 @@ export async function refreshSessionToken(token: JWT): Promise<JWT> {
   return tokenFor(current, user);
 }
 
-/** Email and password, checked by attemptSignIn behind the throttle. */
+/**
+ * Email and password, checked by attemptSignIn behind the throttle. The result also goes to the
+ * request's wrapper (lib/auth/credentials-callback.ts), which answers a refusal with 429 and
+ * Retry-After and gives a good sign-in its device cookie.
+ */
 function passwordProvider() {
   return CredentialsProvider({
     name: "Email and password",
     credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
     async authorize(credentials, req) {
-      const result = await attemptSignIn(credentials, clientAddress(req?.headers, env().CONSOLE_TRUSTED_PROXY_HOPS));
+      const callback = currentPasswordCallback();
+      const result = await attemptSignIn(credentials, clientAddress(req?.headers, env().CONSOLE_TRUSTED_PROXY_HOPS), {
+        deviceToken: callback?.deviceToken,
+      });
+      callback?.report(result);
       if (!result.ok) throw new Error(result.message);
       return result.user;
     },

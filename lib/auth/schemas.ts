@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { displayNameSchema } from "@/lib/display-name";
 import { roles } from "./roles";
 
 /** One schema per input, shared by the sign-in form and the server. */
@@ -15,7 +16,7 @@ export const newPasswordSchema = z
 
 export const newUserSchema = z.object({
   email: z.string().trim().max(320).email("Enter a valid email address."),
-  name: z.string().trim().min(1).max(200),
+  name: displayNameSchema({ required: "Enter a name.", max: 200 }),
   role: z.enum(roles),
   password: newPasswordSchema,
 });

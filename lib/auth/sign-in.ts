@@ -1,60 +1,54 @@
 import "server-only";
-import { setTimeout as wait } from "node:timers/promises";
-import { recordAudit } from "@/lib/audit/audit";
-import type { Role } from "./roles";
+import { deviceOf } from "./device-cookie";
+import { signInHashGate, type HashGate } from "./hash-gate";
 import { verifyAgainstDecoy, verifyPassword } from "./password";
-import { signInSchema } from "./schemas";
-import { attemptKey, claimAttempt } from "./throttle";
+import type { Role } from "./roles";
+import { signInSchema, type SignInInput } from "./schemas";
+import { claimAttempt, type RefusalReason } from "./throttle";
 import { findUserForSignIn, recordSignIn } from "./users";
 
 export type SignInResult =
   | { ok: true; user: { id: string; email: string; name: string; role: Role; sessionVersion: number } }
-  | { ok: false; message: string };
+  /** `retryAfterMs`: refused before any password check (HTTP 429); try again no sooner. */
+  | { ok: false; message: string; retryAfterMs?: number };
 
 export const INVALID_CREDENTIALS = "Email or password is incorrect.";
+/** How soon to try again when every place in the hash line is taken: the whole line (nine hashes of ~25 ms) clears well within it. */
+export const BUSY_RETRY_MS = 1_000;
 
 export type SignInOptions = {
   now?: Date;
-  /** How the per-email backoff waits; tests pass one that records the delay instead. */
-  sleep?: (ms: number) => Promise<unknown>;
+  /** The device cookie the request carried (lib/auth/device-cookie.ts), if any. */
+  deviceToken?: string;
+  /** The line password checks wait in; tests pass one of their own. */
+  hashGate?: HashGate;
 };
 
 /**
- * Checks a sign-in attempt: throttle first (the attempt counts as failed from then on), then the
- * backoff wait, then the password, then the disabled flag; only a good password on an enabled
- * account marks it good. No message says whether the email belongs to an account.
+ * Checks a sign-in attempt: throttle first (the attempt counts as failed from then on, or is refused
+ * with a time to come back), then a place in the line for the password hash (refused when full),
+ * then the password, then the disabled flag; only a good password on an enabled account marks it
+ * good. Nothing here waits on a timer. No message says whether the email belongs to an account.
  */
-export async function attemptSignIn(raw: unknown, ip: string, { now = new Date(), sleep = wait }: SignInOptions = {}): Promise<SignInResult> {
+export async function attemptSignIn(raw: unknown, address: string, { now = new Date(), deviceToken, hashGate = signInHashGate }: SignInOptions = {}): Promise<SignInResult> {
   const parsed = signInSchema.safeParse(raw);
   const email = typeof (raw as { email?: unknown })?.email === "string" ? (raw as { email: string }).email : "";
 
-  const attempt = await claimAttempt(email, ip, now);
-  if (attempt.refused) {
-    const minutes = Math.max(1, Math.ceil((attempt.retryAt.getTime() - now.getTime()) / 60_000));
-    await recordAudit({
-      actor: { id: null, email: attemptKey(email) || null },
-      action: "sign_in.throttled",
-      outcome: "denied",
-      details: { ip },
-    });
-    return {
-      ok: false,
-      message: `Too many failed sign-in attempts from this address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-    };
-  }
+  const device = parsed.success ? await deviceOf(deviceToken, email, now) : null;
+  const attempt = await claimAttempt({ email, address, device }, now);
+  if (attempt.refused) return refusal(attempt.reason, attempt.retryAt.getTime() - now.getTime());
 
   if (!parsed.success) {
     return { ok: false, message: parsed.error.issues[0]?.message ?? INVALID_CREDENTIALS };
   }
 
-  if (attempt.delayMs > 0) await sleep(attempt.delayMs);
-  const user = await findUserForSignIn(parsed.data.email);
-  // A user without a password (single sign-on only, or invited and not yet set) never passes, and
-  // takes as long to refuse as anyone else.
-  const passwordOk = user?.passwordHash
-    ? await verifyPassword(user.passwordHash, parsed.data.password)
-    : await verifyAgainstDecoy(parsed.data.password);
-  if (!user || !passwordOk) {
+  const checked = hashGate.tryRun(attempt.knownGood ? "trusted" : "untrusted", () => checkPassword(parsed.data));
+  if (!checked) {
+    await attempt.withdraw();
+    return refusal("busy", BUSY_RETRY_MS);
+  }
+  const user = await checked;
+  if (!user) {
     return { ok: false, message: INVALID_CREDENTIALS };
   }
   if (user.disabled) {
@@ -66,4 +60,26 @@ export async function attemptSignIn(raw: unknown, ip: string, { now = new Date()
     ok: true,
     user: { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion },
   };
+}
+
+/** The user whose password this is, or null. */
+async function checkPassword({ email, password }: SignInInput) {
+  const user = await findUserForSignIn(email);
+  // A user without a password (single sign-on only, or invited and not yet set) never passes, and
+  // takes as long to refuse as anyone else.
+  const passwordOk = user?.passwordHash ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDecoy(password);
+  return user && passwordOk ? user : null;
+}
+
+const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+
+function refusal(reason: RefusalReason | "busy", retryAfterMs: number): SignInResult {
+  const seconds = plural(Math.max(1, Math.ceil(retryAfterMs / 1000)), "second");
+  const message =
+    reason === "email"
+      ? `Too many sign-in attempts for this account. Try again in ${seconds}.`
+      : reason === "busy"
+        ? `Too many sign-ins at once. Try again in ${seconds}.`
+        : `Too many failed sign-in attempts from this address. Try again in ${plural(Math.max(1, Math.ceil(retryAfterMs / 60_000)), "minute")}.`;
+  return { ok: false, message, retryAfterMs };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { oneLineName } from "@/lib/display-name";
 import type { OidcConfig } from "./oidc-config";
 import type { Role } from "./roles";
 import type { SsoRefusalReason } from "./sso-messages";
@@ -18,8 +19,9 @@ const identitySchema = z.object({
 const claimsSchema = identitySchema.extend({
   email: z.email().max(320).optional().catch(undefined),
   email_verified: z.unknown().optional(),
-  name: z.string().trim().max(200).optional().catch(undefined),
-  preferred_username: z.string().trim().max(200).optional().catch(undefined),
+  // The provider's, not typed here: put on one line rather than refused, so a stray tab cannot stop a sign-in.
+  name: z.string().transform(oneLineName).pipe(z.string().trim().max(200)).optional().catch(undefined),
+  preferred_username: z.string().transform(oneLineName).pipe(z.string().trim().max(200)).optional().catch(undefined),
 });
 
 /** Only the issuer or subject can fail to parse, and no valid ID token lacks them: a short message, never the claims. */

@@ -1,7 +1,16 @@
 import { z } from "zod";
 
 /** Client-safe: why a single sign-on was refused, and how the sign-in pages say what went wrong. */
-const ssoRefusalReasons = ["no_role", "email_unverified", "domain_not_allowed", "disabled", "account_conflict"] as const;
+const ssoRefusalReasons = [
+  "no_role",
+  "email_unverified",
+  "domain_not_allowed",
+  "disabled",
+  "account_conflict",
+  "link_requires_password",
+  "last_admin",
+  "issuer_mismatch",
+] as const;
 export type SsoRefusalReason = (typeof ssoRefusalReasons)[number];
 
 export const ssoRefusalReasonSchema = z.enum(ssoRefusalReasons);
@@ -11,9 +20,13 @@ export function ssoRefusedPath(reason: SsoRefusalReason): string {
   return `/sign-in/refused?reason=${reason}`;
 }
 
+/** Where a console user confirms that a single sign-on identity is theirs: signed in with their password. */
+export const SSO_LINK_PATH = "/link-sso";
+
 export type SsoRefusalText = { title: string; why: string; whatToDo: string };
 
-export function ssoRefusalText(reason: SsoRefusalReason | undefined, providerName: string): SsoRefusalText {
+/** `passwordSignIn`: whether this console offers password sign-in, the way to confirm a link. */
+export function ssoRefusalText(reason: SsoRefusalReason | undefined, providerName: string, passwordSignIn = true): SsoRefusalText {
   switch (reason) {
     case "no_role":
       return {
@@ -44,6 +57,26 @@ export function ssoRefusalText(reason: SsoRefusalReason | undefined, providerNam
         title: "Your email address belongs to another sign-in",
         why: `A console user with your email address is already linked to a different ${providerName} account.`,
         whatToDo: "Ask a console administrator to sort out which account is yours.",
+      };
+    case "link_requires_password":
+      return {
+        title: "This email already has a console account",
+        why: `An account with this email already exists in the console. It signs in with a password (or is an admin account), so it is linked to your ${providerName} account only once you show that it is yours.`,
+        whatToDo: passwordSignIn
+          ? `Sign in with its password, then use Sign in with ${providerName} to link it. If the account has no password yet, set one first with the link a console administrator gave you (or ask for a new one).`
+          : `Password sign-in is turned off in this console, so the link cannot be confirmed. Ask a console administrator to turn it on for a while (CONSOLE_PASSWORD_SIGN_IN=true); then sign in with the account's password and use Sign in with ${providerName} to link it.`,
+      };
+    case "last_admin":
+      return {
+        title: "Signing you in would leave the console without an admin",
+        why: `You are the console's only enabled admin, and your groups at ${providerName} no longer give you the admin role. The console refused the sign-in and left your account as it was.`,
+        whatToDo: `Ask whoever manages groups at ${providerName} to put you back in an admin group, or make someone else a console admin first (Team page). Then sign in again.`,
+      };
+    case "issuer_mismatch":
+      return {
+        title: "This sign-in came from another directory",
+        why: `The answer was issued by a different issuer than the ${providerName} directory this console trusts (another tenant or organisation of the same service, for example).`,
+        whatToDo: `Sign in with your account in your organisation's own ${providerName} directory. If that is what you did, ask a console administrator to check CONSOLE_OIDC_ISSUER.`,
       };
     default:
       return {

@@ -1,100 +1,68 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { and, desc, eq } from "drizzle-orm";
 import type { Account } from "next-auth";
+import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { auditLog, consoleUsers } from "@/lib/db/schema";
 import { setUpTestDatabase, whileAuditInsertsFail } from "@/lib/testing/database";
-import type { OidcConfig } from "./oidc-config";
-import { judgeSsoClaims, roleForGroups } from "./sso-claims";
-import { admitSsoSignIn, discoveryAnswers, ssoProviders, ssoSessionUser } from "./sso";
+import { linkNotUsable, newPasswordLink, setPasswordWithLink } from "@/lib/team/password-link";
+import { admitSsoSignIn, ssoProviders, ssoSessionUser } from "./sso";
+import type { CookieHeaderReader } from "./sso-link";
+import { ssoRefusalText } from "./sso-messages";
 import { createUser, setUserDisabled } from "./users";
 
 const ISSUER = "https://login.example.com";
-
-const config: OidcConfig = {
-  issuer: ISSUER,
-  wellKnownUrl: `${ISSUER}/.well-known/openid-configuration`,
-  clientId: "console",
-  clientSecret: "client-secret",
-  name: "Example ID",
-  groupsClaim: "groups",
-  adminGroups: ["console-admins"],
-  supportGroups: ["console-support", "helpdesk"],
-  allowedDomains: [],
-};
+const account: Account = { provider: "oidc", type: "oauth", providerAccountId: "x" };
+const PASSWORD = "correct-horse-battery";
 
 function claims(overrides: Record<string, unknown> = {}) {
   return { iss: ISSUER, sub: "sub-ada", email: "ada@example.com", email_verified: true, name: "Ada", groups: ["console-admins"], ...overrides };
 }
 
-describe("judgeSsoClaims", () => {
-  it("admits a verified email in an admin group as admin, with its identity", () => {
-    expect(judgeSsoClaims(claims(), config)).toEqual({ ok: true, issuer: ISSUER, subject: "sub-ada", email: "ada@example.com", name: "Ada", role: "admin" });
-  });
+/** The request brings no console session. */
+const noSession: CookieHeaderReader = async () => null;
 
-  it("requires email_verified to be exactly true", () => {
-    for (const emailVerified of [false, "true", 1, undefined]) {
-      expect(judgeSsoClaims(claims({ email_verified: emailVerified }), config)).toMatchObject({ ok: false, reason: "email_unverified" });
-    }
-    expect(judgeSsoClaims(claims({ email: undefined }), config)).toMatchObject({ ok: false, reason: "email_unverified", email: null });
-    expect(judgeSsoClaims(claims({ email: "not-an-email" }), config)).toMatchObject({ ok: false, reason: "email_unverified" });
-  });
+/** The request brings the console session of `user` (as next-auth issues it at a password sign-in). */
+function sessionOf(user: { id: string; sessionVersion: number }): CookieHeaderReader {
+  return async () => {
+    const token = await encode({ token: { uid: user.id, sessionVersion: user.sessionVersion }, secret: process.env.NEXTAUTH_SECRET! });
+    return `other=1; next-auth.session-token=${token}`;
+  };
+}
 
-  it("refuses an email outside the allowed domains (case-insensitive, no subdomains)", () => {
-    const limited = { ...config, allowedDomains: ["example.com"] };
-    expect(judgeSsoClaims(claims({ email: "ada@EXAMPLE.com" }), limited)).toMatchObject({ ok: true });
-    expect(judgeSsoClaims(claims({ email: "ada@mail.example.com" }), limited)).toMatchObject({ ok: false, reason: "domain_not_allowed" });
-    expect(judgeSsoClaims(claims({ email: "ada@example.com.evil.test" }), limited)).toMatchObject({ ok: false, reason: "domain_not_allowed" });
-  });
-
-  it("maps groups to a role: admin wins over support, none is refused", () => {
-    expect(roleForGroups(["helpdesk", "console-admins"], config)).toBe("admin");
-    expect(roleForGroups(["staff", "helpdesk"], config)).toBe("support");
-    expect(roleForGroups(["staff", "Console-Admins"], config)).toBeNull();
-    expect(judgeSsoClaims(claims({ groups: ["staff"] }), config)).toMatchObject({ ok: false, reason: "no_role", email: "ada@example.com" });
-    expect(judgeSsoClaims(claims({ groups: undefined }), config)).toMatchObject({ ok: false, reason: "no_role" });
-  });
-
-  it("accepts the groups claim as one string, and reads the claim it is told to", () => {
-    expect(judgeSsoClaims(claims({ groups: "console-support" }), config)).toMatchObject({ ok: true, role: "support" });
-    const rolesClaim = { ...config, groupsClaim: "roles" };
-    expect(judgeSsoClaims(claims({ groups: undefined, roles: ["console-admins", 7] }), rolesClaim)).toMatchObject({ ok: true, role: "admin" });
-    expect(judgeSsoClaims(claims(), rolesClaim)).toMatchObject({ ok: false, reason: "no_role" });
-  });
-
-  it("names the person by name, else preferred_username, else email", () => {
-    expect(judgeSsoClaims(claims({ name: undefined, preferred_username: "ada.l" }), config)).toMatchObject({ name: "ada.l" });
-    expect(judgeSsoClaims(claims({ name: " " }), config)).toMatchObject({ name: "ada@example.com" });
-  });
-
-  it("throws for claims without an issuer or subject", () => {
-    expect(() => judgeSsoClaims(claims({ sub: undefined }), config)).toThrow();
+beforeAll(() => {
+  Object.assign(process.env, {
+    CONSOLE_OIDC_ISSUER: ISSUER,
+    CONSOLE_OIDC_CLIENT_ID: "console",
+    CONSOLE_OIDC_CLIENT_SECRET: "client-secret",
+    CONSOLE_OIDC_NAME: "Example ID",
+    CONSOLE_OIDC_ADMIN_GROUPS: "console-admins",
+    CONSOLE_OIDC_SUPPORT_GROUPS: "console-support",
   });
 });
 
-describe("single sign-on against the database", () => {
-  let db: Database;
-  let tearDown: () => Promise<void>;
-  const account: Account = { provider: "oidc", type: "oauth", providerAccountId: "x" };
+/** Each describe block has a database of its own (setUpDatabase), read through these. */
+let db: Database;
 
+function setUpDatabase() {
+  let tearDown: () => Promise<void>;
   beforeAll(async () => {
-    Object.assign(process.env, {
-      CONSOLE_OIDC_ISSUER: ISSUER,
-      CONSOLE_OIDC_CLIENT_ID: "console",
-      CONSOLE_OIDC_CLIENT_SECRET: "client-secret",
-      CONSOLE_OIDC_NAME: "Example ID",
-      CONSOLE_OIDC_ADMIN_GROUPS: "console-admins",
-      CONSOLE_OIDC_SUPPORT_GROUPS: "console-support",
-    });
     ({ db, tearDown } = await setUpTestDatabase());
   });
   afterAll(() => tearDown());
+}
 
-  const userBySubject = async (subject: string) =>
-    (await db.select().from(consoleUsers).where(and(eq(consoleUsers.oidcIssuer, ISSUER), eq(consoleUsers.oidcSubject, subject))))[0];
-  const lastAudit = async () => (await db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(1))[0];
+const userBySubject = async (subject: string) =>
+  (await db.select().from(consoleUsers).where(and(eq(consoleUsers.oidcIssuer, ISSUER), eq(consoleUsers.oidcSubject, subject))))[0];
+const userByEmail = async (email: string) => (await db.select().from(consoleUsers).where(eq(consoleUsers.email, email)))[0]!;
+const lastAudit = async () => (await db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(1))[0];
+
+describe("single sign-on against the database", () => {
+  setUpDatabase();
+  beforeAll(async () => {
+    // The bootstrap admin: so that a single sign-on admin is never the last one here.
+    await createUser({ email: "root@example.com", name: "Root", role: "admin", password: PASSWORD });
+  });
 
   it("registers one provider from the settings: discovery, PKCE and state, the ID token, a timeout", () => {
     expect(ssoProviders()).toEqual([
@@ -133,20 +101,27 @@ describe("single sign-on against the database", () => {
     });
   });
 
-  it("updates the same person's name, email and role from the next sign-in", async () => {
+  it("updates the same person's name, email and role from the next sign-in; the new role ends their other sessions", async () => {
     expect(await admitSsoSignIn(account, claims({ sub: "sub-new", email: "new@example.com", name: "Renamed", groups: ["console-support"] }))).toBe(true);
-    expect(await userBySubject("sub-new")).toMatchObject({ email: "new@example.com", name: "Renamed", role: "support" });
-    expect((await lastAudit())!.details).toEqual({ role: "support", created: false, linked: false });
+    expect(await userBySubject("sub-new")).toMatchObject({ email: "new@example.com", name: "Renamed", role: "support", sessionVersion: 2 });
+    expect((await lastAudit())!.details).toEqual({ role: "support", created: false, linked: false, previousRole: "admin" });
+    // The same role again: the sessions stay.
+    expect(await admitSsoSignIn(account, claims({ sub: "sub-new", email: "new@example.com", name: "Renamed", groups: ["console-support"] }))).toBe(true);
+    expect(await userBySubject("sub-new")).toMatchObject({ role: "support", sessionVersion: 2 });
     expect(await db.select().from(consoleUsers).where(eq(consoleUsers.oidcSubject, "sub-new"))).toHaveLength(1);
   });
 
-  it("links an existing password user with the same email (any case), keeping the password", async () => {
-    await createUser({ email: "Pat@Example.com", name: "Pat", role: "support", password: "correct-horse-battery" });
-    expect(await admitSsoSignIn(account, claims({ sub: "sub-pat", email: "pat@example.com", name: "Pat P." }))).toBe(true);
+  it("links a password user with the same email (any case) once their password session confirms it, keeping the password", async () => {
+    await createUser({ email: "Pat@Example.com", name: "Pat", role: "support", password: PASSWORD });
+    const pat = await userByEmail("Pat@Example.com");
+    expect(await admitSsoSignIn(account, claims({ sub: "sub-pat", email: "pat@example.com", name: "Pat P." }), noSession)).toBe(
+      "/sign-in/refused?reason=link_requires_password",
+    );
+    expect(await admitSsoSignIn(account, claims({ sub: "sub-pat", email: "pat@example.com", name: "Pat P." }), sessionOf(pat))).toBe(true);
     const user = await userBySubject("sub-pat");
-    expect(user).toMatchObject({ email: "pat@example.com", name: "Pat P.", role: "admin" });
-    expect(user!.passwordHash).toMatch(/^\$argon2id\$/);
-    expect((await lastAudit())!.details).toEqual({ role: "admin", created: false, linked: true });
+    expect(user).toMatchObject({ id: pat.id, email: "pat@example.com", name: "Pat P.", role: "admin", sessionVersion: pat.sessionVersion + 1 });
+    expect(user!.passwordHash).toBe(pat.passwordHash);
+    expect((await lastAudit())!.details).toEqual({ role: "admin", created: false, linked: true, previousRole: "support" });
   });
 
   it("refuses someone with no role, creates nothing, and audits the reason without the claims", async () => {
@@ -199,43 +174,94 @@ describe("single sign-on against the database", () => {
   });
 });
 
-describe("discoveryAnswers", () => {
-  let server: http.Server;
-  let base: string;
-  const document = { issuer: "x", authorization_endpoint: "x", token_endpoint: "x", jwks_uri: "x" };
+
+describe("an ID token from another issuer", () => {
+  setUpDatabase();
+
+  it("is refused, creates nothing, and is audited without anything the token claims", async () => {
+    for (const issuer of ["https://login.example.com/other-tenant", "https://LOGIN.example.com", "https://login.example.com.evil.test"]) {
+      expect(await admitSsoSignIn(account, claims({ iss: issuer, sub: "sub-foreign", email: "foreign@example.com" }), noSession)).toBe(
+        "/sign-in/refused?reason=issuer_mismatch",
+      );
+      expect(await lastAudit()).toMatchObject({ action: "sign_in.sso_refused", outcome: "denied", actorId: null, actorEmail: null, details: { reason: "issuer_mismatch" } });
+    }
+    expect(await db.select().from(consoleUsers)).toEqual([]);
+    expect(JSON.stringify(await db.select().from(auditLog))).not.toContain("foreign");
+  });
+});
+
+describe("linking to an existing console user, and the last-admin guard", () => {
+  setUpDatabase();
+  const BOSS = "boss@example.com";
+  const asBoss = (groups: string[]) => claims({ sub: "sub-boss", email: BOSS, name: "Boss", groups });
 
   beforeAll(async () => {
-    server = http.createServer((req, res) => {
-      if (req.url === "/ok") res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(document));
-      else if (req.url === "/html") res.writeHead(200, { "content-type": "text/html" }).end("<html></html>");
-      else if (req.url === "/down") res.writeHead(503).end();
-      // "/hang": never answers.
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => {
-    server.closeAllConnections();
-    server.close();
+    // The console's only admin, with a password: the bootstrap admin.
+    await createUser({ email: BOSS, name: "Boss", role: "admin", password: PASSWORD });
   });
 
-  it("is true only for a discovery document", async () => {
-    expect(await discoveryAnswers(`${base}/ok`, 2000)).toBe(true);
-    expect(await discoveryAnswers(`${base}/html`, 2000)).toBe(false);
-    expect(await discoveryAnswers(`${base}/down`, 2000)).toBe(false);
+  it("refuses an identity with the email of an admin who has a password: the admin stays as they were, the refusal is audited", async () => {
+    const before = await userByEmail(BOSS);
+    const stranger = { id: crypto.randomUUID(), sessionVersion: 1 };
+    const endedSession = { id: before.id, sessionVersion: before.sessionVersion - 1 };
+    for (const session of [noSession, sessionOf(stranger), sessionOf(endedSession), async () => "next-auth.session-token=forged"]) {
+      for (const groups of [["console-support"], ["console-admins"]]) {
+        expect(await admitSsoSignIn(account, claims({ sub: "sub-impostor", email: "Boss@Example.com", groups }), session)).toBe(
+          "/sign-in/refused?reason=link_requires_password",
+        );
+      }
+    }
+    expect(await userByEmail(BOSS)).toEqual(before);
+    expect(await userBySubject("sub-impostor")).toBeUndefined();
+    expect(await lastAudit()).toMatchObject({ action: "sign_in.sso_refused", outcome: "denied", actorId: before.id, details: { reason: "link_requires_password" } });
+    expect(ssoRefusalText("link_requires_password", "Example ID").whatToDo).toContain("Sign in with its password, then use Sign in with Example ID to link it.");
   });
 
-  it("gives up on a provider that does not answer within the timeout", async () => {
-    const started = Date.now();
-    expect(await discoveryAnswers(`${base}/hang`, 300)).toBe(false);
-    expect(Date.now() - started).toBeLessThan(2000);
+  it("refuses even a confirmed link when the groups would demote the last admin, and leaves them as they were", async () => {
+    const before = await userByEmail(BOSS);
+    expect(await admitSsoSignIn(account, asBoss(["console-support"]), sessionOf(before))).toBe("/sign-in/refused?reason=last_admin");
+    expect(await userByEmail(BOSS)).toEqual(before);
+    expect(await lastAudit()).toMatchObject({ action: "sign_in.sso_refused", actorId: before.id, details: { reason: "last_admin" } });
   });
 
-  it("is false when nothing listens", async () => {
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise((resolve) => closed.close(resolve));
-    expect(await discoveryAnswers(`http://127.0.0.1:${port}/`, 2000)).toBe(false);
+  it("links the admin once they are signed in with their password when they start single sign-on", async () => {
+    const before = await userByEmail(BOSS);
+    expect(await admitSsoSignIn(account, asBoss(["console-admins"]), sessionOf(before))).toBe(true);
+    expect(await userBySubject("sub-boss")).toMatchObject({ id: before.id, role: "admin", passwordHash: before.passwordHash, sessionVersion: before.sessionVersion });
+    expect(await lastAudit()).toMatchObject({ action: "sign_in.sso", actorId: before.id, details: { role: "admin", created: false, linked: true } });
+  });
+
+  it("refuses a later sign-in in which the provider demotes the last enabled admin", async () => {
+    const before = await userByEmail(BOSS);
+    expect(await admitSsoSignIn(account, asBoss(["console-support"]), noSession)).toBe("/sign-in/refused?reason=last_admin");
+    expect(await userByEmail(BOSS)).toEqual(before);
+    expect(ssoRefusalText("last_admin", "Example ID").title).toBe("Signing you in would leave the console without an admin");
+  });
+
+  it("lets the provider demote an admin while another enabled admin remains, ending the demoted admin's sessions", async () => {
+    await createUser({ email: "deputy@example.com", name: "Deputy", role: "admin", password: PASSWORD });
+    const before = await userByEmail(BOSS);
+    expect(await admitSsoSignIn(account, asBoss(["console-support"]), noSession)).toBe(true);
+    expect(await userByEmail(BOSS)).toMatchObject({ role: "support", sessionVersion: before.sessionVersion + 1 });
+    expect((await lastAudit())!.details).toEqual({ role: "support", created: false, linked: false, previousRole: "admin" });
+    expect(await ssoSessionUser(account, asBoss(["console-support"]))).toMatchObject({ role: "support", sessionVersion: before.sessionVersion + 1 });
+  });
+
+  it("links a non-admin without a password by itself, and voids their pending set-password link", async () => {
+    const { stored, link } = newPasswordLink();
+    await db.insert(consoleUsers).values({ email: "newbie@example.com", name: "Newbie", role: "support", ...stored });
+    expect(await admitSsoSignIn(account, claims({ sub: "sub-newbie", email: "newbie@example.com", groups: ["console-support"] }), noSession)).toBe(true);
+    expect(await userBySubject("sub-newbie")).toMatchObject({ email: "newbie@example.com", passwordHash: null, passwordSetupTokenHash: null, passwordSetupExpiresAt: null });
+    expect((await lastAudit())!.details).toEqual({ role: "support", created: false, linked: true });
+    const token = link.url.slice(link.url.indexOf("#") + 1);
+    expect(await setPasswordWithLink({ token, password: PASSWORD, confirmation: PASSWORD })).toEqual({ ok: false, error: linkNotUsable });
+  });
+
+  it("does not link an invited admin who has no password yet by themselves", async () => {
+    await db.insert(consoleUsers).values({ email: "invited@example.com", name: "Invited", role: "admin", ...newPasswordLink().stored });
+    expect(await admitSsoSignIn(account, claims({ sub: "sub-invited", email: "invited@example.com" }), noSession)).toBe(
+      "/sign-in/refused?reason=link_requires_password",
+    );
+    expect(await userByEmail("invited@example.com")).toMatchObject({ oidcIssuer: null, passwordSetupTokenHash: expect.any(String) });
   });
 });

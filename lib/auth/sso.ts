@@ -2,16 +2,18 @@ import "server-only";
 import { and, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { Account, Profile, User } from "next-auth";
 import type { Provider } from "next-auth/providers/index";
-import { z } from "zod";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getDb, type Transaction } from "@/lib/db";
 import { consoleUsers, type ConsoleUser } from "@/lib/db/schema";
 import { errorMessage, logger } from "@/lib/logger";
+import { isLastEnabledAdmin, lockEnabledAdmins, removesAnAdmin } from "./last-admin";
 import { oidcSettings } from "./oidc-config";
 import type { Role } from "./roles";
-import { findSessionSubject } from "./users";
 import { judgeSsoClaims, ssoIdentity, type SsoVerdict } from "./sso-claims";
+import { fetchDiscovery, issuerIsConfigured } from "./sso-issuer";
+import { mayLinkTo, presentedSession, requestCookieHeader, type CookieHeaderReader } from "./sso-link";
 import { ssoRefusedPath, type SsoRefusalReason } from "./sso-messages";
+import { findSessionSubject, nextSessionVersion, voidedPasswordLink } from "./users";
 
 /** What a session token is issued for: the console user behind an admitted single sign-on. */
 export type SsoUser = { id: string; email: string; name: string; role: Role; sessionVersion: number };
@@ -21,7 +23,8 @@ const SSO_PROVIDER_ID = "oidc";
 /**
  * Each request to the provider gives up after this long (openid-client's own default is 3.5 s): starting
  * a sign-in makes one (discovery), finishing it three (discovery, token, keys), so a provider that is
- * down fails either within 10 s.
+ * down fails either within 10 s. (An issuer named with a trailing slash adds a fourth look at the
+ * discovery document, at most once per 10 minutes: sso-issuer.ts.)
  */
 const SSO_HTTP_TIMEOUT_MS = 3_000;
 
@@ -55,17 +58,30 @@ export function ssoProviders(): Provider[] {
 
 /**
  * next-auth's signIn callback for a single sign-on: true to admit, or the path of the page that says
- * why not. Admitting creates or updates the console user (matched by issuer and subject, else by email
- * on a user not yet linked to an identity) with the role from the groups, in one transaction with its
- * audit record; every refusal is audited too. Never throws: next-auth would put the message in a URL.
+ * why not. The ID token must come from the configured issuer (sso-issuer.ts). Admitting creates or
+ * updates the console user (matched by issuer and subject, else by email on a user not yet linked to
+ * an identity, under the linking rule of sso-link.ts) with the role from the groups, under the
+ * last-admin guard, in one transaction with its audit record; every refusal is audited too. Never
+ * throws: next-auth would put the message in a URL. `readCookieHeader` is the request's, for the
+ * session that confirms a link.
  */
-export async function admitSsoSignIn(account: Account, profile: Profile | undefined): Promise<true | string> {
+export async function admitSsoSignIn(
+  account: Account,
+  profile: Profile | undefined,
+  readCookieHeader: CookieHeaderReader = requestCookieHeader,
+): Promise<true | string> {
   const settings = oidcSettings();
   if (settings.status !== "on" || account.provider !== SSO_PROVIDER_ID) return SSO_FAILED_PATH;
   try {
-    const verdict = judgeSsoClaims(profile, settings.config);
+    const fromConfiguredIssuer = await issuerIsConfigured(ssoIdentity(profile).issuer, settings.config, SSO_HTTP_TIMEOUT_MS);
+    if (!fromConfiguredIssuer) logger.warn("single sign-on refused: the ID token names another issuer than CONSOLE_OIDC_ISSUER");
+    const verdict = fromConfiguredIssuer ? judgeSsoClaims(profile, settings.config) : undefined;
     const db = await getDb();
-    return await db.transaction((tx) => (verdict.ok ? admit(tx, verdict) : refuse(tx, verdict.reason, { id: null, email: verdict.email })));
+    return await db.transaction((tx) => {
+      // Nothing in a token from another issuer is worth recording, not even the email it claims.
+      if (!verdict) return refuse(tx, "issuer_mismatch", { id: null, email: null });
+      return verdict.ok ? admit(tx, verdict, readCookieHeader) : refuse(tx, verdict.reason, { id: null, email: verdict.email });
+    });
   } catch (error) {
     logger.error("single sign-on failed", { error: errorMessage(error) });
     return SSO_FAILED_PATH;
@@ -74,7 +90,9 @@ export async function admitSsoSignIn(account: Account, profile: Profile | undefi
 
 type Admitted = Extract<SsoVerdict, { ok: true }>;
 
-async function admit(tx: Transaction, verdict: Admitted): Promise<true | string> {
+async function admit(tx: Transaction, verdict: Admitted, readCookieHeader: CookieHeaderReader): Promise<true | string> {
+  // Before any user's row: the order in which every guarded change takes its locks (last-admin.ts).
+  const enabledAdmins = await lockEnabledAdmins(tx);
   const byIdentity = await lockUser(tx, and(eq(consoleUsers.oidcIssuer, verdict.issuer), eq(consoleUsers.oidcSubject, verdict.subject)));
   const byEmail = byIdentity ? undefined : await lockUser(tx, emailIs(verdict.email));
   if (byEmail && byEmail.oidcIssuer !== null) return refuse(tx, "account_conflict", actorOf(byEmail));
@@ -85,11 +103,26 @@ async function admit(tx: Transaction, verdict: Admitted): Promise<true | string>
     const [taken] = await tx.select({ id: consoleUsers.id }).from(consoleUsers).where(and(emailIs(verdict.email), ne(consoleUsers.id, byIdentity.id))).limit(1);
     if (taken) return refuse(tx, "account_conflict", actorOf(byIdentity));
   }
+  if (byEmail && !mayLinkTo(byEmail, await presentedSession(await readCookieHeader()))) return refuse(tx, "link_requires_password", actorOf(byEmail));
+  // The provider's groups do not outrank the guard: the last enabled admin stays one, and stays out.
+  if (existing && removesAnAdmin(existing, verdict.role) && isLastEnabledAdmin(enabledAdmins, existing.id)) return refuse(tx, "last_admin", actorOf(existing));
 
   const now = new Date();
   const fields = { email: verdict.email, name: verdict.name, role: verdict.role, oidcIssuer: verdict.issuer, oidcSubject: verdict.subject, lastSignInAt: now };
+  const previousRole = existing && existing.role !== verdict.role ? existing.role : undefined;
   const [user] = existing
-    ? await tx.update(consoleUsers).set({ ...fields, updatedAt: now }).where(eq(consoleUsers.id, existing.id)).returning()
+    ? await tx
+        .update(consoleUsers)
+        .set({
+          ...fields,
+          updatedAt: now,
+          // A new role ends the user's other sessions (their role is in them), in this same UPDATE.
+          ...(previousRole ? { sessionVersion: nextSessionVersion } : {}),
+          // A linked user signs in through the provider: a set-password link would be a second way in.
+          ...(byEmail ? voidedPasswordLink : {}),
+        })
+        .where(eq(consoleUsers.id, existing.id))
+        .returning()
     : await tx.insert(consoleUsers).values(fields).onConflictDoNothing().returning();
   // Only a sign-in of the same person (or email) committing at the same moment gets here: try again.
   if (!user) throw new Error("a concurrent sign-in created this console user first");
@@ -99,7 +132,7 @@ async function admit(tx: Transaction, verdict: Admitted): Promise<true | string>
       action: "sign_in.sso",
       outcome: "success",
       target: user.email,
-      details: { role: user.role, created: !existing, linked: Boolean(byEmail) },
+      details: { role: user.role, created: !existing, linked: Boolean(byEmail), ...(previousRole ? { previousRole } : {}) },
     },
     tx,
   );
@@ -150,20 +183,10 @@ export function ssoProviderReachable({ fresh = false }: { fresh?: boolean } = {}
   return lastStatus.reachable;
 }
 
-const discoverySchema = z.object({ issuer: z.string(), authorization_endpoint: z.string(), token_endpoint: z.string(), jwks_uri: z.string() });
-
 /** True when the URL answers 200 with a discovery document within the timeout. */
 export async function discoveryAnswers(url: string, timeoutMs: number): Promise<boolean> {
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), cache: "no-store", headers: { accept: "application/json" } });
-    if (!response.ok) {
-      logger.warn("single sign-on provider is not answering", { reason: `HTTP ${response.status}` });
-      return false;
-    }
-    if (!discoverySchema.safeParse(await response.json().catch(() => undefined)).success) {
-      logger.warn("single sign-on provider is not answering", { reason: "not a discovery document" });
-      return false;
-    }
+    await fetchDiscovery(url, timeoutMs);
     return true;
   } catch (error) {
     logger.warn("single sign-on provider is not answering", { reason: errorMessage(error) });

@@ -1,13 +1,15 @@
 import "server-only";
-import { and, count, desc, eq, gt, gte, inArray, lt, lte, notExists, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, gte, inArray, lt, lte, max, notExists, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { getDb, type Executor } from "@/lib/db";
+import { recordRepeatedAudit } from "@/lib/audit/audit";
+import { getDb, type Executor, type Transaction } from "@/lib/db";
 import { loginAttempts } from "@/lib/db/schema";
 
 /*
  * The sign-in throttle, all in login_attempts so that it holds across console instances. Nothing here
- * locks an account: refusals are per address, so a guesser elsewhere cannot keep a user out (README,
- * "Sign-in throttling", gives the reasoning).
+ * locks an account: hard refusals are per address, and the email's own back-off spares whoever signed
+ * in to it before, so a guesser elsewhere cannot keep a user out (README, "Sign-in throttling", gives
+ * the reasoning).
  */
 
 export const WINDOW_MS = 15 * 60 * 1000;
@@ -15,23 +17,37 @@ export const WINDOW_MS = 15 * 60 * 1000;
 export const PAIR_MAX_FAILURES = 5;
 /** Failures from one address across all emails, after which that address is refused (password spraying). */
 export const ADDRESS_MAX_FAILURES = 20;
-/** Failures for one email across all addresses, after which each attempt for it is slowed, never refused. */
+/** Failures for one email across all addresses, after which its attempts are spaced out (the back-off). */
 export const EMAIL_BACKOFF_AFTER = 10;
 export const BACKOFF_BASE_MS = 250;
 export const BACKOFF_MAX_MS = 4_000;
+/** How long a good password from an address keeps that address known for the email (and a device cookie lasts). */
+export const KNOWN_GOOD_MS = 30 * 24 * 60 * 60 * 1000;
+/** Failures with one device cookie after which it no longer spares its browser the back-off (OWASP's per-device lockout). */
+export const DEVICE_MAX_FAILURES = 5;
 
 /** Emails are compared lower-cased; over-long input is cut so a 10 KB "email" cannot bloat the table. */
 export function attemptKey(email: string): string {
   return email.trim().toLowerCase().slice(0, 320);
 }
 
-/** The wait before the password check, given the email's failures in the window: 250 ms doubling, capped at 4 s. */
+/**
+ * The back-off: with this many failures for an email in the window, how long after the last of them
+ * its next attempt may come. 250 ms from the tenth, doubling with each, at most 4 s.
+ */
 export function backoffDelayMs(emailFailures: number): number {
   if (emailFailures < EMAIL_BACKOFF_AFTER) return 0;
   return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (emailFailures - EMAIL_BACKOFF_AFTER));
 }
 
-export type ThrottleState = { refused: true; retryAt: Date } | { refused: false; delayMs: number };
+/** Who is attempting: the email, the caller's address key (lib/auth/client-ip.ts), and a valid device cookie's id. */
+export type SignInCaller = { email: string; address: string; device?: string | null };
+
+/** `address`: the address sprayed many emails; `pair`: it failed this email too often; `email`: the email's back-off. */
+export type RefusalReason = "address" | "pair" | "email";
+
+/** `knownGood`: the caller signed in to this email before (from this address, or with a device cookie). */
+export type ThrottleState = { refused: true; retryAt: Date; reason: RefusalReason } | { refused: false; knownGood: boolean };
 
 type Queryable = Pick<Executor, "select">;
 
@@ -63,13 +79,14 @@ function notSinceSucceeded(db: Queryable, now: Date): SQL {
 
 /**
  * Refused when this address has 5 failures for this email since its last success there, or 20 for
- * any emails, within 15 minutes; the refusal lifts once the oldest of those failures leaves the
- * window. Otherwise the attempt may go ahead after `delayMs`, which grows with the email's failures
- * from every address.
+ * any emails, within 15 minutes, until the oldest of those leaves the window. Otherwise, unless the
+ * caller is known good for the email, refused while the email's back-off runs: until `backoffDelayMs`
+ * after its last failure. The back-off is a time an attempt may not come before, never a wait, so
+ * parallel attempts cannot all sit it out and then check their passwords together.
  */
-export async function throttleState(email: string, ip: string, now = new Date(), queryable?: Queryable): Promise<ThrottleState> {
+export async function throttleState(caller: SignInCaller, now = new Date(), queryable?: Queryable): Promise<ThrottleState> {
   const db = queryable ?? (await getDb());
-  const key = attemptKey(email);
+  const key = attemptKey(caller.email);
   const recentFailures = (match: SQL | undefined, limit: number) =>
     db
       .select({ at: loginAttempts.attemptedAt })
@@ -77,58 +94,117 @@ export async function throttleState(email: string, ip: string, now = new Date(),
       .where(and(match, failedWithin(now)))
       .orderBy(desc(loginAttempts.attemptedAt))
       .limit(limit);
-  const [pair, address, emailFailures] = await Promise.all([
-    recentFailures(and(eq(loginAttempts.email, key), eq(loginAttempts.ip, ip), notSinceSucceeded(db, now)), PAIR_MAX_FAILURES),
-    recentFailures(eq(loginAttempts.ip, ip), ADDRESS_MAX_FAILURES),
-    db.select({ n: count() }).from(loginAttempts).where(and(eq(loginAttempts.email, key), failedWithin(now))),
+  const [pair, address, [emailFailures], [knownAddress], deviceFailures] = await Promise.all([
+    recentFailures(and(eq(loginAttempts.email, key), eq(loginAttempts.ip, caller.address), notSinceSucceeded(db, now)), PAIR_MAX_FAILURES),
+    recentFailures(eq(loginAttempts.ip, caller.address), ADDRESS_MAX_FAILURES),
+    db.select({ n: count(), lastAt: max(loginAttempts.attemptedAt) }).from(loginAttempts).where(and(eq(loginAttempts.email, key), failedWithin(now))),
+    db
+      .select({ one: sql`1` })
+      .from(loginAttempts)
+      .where(
+        and(
+          eq(loginAttempts.email, key),
+          eq(loginAttempts.ip, caller.address),
+          eq(loginAttempts.succeeded, true),
+          gt(loginAttempts.attemptedAt, new Date(now.getTime() - KNOWN_GOOD_MS)),
+          lte(loginAttempts.attemptedAt, now),
+        ),
+      )
+      .limit(1),
+    caller.device ? recentFailures(eq(loginAttempts.device, caller.device), DEVICE_MAX_FAILURES) : Promise.resolve([]),
   ]);
-  const liftsAt = (rows: { at: Date }[], max: number) => (rows.length >= max ? [rows[max - 1]!.at.getTime() + WINDOW_MS] : []);
-  const retryTimes = [...liftsAt(pair, PAIR_MAX_FAILURES), ...liftsAt(address, ADDRESS_MAX_FAILURES)];
-  if (retryTimes.length > 0) return { refused: true, retryAt: new Date(Math.max(...retryTimes)) };
-  return { refused: false, delayMs: backoffDelayMs(emailFailures[0]?.n ?? 0) };
+  const liftsAt = (rows: { at: Date }[], limit: number) => (rows.length >= limit ? [rows[limit - 1]!.at.getTime() + WINDOW_MS] : []);
+  const addressRefusal = liftsAt(address, ADDRESS_MAX_FAILURES);
+  const pairRefusal = liftsAt(pair, PAIR_MAX_FAILURES);
+  const retryTimes = [...addressRefusal, ...pairRefusal];
+  if (retryTimes.length > 0) {
+    return { refused: true, retryAt: new Date(Math.max(...retryTimes)), reason: addressRefusal.length > 0 ? "address" : "pair" };
+  }
+  const trustedDevice = Boolean(caller.device) && deviceFailures.length < DEVICE_MAX_FAILURES;
+  const knownGood = Boolean(knownAddress) || trustedDevice;
+  const notBefore = emailFailures?.lastAt ? emailFailures.lastAt.getTime() + backoffDelayMs(emailFailures.n) : 0;
+  if (!knownGood && now.getTime() < notBefore) return { refused: true, retryAt: new Date(notBefore), reason: "email" };
+  return { refused: false, knownGood };
 }
 
 /** Advisory locks in their own key space (two int4 keys), apart from the migration and retention locks. */
 const THROTTLE_LOCK_CLASS = 724_117_100;
 
 export type ClaimedAttempt =
-  | { refused: true; retryAt: Date }
-  | { refused: false; delayMs: number; succeeded: () => Promise<void> };
+  | { refused: true; retryAt: Date; reason: RefusalReason }
+  | {
+      refused: false;
+      knownGood: boolean;
+      /** The password held: the attempt is a success (and the address known good for the email). */
+      succeeded: () => Promise<void>;
+      /** The password was never checked (the console was too busy): the attempt did not happen. */
+      withdraw: () => Promise<void>;
+    };
 
 /**
  * Starts a sign-in attempt before the password is checked: under a lock per email and per address,
- * checks the throttle and, unless refused, records the attempt as failed. Parallel guesses therefore
- * queue for the check instead of all passing it before any failure is written. The lock ends with the
- * claim: the caller waits `delayMs` and checks the password outside it. `succeeded()` marks the
- * attempt good once the password holds.
+ * checks the throttle and, unless refused, records the attempt as failed. Parallel attempts therefore
+ * queue for the check, and each sees the failures recorded before it: they cannot slip past a limit
+ * or the back-off together. A refusal is counted in the audit log (recordRefusal) in the same
+ * transaction.
  */
-export async function claimAttempt(email: string, ip: string, now = new Date()): Promise<ClaimedAttempt> {
+export async function claimAttempt(caller: SignInCaller, now = new Date()): Promise<ClaimedAttempt> {
   const db = await getDb();
+  const email = attemptKey(caller.email);
   const claimed = await db.transaction(async (tx) => {
-    for (const key of [`email:${attemptKey(email)}`, `ip:${ip}`].sort()) {
+    for (const key of [`email:${email}`, `ip:${caller.address}`].sort()) {
       await tx.execute(sql`select pg_advisory_xact_lock(${THROTTLE_LOCK_CLASS}, hashtext(${key}))`);
     }
-    const state = await throttleState(email, ip, now, tx);
-    if (state.refused) return state;
+    const state = await throttleState(caller, now, tx);
+    if (state.refused) {
+      await recordRefusal(tx, { email, address: caller.address, reason: state.reason, now });
+      return state;
+    }
     const [row] = await tx
       .insert(loginAttempts)
-      .values({ email: attemptKey(email), ip, succeeded: false, attemptedAt: now })
+      .values({ email, ip: caller.address, device: caller.device ?? null, succeeded: false, attemptedAt: now })
       .returning({ id: loginAttempts.id });
     return { ...state, id: row!.id };
   });
   if (claimed.refused) return claimed;
+  const thisAttempt = eq(loginAttempts.id, claimed.id);
   return {
     refused: false,
-    delayMs: claimed.delayMs,
+    knownGood: claimed.knownGood,
     succeeded: async () => {
-      await db.update(loginAttempts).set({ succeeded: true }).where(eq(loginAttempts.id, claimed.id));
+      await db.update(loginAttempts).set({ succeeded: true }).where(thisAttempt);
+    },
+    withdraw: async () => {
+      await db.delete(loginAttempts).where(thisAttempt);
     },
   };
 }
 
 /**
- * Of these emails (answered lower-cased), those refused from at least one address or slowed right
- * now: what an administrator would call locked out. An address refused for spraying many emails is
+ * One audit record per window for each thing refused, counting the refusals, never one per attempt:
+ * a refusal costs the caller nothing, so records per attempt would let anyone grow the log without
+ * bound. Each kind is keyed by what a caller cannot mint for free: a sprayed address alone (not the
+ * emails it invents), an (address, email) pair that failed five times, an email under back-off alone
+ * (not each of the many addresses an attacker may hold). Each took real failed password checks.
+ */
+async function recordRefusal(tx: Transaction, refusal: { email: string; address: string; reason: RefusalReason; now: Date }) {
+  const { email, address, reason, now } = refusal;
+  await recordRepeatedAudit(
+    {
+      actor: { id: null, email: reason === "address" ? null : email || null },
+      action: "sign_in.throttled",
+      outcome: "denied",
+      target: reason === "email" ? undefined : address,
+      details: { reason },
+    },
+    { ms: WINDOW_MS, now },
+    tx,
+  );
+}
+
+/**
+ * Of these emails (answered lower-cased), those refused from at least one address or under back-off
+ * right now: what an administrator would call locked out. An address refused for spraying many emails is
  * that address's doing, not any one email's, so it does not mark them.
  */
 export async function lockedOutEmails(emails: string[], now = new Date()): Promise<Set<string>> {
@@ -136,7 +212,7 @@ export async function lockedOutEmails(emails: string[], now = new Date()): Promi
   if (keys.length === 0) return new Set();
   const db = await getDb();
   const inKeys = and(inArray(loginAttempts.email, keys), failedWithin(now));
-  const [refusedPairs, slowed] = await Promise.all([
+  const [refusedPairs, backedOff] = await Promise.all([
     db
       .select({ email: loginAttempts.email })
       .from(loginAttempts)
@@ -150,7 +226,7 @@ export async function lockedOutEmails(emails: string[], now = new Date()): Promi
       .groupBy(loginAttempts.email)
       .having(gte(count(), EMAIL_BACKOFF_AFTER)),
   ]);
-  return new Set([...refusedPairs, ...slowed].map((row) => row.email));
+  return new Set([...refusedPairs, ...backedOff].map((row) => row.email));
 }
 
 /**
@@ -165,12 +241,16 @@ export async function unlockSignIn(email: string, executor: Executor): Promise<n
   return rows.length;
 }
 
-/** Attempts older than a day serve no throttle; the retention job removes them. */
+/**
+ * Failures older than a day serve no throttle, successes older than KNOWN_GOOD_MS no longer make an
+ * address known; the retention job removes them.
+ */
 export async function purgeOldAttempts(now = new Date()): Promise<number> {
   const db = await getDb();
+  const before = (ms: number) => lt(loginAttempts.attemptedAt, new Date(now.getTime() - ms));
   const rows = await db
     .delete(loginAttempts)
-    .where(lt(loginAttempts.attemptedAt, new Date(now.getTime() - 24 * 60 * 60 * 1000)))
+    .where(or(and(eq(loginAttempts.succeeded, false), before(24 * 60 * 60 * 1000)), before(KNOWN_GOOD_MS)))
     .returning({ id: loginAttempts.id });
   return rows.length;
 }

@@ -19,6 +19,12 @@ export const userIdentityColumns = {
 
 const publicColumns = { ...userIdentityColumns, createdAt: consoleUsers.createdAt };
 
+/** For an UPDATE that must end the user's sessions: each session carries the version it was issued under. */
+export const nextSessionVersion = sql`${consoleUsers.sessionVersion} + 1`;
+
+/** For an UPDATE after which a pending set-password link must no longer work (disabled, or linked to single sign-on). */
+export const voidedPasswordLink = { passwordSetupTokenHash: null, passwordSetupExpiresAt: null };
+
 const byEmail = (email: string) => eq(sql`lower(${consoleUsers.email})`, email.trim().toLowerCase());
 
 export class UserExistsError extends Error {
@@ -81,7 +87,7 @@ async function changeUserEndingSessions(
   const db = executor ?? (await getDb());
   const rows = await db
     .update(consoleUsers)
-    .set({ ...changes, sessionVersion: sql`${consoleUsers.sessionVersion} + 1`, updatedAt: new Date() })
+    .set({ ...changes, sessionVersion: nextSessionVersion, updatedAt: new Date() })
     .where(byEmail(email))
     .returning({ id: consoleUsers.id });
   return rows.length > 0;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { displayNameSchema } from "@/lib/display-name";
 import { regions } from "@/lib/service/regions";
 
 /** One schema per input, shared by the forms (zodResolver) and the server actions. Client-safe. */
@@ -9,7 +10,7 @@ const key = z
   .refine((v) => v === "" || /^[\x21-\x7e]{8,}$/.test(v), "A key is at least 8 printable characters with no spaces.");
 
 const fields = {
-  name: z.string().trim().min(1, "Give the connection a name.").max(100, "Names have at most 100 characters."),
+  name: displayNameSchema({ required: "Give the connection a name.", max: 100 }),
   region: z.enum(regions, "Choose a region."),
   /** Write-only: empty on edit keeps the stored key. */
   managementKey: key,

@@ -65,11 +65,14 @@ export const loginAttempts = pgTable(
     ip: text("ip").notNull(),
     succeeded: boolean("succeeded").notNull(),
     attemptedAt: timestamp("attempted_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The id of the device cookie the attempt came with, when it was valid for the email (lib/auth/device-cookie.ts). */
+    device: text("device"),
   },
   (t) => [
     index("login_attempts_email_idx").on(t.email, t.attemptedAt),
     index("login_attempts_ip_idx").on(t.ip, t.attemptedAt),
     index("login_attempts_email_ip_idx").on(t.email, t.ip, t.attemptedAt),
+    index("login_attempts_device_idx").on(t.device, t.attemptedAt).where(sql`${t.device} is not null`),
   ],
 );
 

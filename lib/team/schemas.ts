@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { newPasswordSchema } from "@/lib/auth/schemas";
 import { roles } from "@/lib/auth/roles";
+import { displayNameSchema } from "@/lib/display-name";
 import { PASSWORD_SETUP_TOKEN_SHAPE } from "./types";
 
 /** One schema per input of the team page and the set-password page, shared by the forms and the server. Client-safe. */
 
 export const addTeamMemberSchema = z.object({
   email: z.string().trim().min(1, "Enter an email address.").max(320, "That email address is too long.").email("Enter a valid email address."),
-  name: z.string().trim().min(1, "Enter a name.").max(200, "Names have at most 200 characters."),
+  name: displayNameSchema({ required: "Enter a name.", max: 200 }),
   role: z.enum(roles, "Choose a role."),
 });
 export type AddTeamMemberInput = z.infer<typeof addTeamMemberSchema>;

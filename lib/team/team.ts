@@ -1,9 +1,10 @@
 import "server-only";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { recordAudit } from "@/lib/audit/audit";
+import { isLastEnabledAdmin, lockEnabledAdmins, removesAnAdmin } from "@/lib/auth/last-admin";
 import { lockedOutEmails, unlockSignIn } from "@/lib/auth/throttle";
-import { userIdentityColumns } from "@/lib/auth/users";
+import { nextSessionVersion, userIdentityColumns, voidedPasswordLink } from "@/lib/auth/users";
 import type { ActionResult } from "@/lib/call-action";
 import { getDb, type Transaction } from "@/lib/db";
 import { consoleUsers } from "@/lib/db/schema";
@@ -32,9 +33,6 @@ const lastAdmin = (name: string): Failure => ({
   ok: false,
   error: `${name} is the last enabled admin. Make someone else an admin first, so that the console keeps one.`,
 });
-
-/** Every change that can end a user's sessions bumps this in the same UPDATE (the session callback compares it). */
-const nextSessionVersion = sql`${consoleUsers.sessionVersion} + 1`;
 
 function issuerHost(issuer: string): string {
   try {
@@ -109,21 +107,6 @@ export async function addTeamMember(actor: TeamActor, raw: AddTeamMemberInput): 
   });
 }
 
-/**
- * The rows of the enabled admins, locked until the transaction ends (in id order, so two changes queue
- * rather than deadlock). Two admins demoting or disabling each other at once therefore run one after the
- * other, and the second sees that the first left a single admin.
- */
-async function lockEnabledAdmins(tx: Transaction): Promise<string[]> {
-  const rows = await tx
-    .select({ id: consoleUsers.id })
-    .from(consoleUsers)
-    .where(and(eq(consoleUsers.role, "admin"), eq(consoleUsers.disabled, false)))
-    .orderBy(asc(consoleUsers.id))
-    .for("update");
-  return rows.map((r) => r.id);
-}
-
 type Target = { id: string; email: string; name: string; role: "admin" | "support"; disabled: boolean; hasPassword: boolean; oidcIssuer: string | null };
 
 async function lockTarget(tx: Transaction, userId: string): Promise<Target | undefined> {
@@ -152,7 +135,7 @@ async function guardedChange(
     if (!admins.includes(actor.id)) return notAnAdmin;
     const target = await lockTarget(tx, userId);
     if (!target) return gone;
-    if (reducesAdmins(target) && admins.length === 1 && admins[0] === target.id) return lastAdmin(target.name);
+    if (reducesAdmins(target) && isLastEnabledAdmin(admins, target.id)) return lastAdmin(target.name);
     return change(tx, target);
   });
 }
@@ -181,7 +164,7 @@ export async function changeRole(actor: TeamActor, raw: ChangeRoleInput): Promis
       await recordAudit({ actor, action: "user.role_changed", outcome: "success", target: target.email, details: { from: target.role, to: role } }, tx);
       return { ok: true };
     },
-    (target) => role !== "admin" && target.role === "admin" && !target.disabled,
+    (target) => removesAnAdmin(target, role),
   );
 }
 
@@ -203,7 +186,7 @@ export async function setDisabled(actor: TeamActor, raw: SetDisabledInput): Prom
       await updateTarget(
         tx,
         target,
-        disabled ? { disabled, sessionVersion: nextSessionVersion, passwordSetupTokenHash: null, passwordSetupExpiresAt: null } : { disabled },
+        disabled ? { disabled, sessionVersion: nextSessionVersion, ...voidedPasswordLink } : { disabled },
       );
       await recordAudit({ actor, action: disabled ? "user.disabled" : "user.enabled", outcome: "success", target: target.email }, tx);
       return { ok: true };

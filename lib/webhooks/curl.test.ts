@@ -11,4 +11,13 @@ describe("curlReplayCommand", () => {
     expect(command).toContain(`--data-raw '{"id":"evt_1","data":{"deviceName":"Kim'\\''s phone"}}'`);
     expect(command).toMatch(/^# Replay to Acme/);
   });
+
+  it("keeps a stored name with a line break inside its comment line", () => {
+    // Stored before names refused control characters: the part after the newline must not become a command.
+    const command = curlReplayCommand("{}", "Acme\ntouch /tmp/pwned #\r\u0085");
+    const lines = command.split(/\r\n|\r|\n|\u0085/);
+    expect(lines).toHaveLength(6);
+    expect(lines[0]).toBe("# Replay to Acme\uFFFDtouch /tmp/pwned #\uFFFD\uFFFD: set WEBHOOK_URL to its webhook URL (on the connection's page)");
+    expect(lines.filter((line) => line.includes("touch"))).toEqual([lines[0]]);
+  });
 });

@@ -1,4 +1,5 @@
 /** Client-safe. */
+import { oneLineName } from "@/lib/display-name";
 
 /** Single-quoted for a POSIX shell: a quote inside becomes '\'' (close, escaped quote, reopen). */
 function shellQuote(text: string): string {
@@ -12,7 +13,9 @@ function shellQuote(text: string): string {
  */
 export function curlReplayCommand(rawBody: string, connectionName: string | null): string {
   return [
-    `# Replay to ${connectionName ?? "the connection"}: set WEBHOOK_URL to its webhook URL (on the connection's page)`,
+    // A name stored before names refused control characters could hold a line break: the rest of it would
+    // leave the comment and run as a command.
+    `# Replay to ${connectionName === null ? "the connection" : oneLineName(connectionName)}: set WEBHOOK_URL to its webhook URL (on the connection's page)`,
     `# and replace <signature> with t=<unix time>,v2=<HMAC-SHA256 of "t.body" with a server key>.`,
     `curl -X POST "\${WEBHOOK_URL:-https://<console>/api/webhooks/<token>}" \\`,
     `  -H 'Content-Type: application/json' \\`,

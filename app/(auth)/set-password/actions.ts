@@ -1,9 +1,10 @@
 "use server";
 import type { ActionResult } from "@/lib/call-action";
+import { runAction } from "@/lib/server-action";
 import type { SetPasswordInput } from "@/lib/team/schemas";
 import { setPasswordWithLink } from "@/lib/team/password-link";
 
 /** Public, like the page: the link's token is the credential; lib/team validates it, uses it once and audits. */
 export async function setPasswordAction(input: SetPasswordInput): Promise<ActionResult> {
-  return setPasswordWithLink(input);
+  return runAction("setPasswordAction", () => setPasswordWithLink(input));
 }

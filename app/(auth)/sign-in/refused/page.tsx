@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { oidcSettings } from "@/lib/auth/oidc-config";
-import { ssoRefusalReasonSchema, ssoRefusalText } from "@/lib/auth/sso-messages";
+import { signInSettings } from "@/lib/auth/oidc-config";
+import { SSO_LINK_PATH, ssoRefusalReasonSchema, ssoRefusalText } from "@/lib/auth/sso-messages";
 import { AuthCard } from "../auth-card";
 
 export const metadata: Metadata = { title: "Sign-in refused" };
@@ -10,8 +10,10 @@ export const metadata: Metadata = { title: "Sign-in refused" };
 export default async function SignInRefusedPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { reason } = await searchParams;
   const parsed = ssoRefusalReasonSchema.safeParse(Array.isArray(reason) ? reason[0] : reason);
-  const sso = oidcSettings();
-  const text = ssoRefusalText(parsed.success ? parsed.data : undefined, sso.status === "on" ? sso.config.name : "your identity provider");
+  const { sso, passwordSignIn } = signInSettings();
+  const text = ssoRefusalText(parsed.success ? parsed.data : undefined, sso.status === "on" ? sso.config.name : "your identity provider", passwordSignIn);
+  // Signing in with the password leads on to the page that starts the single sign-on to link.
+  const confirmLink = parsed.success && parsed.data === "link_requires_password" && passwordSignIn;
 
   return (
     <AuthCard title="You are not signed in">
@@ -22,6 +24,14 @@ export default async function SignInRefusedPage({ searchParams }: { searchParams
           <strong className="font-semibold text-slate-900 dark:text-slate-100">What to do: </strong>
           {text.whatToDo}
         </p>
+        {confirmLink ? (
+          <Link
+            href={`/sign-in?callbackUrl=${encodeURIComponent(SSO_LINK_PATH)}`}
+            className="inline-flex w-full items-center justify-center rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-700"
+          >
+            Sign in with its password
+          </Link>
+        ) : null}
         <Link
           href="/sign-in"
           className="inline-flex w-full items-center justify-center rounded-md bg-white px-3.5 py-2 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50 dark:bg-slate-800 dark:text-slate-100 dark:ring-slate-600 dark:hover:bg-slate-700"

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { HashGate, type Lane } from "./hash-gate";
+
+/** Work that runs until its `finish` is called, noting how many such works run at once. */
+function controlledWork() {
+  const state = { running: 0, most: 0, finishers: [] as Array<() => void>, order: [] as string[] };
+  const work = (name: string) => () =>
+    new Promise<string>((resolve) => {
+      state.running++;
+      state.most = Math.max(state.most, state.running);
+      state.order.push(name);
+      state.finishers.push(() => {
+        state.running--;
+        resolve(name);
+      });
+    });
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  /** Finishes the oldest running work and lets the gate start the next. */
+  const finishOne = async () => {
+    state.finishers.shift()!();
+    await settle();
+  };
+  return { state, work, finishOne, settle };
+}
+
+describe("HashGate", () => {
+  it("runs at most `atOnce` at a time and refuses at once, beyond a lane's waiting places, what would wait longer", async () => {
+    const gate = new HashGate({ atOnce: 2, waiting: { trusted: 1, untrusted: 3 } });
+    const { state, work, finishOne, settle } = controlledWork();
+    const untrusted = Array.from({ length: 10 }, (_, i) => gate.tryRun("untrusted", work(`u${i}`)));
+    // Two run, three wait; the other five are refused without waiting.
+    expect(untrusted.map(Boolean)).toEqual([true, true, true, true, true, false, false, false, false, false]);
+    expect(gate.load()).toEqual({ running: 2, waiting: { trusted: 0, untrusted: 3 } });
+    // A caller the console trusts has places of its own, and goes ahead of the strangers.
+    const trusted = (["t0", "t1", "t2", "t3"] as const).map((name) => gate.tryRun("trusted" satisfies Lane, work(name)));
+    expect(trusted.map(Boolean)).toEqual([true, true, true, false]);
+    await settle();
+    while (state.finishers.length > 0) await finishOne();
+    expect(await Promise.all([...untrusted, ...trusted].filter(Boolean))).toHaveLength(8);
+    expect(state.most).toBe(2);
+    expect(state.order).toEqual(["u0", "u1", "t0", "t1", "t2", "u2", "u3", "u4"]);
+    // Once the line has emptied, every place is free again.
+    expect(gate.load()).toEqual({ running: 0, waiting: { trusted: 0, untrusted: 0 } });
+    expect(Array.from({ length: 5 }, () => gate.tryRun("untrusted", () => Promise.resolve())).every(Boolean)).toBe(true);
+  });
+
+  it("frees the place of work that fails", async () => {
+    const gate = new HashGate({ atOnce: 1, waiting: { trusted: 0, untrusted: 0 } });
+    await expect(gate.tryRun("untrusted", () => Promise.reject(new Error("hash failed")))).rejects.toThrow("hash failed");
+    await expect(gate.tryRun("untrusted", () => Promise.resolve("next"))).resolves.toBe("next");
+  });
+});

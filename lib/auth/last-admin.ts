@@ -1,0 +1,34 @@
+import "server-only";
+import { and, asc, eq } from "drizzle-orm";
+import type { Transaction } from "@/lib/db";
+import { consoleUsers } from "@/lib/db/schema";
+import type { Role } from "./roles";
+
+/**
+ * The last-admin guard, for every change that can take an enabled admin away: the team page's role
+ * change and disable (lib/team/team.ts) and a role from single sign-on's groups (sso.ts). It lives in
+ * lib/auth because lib/team already imports lib/auth, and lib/auth never imports a feature.
+ *
+ * `lockEnabledAdmins` comes first in the transaction, before the row of the user being changed is
+ * locked: every caller then takes its locks in the same order (the admins by id, then the user), so
+ * two changes queue rather than deadlock, and the second sees what the first left.
+ */
+export async function lockEnabledAdmins(tx: Transaction): Promise<string[]> {
+  const rows = await tx
+    .select({ id: consoleUsers.id })
+    .from(consoleUsers)
+    .where(and(eq(consoleUsers.role, "admin"), eq(consoleUsers.disabled, false)))
+    .orderBy(asc(consoleUsers.id))
+    .for("update");
+  return rows.map((r) => r.id);
+}
+
+/** True when `userId` is the only enabled admin in `enabledAdmins` (from lockEnabledAdmins). */
+export function isLastEnabledAdmin(enabledAdmins: readonly string[], userId: string): boolean {
+  return enabledAdmins.length === 1 && enabledAdmins[0] === userId;
+}
+
+/** Whether giving `user` the role `to` takes an enabled admin away. */
+export function removesAnAdmin(user: { role: Role; disabled: boolean }, to: Role): boolean {
+  return user.role === "admin" && !user.disabled && to !== "admin";
+}

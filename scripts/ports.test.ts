@@ -1,0 +1,46 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { FETCH_BLOCKED_PORTS, portProblem } from "./ports.mjs";
+
+/** What this Node's fetch says when asked to connect to `port` on a loopback address nothing listens on. */
+async function fetchRefusal(port: number): Promise<string> {
+  try {
+    await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(5000) });
+    return "answered";
+  } catch (error) {
+    const cause = (error as { cause?: { message?: string; code?: string } }).cause;
+    return cause?.message ?? cause?.code ?? String(error);
+  }
+}
+
+describe("the fetch standard's blocked ports", () => {
+  it("are the ports this Node's fetch refuses as a bad port, and their neighbours are not", async () => {
+    const listed = [...FETCH_BLOCKED_PORTS];
+    const neighbours = listed.flatMap((port) => [port - 1, port + 1]).filter((port) => port > 0 && !FETCH_BLOCKED_PORTS.has(port));
+    const refusals = await Promise.all([...listed, ...neighbours, 3000, 4010, 4020].map(async (port) => [port, await fetchRefusal(port)] as const));
+    const refusedAsBad = refusals.filter(([, refusal]) => refusal === "bad port").map(([port]) => port);
+    expect(refusedAsBad).toEqual(listed);
+  });
+
+  it("name the variable that chose one, and why", () => {
+    expect(portProblem("EMULATOR_PORT", 4190)).toMatch(/^EMULATOR_PORT=4190 is a port that browsers and Node's fetch refuse to connect to .*fetch\.spec\.whatwg\.org.* Choose another port: EMULATOR_PORT=<port>\.$/);
+    expect(portProblem("PORT", "abc")).toMatch(/^PORT=abc is not a port/);
+    expect(portProblem("PORT", "65536")).toMatch(/^PORT=65536 is not a port/);
+    expect(portProblem("PORT", "3000")).toBeUndefined();
+  });
+});
+
+describe("npm start", () => {
+  const npmStart = (port: string) =>
+    promisify(execFile)("npm", ["start", "--silent"], { env: { ...process.env, PORT: port }, timeout: 20_000 }).then(
+      ({ stderr }) => ({ code: 0, stderr }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? "" }),
+    );
+
+  it("refuses a blocked PORT before next start runs, naming the variable", async () => {
+    const { code, stderr } = await npmStart("4190");
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe(portProblem("PORT", 4190));
+  });
+});
