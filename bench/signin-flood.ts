@@ -108,7 +108,7 @@ async function measure() {
     try {
       // Next loads a route's code on its first request, and the first sign-in hashes the decoy password.
       await webhooks(server, request, { amount: WARM_UP_REQUESTS });
-      await flood(server, { amount: 20 });
+      await flood(server, { amount: FLOOD_CONNECTIONS }); // autocannon sends at least one request per connection
       const quietBefore = await webhooks(server, request, { seconds: PHASE_SECONDS });
       const sampler = sampleRss(server.child.pid!, 200);
       const [duringFlood, floodRun] = await Promise.all([webhooks(server, request, { seconds: PHASE_SECONDS }), flood(server, { seconds: PHASE_SECONDS })]);

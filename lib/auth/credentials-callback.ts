@@ -50,7 +50,8 @@ export async function answerPasswordCallback(request: NextRequest, handle: () =>
   const response = await current.run(call, handle);
   if (!result) return response;
   if (!result.ok && result.retryAfterMs !== undefined) {
-    await wait(Math.min(result.retryAfterMs, REFUSAL_ANSWER_HOLD_MS));
+    // Jittered (half to all of the hold), so a flood's connections come back spread out, not in one wave.
+    await wait(Math.min(result.retryAfterMs, REFUSAL_ANSWER_HOLD_MS * (0.5 + Math.random() / 2)));
     return tooManyAttempts(response, result.retryAfterMs);
   }
   if (!result.ok || response.status >= 400) return response;

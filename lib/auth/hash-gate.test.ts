@@ -49,4 +49,16 @@ describe("HashGate", () => {
     await expect(gate.tryRun("untrusted", () => Promise.reject(new Error("hash failed")))).rejects.toThrow("hash failed");
     await expect(gate.tryRun("untrusted", () => Promise.resolve("next"))).resolves.toBe("next");
   });
+
+  it("starts untrusted work no closer together than its interval, while trusted work goes at once", async () => {
+    const gate = new HashGate({ atOnce: 1, waiting: { trusted: 1, untrusted: 5 }, untrustedIntervalMs: 50 });
+    const starts: Array<[string, number]> = [];
+    const began = performance.now();
+    const note = (name: string) => async () => void starts.push([name, performance.now() - began]);
+    await Promise.all([...Array.from({ length: 4 }, (_, i) => gate.tryRun("untrusted", note(`u${i}`))), gate.tryRun("trusted", note("t0"))]);
+    const untrustedStarts = starts.filter(([name]) => name.startsWith("u")).map(([, at]) => at);
+    for (let i = 1; i < untrustedStarts.length; i++) expect(untrustedStarts[i]! - untrustedStarts[i - 1]!).toBeGreaterThanOrEqual(45);
+    // The trusted one was served between the first and second untrusted, without waiting out an interval of its own.
+    expect(starts.map(([name]) => name)).toEqual(["u0", "t0", "u1", "u2", "u3"]);
+  });
 });

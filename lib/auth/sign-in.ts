@@ -4,7 +4,7 @@ import { signInHashGate, type HashGate } from "./hash-gate";
 import { verifyAgainstDecoy, verifyPassword } from "./password";
 import type { Role } from "./roles";
 import { signInSchema, type SignInInput } from "./schemas";
-import { claimAttempt, type RefusalReason } from "./throttle";
+import { claimAttempt, isKnownAddress, type RefusalReason } from "./throttle";
 import { findUserForSignIn, recordSignIn } from "./users";
 
 export type SignInResult =
@@ -35,6 +35,12 @@ export async function attemptSignIn(raw: unknown, address: string, { now = new D
   const email = typeof (raw as { email?: unknown })?.email === "string" ? (raw as { email: string }).email : "";
 
   const device = parsed.success ? await deviceOf(deviceToken, email, now) : null;
+  // A flood keeps the strangers' line full: a caller with no device cookie and no good password from
+  // this address is told "busy" after one indexed read, before the throttle's transaction, which would
+  // otherwise cost the database (and the webhook receiver sharing it) a locked write per attempt.
+  if (parsed.success && !device && hashGate.isFull("untrusted") && !(await isKnownAddress(email, address, now))) {
+    return refusal("busy", BUSY_RETRY_MS);
+  }
   const attempt = await claimAttempt({ email, address, device }, now);
   if (attempt.refused) return refusal(attempt.reason, attempt.retryAt.getTime() - now.getTime());
 

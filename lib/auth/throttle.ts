@@ -77,6 +77,28 @@ function notSinceSucceeded(db: Queryable, now: Date): SQL {
   );
 }
 
+/** A good password for the email (its attempt key) from this address within KNOWN_GOOD_MS: one row or none. */
+function knownAddressQuery(db: Queryable, key: string, address: string, now: Date) {
+  return db
+    .select({ one: sql`1` })
+    .from(loginAttempts)
+    .where(
+      and(
+        eq(loginAttempts.email, key),
+        eq(loginAttempts.ip, address),
+        eq(loginAttempts.succeeded, true),
+        gt(loginAttempts.attemptedAt, new Date(now.getTime() - KNOWN_GOOD_MS)),
+        lte(loginAttempts.attemptedAt, now),
+      ),
+    )
+    .limit(1);
+}
+
+/** Whether a good password for this email came from this address lately (one indexed read, no lock). */
+export async function isKnownAddress(email: string, address: string, now = new Date()): Promise<boolean> {
+  return (await knownAddressQuery(await getDb(), attemptKey(email), address, now)).length > 0;
+}
+
 /**
  * Refused when this address has 5 failures for this email since its last success there, or 20 for
  * any emails, within 15 minutes, until the oldest of those leaves the window. Otherwise, unless the
@@ -98,19 +120,7 @@ export async function throttleState(caller: SignInCaller, now = new Date(), quer
     recentFailures(and(eq(loginAttempts.email, key), eq(loginAttempts.ip, caller.address), notSinceSucceeded(db, now)), PAIR_MAX_FAILURES),
     recentFailures(eq(loginAttempts.ip, caller.address), ADDRESS_MAX_FAILURES),
     db.select({ n: count(), lastAt: max(loginAttempts.attemptedAt) }).from(loginAttempts).where(and(eq(loginAttempts.email, key), failedWithin(now))),
-    db
-      .select({ one: sql`1` })
-      .from(loginAttempts)
-      .where(
-        and(
-          eq(loginAttempts.email, key),
-          eq(loginAttempts.ip, caller.address),
-          eq(loginAttempts.succeeded, true),
-          gt(loginAttempts.attemptedAt, new Date(now.getTime() - KNOWN_GOOD_MS)),
-          lte(loginAttempts.attemptedAt, now),
-        ),
-      )
-      .limit(1),
+    knownAddressQuery(db, key, caller.address, now),
     caller.device ? recentFailures(eq(loginAttempts.device, caller.device), DEVICE_MAX_FAILURES) : Promise.resolve([]),
   ]);
   const liftsAt = (rows: { at: Date }[], limit: number) => (rows.length >= limit ? [rows[limit - 1]!.at.getTime() + WINDOW_MS] : []);
