@@ -1,7 +1,8 @@
 import "server-only";
 import { and, count, gte, lt, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db";
-import { deliveryDelayBucket, receivedHourUtc, webhookEvents, webhookRejections } from "@/lib/db/schema";
+import { deliveryDelayBucket, receivedHourUtc } from "@/lib/db/event-expressions";
+import { webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { DELAY_BUCKETS } from "@/lib/webhooks/constants";
 import { DAY_MS, HOUR_MS } from "./links";
 import { iso, realExpiredEvent, realRejection } from "./real";

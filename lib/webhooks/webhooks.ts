@@ -4,15 +4,8 @@ import { unionAll, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Role } from "@/lib/auth/roles";
 import { getDb, type Database } from "@/lib/db";
 import { escapeLike } from "@/lib/db/like";
-import {
-  connections,
-  deliveryDelayBucket,
-  DELIVERY_WINDOW_SECONDS,
-  insideDeliveryWindow,
-  outsideDeliveryWindow,
-  webhookEvents,
-  webhookRejections,
-} from "@/lib/db/schema";
+import { deliveryDelayBucket, DELIVERY_WINDOW_SECONDS, insideDeliveryWindow, outsideDeliveryWindow } from "@/lib/db/event-expressions";
+import { connections, webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { decodeCursor, encodeCursor } from "./cursor";
 import { ALL_CONNECTIONS, ALL_TYPES, DELAY_BUCKETS, KNOWN_METHODS, KNOWN_PLATFORMS, RECEIVED_PRESETS, type DelayBucket, type TestEventFilter } from "./constants";
 import type { EventFilters, RejectionFilters } from "./filters";
