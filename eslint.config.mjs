@@ -1,5 +1,67 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
+
+// The import boundaries of ARCHITECTURE.md ("Dependencies"), checked on the resolved file of every import
+// (`@/` and relative alike) by import/no-restricted-paths. lib/testing/import-boundaries.test.ts plants a
+// bad import for each and checks it is reported.
+const root = import.meta.dirname;
+
+/** The ground floor of lib/: open to every feature, as are lib/*.ts. */
+const ground = ["auth", "db", "service", "testing"];
+
+/** What a feature may use of another, and which features each may use (nothing else of another feature). */
+const publicModules = (feature) => [`${feature}.ts`, "types.ts", "schemas.ts", "constants.ts"];
+const allowedEdges = {
+  audit: [],
+  connections: ["audit"],
+  "data-points": ["audit", "connections"],
+  "email-otp": ["audit", "connections"],
+  overview: ["connections", "email-otp", "webhooks"],
+  team: ["audit"],
+  users: ["audit", "connections"],
+  webhooks: ["audit", "connections"],
+};
+
+const features = readdirSync(path.join(root, "lib"), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !ground.includes(entry.name))
+  .map((entry) => entry.name);
+for (const feature of features) {
+  if (!allowedEdges[feature]) throw new Error(`eslint.config.mjs: name the features lib/${feature} may use in allowedEdges (ARCHITECTURE.md)`);
+}
+
+const zones = [
+  { target: ["./components", "./lib"], from: "./app", message: "components/ and lib/ never import app/: a server action arrives as a prop." },
+  { target: "./lib/db", from: features.map((feature) => `./lib/${feature}`), message: "lib/db imports no feature: move what it needs into lib/db." },
+  ...["e2e", "bench", "scripts"].map((folder) => ({
+    target: `./${folder}`,
+    from: ["./e2e", "./bench", "./scripts"].filter((other) => other !== `./${folder}`),
+    message: "e2e/, bench/ and scripts/ never import one another: what they share lives in tooling/.",
+  })),
+  { target: "./tooling", from: ["./e2e", "./bench", "./scripts"], message: "tooling/ is what e2e/, bench/ and scripts/ share: it imports none of them." },
+  { target: "./emulator", from: "./lib", message: "emulator/ stands for the real service: it imports nothing from lib/." },
+  { target: "./lib/service", from: "./lib/connections", message: "lib/service knows nothing of connections: it takes credentials and a region." },
+];
+
+/** A feature reaches another only along an allowed edge, and then only through its public modules. */
+const featureZones = features.flatMap((feature) =>
+  features
+    .filter((other) => other !== feature)
+    .map((other) => {
+      const allowed = allowedEdges[feature].includes(other);
+      return {
+        target: `./lib/${feature}`,
+        from: `./lib/${other}`,
+        except: allowed ? publicModules(other).map((file) => `./${file}`) : [],
+        message: allowed
+          ? `lib/${feature} uses lib/${other} only through ${publicModules(other).join(", ")}.`
+          : `lib/${feature} may not use lib/${other}: not an allowed edge (eslint.config.mjs, ARCHITECTURE.md).`,
+      };
+    }),
+);
+
+const boundaries = (zoneList) => ({ "import/no-restricted-paths": ["error", { basePath: root, zones: zoneList }] });
 
 const config = [
   ...nextVitals,
@@ -7,6 +69,9 @@ const config = [
   {
     ignores: [".next*/**", "node_modules/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"],
   },
+  { files: ["**/*.{ts,tsx,mts,mjs}"], rules: boundaries(zones) },
+  // A test (and its test-helpers.ts) sets up the state its subject reads, so it may reach any module of another feature.
+  { files: ["lib/**/*.{ts,tsx}"], ignores: ["**/*.test.ts", "**/test-helpers.ts"], rules: boundaries([...zones, ...featureZones]) },
 ];
 
 export default config;

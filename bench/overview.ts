@@ -1,12 +1,12 @@
 /**
  * The overview part of `npm run bench`: each query of the overview page, timed over QUERY_RUNS runs at
- * 1,000,000 stored events (bench/support/bulk-load.ts), on in-memory PGlite, or on a fresh database of
+ * 1,000,000 stored events (tooling/bulk-load.ts), on in-memory PGlite, or on a fresh database of
  * the PostgreSQL server DATABASE_URL names (created and dropped here). Target: p95 ≤ 50 ms per query.
  * Results: bench/results/overview.json, under "pglite" or "postgres" (a run keeps the other's figures).
  */
 import os from "node:os";
 import { sql } from "drizzle-orm";
-import { bulkLoad, insertBulkConnections } from "./support/bulk-load";
+import { bulkLoad, insertBulkConnections } from "@/tooling/bulk-load";
 import { machine, readResult, timeRuns, writeResult, type Timing } from "./support/timing";
 
 const STORED_EVENTS = Number(process.env.BENCH_OVERVIEW_EVENTS ?? 1_000_000);

@@ -6,7 +6,7 @@
  * month purged in ≤ 1 s, without holding up the events stored meanwhile.
  */
 import { sql } from "drizzle-orm";
-import { bulkLoad, insertBulkConnections } from "./support/bulk-load";
+import { bulkLoad, insertBulkConnections } from "@/tooling/bulk-load";
 import { measuredPart, round, type BackendContext } from "./support/part";
 import { percentile } from "./support/timing";
 import type { Metric } from "./support/report";

@@ -2,10 +2,10 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startOidcProvider, type RunningOidcProvider } from "../scripts/oidc-provider";
+import { startOidcProvider, type RunningOidcProvider } from "../tooling/oidc-provider";
+import { run, startProcess, stopProcess, waitForUrl } from "../tooling/processes";
 import { e2eEnv, e2eStack, e2eWorkers } from "./support/env";
 import { e2eOidc, e2eOidcUsers } from "./support/oidc";
-import { run, startProcess, stopProcess, waitForUrl } from "./support/processes";
 
 /**
  * Starts one stack per Playwright worker (E2E_WORKERS): the emulator, a local OpenID Connect provider
@@ -53,6 +53,8 @@ async function startStack(index: number): Promise<() => Promise<void>> {
     SERVICE_BASE_URL_AU: `${stack.emulatorUrl}/au/v1`,
     SERVICE_BASE_URL_CA: `${stack.emulatorUrl}/ca/v1`,
     E2E_EMULATOR_URL: stack.emulatorUrl,
+    // The hanging-service tests (e2e/streaming.spec.ts) wait for the console to give up: 3 s, not 10.
+    SERVICE_TIMEOUT_MS: "3000",
     // As if behind one proxy that appends the caller's address to X-Forwarded-For.
     CONSOLE_TRUSTED_PROXY_HOPS: "1",
     CONSOLE_OIDC_ISSUER: stack.oidcUrl,

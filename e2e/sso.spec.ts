@@ -1,12 +1,12 @@
 import { expect, test, type Page } from "@playwright/test";
-import type { OidcUser } from "../scripts/oidc-users";
+import type { OidcUser } from "../tooling/oidc-users";
 import { fillSignIn } from "./support/auth";
 import { expectNoSeriousA11yViolations, sidewaysOverflow } from "./support/axe";
 import { e2eEnv, e2eUsers } from "./support/env";
 import { e2eLinkerLocalAccount, e2eOidc, e2eOidcUsers, signInAtProvider, startSsoSignIn } from "./support/oidc";
 
 /**
- * Single sign-on through a real OpenID Connect provider (scripts/oidc-provider.ts, started by
+ * Single sign-on through a real OpenID Connect provider (tooling/oidc-provider.ts, started by
  * global-setup) with the console's next-auth configuration: nothing here is mocked.
  */
 

@@ -1,10 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { playTour, TOUR_STEPS, TOUR_VARIANTS } from "../scripts/tour-steps";
+import { playTour } from "../tooling/tour/play";
+import { TOUR_VARIANTS } from "../tooling/tour/step";
+import { TOUR_STEPS } from "../tooling/tour/steps";
 import { emulatorJson } from "./support/emulator";
 import { e2eUsers } from "./support/env";
 
 /**
- * `npm run tour`'s steps (scripts/tour-steps.ts) against the e2e stack: no video, no pauses, and to keep
+ * `npm run tour`'s steps (tooling/tour/) against the e2e stack: no video, no pauses, and to keep
  * CI quick one picture per step, the variants in turn (so both themes at 1280×800 and 390×844 are each
  * seen), each to the window, in this test's output folder. Every step must play: `npm run tour` skips a
  * step whose data is missing with a note (a demo goes on), this test fails on it.

@@ -48,6 +48,8 @@ export const envSchema = z
       .min(0, "must be a whole number of proxies (0 when none)")
       .max(10, "must be at most 10")
       .optional(),
+    /** How long the console waits for one answer from the service before a page says it did not answer. */
+    SERVICE_TIMEOUT_MS: z.coerce.number().int().min(500, "must be at least 500").max(60_000, "must be at most 60000").default(10_000),
     SERVICE_BASE_URL_US: optionalUrl,
     SERVICE_BASE_URL_EU: optionalUrl,
     SERVICE_BASE_URL_AU: optionalUrl,

@@ -1,110 +1,88 @@
-import { inspect } from "node:util";
-import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createUser, type PublicUser } from "@/lib/auth/users";
+import { notFound } from "next/navigation";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import type { SessionUser } from "@/lib/auth/guards";
 import { actionCrashMessage } from "@/lib/call-action";
-import type { Database } from "@/lib/db";
-import { consoleUsers } from "@/lib/db/schema";
-import { flushRepeatedLogLines } from "@/lib/logger";
-import { logRequestError } from "@/lib/request-errors";
-import { hashPasswordLinkToken, newPasswordLink, setPasswordWithLink } from "@/lib/team/password-link";
-import { setUpTestDatabase } from "@/lib/testing/database";
+import { logger } from "@/lib/logger";
+import { runAction } from "./server-action";
 
-// The session is next-auth's business: here the admin is signed in.
-const signedIn = vi.hoisted(() => ({ user: null as null | PublicUser }));
-vi.mock("@/lib/auth/guards", async (original) => ({
-  ...(await original<typeof import("@/lib/auth/guards")>()),
-  authorizeAction: async () => signedIn.user ?? { ok: false, error: "Your session has ended. Sign in again." },
-}));
+// The rules of the one action wrapper; real actions run through it in app/action-errors.test.ts.
+const revalidatePath = vi.hoisted(() => vi.fn());
+vi.mock("next/cache", () => ({ revalidatePath }));
+// Whose session the request carries is next-auth's business: here it is decided directly.
+const session = vi.hoisted(() => ({ user: null as null | SessionUser }));
+vi.mock("next-auth", () => ({ getServerSession: async () => (session.user ? { expires: "", user: session.user } : null) }));
+vi.mock("react", async (original) => ({ ...(await original<typeof import("react")>()), cache: <T>(fn: T) => fn }));
 
-const { setPasswordAction } = await import("@/app/(auth)/set-password/actions");
-const { addTeamMemberAction } = await import("@/app/(console)/team/actions");
+const admin: SessionUser = { id: "u1", email: "admin@example.com", name: "Admin", role: "admin" };
+const support: SessionUser = { id: "u2", email: "support@example.com", name: "Support", role: "support" };
 
-let db: Database;
-let tearDown: () => Promise<void>;
-
-// Rows the database refuses (as a full disk, a constraint or a lost connection would): the failing statement's
-// parameters are a password hash, a set-password token's hash, an email and a name.
-const refusedEmail = "leak.check.member@example.com";
-const refusedName = "Leak Check Marker Name";
-const passwordEmail = "leak.check.password@example.com";
-const newPassword = "leak-check-new-password-0001";
-
-beforeAll(async () => {
-  ({ db, tearDown } = await setUpTestDatabase());
-  signedIn.user = await createUser({ email: "admin@example.com", name: "Admin", role: "admin", password: "long-enough-password" });
-  await db.execute(sql.raw(`alter table console_users add constraint test_refuses_member check (email <> '${refusedEmail}')`));
-  await db.execute(sql.raw(`alter table console_users add constraint test_refuses_password check (password_hash is null or email <> '${passwordEmail}')`));
-});
-afterAll(() => tearDown());
-
-/** A user with a live set-password link whose password the database will refuse to store; the link's token. */
-async function pendingPasswordLink(): Promise<string> {
-  await db.delete(consoleUsers).where(eq(consoleUsers.email, passwordEmail));
-  const { stored, link } = newPasswordLink();
-  await db.insert(consoleUsers).values({ email: passwordEmail, name: "Pat Pending", role: "support", passwordHash: null, ...stored });
-  return new URL(link.url).hash.slice(1);
-}
-
-/** Everything this process prints while `work` runs: standard output and error, and the console. */
-async function printedBy<T>(work: () => Promise<T>): Promise<{ result: T; printed: string }> {
-  const printed: string[] = [];
-  const keep = (...args: unknown[]) => void printed.push(args.map((arg) => (typeof arg === "string" ? arg : inspect(arg, { depth: 10 }))).join(" "));
-  const spies = [
-    vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (keep(String(chunk)), true)),
-    vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (keep(String(chunk)), true)),
-    ...(["log", "info", "warn", "error", "debug"] as const).map((method) => vi.spyOn(console, method).mockImplementation(keep)),
-  ];
-  try {
-    const result = await work();
-    flushRepeatedLogLines();
-    return { result, printed: printed.join("\n") };
-  } finally {
-    spies.forEach((spy) => spy.mockRestore());
-  }
-}
-
-describe("a database error thrown inside a server action", () => {
-  it("is what Next would print with every parameter of the query, were it to escape the action", async () => {
-    const token = await pendingPasswordLink();
-    const error = await setPasswordWithLink({ token, password: newPassword, confirmation: newPassword }).catch((e: unknown) => e);
-    const printedByNext = inspect(error, { depth: 10 });
-    expect(printedByNext).toContain(hashPasswordLinkToken(token));
-    expect(printedByNext).toContain("$argon2id$");
-  });
-
-  it("set password: answers the crash message and logs the SQLSTATE, never the token, hash or email", async () => {
-    const token = await pendingPasswordLink();
-    const { result, printed } = await printedBy(() => setPasswordAction({ token, password: newPassword, confirmation: newPassword }));
-    expect(result).toEqual({ ok: false, error: actionCrashMessage });
-    expect(printed).toContain('"message":"server action failed","action":"setPasswordAction","error":"database error 23514');
-    for (const secret of [token, hashPasswordLinkToken(token), "$argon2id$", passwordEmail, newPassword]) expect(printed).not.toContain(secret);
-  });
-
-  it("add team member: answers the crash message and logs the SQLSTATE, never the email or the name", async () => {
-    const { result, printed } = await printedBy(() => addTeamMemberAction({ email: refusedEmail, name: refusedName, role: "support" }));
-    expect(result).toEqual({ ok: false, error: actionCrashMessage });
-    expect(printed).toContain('"message":"server action failed","action":"addTeamMemberAction","error":"database error 23514');
-    for (const secret of [refusedEmail, refusedName]) expect(printed).not.toContain(secret);
-  });
+beforeEach(() => {
+  revalidatePath.mockClear();
+  session.user = admin;
 });
 
-describe("onRequestError (instrumentation.ts), for an error Next caught outside an action", () => {
-  it("logs the route's pattern, the digest and the SQLSTATE: not the path, query, headers or any parameter", async () => {
-    const token = await pendingPasswordLink();
-    const error = Object.assign(await setPasswordWithLink({ token, password: newPassword, confirmation: newPassword }).catch((e: unknown) => e as Error), { digest: "1234567890" });
-    const request = { path: `/api/webhooks/whk_secret_token?userId=${passwordEmail}`, method: "POST", headers: { cookie: "next-auth.session-token=secret" } };
-    const context = { routerKind: "App Router", routePath: "/api/webhooks/[[...path]]", routeType: "route", revalidateReason: undefined } as const;
-    const { printed } = await printedBy(async () => logRequestError(error, request, context));
-    expect(JSON.parse(printed)).toMatchObject({
-      level: "error",
-      message: "request failed",
-      method: "POST",
-      route: "/api/webhooks/[[...path]]",
-      routeType: "route",
-      digest: "1234567890",
-      error: expect.stringMatching(/^database error 23514: integrity constraint violation \(constraint "test_refuses_password"/),
+describe("runAction", () => {
+  it("hands the work the signed-in user and revalidates every path given once the work answers ok", async () => {
+    const work = vi.fn(async (user: SessionUser) => ({ ok: true as const, by: user.email }));
+    const result = await runAction({ name: "testAction", role: "admin", revalidate: ["/team", ["/", "layout"]] }, work);
+    expect(result).toEqual({ ok: true, by: "admin@example.com" });
+    expect(revalidatePath.mock.calls).toEqual([["/team"], ["/", "layout"]]);
+  });
+
+  it("revalidates nothing after a failure, unless told the failure may have changed the page", async () => {
+    const failing = async () => ({ ok: false as const, error: "Not deleted." });
+    expect(await runAction({ name: "testAction", role: "admin", revalidate: ["/email-otp"] }, failing)).toEqual({ ok: false, error: "Not deleted." });
+    expect(revalidatePath).not.toHaveBeenCalled();
+    await runAction({ name: "testAction", role: "admin", revalidate: ["/email-otp"], revalidateOnFailure: true }, failing);
+    expect(revalidatePath.mock.calls).toEqual([["/email-otp"]]);
+  });
+
+  it("refuses a user without the role, and one signed out, before the work or a revalidation", async () => {
+    const work = vi.fn(async () => ({ ok: true as const }));
+    session.user = support;
+    expect(await runAction({ name: "testAction", role: "admin", revalidate: ["/team"] }, work)).toEqual({ ok: false, error: "Only admin users can do this." });
+    session.user = null;
+    expect(await runAction({ name: "testAction", role: "support", revalidate: ["/team"] }, work)).toEqual({ ok: false, error: "Your session has ended. Sign in again." });
+    expect(work).not.toHaveBeenCalled();
+    expect(revalidatePath).not.toHaveBeenCalled();
+  });
+
+  it("runs a public action (no role) for anyone, signed out included", async () => {
+    session.user = null;
+    expect(await runAction({ name: "testAction", role: null }, async (user) => ({ ok: true as const, user }))).toEqual({ ok: true, user: null });
+  });
+
+  it("parses the input with the schema given: the parsed value goes to the work; one that does not parse is answered, the work not run", async () => {
+    const parse = (input: unknown) => ({ schema: z.object({ id: z.uuid() }), input, invalid: "Choose a connection." });
+    const work = vi.fn(async (_user: SessionUser, { id }: { id: string }) => ({ ok: true as const, id }));
+    const id = "6f1d6a52-6d2a-4f7e-9b1e-2d9c1a0b7c11";
+    expect(await runAction({ name: "testAction", role: "support", parse: parse({ id, extra: 1 }), revalidate: ["/data-points"] }, work)).toEqual({ ok: true, id });
+    expect(work).toHaveBeenLastCalledWith(admin, { id });
+    revalidatePath.mockClear();
+    expect(await runAction({ name: "testAction", role: "support", parse: parse({ id: "nope" }), revalidate: ["/data-points"], revalidateOnFailure: true }, work)).toEqual({
+      ok: false,
+      error: "Choose a connection.",
     });
-    for (const secret of [token, hashPasswordLinkToken(token), "$argon2id$", passwordEmail, "whk_secret_token", "session-token"]) expect(printed).not.toContain(secret);
+    expect(work).toHaveBeenCalledTimes(1);
+    expect(revalidatePath).not.toHaveBeenCalled();
+  });
+
+  it("answers the crash message for an error the work throws, logs it by the action's name, and revalidates nothing", async () => {
+    const logged = vi.spyOn(logger, "error").mockImplementation(() => {});
+    try {
+      const result = await runAction({ name: "testAction", role: "admin", revalidate: ["/team"], revalidateOnFailure: true }, async () => {
+        throw new Error("database down");
+      });
+      expect(result).toEqual({ ok: false, error: actionCrashMessage });
+      expect(logged).toHaveBeenCalledWith("server action failed", { action: "testAction", error: expect.stringContaining("database down") });
+      expect(revalidatePath).not.toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  it("lets Next's own signals through (notFound(), redirect(), forbidden())", async () => {
+    await expect(runAction({ name: "testAction", role: "admin" }, async () => notFound())).rejects.toThrow();
   });
 });

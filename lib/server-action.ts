@@ -1,36 +1,65 @@
 import "server-only";
+import { revalidatePath } from "next/cache";
 import { unstable_rethrow } from "next/navigation";
+import type { ZodType } from "zod";
 import { authorizeAction, isActionFailure, type ActionFailure, type SessionUser } from "@/lib/auth/guards";
 import type { Role } from "@/lib/auth/roles";
 import { actionCrashMessage } from "@/lib/call-action";
 import { errorMessage, logger } from "@/lib/logger";
 
+/** A path to revalidate, as revalidatePath takes it: a page, or `[path, "layout"]` for a layout and every page under it. */
+type Revalidation = string | readonly [path: string, type: "layout" | "page"];
+
+type ActionOptions<Guard extends Role | null, Input> = {
+  /** The action's name in the log. */
+  name: string;
+  /** Who may run it (ARCHITECTURE.md rule 1: authorizeAction); null for a public action, whose input is its credential. */
+  role: Guard;
+  /**
+   * For an action that does not hand its input to a lib function that parses it: the schema, the input,
+   * and the answer when it does not parse.
+   */
+  parse?: { schema: ZodType<Input>; input: unknown; invalid: string };
+  /** Revalidated once the action answers ok. */
+  revalidate?: readonly Revalidation[];
+  /** Revalidated after a failure the work answered too: one that may still have changed what the page shows. */
+  revalidateOnFailure?: boolean;
+};
+
 /**
- * Runs a server action's work so that an error it throws never reaches Next. Next prints an error a
- * server action throws, whole, before it calls instrumentation.ts's onRequestError (the built server's
- * RouteModule.onRequestError), and a failed query's message is its SQL with every parameter: a password
- * hash, a set-password token's hash, an email. Here it is logged through lib/logger (errorMessage keeps a
- * database error's SQLSTATE and names, never a value) and the page gets the words callAction gives any
- * crash. Next's own signals (redirect(), notFound(), forbidden()) go on to Next.
+ * Every server action's body (ARCHITECTURE.md rule 5): the role check, the parse, the work, then the
+ * revalidation, answered as an ActionResult. An error the work throws never reaches Next: Next prints
+ * an error a server action throws, whole, before it calls instrumentation.ts's onRequestError (the
+ * built server's RouteModule.onRequestError), and a failed query's message is its SQL with every
+ * parameter: a password hash, a set-password token's hash, an email. Here it is logged through
+ * lib/logger (errorMessage keeps a database error's SQLSTATE and names, never a value) and the page
+ * gets the words callAction gives any crash. Next's own signals (redirect(), notFound(), forbidden())
+ * go on to Next.
  */
-export async function runAction<Result extends { ok: boolean }>(action: string, work: () => Promise<Result>): Promise<Result | ActionFailure> {
+export async function runAction<Result extends { ok: boolean }, Guard extends Role | null, Input = undefined>(
+  { name, role, parse, revalidate = [], revalidateOnFailure = false }: ActionOptions<Guard, Input>,
+  work: (user: Guard extends Role ? SessionUser : null, input: Input) => Promise<Result>,
+): Promise<Result | ActionFailure> {
   try {
-    return await work();
+    const user = role === null ? null : await authorizeAction(role);
+    if (user && isActionFailure(user)) return user;
+    let input = undefined as Input;
+    if (parse) {
+      const parsed = parse.schema.safeParse(parse.input);
+      if (!parsed.success) return { ok: false, error: parse.invalid };
+      input = parsed.data;
+    }
+    const result = await work(user as Guard extends Role ? SessionUser : null, input);
+    if (result.ok || revalidateOnFailure) {
+      for (const path of revalidate) {
+        if (typeof path === "string") revalidatePath(path);
+        else revalidatePath(...path);
+      }
+    }
+    return result;
   } catch (error) {
     unstable_rethrow(error);
-    logger.error("server action failed", { action, error: errorMessage(error) });
+    logger.error("server action failed", { action: name, error: errorMessage(error) });
     return { ok: false, error: actionCrashMessage };
   }
-}
-
-/** runAction for an action that needs a signed-in user with `role` (ARCHITECTURE.md rule 1: authorizeAction). */
-export async function runActionAs<Result extends { ok: boolean }>(
-  role: Role,
-  action: string,
-  work: (user: SessionUser) => Promise<Result>,
-): Promise<Result | ActionFailure> {
-  return runAction(action, async () => {
-    const user = await authorizeAction(role);
-    return isActionFailure(user) ? user : work(user);
-  });
 }

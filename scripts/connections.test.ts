@@ -6,7 +6,8 @@ import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import { afterAll, expect, it } from "vitest";
 import type { RunningEmulator } from "@/emulator/server";
-import { installDatabase, openDatabase } from "@/lib/db";
+import { installDatabase } from "@/lib/db";
+import { openTestPglite } from "@/lib/testing/database";
 import { connectionSecrets, connections } from "@/lib/db/schema";
 import { encryptSecret, fingerprint } from "@/lib/secrets";
 import { demoTenant, startTestEmulator } from "@/lib/testing/emulator";
@@ -33,7 +34,7 @@ async function cli(args: string[], env: Record<string, string> = {}) {
 }
 
 it("list names a webhook URL that cannot be read in its row and still lists the others", async () => {
-  const handle = await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
+  const handle = await openTestPglite(path.join(dataDir, "pglite"));
   installDatabase(handle);
   const acme = await insertTestConnection("Acme", ["srv_acme_key_0000000000000001"]);
   const globex = await insertTestConnection("Globex");
@@ -52,7 +53,7 @@ it("list names a webhook URL that cannot be read in its row and still lists the 
 
 it("add refuses a second connection to the same tenant unless --allow-same-tenant says so, naming the flag", async () => {
   const managementKey = demoTenant("Acme").managementKey;
-  const handle = await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
+  const handle = await openTestPglite(path.join(dataDir, "pglite"));
   installDatabase(handle);
   const first = await insertTestConnection("Acme US");
   await handle.db.insert(connectionSecrets).values({

@@ -1,5 +1,5 @@
 import { and, eq, like, sql } from "drizzle-orm";
-import { bulkLoad, type BulkLoadResult } from "@/bench/support/bulk-load";
+import { bulkLoad, type BulkLoadResult } from "@/tooling/bulk-load";
 import { getDb } from "@/lib/db";
 import { webhookEvents } from "@/lib/db/schema";
 

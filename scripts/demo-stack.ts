@@ -7,10 +7,10 @@ import { loadSeedFile, REGIONS, startEmulator, type RunningEmulator } from "@/em
 import { createUser } from "@/lib/auth/users";
 import { closeDb } from "@/lib/db";
 import { backfillDemoHistory, DEMO_HISTORY } from "./demo-history";
-import { demoOidcGroups, demoOidcUsers } from "./oidc-users";
+import { demoOidcGroups, demoOidcUsers } from "@/tooling/oidc-users";
 import { portProblem } from "./ports.mjs";
-import { seedDemoConnections } from "./seed-connections";
-import { pointEmulatorAtConsole } from "./seed-webhooks";
+import { seedDemoConnections } from "@/tooling/seed-connections";
+import { pointEmulatorAtConsole } from "@/tooling/seed-webhooks";
 
 /**
  * The demo's stack, for `npm run demo` and `npm run tour`: a fresh embedded database with a week of demo
@@ -152,7 +152,7 @@ export async function startDemoStack(options: DemoStackOptions): Promise<DemoSta
     closers.push(() => emulator.close());
     const oidcClient = { clientId: "tenant-console-demo", clientSecret: crypto.randomBytes(32).toString("base64url") };
     // Loaded only now: the package warns about the runtime as it loads, into the log rather than the terminal.
-    const { startOidcProvider } = await import("./oidc-provider");
+    const { startOidcProvider } = await import("@/tooling/oidc-provider");
     const oidc = await startOidcProvider({
       port: options.oidc.port,
       ...oidcClient,

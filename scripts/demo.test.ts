@@ -14,8 +14,8 @@ import { emulatorControl, startTestEmulator } from "@/lib/testing/emulator";
 import { receiveWebhook } from "@/lib/webhooks/receive";
 import { backfillDemoHistory, DEMO_HISTORY } from "./demo-history";
 import { startDemoStack } from "./demo-stack";
-import { seedDemoConnections } from "./seed-connections";
-import { pointEmulatorAtConsole } from "./seed-webhooks";
+import { seedDemoConnections } from "@/tooling/seed-connections";
+import { pointEmulatorAtConsole } from "@/tooling/seed-webhooks";
 
 let emulator: RunningEmulator;
 let db: Database;

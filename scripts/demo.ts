@@ -3,7 +3,7 @@ import { STORY_INCIDENTS } from "@/emulator/server";
 import { roleForGroups } from "@/lib/auth/sso-claims";
 import { errorMessage } from "@/lib/logger";
 import { DEMO_OIDC_NAME, demoUsers, logTail, startDemoStack, terminal, type DemoStack } from "./demo-stack";
-import { demoOidcGroups, demoOidcUsers } from "./oidc-users";
+import { demoOidcGroups, demoOidcUsers } from "@/tooling/oidc-users";
 
 /**
  * npm run demo: the demo stack (scripts/demo-stack.ts) on http://127.0.0.1:PORT (3000), the emulator on

@@ -9,7 +9,7 @@ import { demoUsers, logTail, startDemoStack, terminal, type DemoStack } from "./
 
 /**
  * npm run tour: starts the demo stack on ports of its own (TOUR_PORT 3030, TOUR_EMULATOR_PORT 4030,
- * TOUR_OIDC_PORT 4040), plays the tour's steps (scripts/tour-steps.ts) in Chromium and writes into
+ * TOUR_OIDC_PORT 4040), plays the tour's steps (tooling/tour/) in Chromium and writes into
  * docs/tour/ the screenshots of every step (light and dark, 1280×800 and 390×844) and, when an ffmpeg
  * is at hand, a video of the tour (tour.webm). Without one it says so and writes the screenshots only.
  * TOUR_FFMPEG names the ffmpeg to record with; set empty, it records no video.
@@ -88,7 +88,9 @@ async function main() {
   const video = prepareVideoRecording();
   // Loaded only now: Playwright reads PLAYWRIGHT_BROWSERS_PATH when it loads.
   const { chromium } = await import("@playwright/test");
-  const { playTour, TOUR_STEPS, TOUR_VARIANTS, TOUR_VIEWPORT } = await import("./tour-steps");
+  const { playTour } = await import("@/tooling/tour/play");
+  const { TOUR_VARIANTS, TOUR_VIEWPORT } = await import("@/tooling/tour/step");
+  const { TOUR_STEPS } = await import("@/tooling/tour/steps");
   const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   if (!fs.existsSync(chromiumPath)) {
     throw new Error(`The tour needs Chromium at ${chromiumPath}: sudo apt-get install -y chromium (or set CHROMIUM_PATH).`);

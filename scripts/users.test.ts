@@ -5,7 +5,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, expect, it } from "vitest";
-import { installDatabase, openDatabase } from "@/lib/db";
+import { installDatabase, type Database } from "@/lib/db";
+import { openTestPglite } from "@/lib/testing/database";
 import { auditLog, consoleUsers, loginAttempts } from "@/lib/db/schema";
 import { createUser } from "@/lib/auth/users";
 
@@ -25,8 +26,8 @@ async function users(...args: string[]): Promise<{ code: number; stdout: string;
 }
 
 /** The CLI and the test take turns on the embedded database, which one process opens at a time. */
-async function withDatabase<T>(fn: (db: Awaited<ReturnType<typeof openDatabase>>["db"]) => Promise<T>): Promise<T> {
-  const handle = await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
+async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
+  const handle = await openTestPglite(path.join(dataDir, "pglite"));
   installDatabase(handle);
   try {
     return await fn(handle.db);

@@ -1,7 +1,7 @@
 /** The service emulator as a child process on an ephemeral port, and its fault control API. */
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
-import { startProcess, stopProcess, waitForUrl } from "../../e2e/support/processes";
+import { startProcess, stopProcess, waitForUrl } from "@/tooling/processes";
 
 export type Emulator = { url: string; child: ChildProcess; stop: () => void };
 
@@ -25,9 +25,10 @@ export async function startEmulator(seed = "emulator/seeds/demo.json"): Promise<
   return { url, child, stop: () => stopProcess(child) };
 }
 
-/** SERVICE_BASE_URL_* pointing every region at the emulator. */
+/** SERVICE_BASE_URL_* pointing every region at the emulator, and a 3 s service timeout, so the hang fault's pages answer sooner. */
 export function serviceEnv(emulatorUrl: string): Record<string, string> {
-  return Object.fromEntries(["US", "EU", "AU", "CA"].map((r) => [`SERVICE_BASE_URL_${r}`, `${emulatorUrl}/${r.toLowerCase()}/v1`]));
+  const baseUrls = Object.fromEntries(["US", "EU", "AU", "CA"].map((r) => [`SERVICE_BASE_URL_${r}`, `${emulatorUrl}/${r.toLowerCase()}/v1`]));
+  return { ...baseUrls, SERVICE_TIMEOUT_MS: "3000" };
 }
 
 export async function setFault(emulatorUrl: string, fault: { region: string; mode: "500" | "429" | "hang"; count?: number; seconds?: number }): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import { fuzzReceiver, type FuzzTarget } from "./fuzz";
-import { planFuzzCases } from "./fuzz-cases";
+import { planFuzzCases } from "./fuzz-cases/plan";
 
 function arg(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);

@@ -2,7 +2,7 @@
  * Fuzzer for the webhook receiver (POST /api/webhooks/{token}) against a running server: sends a
  * seeded mix of valid events, redeliveries and broken requests, and checks every answer against the
  * contract of issue 16 (statuses, JSON bodies, Allow headers, never 3xx/5xx/HTML). The cases and the
- * answer each must get are in fuzz-cases.ts. Deterministic from `seed`, except the signature
+ * answer each must get are in fuzz-cases/. Deterministic from `seed`, except the signature
  * timestamps, which are now-based. Uses node:http only, so it can send duplicate headers, malformed
  * paths, chunked and half-sent bodies.
  *
@@ -12,7 +12,7 @@
  */
 import http from "node:http";
 import https from "node:https";
-import { planFuzzCases, type FuzzCase, type Tokens } from "./fuzz-cases";
+import { planFuzzCases, type FuzzCase, type Tokens } from "./fuzz-cases/plan";
 
 export type FuzzTarget = { baseUrl: string; signed: { token: string; keys: string[] }; unsigned: { token: string }; seed: number; requests: number };
 export type FuzzReport = {

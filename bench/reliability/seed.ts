@@ -4,7 +4,7 @@ import { createUser } from "@/lib/auth/users";
 import type { Database } from "@/lib/db";
 import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
 import { ensureEventPartitions } from "@/lib/webhooks/partitions";
-import { seedDemoConnections } from "../../scripts/seed-connections";
+import { seedDemoConnections } from "@/tooling/seed-connections";
 
 export const users = {
   admin: { email: "admin@reliability.test", password: "reliability-admin-password", name: "Rel Admin", role: "admin" },

@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { closeDb, installDatabase, openDatabase, type Database, type DatabaseTarget } from "@/lib/db";
-import { startProcess, waitForUrl } from "../../e2e/support/processes";
+import { startProcess, waitForUrl } from "@/tooling/processes";
 
 export const distDir = process.env.NEXT_DIST_DIR || ".next";
 export let adminUrl = process.env.DATABASE_URL || "";

@@ -1,13 +1,13 @@
 /**
  * The stored webhook history the query, export and page parts read: 20 connections of skewed size,
- * the bench user, and events bulk-loaded (bench/support/bulk-load.ts, not the HTTP path) in one or more
+ * the bench user, and events bulk-loaded (tooling/bulk-load.ts, not the HTTP path) in one or more
  * loads. Loading a million events takes minutes on PGlite, so one backend's parts share one dataset:
  * the query part builds it in two steps (to measure growth) and shares it, and a part run alone loads
  * its own.
  */
 import { sql } from "drizzle-orm";
 import { rowsOf, withDatabase, type Scenario } from "../reliability/server";
-import { bulkLoad, insertBulkConnections, type BulkConnection } from "./bulk-load";
+import { bulkLoad, insertBulkConnections, type BulkConnection } from "@/tooling/bulk-load";
 import { benchScenario, seedBenchUser } from "./console";
 
 /** Events at full size; BENCH_EVENTS=100000 for a quick run while developing. */

@@ -10,7 +10,7 @@ import { connectionEventsHref, connectionRejectionsHref } from "@/lib/overview/l
 import type { ConnectionHealth, EmailOtpPresence } from "@/lib/overview/types";
 import { healthVerdict, type HealthWarning } from "@/lib/overview/verdict";
 import { regionLabels } from "@/lib/service/regions";
-import { rejectionReasonText } from "@/lib/webhooks/rejection-reasons";
+import { rejectionReasonText } from "@/lib/webhooks/types";
 
 const link = "font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300";
 const muted = "text-slate-600 dark:text-slate-300";

@@ -1,7 +1,7 @@
 "use client";
 import { Select } from "@/components/ui/input";
 import { ALL_TYPES, DELAY_BUCKETS, FILTER_LABELS, KNOWN_EVENT_TYPES, TEST_EVENT_FILTER_VALUES, TEST_EVENT_FILTERS } from "@/lib/webhooks/constants";
-import type { EventFilters } from "@/lib/webhooks/filters";
+import type { EventFilters } from "@/lib/webhooks/schemas";
 import type { FilterChoices } from "@/lib/webhooks/types";
 import { BarInput, BarSelect, ChoiceSelect, ConnectionSelect, FilterBar, FilterBarSkeleton, ReceivedFilter, UtcInput } from "./filter-bar";
 

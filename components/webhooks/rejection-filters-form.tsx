@@ -1,8 +1,7 @@
 "use client";
 import { FILTER_LABELS } from "@/lib/webhooks/constants";
-import { REJECTION_REASON_TEXT } from "@/lib/webhooks/rejection-reasons";
-import type { RejectionFilters } from "@/lib/webhooks/filters";
-import { REJECTION_REASON_VALUES } from "@/lib/webhooks/types";
+import type { RejectionFilters } from "@/lib/webhooks/schemas";
+import { REJECTION_REASON_TEXT, REJECTION_REASON_VALUES } from "@/lib/webhooks/types";
 import { BarSelect, ConnectionSelect, FilterBar, ReceivedFilter } from "./filter-bar";
 
 /** The rejections log's filter bar: connection, the reason in words, and when. */

@@ -2,8 +2,7 @@
 import { Alert, EmptyState } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { ExactTime, Time } from "@/components/ui/time";
-import { rejectionReasonText } from "@/lib/webhooks/rejection-reasons";
-import type { Page, WebhookRejectionSummary } from "@/lib/webhooks/types";
+import { rejectionReasonText, type Page, type WebhookRejectionSummary } from "@/lib/webhooks/types";
 import { DetailList, DetailRow } from "./detail-list";
 import type { OpenRow } from "./event-log";
 import { ExportLinks } from "./export-links";

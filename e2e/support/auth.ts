@@ -3,8 +3,8 @@ import { e2eUsers } from "./env";
 
 export type E2eUser = (typeof e2eUsers)[keyof typeof e2eUsers];
 
-export async function fillSignIn(page: Page, user: { email: string; password: string }) {
-  await page.goto("/sign-in");
+export async function fillSignIn(page: Page, user: { email: string; password: string }, callbackPath?: string) {
+  await page.goto(callbackPath ? `/sign-in?callbackUrl=${encodeURIComponent(callbackPath)}` : "/sign-in");
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
@@ -18,18 +18,24 @@ export async function fillSignIn(page: Page, user: { email: string; password: st
 const sessionCookies = new Map<string, Cookie[]>();
 const isSessionCookie = (cookie: Cookie) => cookie.name.includes("next-auth.session-token");
 
-/** Signs the page in as `user` and waits for the shell (on the overview). */
+/**
+ * Where signIn lands: a page every role may open that asks neither the service nor a heavy query (the
+ * overview does both), since nearly every test goes on to a page of its own.
+ */
+const landingPath = "/users";
+
+/** Signs the page in as `user` and waits for the shell (on the users page). */
 export async function signIn(page: Page, user: E2eUser = e2eUsers.admin) {
   const currentUser = page.getByTestId("current-user");
   const saved = sessionCookies.get(user.email);
   if (saved) {
     await page.context().addCookies(saved);
-    await page.goto("/");
-    if (new URL(page.url()).pathname === "/" && (await currentUser.textContent()) === user.name) return;
+    await page.goto(landingPath);
+    if (new URL(page.url()).pathname === landingPath && (await currentUser.textContent()) === user.name) return;
     sessionCookies.delete(user.email);
     for (const { name } of saved) await page.context().clearCookies({ name });
   }
-  await fillSignIn(page, user);
+  await fillSignIn(page, user, landingPath);
   await expect(currentUser).toHaveText(user.name);
   const session = (await page.context().cookies()).filter(isSessionCookie);
   if (session.length > 0) sessionCookies.set(user.email, session);

@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import type { OidcUser } from "../../scripts/oidc-users";
+import type { OidcUser } from "../../tooling/oidc-users";
 import { e2eEnv, e2eUsers } from "./env";
 
 /** The people of the e2e OpenID Connect provider, and the groups the e2e console maps to roles. */

@@ -1,7 +1,7 @@
 import { setUserDisabled, createUser } from "@/lib/auth/users";
 import { closeDb } from "@/lib/db";
-import { seedDemoConnections } from "../../scripts/seed-connections";
-import { pointEmulatorAtConsole } from "../../scripts/seed-webhooks";
+import { seedDemoConnections } from "../../tooling/seed-connections";
+import { pointEmulatorAtConsole } from "../../tooling/seed-webhooks";
 import { e2eEnv, e2eUsers } from "./env";
 
 /** Seeds the e2e database before the console starts (PGlite is single-process). */

@@ -8,8 +8,8 @@ import { decryptSecret, makeKeyring, needsRotation } from "@/lib/secrets";
 import { createConnection, deleteConnection, updateConnection } from "./connections";
 import { getServiceConnection, listConnections } from "./repository";
 import { rotateStoredSecrets } from "./rotate";
+import { hashWebhookToken } from "./webhook-token";
 import { readWebhookToken } from "@/lib/webhooks/url";
-import { hashWebhookToken } from "@/lib/webhooks/token";
 import { insertTestConnection } from "@/lib/testing/webhooks";
 
 const seed = loadSeedFile("emulator/seeds/demo.json");

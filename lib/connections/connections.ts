@@ -3,8 +3,6 @@ import { and, eq } from "drizzle-orm";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getDb } from "@/lib/db";
 import { connections, connectionSecrets } from "@/lib/db/schema";
-import { forgetReceiver } from "@/lib/webhooks/receivers";
-import { newWebhookToken } from "@/lib/webhooks/token";
 import { regionLabels, regionShortNames, type Region } from "@/lib/service/regions";
 import { findConnectionIdByName, getConnection, getServiceConnection, isUniqueViolation, sealKey } from "./repository";
 import {
@@ -18,7 +16,34 @@ import {
 import type { ConnectionMutationResult, SecretKindName } from "./types";
 import { findConnectionWithSameKey } from "./same-key";
 import { checkManagementKey } from "./verify";
+import { newWebhookToken } from "./webhook-token";
 import type { ActionResult } from "@/lib/call-action";
+
+/**
+ * The connections feature's public module: what pages, actions and other features call (ARCHITECTURE.md,
+ * "Dependencies"). Besides creating, changing and deleting a connection, it hands on the reads other
+ * features need: the connection with its decrypted management key, the list, its other keys, and its
+ * webhook URL token.
+ */
+export { getServiceConnection, listConnections } from "./repository";
+export { readConnectionSecret, readServerKeys } from "./keys";
+export { hashWebhookToken, newWebhookToken } from "./webhook-token";
+
+type ChangeListener = (connectionId: string) => void;
+const changeListeners = new Set<ChangeListener>();
+
+/**
+ * Calls `listener` with a connection's id once a change to its keys or its existence has committed, so
+ * a feature that caches what it read of a connection (lib/webhooks/receivers.ts) forgets it at once
+ * without this module knowing that feature.
+ */
+export function onConnectionChanged(listener: ChangeListener): void {
+  changeListeners.add(listener);
+}
+
+function connectionChanged(connectionId: string): void {
+  for (const listener of changeListeners) listener(connectionId);
+}
 
 type Failure = Extract<ConnectionMutationResult, { ok: false }>;
 
@@ -215,7 +240,7 @@ export async function updateConnection(actor: AuditActor, raw: UpdateConnectionI
     if (isUniqueViolation(error)) return nameTaken;
     throw error;
   }
-  forgetReceiver(input.id);
+  connectionChanged(input.id);
   return { ok: true, id: input.id, verified: (verifiedAt === undefined ? current.verifiedAt !== null : verifiedAt !== null) };
 }
 
@@ -230,6 +255,6 @@ export async function deleteConnection(actor: AuditActor, raw: DeleteConnectionI
     await tx.delete(connections).where(eq(connections.id, current.id));
     await recordAudit({ actor, action: "connection.deleted", outcome: "success", connection: { id: current.id, name: current.name }, details: { region: current.region } }, tx);
   });
-  forgetReceiver(current.id);
+  connectionChanged(current.id);
   return { ok: true };
 }

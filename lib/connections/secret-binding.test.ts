@@ -6,11 +6,11 @@ import { connections, connectionSecrets } from "@/lib/db/schema";
 import { decryptSecret, makeKeyring, SecretDecryptionError, type SecretBinding } from "@/lib/secrets";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { insertTestConnection } from "@/lib/testing/webhooks";
-import { hashWebhookToken } from "@/lib/webhooks/token";
 import { readWebhookToken, regenerateWebhookUrl, webhookReceiverInfo } from "@/lib/webhooks/url";
 import { readConnectionSecret, readServerKeys } from "./keys";
 import { getServiceConnection, sealKey } from "./repository";
 import { bindLegacySecrets, rotateStoredSecrets } from "./rotate";
+import { hashWebhookToken } from "./webhook-token";
 
 /**
  * Issue 16, item 8: a stored ciphertext is bound to its row and purpose, so one copied elsewhere

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
-import { getServiceConnection } from "@/lib/connections/repository";
+import { getServiceConnection } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { consoleUsers, dataPointWatches } from "@/lib/db/schema";
 import { getCustomDataPoint } from "@/lib/service";

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 // Relative, not "@/": drizzle-kit reads this file (through schema.ts) without the app's path aliases.
-import { DELAY_BUCKETS } from "../webhooks/constants";
+import { DELAY_BUCKETS } from "./delay-buckets";
 
 /*
  * The SQL expressions webhook_events' indexes are built on (schema.ts). A query reads an index through an

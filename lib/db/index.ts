@@ -28,7 +28,10 @@ export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
  */
 export type Executor = Database | Transaction;
 
-export type DatabaseTarget = { kind: "postgres"; url: string; poolSize?: number; statementTimeoutMs?: number } | { kind: "pglite"; dataDir: string | undefined };
+export type DatabaseTarget =
+  | { kind: "postgres"; url: string; poolSize?: number; statementTimeoutMs?: number }
+  /** `template`: a migrated data directory (PGlite's dumpDataDir) to start an empty `dataDir` (or memory) from. */
+  | { kind: "pglite"; dataDir: string | undefined; template?: Blob };
 
 export type DatabaseHandle = { db: Database; close: () => Promise<void> };
 
@@ -75,7 +78,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   }
   const releaseLock = target.dataDir ? lockDataDir(target.dataDir) : () => {};
   try {
-    const client = await PGlite.create(target.dataDir);
+    const client = await PGlite.create(target.dataDir, { loadDataDir: target.template });
     const db = drizzlePglite(client, { schema });
     await migratePglite(db, { migrationsFolder });
     return {

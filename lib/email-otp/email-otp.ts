@@ -1,6 +1,6 @@
 import "server-only";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
-import { getServiceConnection } from "@/lib/connections/repository";
+import { getServiceConnection } from "@/lib/connections/connections";
 import { errorMessage, logger } from "@/lib/logger";
 import { deleteEmailOtpConfiguration, getEmailOtpConfiguration } from "@/lib/service";
 import { describeServiceFailure } from "@/lib/service/messages";

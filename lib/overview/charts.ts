@@ -1,9 +1,9 @@
 import "server-only";
 import { and, count, gte, lt, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db";
+import { DELAY_BUCKETS } from "@/lib/db/delay-buckets";
 import { deliveryDelayBucket, receivedHourUtc } from "@/lib/db/event-expressions";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
-import { DELAY_BUCKETS } from "@/lib/webhooks/constants";
 import { DAY_MS, HOUR_MS } from "./links";
 import { iso, realExpiredEvent, realRejection } from "./real";
 import { orderSeries, seriesOf, type SeriesKind } from "./series";

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, count, desc, eq, gte, inArray, sql, type SQL } from "drizzle-orm";
-import { listConnections } from "@/lib/connections/repository";
+import { listConnections } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { connections as c, webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { getEmailOtpStatus } from "@/lib/email-otp/email-otp";

@@ -4,8 +4,7 @@
  * folded into one OTHER_SERIES. Client-safe.
  */
 import { KNOWN_METHODS } from "@/lib/webhooks/constants";
-import { rejectionReasonText } from "@/lib/webhooks/rejection-reasons";
-import { REJECTION_REASON_VALUES } from "@/lib/webhooks/types";
+import { REJECTION_REASON_VALUES, rejectionReasonText } from "@/lib/webhooks/types";
 import { OTHER_SERIES } from "./types";
 
 export type SeriesKind = "method" | "reason";

@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import type { Region } from "./regions";
+import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import { managementBaseUrl } from "./base-urls";
 import type { ServiceResult } from "./result";
@@ -9,13 +10,12 @@ import type { ServiceResult } from "./result";
 export type ManagementCredentials = { region: Region; managementKey: string };
 
 export type RequestOptions = {
-  /** Per attempt; 10 s unless a test needs less. */
+  /** Per attempt; SERVICE_TIMEOUT_MS (10 s) unless a test needs less. */
   timeoutMs?: number;
   /** Base of the exponential back-off between GET retries. */
   retryDelayMs?: number;
 };
 
-const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_RETRY_DELAY_MS = 300;
 /** GETs are retried twice (three attempts), as the public SDKs do. */
 const GET_ATTEMPTS = 3;
@@ -77,7 +77,7 @@ export type ServiceRequest = {
  */
 export async function serviceRequest<T>(request: ServiceRequest, schema: z.ZodType<T>, options: RequestOptions = {}): Promise<ServiceResult<T>> {
   const requestId = crypto.randomUUID();
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? env().SERVICE_TIMEOUT_MS;
   const retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
   const attempts = request.method === "GET" ? GET_ATTEMPTS : 1;
 

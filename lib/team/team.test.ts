@@ -1,48 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { verifyPassword } from "@/lib/auth/password";
-import type { Database } from "@/lib/db";
-import { auditLog, consoleUsers, loginAttempts } from "@/lib/db/schema";
-import { setUpTestDatabase, whileAuditInsertsFail } from "@/lib/testing/database";
-import { hashPasswordLinkToken, linkNotUsable, PASSWORD_LINK_LIFETIME_MS, setPasswordWithLink } from "./password-link";
-import { addTeamMember, changeRole, createPasswordLink, listTeam, revokeSessions, setDisabled, unlockMember, type TeamActor } from "./team";
+import { consoleUsers, loginAttempts } from "@/lib/db/schema";
+import { whileAuditInsertsFail } from "@/lib/testing/database";
+import { hashPasswordLinkToken, PASSWORD_LINK_LIFETIME_MS } from "./password-link";
+import { addTeamMember, changeRole, listTeam, revokeSessions, setDisabled, unlockMember } from "./team";
+import { actorFor, audits, insertUser, teamFixture, tokenOf, user } from "./test-helpers";
 
-let db: Database;
-let tearDown: () => Promise<void>;
+/** The team (./team.ts): adding users; role, disable, revoke; the last enabled admin; lock-outs; the list. */
+const fixture = teamFixture();
 
-beforeAll(async () => {
-  ({ db, tearDown } = await setUpTestDatabase());
-});
-afterAll(async () => tearDown());
-beforeEach(async () => {
-  await db.delete(auditLog);
-  await db.delete(loginAttempts);
-  await db.delete(consoleUsers);
-});
-
-type Seed = Partial<typeof consoleUsers.$inferInsert> & { email: string };
-
-async function insertUser(seed: Seed) {
-  const [row] = await db
-    .insert(consoleUsers)
-    .values({ name: seed.email.split("@")[0]!, role: "support", passwordHash: "$argon2id$placeholder", ...seed })
-    .returning();
-  return row!;
-}
-
-async function actorFor(email: string): Promise<TeamActor> {
-  const row = await insertUser({ email, role: "admin" });
-  return { id: row.id, email: row.email };
-}
-
-async function user(id: string) {
-  const [row] = await db.select().from(consoleUsers).where(eq(consoleUsers.id, id));
-  return row!;
-}
-
-const audits = (action: string) => db.select().from(auditLog).where(eq(auditLog.action, action));
-const enabledAdmins = () => db.select().from(consoleUsers).where(and(eq(consoleUsers.role, "admin"), eq(consoleUsers.disabled, false)));
-const tokenOf = (url: string) => new URL(url).hash.slice(1);
+const enabledAdmins = () => fixture.db.select().from(consoleUsers).where(and(eq(consoleUsers.role, "admin"), eq(consoleUsers.disabled, false)));
 
 describe("adding a user", () => {
   it("creates them without a password and answers a one-time link valid 24 h, storing only its token's SHA-256", async () => {
@@ -79,7 +46,7 @@ describe("adding a user", () => {
     await insertUser({ email: "sam@example.com" });
     const result = await addTeamMember(actor, { email: "SAM@example.COM", name: "Sam Again", role: "admin" });
     expect(result).toEqual({ ok: false, field: "email", error: "A console user with this email already exists." });
-    expect(await db.select().from(consoleUsers)).toHaveLength(2);
+    expect(await fixture.db.select().from(consoleUsers)).toHaveLength(2);
     expect(await audits("user.created")).toHaveLength(0);
   });
 
@@ -92,84 +59,8 @@ describe("adding a user", () => {
 
   it("keeps no user when the audit record cannot be written", async () => {
     const actor = await actorFor("ada@example.com");
-    await expect(whileAuditInsertsFail(db, () => addTeamMember(actor, { email: "x@example.com", name: "X", role: "support" }))).rejects.toThrow(/insert into "audit_log"/);
-    expect(await db.select().from(consoleUsers)).toHaveLength(1);
-  });
-});
-
-describe("set-password links", () => {
-  async function invited() {
-    const actor = await actorFor("ada@example.com");
-    const result = await addTeamMember(actor, { email: "nia@example.com", name: "Nia", role: "support" });
-    if (!result.ok) throw new Error(result.error);
-    return { actor, id: result.id, token: tokenOf(result.link.url) };
-  }
-  const password = "a-long-enough-password";
-
-  it("sets the password once, clears the link, ends other sessions and is audited as the user", async () => {
-    const { id, token } = await invited();
-    const versionBefore = (await user(id)).sessionVersion;
-    expect(await setPasswordWithLink({ token, password, confirmation: password })).toEqual({ ok: true });
-    const row = await user(id);
-    expect(await verifyPassword(row.passwordHash!, password)).toBe(true);
-    expect(row.passwordSetupTokenHash).toBeNull();
-    expect(row.passwordSetupExpiresAt).toBeNull();
-    expect(row.sessionVersion).toBe(versionBefore + 1);
-    const [record] = await audits("user.password_set");
-    expect(record).toMatchObject({ actorId: id, actorEmail: "nia@example.com", target: "nia@example.com" });
-    expect(JSON.stringify(record)).not.toContain(password);
-
-    expect(await setPasswordWithLink({ token, password: "another-long-password", confirmation: "another-long-password" })).toEqual({ ok: false, error: linkNotUsable });
-    expect(await verifyPassword((await user(id)).passwordHash!, password)).toBe(true);
-  });
-
-  it("refuses an expired link, an unknown token, and two different passwords", async () => {
-    const { id, token } = await invited();
-    const later = new Date(Date.now() + PASSWORD_LINK_LIFETIME_MS + 1000);
-    expect(await setPasswordWithLink({ token, password, confirmation: password }, later)).toEqual({ ok: false, error: linkNotUsable });
-    const unknown = Buffer.alloc(32, 7).toString("base64url");
-    expect(await setPasswordWithLink({ token: unknown, password, confirmation: password })).toEqual({ ok: false, error: linkNotUsable });
-    expect(await setPasswordWithLink({ token, password, confirmation: `${password}!` })).toEqual({ ok: false, error: "The two passwords are not the same." });
-    expect(await setPasswordWithLink({ token, password: "short", confirmation: "short" })).toEqual({ ok: false, error: "Passwords have at least 12 characters." });
-    expect(await setPasswordWithLink({ token: "abc", password, confirmation: password })).toEqual({ ok: false, error: "This link is incomplete." });
-    expect((await user(id)).passwordHash).toBeNull();
-    expect(await audits("user.password_set")).toHaveLength(0);
-  });
-
-  it("two uses of one link at once: one sets the password, the other is refused", async () => {
-    const { id, token } = await invited();
-    const results = await Promise.all(
-      ["first-long-password", "second-long-password"].map((p) => setPasswordWithLink({ token, password: p, confirmation: p })),
-    );
-    expect(results.filter((r) => r.ok)).toHaveLength(1);
-    expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, error: linkNotUsable }]);
-    expect(await audits("user.password_set")).toHaveLength(1);
-    expect((await user(id)).passwordHash).not.toBeNull();
-  });
-
-  it("a new link replaces the earlier one and is audited; refused for a disabled or a single sign-on user", async () => {
-    const { actor, id, token } = await invited();
-    const again = await createPasswordLink(actor, { userId: id });
-    expect(again.ok).toBe(true);
-    if (!again.ok) return;
-    expect(await setPasswordWithLink({ token, password, confirmation: password })).toEqual({ ok: false, error: linkNotUsable });
-    expect(await setPasswordWithLink({ token: tokenOf(again.link.url), password, confirmation: password })).toEqual({ ok: true });
-    expect(await audits("user.password_link_created")).toMatchObject([{ actorId: actor.id, target: "nia@example.com" }]);
-
-    const disabled = await insertUser({ email: "dee@example.com", name: "Dee", disabled: true });
-    expect(await createPasswordLink(actor, { userId: disabled.id })).toEqual({ ok: false, error: "Dee is disabled. Enable the account first." });
-    const sso = await insertUser({ email: "sid@example.com", name: "Sid", passwordHash: null, oidcIssuer: "https://idp.example.com/realms/x", oidcSubject: "s1" });
-    expect(await createPasswordLink(actor, { userId: sso.id })).toEqual({
-      ok: false,
-      error: "Sid signs in through single sign-on (idp.example.com), not with a password.",
-    });
-  });
-
-  it("disabling a user voids their pending link", async () => {
-    const { actor, id, token } = await invited();
-    expect(await setDisabled(actor, { userId: id, disabled: true })).toEqual({ ok: true });
-    expect(await setDisabled(actor, { userId: id, disabled: false })).toEqual({ ok: true });
-    expect(await setPasswordWithLink({ token, password, confirmation: password })).toEqual({ ok: false, error: linkNotUsable });
+    await expect(whileAuditInsertsFail(fixture.db, () => addTeamMember(actor, { email: "x@example.com", name: "X", role: "support" }))).rejects.toThrow(/insert into "audit_log"/);
+    expect(await fixture.db.select().from(consoleUsers)).toHaveLength(1);
   });
 });
 
@@ -226,8 +117,8 @@ describe("role, disable, revoke", () => {
   it("a change and its audit record commit together", async () => {
     const actor = await actorFor("ada@example.com");
     const sam = await insertUser({ email: "sam@example.com" });
-    await expect(whileAuditInsertsFail(db, () => changeRole(actor, { userId: sam.id, role: "admin" }))).rejects.toThrow(/insert into "audit_log"/);
-    await expect(whileAuditInsertsFail(db, () => revokeSessions(actor, { userId: sam.id }))).rejects.toThrow(/insert into "audit_log"/);
+    await expect(whileAuditInsertsFail(fixture.db, () => changeRole(actor, { userId: sam.id, role: "admin" }))).rejects.toThrow(/insert into "audit_log"/);
+    await expect(whileAuditInsertsFail(fixture.db, () => revokeSessions(actor, { userId: sam.id }))).rejects.toThrow(/insert into "audit_log"/);
     expect(await user(sam.id)).toMatchObject({ role: "support", sessionVersion: sam.sessionVersion });
   });
 });
@@ -247,7 +138,7 @@ describe("the last enabled admin", () => {
     const bea = await actorFor("bea@example.com");
     expect(await changeRole(ada, { userId: ada.id, role: "support" })).toEqual({ ok: true });
     expect(await setDisabled(ada, { userId: bea.id, disabled: true })).toEqual({ ok: false, error: "Only admin users can do this." });
-    await db.update(consoleUsers).set({ role: "admin" }).where(eq(consoleUsers.id, ada.id));
+    await fixture.db.update(consoleUsers).set({ role: "admin" }).where(eq(consoleUsers.id, ada.id));
     expect(await setDisabled(ada, { userId: bea.id, disabled: true })).toEqual({ ok: true });
     expect(await setDisabled(bea, { userId: ada.id, disabled: true })).toEqual({ ok: false, error: "Only admin users can do this." });
     expect((await enabledAdmins()).map((u) => u.email)).toEqual(["ada@example.com"]);
@@ -276,14 +167,14 @@ describe("locked out", () => {
     const actor = await actorFor("ada@example.com");
     const lou = await insertUser({ email: "Lou@Example.com", name: "Lou" });
     const now = new Date();
-    await db.insert(loginAttempts).values(Array.from({ length: 5 }, (_, i) => ({ email: "lou@example.com", ip: "203.0.113.9", succeeded: false, attemptedAt: new Date(now.getTime() - i * 1000) })));
+    await fixture.db.insert(loginAttempts).values(Array.from({ length: 5 }, (_, i) => ({ email: "lou@example.com", ip: "203.0.113.9", succeeded: false, attemptedAt: new Date(now.getTime() - i * 1000) })));
     const lockedOut = async () => (await listTeam()).find((m) => m.id === lou.id)?.lockedOut;
     expect(await lockedOut()).toBe(true);
     expect((await listTeam()).find((m) => m.id === actor.id)?.lockedOut).toBe(false);
 
     expect(await unlockMember(actor, { userId: lou.id })).toEqual({ ok: true });
     expect(await lockedOut()).toBe(false);
-    expect(await db.select().from(loginAttempts)).toHaveLength(0);
+    expect(await fixture.db.select().from(loginAttempts)).toHaveLength(0);
     expect(await audits("user.unlocked")).toMatchObject([{ actorId: actor.id, target: "Lou@Example.com", details: { clearedAttempts: 5 } }]);
   });
 });

@@ -1,8 +1,11 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
 import net from "node:net";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import { inject } from "vitest";
 import { closeDb, openDatabase, installDatabase, type Database, type DatabaseHandle } from "@/lib/db";
 import * as schema from "@/lib/db/schema";
 
@@ -13,7 +16,7 @@ import * as schema from "@/lib/db/schema";
 export async function setUpTestDatabase(): Promise<{ db: Database; handle: DatabaseHandle; url?: string; tearDown: () => Promise<void> }> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
-    const handle = await openDatabase({ kind: "pglite", dataDir: undefined });
+    const handle = await openTestPglite(undefined);
     installDatabase(handle);
     return { db: handle.db, handle, tearDown: () => closeTestDatabase(handle) };
   }
@@ -32,6 +35,16 @@ export async function setUpTestDatabase(): Promise<{ db: Database; handle: Datab
       await withAdminClient(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`));
     },
   };
+}
+
+/**
+ * Opens an embedded database, in memory or in `dataDir`; one that does not exist yet starts as a copy of
+ * the run's migrated template (lib/testing/global-setup.ts) instead of being initialised and migrated.
+ */
+export async function openTestPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
+  const fresh = !dataDir || !fs.existsSync(path.join(dataDir, "PG_VERSION"));
+  const template = fresh ? new Blob([fs.readFileSync(inject("pgliteTemplate"))]) : undefined;
+  return openDatabase({ kind: "pglite", dataDir, template });
 }
 
 async function withAdminClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {

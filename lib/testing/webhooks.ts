@@ -3,8 +3,8 @@ import crypto from "node:crypto";
 import { getDb } from "@/lib/db";
 import { connectionSecrets, connections } from "@/lib/db/schema";
 import { encryptSecret, fingerprint } from "@/lib/secrets";
+import { newWebhookToken } from "@/lib/connections/webhook-token";
 import { signatureHeader } from "@/lib/webhooks/signature";
-import { newWebhookToken } from "@/lib/webhooks/token";
 
 export const TENANT_ID = "3f6c2a1e-8b4d-4c7a-9e21-5d0f7a9b1c01";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { recordAudit } from "@/lib/audit/audit";
 import type { SessionUser } from "@/lib/auth/guards";
-import { readConnectionSecret } from "@/lib/connections/keys";
+import { readConnectionSecret } from "@/lib/connections/connections";
 import { regionLabels } from "@/lib/service/regions";
 import type { ConnectionChoice } from "@/lib/connections/types";
 import { getUserAuthenticators, trackAction, type ServiceResult } from "@/lib/service";

@@ -3,13 +3,8 @@ import { apiError, authenticateApi } from "@/lib/auth/guards";
 import { EVENT_EXPORT_COLUMNS, exportResponse, exportStream, REJECTION_EXPORT_COLUMNS, type ExportFormat } from "./export";
 import { parseEventFilters, parseRejectionFilters } from "./filters";
 import { BadCursorError, decodeCursor } from "./cursor";
-import {
-  getWebhookEvent,
-  iterateWebhookEvents,
-  iterateWebhookRejections,
-  listWebhookEvents,
-  listWebhookRejections,
-} from "./webhooks";
+import { iterateWebhookEvents, iterateWebhookRejections } from "./export-rows";
+import { getWebhookEvent, listWebhookEvents, listWebhookRejections } from "./webhooks";
 
 /** The log's route handlers' bodies (session auth, both roles); the files under app/api only delegate. */
 const noStore = { "Cache-Control": "no-store" };

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { eventFiltersSchema, filtersToQuery, parseEventFilters, parseFiltersLeniently, parseRejectionFilters, rejectionFiltersSchema } from "./filters";
+import { filtersToQuery } from "./constants";
+import { parseEventFilters, parseFiltersLeniently, parseRejectionFilters } from "./filters";
+import { eventFiltersSchema, rejectionFiltersSchema } from "./schemas";
 
 describe("parseFiltersLeniently", () => {
   it("leaves out each parameter that does not parse, names it by its label, and applies the rest", () => {

@@ -1,65 +1,8 @@
-import { z } from "zod";
-import {
-  ALL_CONNECTIONS,
-  DEFAULT_EVENT_TYPE,
-  DEFAULT_PAGE_SIZE,
-  DELAY_BUCKET_VALUES,
-  FILTER_LABELS,
-  MAX_PAGE_SIZE,
-  RECEIVED_PRESET_VALUES,
-  TEST_EVENT_FILTER_VALUES,
-} from "./constants";
-import { REJECTION_REASON_VALUES } from "./types";
+import type { z } from "zod";
+import { FILTER_LABELS } from "./constants";
+import { eventFiltersSchema, rejectionFiltersSchema } from "./schemas";
 
-// The vocabulary lives in ./constants (no zod) so client components need not bundle the schemas;
-// re-exported here for the server side, which reads filters from one place.
-export { ALL_CONNECTIONS, ALL_TYPES, DEFAULT_PAGE_SIZE, FILTER_LABELS, filtersToQuery, KNOWN_EVENT_TYPES } from "./constants";
-
-/** The log's filters, as they appear in the URL (page) and the query string (API). Every message is said to a person. */
-const optionalText = z.string().trim().max(256, { error: "must be at most 256 characters" }).optional();
-/** Method and platform are upper-case enum values in the spec; "push" finds PUSH. */
-const optionalEnumText = optionalText.transform((v) => v?.toUpperCase());
-const optionalTime = z.iso.datetime({ offset: true, error: "must be an ISO 8601 time, e.g. 2026-01-31T12:00:00Z" }).optional();
-const wholeNumber = { error: `must be a whole number from 1 to ${MAX_PAGE_SIZE}` };
-const pageFields = {
-  cursor: z.string().max(200, { error: "not a page of this log" }).optional(),
-  limit: z.coerce.number(wholeNumber).int(wholeNumber).min(1, wholeNumber).max(MAX_PAGE_SIZE, wholeNumber).default(DEFAULT_PAGE_SIZE),
-};
-const notAConnection = { error: "must be a connection's id, or all" };
-const connectionFilter = z.union([z.uuid(notAConnection), z.literal(ALL_CONNECTIONS, notAConnection)], notAConnection).optional();
-const receivedPreset = z.enum(RECEIVED_PRESET_VALUES, { error: `must be one of ${RECEIVED_PRESET_VALUES.join(", ")}` }).optional();
-
-export const eventFiltersSchema = z.object({
-  connectionId: connectionFilter,
-  type: z.string().trim().min(1, { error: "must not be empty" }).max(200, { error: "must be at most 200 characters" }).default(DEFAULT_EVENT_TYPE),
-  verificationMethod: optionalEnumText,
-  devicePlatform: optionalEnumText,
-  userId: optionalText,
-  userIdMatch: z.enum(["exact", "prefix"], { error: "must be exact or prefix" }).default("exact"),
-  userAuthenticatorId: optionalText,
-  received: receivedPreset,
-  receivedFrom: optionalTime,
-  receivedTo: optionalTime,
-  expiresFrom: optionalTime,
-  expiresTo: optionalTime,
-  /** Absent: real and test events alike (test events carry a badge). */
-  test: z.enum(TEST_EVENT_FILTER_VALUES, { error: `must be one of ${TEST_EVENT_FILTER_VALUES.join(", ")}` }).optional(),
-  /** First received − expiresAt, in one of the overview histogram's buckets; an event without expiresAt never matches. */
-  delay: z.enum(DELAY_BUCKET_VALUES, { error: `must be one of ${DELAY_BUCKET_VALUES.join(", ")}` }).optional(),
-  ...pageFields,
-});
-
-export const rejectionFiltersSchema = z.object({
-  connectionId: connectionFilter,
-  reason: z.enum(REJECTION_REASON_VALUES, { error: `must be one of ${REJECTION_REASON_VALUES.join(", ")}` }).optional(),
-  received: receivedPreset,
-  receivedFrom: optionalTime,
-  receivedTo: optionalTime,
-  ...pageFields,
-});
-
-export type EventFilters = z.infer<typeof eventFiltersSchema>;
-export type RejectionFilters = z.infer<typeof rejectionFiltersSchema>;
+/** Reading the log's filters from a link or a query string, with the schemas of ./schemas. */
 
 export type ParsedFilters<T> = { ok: true; filters: T } | { ok: false; errorDescription: string };
 
@@ -154,6 +97,3 @@ function parseStrictly<T>(schema: FilterSchema<T>, input: QueryInput): ParsedFil
 
 export const parseEventFilters = (input: QueryInput) => parseStrictly(eventFiltersSchema, input);
 export const parseRejectionFilters = (input: QueryInput) => parseStrictly(rejectionFiltersSchema, input);
-
-/** `?event=` / `?rejection=`: the row whose detail drawer a link opens. */
-export const openRowSchema = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);

@@ -7,14 +7,15 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bulkLoad, insertBulkConnections } from "@/bench/support/bulk-load";
+import { bulkLoad, insertBulkConnections } from "@/tooling/bulk-load";
 import type { Database } from "@/lib/db";
 import { webhookEvents } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { ALL_TYPES } from "./constants";
 import { encodeCursor } from "./cursor";
-import { eventFiltersSchema } from "./filters";
-import { cursorBound, eventPageQuery } from "./webhooks";
+import { cursorBound } from "./paging";
+import { eventFiltersSchema } from "./schemas";
+import { eventPageQuery } from "./webhooks";
 
 const EVENTS = 40_000;
 /** Rows a page may read from webhook_events across its plan (two limited halves, a little waste). */

@@ -1,4 +1,5 @@
 import "server-only";
+import { hashWebhookToken } from "@/lib/connections/connections";
 import { databaseErrorCode, errorMessage, logger } from "@/lib/logger";
 import { checkEnvelope } from "./envelope";
 import { webhookError, webhookJson } from "./errors";
@@ -6,7 +7,6 @@ import { recordRejection, type RejectionReason } from "./rejections";
 import { verifyWebhookSignature } from "./signature";
 import { findReceiver, type Receiver } from "./receivers";
 import { storeEvent, type SignatureStatus } from "./store";
-import { hashWebhookToken } from "./token";
 
 export const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
 

@@ -1,9 +1,8 @@
 import "server-only";
 import { eq } from "drizzle-orm";
+import { hashWebhookToken, onConnectionChanged, readServerKeys } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
-import { readServerKeys } from "@/lib/connections/keys";
 import { connections } from "@/lib/db/schema";
-import { hashWebhookToken } from "./token";
 
 /** The connection a webhook URL belongs to, with its server keys decrypted, in signature order. */
 export type Receiver = { id: string; keys: string[] };
@@ -45,8 +44,12 @@ export async function findReceiver(token: string, now = Date.now()): Promise<Rec
   return receiver;
 }
 
-/** Drops what is cached for a connection: called once a change to its keys, its URL or its existence has committed. */
+/**
+ * Drops what is cached for a connection: called once a change to its keys, its URL or its existence has
+ * committed (a regenerated URL here, by ./url.ts; the rest by lib/connections, through onConnectionChanged).
+ */
 export function forgetReceiver(connectionId: string): void {
   generation++;
   for (const [tokenHash, cached] of cache) if (cached.receiver.id === connectionId) cache.delete(tokenHash);
 }
+onConnectionChanged(forgetReceiver);

@@ -6,7 +6,7 @@ import { getDb, targetFromEnv, type Executor } from "@/lib/db";
 import { databaseErrorCode } from "@/lib/logger";
 import { webhookEvents } from "@/lib/db/schema";
 import { isTestEventId } from "./constants";
-import type { AuthenticatorExpiredData, WebhookEnvelope } from "./envelope";
+import type { AuthenticatorExpiredData, WebhookEnvelope } from "./schemas";
 import { ensurePartitionsFor, isMissingPartition } from "./partitions";
 
 export type SignatureStatus = "verified_key1" | "verified_key2" | "unsigned";

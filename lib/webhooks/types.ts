@@ -1,4 +1,4 @@
-/** Shapes the log's API returns (times as UTC ISO strings). Client-safe. */
+/** Shapes the log's API returns (times as UTC ISO strings), and its refusal reasons in words. Client-safe. */
 export const REJECTION_REASON_VALUES = [
   "unknown_token",
   "too_large",
@@ -9,6 +9,35 @@ export const REJECTION_REASON_VALUES = [
   "invalid_envelope",
   "conflicting_redelivery",
 ] as const;
+
+/** Each refusal reason in words: a label for the filter, and what it usually means for the reader. */
+export const REJECTION_REASON_TEXT: Record<(typeof REJECTION_REASON_VALUES)[number], { label: string; explanation: string }> = {
+  unknown_token: {
+    label: "Unknown webhook URL",
+    explanation: "The URL's token matches no connection: the URL was regenerated, or the connection was deleted, and the tenant still posts to the old one.",
+  },
+  too_large: { label: "Body too large", explanation: "The body was larger than the receiver accepts, so it was not read." },
+  unsupported_media_type: { label: "Not JSON", explanation: "The request's Content-Type was not application/json." },
+  bad_signature: {
+    label: "Bad signature",
+    explanation:
+      "The X-Signature-V2 header matched none of the connection's server keys — the key was probably rotated at the service and the console still holds the old one (or the header is missing or malformed: the detail says which).",
+  },
+  stale_timestamp: {
+    label: "Stale timestamp",
+    explanation: "The signature is authentic but its timestamp is more than 5 minutes from the console's clock: a replay, a long-delayed request, or a clock out of sync.",
+  },
+  malformed_json: { label: "Malformed JSON", explanation: "The body is not valid JSON." },
+  invalid_envelope: { label: "Invalid envelope", explanation: "The JSON lacks a field every event must carry (id, type, time, tenantId), or one has the wrong type." },
+  conflicting_redelivery: {
+    label: "Conflicting redelivery",
+    explanation: "An event with this id was already stored with a different body; the stored one was kept.",
+  },
+};
+
+export function rejectionReasonText(reason: string): { label: string; explanation: string } {
+  return REJECTION_REASON_TEXT[reason as keyof typeof REJECTION_REASON_TEXT] ?? { label: reason, explanation: "A reason this console version does not describe." };
+}
 
 /** The spec 6.1 data fields of authenticator.expired, in the spec's order: the log's columns, detail and export. */
 export const EXPIRED_DATA_FIELDS = [

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
+import { newWebhookToken } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { connectionSecrets, connections } from "@/lib/db/schema";
 import { env } from "@/lib/env";
@@ -8,7 +9,6 @@ import { logger } from "@/lib/logger";
 import { decryptSecret, SecretDecryptionError, type SecretDecryptionReason } from "@/lib/secrets";
 import { regenerateWebhookUrlSchema, type RegenerateWebhookUrlInput } from "./schemas";
 import { forgetReceiver } from "./receivers";
-import { newWebhookToken } from "./token";
 import type { ActionResult } from "@/lib/call-action";
 
 /**

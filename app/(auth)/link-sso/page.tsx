@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { AuthCard } from "@/components/auth/auth-card";
+import { SsoSignInButton } from "@/components/auth/sso-sign-in-button";
 import { requireUser } from "@/lib/auth/guards";
 import { signInSettings } from "@/lib/auth/oidc-config";
-import { SsoSignInButton } from "../sign-in/sso-sign-in-button";
-import { AuthCard } from "../sign-in/auth-card";
 
 export const metadata: Metadata = { title: "Link single sign-on" };
 

@@ -6,5 +6,5 @@ import { setPasswordWithLink } from "@/lib/team/password-link";
 
 /** Public, like the page: the link's token is the credential; lib/team validates it, uses it once and audits. */
 export async function setPasswordAction(input: SetPasswordInput): Promise<ActionResult> {
-  return runAction("setPasswordAction", () => setPasswordWithLink(input));
+  return runAction({ name: "setPasswordAction", role: null }, () => setPasswordWithLink(input));
 }

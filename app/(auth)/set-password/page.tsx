@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
+import { AuthCard } from "@/components/auth/auth-card";
 import { SetPasswordForm } from "@/components/team/set-password-form";
-import { AuthCard } from "../sign-in/auth-card";
 import { setPasswordAction } from "./actions";
 
 export const metadata: Metadata = { title: "Set your password" };

@@ -1,15 +1,15 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { Suspense } from "react";
+import { AuthCard } from "@/components/auth/auth-card";
+import { SignInForm } from "@/components/auth/sign-in-form";
+import { SsoProviderNote } from "@/components/auth/sso-provider-note";
+import { SsoSignInButton } from "@/components/auth/sso-sign-in-button";
 import { Alert } from "@/components/ui/card";
 import { getSessionUser } from "@/lib/auth/guards";
 import { safeCallbackPath } from "@/lib/auth/callback";
 import { signInSettings } from "@/lib/auth/oidc-config";
 import { signInErrorText } from "@/lib/auth/sso-messages";
-import { AuthCard } from "./auth-card";
-import { SignInForm } from "./sign-in-form";
-import { SsoProviderNote } from "./sso-provider-note";
-import { SsoSignInButton } from "./sso-sign-in-button";
 
 export const metadata: Metadata = { title: "Sign in" };
 

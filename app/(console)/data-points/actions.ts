@@ -1,33 +1,24 @@
 "use server";
-import { revalidatePath } from "next/cache";
 import { refreshWatches, unwatchDataPoint, watchDataPoint } from "@/lib/data-points/data-points";
 import type { RefreshWatchesResult, WatchResult } from "@/lib/data-points/types";
 import { refreshWatchesSchema, type WatchDataPointInput } from "@/lib/data-points/schemas";
-import { runActionAs } from "@/lib/server-action";
+import { runAction } from "@/lib/server-action";
+
+// The watch list is revalidated after a failure too: one may come from a change someone else made.
+const watchList = { revalidate: ["/data-points"], revalidateOnFailure: true } as const;
 
 export async function watchDataPointAction(input: WatchDataPointInput): Promise<WatchResult> {
-  return runActionAs("admin", "watchDataPointAction", async (user) => {
-    const result = await watchDataPoint(user, input);
-    revalidatePath("/data-points");
-    return result;
-  });
+  return runAction({ name: "watchDataPointAction", role: "admin", ...watchList }, (user) => watchDataPoint(user, input));
 }
 
 export async function unwatchDataPointAction(input: WatchDataPointInput): Promise<WatchResult> {
-  return runActionAs("admin", "unwatchDataPointAction", async (user) => {
-    const result = await unwatchDataPoint(user, input);
-    revalidatePath("/data-points");
-    return result;
-  });
+  return runAction({ name: "unwatchDataPointAction", role: "admin", ...watchList }, (user) => unwatchDataPoint(user, input));
 }
 
 /** A refresh re-reads the service and changes no list, so support may run it too. */
 export async function refreshWatchesAction(input: { connectionId: string }): Promise<RefreshWatchesResult> {
-  return runActionAs("support", "refreshWatchesAction", async (): Promise<RefreshWatchesResult> => {
-    const parsed = refreshWatchesSchema.safeParse(input);
-    if (!parsed.success) return { ok: false, error: "Choose a connection." };
-    const result = await refreshWatches(parsed.data.connectionId);
-    revalidatePath("/data-points");
-    return result;
-  });
+  return runAction(
+    { name: "refreshWatchesAction", role: "support", parse: { schema: refreshWatchesSchema, input, invalid: "Choose a connection." }, ...watchList },
+    (_user, { connectionId }) => refreshWatches(connectionId),
+  );
 }

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { AuthCard } from "@/components/auth/auth-card";
 import { signInSettings } from "@/lib/auth/oidc-config";
 import { SSO_LINK_PATH, ssoRefusalReasonSchema, ssoRefusalText } from "@/lib/auth/sso-messages";
-import { AuthCard } from "../auth-card";
 
 export const metadata: Metadata = { title: "Sign-in refused" };
 

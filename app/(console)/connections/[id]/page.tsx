@@ -2,19 +2,20 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ConnectionForm } from "@/components/connections/connection-form";
 import { DeleteConnection } from "@/components/connections/delete-connection";
-import { TestEventCard } from "@/components/connections/test-event-card";
 import { ConnectionHealthCardSkeleton, StreamedConnectionHealthCard } from "@/components/overview/connection-health-card";
 import { Badge } from "@/components/ui/badge";
-import { WebhookUrlCard } from "@/components/webhooks/webhook-url-card";
 import { Card, PageHeader } from "@/components/ui/card";
 import { StreamedSection } from "@/components/ui/streamed-section";
 import { Time } from "@/components/ui/time";
+import { TestEventCard } from "@/components/webhooks/test-event-card";
+import { WebhookUrlCard } from "@/components/webhooks/webhook-url-card";
 import { requireRole } from "@/lib/auth/guards";
 import { regionLabels } from "@/lib/service/regions";
 import { getConnection } from "@/lib/connections/repository";
 import { connectionIdSchema } from "@/lib/connections/schemas";
 import { getConnectionHealth } from "@/lib/overview/overview";
-import { deleteConnectionAction, regenerateWebhookUrlAction, sendTestEventAction, updateConnectionAction } from "../actions";
+import { regenerateWebhookUrlAction, sendTestEventAction } from "../../webhooks/actions";
+import { deleteConnectionAction, updateConnectionAction } from "../actions";
 
 export const metadata: Metadata = { title: "Connection" };
 

@@ -19,7 +19,7 @@ import { connections, connectionSecrets } from "@/lib/db/schema";
 import { encryptSecret, fingerprint } from "@/lib/secrets";
 import { TEST_EVENT_ID_PREFIX } from "@/lib/webhooks/constants";
 import { ensureEventPartitions } from "@/lib/webhooks/partitions";
-import { newWebhookToken } from "@/lib/webhooks/token";
+import { newWebhookToken } from "@/lib/connections/webhook-token";
 
 export type BulkConnection = { id: string; name: string; signed: boolean };
 

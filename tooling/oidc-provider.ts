@@ -123,7 +123,7 @@ function escapeHtml(text: string): string {
 }
 
 /**
- * `npx tsx scripts/oidc-provider.ts --port 4020 --redirect-uri http://127.0.0.1:3000/api/auth/callback/oidc`
+ * `npx tsx tooling/oidc-provider.ts --port 4020 --redirect-uri http://127.0.0.1:3000/api/auth/callback/oidc`
  * with OIDC_CLIENT_SECRET in the environment: the demo users, for a console run with `npm run dev`.
  */
 async function main() {

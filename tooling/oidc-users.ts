@@ -1,4 +1,4 @@
-/** The people of the local OpenID Connect provider (scripts/oidc-provider.ts) for `npm run demo`. */
+/** The people of the local OpenID Connect provider (tooling/oidc-provider.ts) for `npm run demo`. */
 export type OidcUser = {
   /** What to type in the provider's login form (any password); also the subject of the ID token. */
   login: string;

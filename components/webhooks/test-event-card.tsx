@@ -7,7 +7,7 @@ import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { callAction, type ActionResult } from "@/lib/call-action";
 import { TEST_EVENT_NEEDS_SERVER_KEY } from "@/lib/webhooks/constants";
-import type { SendTestEventInput } from "@/lib/webhooks/test-event";
+import type { SendTestEventInput } from "@/lib/webhooks/schemas";
 import type { TestEventReport } from "@/lib/webhooks/types";
 
 export type SendTestEventAction = (input: SendTestEventInput) => Promise<ActionResult<{ report: TestEventReport }>>;

@@ -1,0 +1,113 @@
+import { appears, chooseTheme, firstVisible, heading, openPage, settled, testEventAnswer, themeControl, WAIT_MS } from "./page";
+import { TOUR_VIEWPORT, type TourStep } from "./step";
+
+/** The tour's steps, in order; ./play.ts plays them. */
+export const TOUR_STEPS: readonly TourStep[] = [
+  {
+    slug: "sign-in",
+    caption: "Sign in with a console account, or with single sign-on",
+    async run(page, { user }) {
+      await page.goto("/sign-in");
+      await page.getByLabel("Email").fill(user.email);
+      await page.getByLabel("Password").fill(user.password);
+    },
+    async leave(page) {
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      // "commit": the console's pages stream, so their load event may come late.
+      await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"), { timeout: WAIT_MS, waitUntil: "commit" });
+    },
+  },
+  {
+    slug: "overview",
+    caption: "The overview: every tenant's health, what expired, how late events arrive, why deliveries were refused",
+    fullPage: true,
+    settleMs: 300,
+    run: (page) => openPage(page, "/", "Overview"),
+  },
+  {
+    slug: "connection",
+    caption: "A connection: its keys, its webhook health, and a signed test event through the public receiver URL",
+    // On a phone the health card comes after the settings form.
+    inView: (page) => page.getByTestId("connection-health-card"),
+    async run(page, { connectionName }) {
+      await page.goto("/connections");
+      const link = page.getByRole("link", { name: connectionName, exact: true });
+      if (!(await appears(link))) return { skipped: `no link to the connection ${connectionName} on /connections` };
+      await firstVisible(link).click();
+      if (!(await appears(heading(page, connectionName)))) return { skipped: `the connection page of ${connectionName} has no heading` };
+      await settled(page);
+      const send = page.getByRole("button", { name: "Send a test event" });
+      if (!(await appears(send, 2_000))) return { note: "no “Send a test event” button in this build: the page is shown without it" };
+      await firstVisible(send).click();
+      if (!(await appears(testEventAnswer(page)))) return { note: "“Send a test event” showed no answer within 15 s" };
+    },
+  },
+  {
+    slug: "webhook-log",
+    caption: "The webhook log: every authenticator.expired event, verified, filterable, each one in a drawer",
+    async run(page) {
+      const missing = await openPage(page, "/webhooks", "Webhooks");
+      if (missing) return missing;
+      // A real event, not the test event the connection step just sent (its row has a "Test" badge).
+      const row = page.getByTestId("webhook-event-row").filter({ hasNotText: /\bTest\b/ });
+      if (!(await appears(row))) return { skipped: "the webhook log has no events yet" };
+      await firstVisible(row).click();
+      if (!(await appears(page.getByRole("dialog", { name: "Event details" })))) return { skipped: "the event drawer did not open" };
+    },
+  },
+  {
+    slug: "rejection",
+    caption: "A refused delivery, and why: here a signature made with a key the console does not hold",
+    async run(page) {
+      const missing = await openPage(page, "/webhooks?tab=rejections", "Webhooks");
+      if (missing) return missing;
+      const rows = page.getByTestId("webhook-rejection-row");
+      if (!(await appears(rows))) return { skipped: "no rejections yet" };
+      const badSignature = rows.filter({ hasText: "Bad signature" });
+      await firstVisible((await badSignature.count()) > 0 ? badSignature : rows).click();
+      if (!(await appears(page.getByRole("dialog", { name: "Rejection details" })))) return { skipped: "the rejection drawer did not open" };
+    },
+  },
+  {
+    slug: "data-points",
+    caption: "Custom data points: look one up by id, keep a watch list",
+    async run(page) {
+      const missing = await openPage(page, "/data-points?id=dp_loyalty_tier", "Data points");
+      if (missing) return missing;
+      await appears(page.getByTestId("data-point-name"));
+    },
+  },
+  {
+    slug: "email-otp",
+    caption: "Email OTP: the tenant's configuration, deleted only behind a typed confirmation",
+    run: (page) => openPage(page, "/email-otp", "Email OTP configuration"),
+  },
+  {
+    slug: "audit",
+    caption: "The audit log: who changed what, in which connection, and how it went",
+    run: (page) => openPage(page, "/audit", "Audit"),
+  },
+  {
+    slug: "team",
+    caption: "The team: roles, disabled accounts, sessions ended everywhere",
+    run: (page) => openPage(page, "/team", "Team"),
+  },
+  {
+    slug: "theme",
+    caption: "Light, dark or the system's theme, remembered",
+    async run(page) {
+      const control = await themeControl(page, page.viewportSize()?.width ?? TOUR_VIEWPORT.width);
+      if (!(await appears(control, 5_000))) return { skipped: "no Theme control in the header" };
+      await chooseTheme(control, "Dark");
+    },
+    async showVariant(page, variant) {
+      const control = await themeControl(page, variant.viewport.width);
+      await chooseTheme(control, variant.scheme === "dark" ? "Dark" : "Light");
+    },
+    async leave(page) {
+      const control = await themeControl(page, page.viewportSize()?.width ?? TOUR_VIEWPORT.width);
+      await chooseTheme(control, "System");
+      await page.keyboard.press("Escape");
+    },
+  },
+];
