@@ -61,4 +61,19 @@ describe("HashGate", () => {
     // The trusted one was served between the first and second untrusted, without waiting out an interval of its own.
     expect(starts.map(([name]) => name)).toEqual(["u0", "t0", "u1", "u2", "u3"]);
   });
+
+  it("spaces the next untrusted start from when the last one really started, when its timer fired late", async () => {
+    const gate = new HashGate({ atOnce: 1, waiting: { trusted: 1, untrusted: 5 }, untrustedIntervalMs: 50 });
+    const starts: number[] = [];
+    const began = performance.now();
+    const note = async () => void starts.push(performance.now() - began);
+    // The event loop is busy from 40 ms to 60 ms (a loaded machine): the second start, due at 50 ms, comes late.
+    setTimeout(() => {
+      const until = performance.now() + 20;
+      while (performance.now() < until);
+    }, 40);
+    await Promise.all(Array.from({ length: 3 }, () => gate.tryRun("untrusted", note)));
+    expect(starts[1]).toBeGreaterThanOrEqual(59);
+    expect(starts[2]! - starts[1]!).toBeGreaterThanOrEqual(48);
+  });
 });

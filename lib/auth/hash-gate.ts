@@ -33,7 +33,7 @@ export class HashGate {
   private readonly waiting: Record<Lane, Array<() => void>> = { trusted: [], untrusted: [] };
   /** Per lane: work running or waiting. */
   private readonly held: Record<Lane, number> = { trusted: 0, untrusted: 0 };
-  /** When the next untrusted work may start (epoch ms). */
+  /** When the next untrusted work may start (performance.now() ms). */
   private nextUntrustedStart = 0;
 
   constructor(private readonly limits: { atOnce: number; waiting: Record<Lane, number>; untrustedIntervalMs?: number }) {}
@@ -72,14 +72,18 @@ export class HashGate {
     return { running: this.running, waiting: { trusted: this.waiting.trusted.length, untrusted: this.waiting.untrusted.length } };
   }
 
-  /** Waits until the untrusted lane's next start time, and sets the one after. */
+  /**
+   * Waits until the untrusted lane's next start time, and sets the one after from when this one really
+   * starts: a timer that fires late on a busy machine must not bring the next start closer.
+   */
   private async spaceOut(): Promise<void> {
     const interval = this.limits.untrustedIntervalMs ?? 0;
     if (interval <= 0) return;
-    const now = Date.now();
+    const now = performance.now();
     const startAt = Math.max(now, this.nextUntrustedStart);
     this.nextUntrustedStart = startAt + interval;
-    if (startAt > now) await wait(startAt - now);
+    if (startAt > now) await wait(Math.ceil(startAt - now));
+    this.nextUntrustedStart = Math.max(this.nextUntrustedStart, performance.now() + interval);
   }
 
   private turn(lane: Lane): Promise<void> {
