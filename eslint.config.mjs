@@ -9,7 +9,7 @@ import nextTypescript from "eslint-config-next/typescript";
 const root = import.meta.dirname;
 
 /** The ground floor of lib/: open to every feature, as are lib/*.ts. */
-const ground = ["auth", "db", "service", "testing"];
+const ground = ["auth", "db", "outbound", "service", "testing"];
 
 /** What a feature may use of another, and which features each may use (nothing else of another feature). */
 const publicModules = (feature) => [`${feature}.ts`, "types.ts", "schemas.ts", "constants.ts"];
@@ -17,6 +17,7 @@ const allowedEdges = {
   audit: [],
   connections: ["audit"],
   "data-points": ["audit", "connections"],
+  destinations: ["audit", "connections", "webhooks"],
   "email-otp": ["audit", "connections"],
   overview: ["connections", "email-otp", "webhooks"],
   team: ["audit"],
@@ -34,6 +35,11 @@ for (const feature of features) {
 const zones = [
   { target: ["./components", "./lib"], from: "./app", message: "components/ and lib/ never import app/: a server action arrives as a prop." },
   { target: "./lib/db", from: features.map((feature) => `./lib/${feature}`), message: "lib/db imports no feature: move what it needs into lib/db." },
+  {
+    target: "./lib/outbound",
+    from: features.map((feature) => `./lib/${feature}`),
+    message: "lib/outbound imports no feature: it is the ground that forwarding and notices stand on.",
+  },
   ...["e2e", "bench", "scripts"].map((folder) => ({
     target: `./${folder}`,
     from: ["./e2e", "./bench", "./scripts"].filter((other) => other !== `./${folder}`),

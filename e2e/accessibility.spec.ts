@@ -85,6 +85,16 @@ const steps: Step[] = [
       await openFirstRow("webhook-rejection-row")(page);
     },
   },
+  { name: "destinations", roles: ["admin", "support"], open: visit("/destinations", "Destinations") },
+  {
+    name: "the add-a-destination dialog",
+    roles: ["admin"],
+    open: async (page) => {
+      await visit("/destinations", "Destinations")(page);
+      await page.getByRole("button", { name: "Add a destination" }).click();
+      await expect(page.getByRole("dialog")).toBeVisible();
+    },
+  },
   { name: "users", roles: ["admin", "support"], open: visit("/users", "Users") },
   {
     name: "a user's authenticators",

@@ -55,6 +55,8 @@ async function startStack(index: number): Promise<() => Promise<void>> {
     E2E_EMULATOR_URL: stack.emulatorUrl,
     // The hanging-service tests (e2e/streaming.spec.ts) wait for the console to give up: 3 s, not 10.
     SERVICE_TIMEOUT_MS: "3000",
+    // The tenants' handlers in the forwarding tests (tooling/tenant-app.ts) listen on 127.0.0.1 over http.
+    CONSOLE_FORWARD_ALLOWED_HOSTS: "127.0.0.1",
     // As if behind one proxy that appends the caller's address to X-Forwarded-For.
     CONSOLE_TRUSTED_PROXY_HOPS: "1",
     CONSOLE_OIDC_ISSUER: stack.oidcUrl,

@@ -15,6 +15,7 @@ describe("parseEnv", () => {
     expect(e.CONSOLE_WEBHOOK_RETENTION_DAYS).toBe(90);
     expect(e.CONSOLE_PREVIOUS_ENCRYPTION_KEYS).toEqual([]);
     expect(e.CONSOLE_TRUSTED_PROXY_HOPS).toBe(0);
+    expect(e.CONSOLE_FORWARD_ALLOWED_HOSTS).toEqual([]);
   });
 
   it("names the missing variable", () => {
@@ -78,6 +79,14 @@ describe("parseEnv", () => {
     // 0 is a valid choice once made.
     expect(parseEnv({ ...production, CONSOLE_TRUSTED_PROXY_HOPS: "0" }).CONSOLE_TRUSTED_PROXY_HOPS).toBe(0);
     expect(parseEnv({ ...production, CONSOLE_TRUSTED_PROXY_HOPS: "1" }).CONSOLE_TRUSTED_PROXY_HOPS).toBe(1);
+  });
+
+  it("reads the hosts forwarding may reach over http as lower-cased names and addresses, and names a bad entry", () => {
+    const hosts = parseEnv({ ...valid, CONSOLE_FORWARD_ALLOWED_HOSTS: " 127.0.0.1, Hooks.Example.TEST,,[::1] " });
+    expect(hosts.CONSOLE_FORWARD_ALLOWED_HOSTS).toEqual(["127.0.0.1", "hooks.example.test", "::1"]);
+    for (const bad of ["127.0.0.1:8080", "http://hooks.example.test", "hooks.example.test/path"]) {
+      expect(() => parseEnv({ ...valid, CONSOLE_FORWARD_ALLOWED_HOSTS: bad })).toThrow(/CONSOLE_FORWARD_ALLOWED_HOSTS\.0: each entry is a host name/);
+    }
   });
 
   it("parses previous encryption keys for rotation", () => {

@@ -7,6 +7,11 @@ const base64Key = z
 
 const optionalUrl = z.string().url().optional();
 
+/** One entry of CONSOLE_FORWARD_ALLOWED_HOSTS: a host as a URL names it, without scheme, port or path. */
+const forwardAllowedHost = z.union([z.ipv4(), z.ipv6(), z.hostname()], {
+  error: "each entry is a host name or an IP address, without scheme, port or path",
+});
+
 export const TRUSTED_PROXY_HOPS_REQUIRED = [
   "must be set in production (0 included): how many proxies in front of the console append to X-Forwarded-For.",
   "    0: none, callers connect straight to the console. The sign-in throttle then counts every caller as one",
@@ -38,6 +43,15 @@ export const envSchema = z
       .pipe(z.array(base64Key)),
     CONSOLE_PUBLIC_URL: optionalUrl,
     CONSOLE_WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+    /**
+     * Hosts a forwarding destination may reach over http and at any address, private ones included
+     * (lib/outbound/address-policy.ts): comma-separated, lower-cased, an IPv6 address without brackets.
+     */
+    CONSOLE_FORWARD_ALLOWED_HOSTS: z
+      .string()
+      .optional()
+      .transform((v) => (v ? v.split(",").map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1")).filter(Boolean) : []))
+      .pipe(z.array(forwardAllowedHost)),
     /**
      * How many proxies in front of the console append to X-Forwarded-For (see lib/auth/client-ip.ts).
      * Required in production (the refinement below); elsewhere unset means 0.

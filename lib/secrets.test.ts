@@ -43,6 +43,21 @@ describe("secrets", () => {
     expect(encryptSecret("same", managementA, ring)).not.toBe(encryptSecret("same", managementA, ring));
   });
 
+  it("binds a destination's secret to that destination: another destination of the same connection cannot read it", () => {
+    const ring = makeKeyring(k1);
+    const destinationA = "5d8f8a52-3c8e-4a55-9f0e-0b7e7d1a2b3c";
+    const destinationB = "6e9f9b63-4d9f-4b66-8a1f-1c8f8e2b3c4d";
+    const sealed = encryptSecret("whsec_c2VjcmV0", { connectionId: connectionA, kind: "destination_secret", destinationId: destinationA }, ring);
+    expect(decryptSecret(sealed, { connectionId: connectionA, kind: "destination_secret", destinationId: destinationA }, ring)).toBe("whsec_c2VjcmV0");
+    for (const binding of [
+      { connectionId: connectionA, kind: "destination_secret", destinationId: destinationB },
+      { connectionId: connectionA, kind: "destination_previous_secret", destinationId: destinationA },
+      { connectionId: connectionA, kind: "destination_secret" },
+    ] satisfies SecretBinding[]) {
+      expect(decryptionError(() => decryptSecret(sealed, binding, ring)).reason).toBe("mismatch");
+    }
+  });
+
   it("refuses a value under another connection or purpose, naming the binding and never the value", () => {
     const ring = makeKeyring(k1);
     const sealed = encryptSecret("sk_live_super_secret", { connectionId: connectionA, kind: "server" }, ring);

@@ -18,13 +18,17 @@ import { env } from "@/lib/env";
  */
 type Keyring = { current: { id: string; key: Buffer }; all: Map<string, Buffer> };
 
-export const secretPurposes = [...secretKindEnum.enumValues, "webhook_token"] as const;
+export const secretPurposes = [...secretKindEnum.enumValues, "webhook_token", "destination_secret", "destination_previous_secret"] as const;
 
-/** Where a value is stored: a connection's key of one kind, or its webhook URL token. */
+/**
+ * Where a value is stored: a connection's key of one kind, its webhook URL token, or a secret of one of
+ * its forwarding destinations (`destinationId`).
+ */
 export const secretBindingSchema = z.object({
   // A UUID (the connections.id column) never contains the "/" of the associated data.
   connectionId: z.guid(),
   kind: z.enum(secretPurposes),
+  destinationId: z.guid().optional(),
 });
 export type SecretBinding = z.infer<typeof secretBindingSchema>;
 
@@ -65,12 +69,14 @@ export class SecretDecryptionError extends Error {
 }
 
 function associatedData(binding: SecretBinding): Buffer {
-  const { connectionId, kind } = secretBindingSchema.parse(binding);
-  return Buffer.from(`tenant-console/v2/${connectionId.toLowerCase()}/${kind}`, "utf8");
+  const { connectionId, kind, destinationId } = secretBindingSchema.parse(binding);
+  const destination = destinationId ? `/${destinationId.toLowerCase()}` : "";
+  return Buffer.from(`tenant-console/v2/${connectionId.toLowerCase()}/${kind}${destination}`, "utf8");
 }
 
 function label(binding: SecretBinding): string {
-  return `the ${binding.kind} secret of connection ${binding.connectionId}`;
+  const destination = binding.destinationId ? ` of destination ${binding.destinationId}` : "";
+  return `the ${binding.kind} secret${destination} of connection ${binding.connectionId}`;
 }
 
 export function encryptSecret(plaintext: string, binding: SecretBinding, keyring: Keyring = keyringFromEnv()): string {

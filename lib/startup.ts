@@ -3,6 +3,7 @@ import { signInSettings } from "@/lib/auth/oidc-config";
 import { countUsers, createUser, UserExistsError } from "@/lib/auth/users";
 import { bindLegacySecrets } from "@/lib/connections/rotate";
 import { getDb } from "@/lib/db";
+import { startForwarding } from "@/lib/destinations/destinations";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import { ensureUpcomingPartitions } from "@/lib/webhooks/partitions";
@@ -35,4 +36,5 @@ export async function startUp(): Promise<void> {
     }
   }
   startWebhookRetentionJob();
+  startForwarding();
 }

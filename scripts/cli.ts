@@ -17,6 +17,15 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/** Who the CLIs' changes are audited as. */
+export const cliActor = { id: null, email: "cli" } as const;
+
+/** A string option the command cannot do without, trimmed. */
+export function requireOption(flag: string, value: string | undefined): string {
+  if (!value?.trim()) throw new UsageError(`--${flag} is required.`);
+  return value.trim();
+}
+
 export function parseCommand<O extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: O) {
   const [command, ...rest] = argv;
   try {

@@ -4,7 +4,7 @@ import { findConnectionIdByName, listConnections } from "@/lib/connections/repos
 import type { ConnectionMutationResult } from "@/lib/connections/types";
 import { webhookReceiverInfo, webhookUrlFor } from "@/lib/webhooks/url";
 import { env } from "@/lib/env";
-import { parseCommand, readStdin, runCli, UsageError } from "./cli";
+import { cliActor, parseCommand, readStdin, requireOption, runCli, UsageError } from "./cli";
 
 const usage = `Usage: npm run connections -- <command>
   add --name N --region us|eu|au|ca [--unverified] [--allow-same-tenant]
@@ -16,8 +16,6 @@ const usage = `Usage: npm run connections -- <command>
       this region (a second connection to the same tenant, as the web form's "Add a second connection anyway").
   list      names, regions, key fingerprints (last four characters) and webhook URLs
   remove --name N`;
-
-const cliActor = { id: null, email: "cli" } as const;
 
 async function readKeys(): Promise<{ managementKey: string; serverKey: string }> {
   const e = env();
@@ -34,11 +32,6 @@ function addFailureHint(failure: Extract<ConnectionMutationResult, { ok: false }
   return failure.suggestedRegion ? ` Use --region ${failure.suggestedRegion}.` : "";
 }
 
-function requireName(name: string | undefined): string {
-  if (!name?.trim()) throw new UsageError("--name is required.");
-  return name.trim();
-}
-
 runCli(usage, async () => {
   const { command, values } = parseCommand(process.argv.slice(2), {
     name: { type: "string" },
@@ -48,7 +41,7 @@ runCli(usage, async () => {
   });
   switch (command) {
     case "add": {
-      const name = requireName(values.name);
+      const name = requireOption("name", values.name);
       if (!isRegion(values.region)) throw new UsageError(`--region must be one of ${regions.join(", ")}.`);
       const keys = await readKeys();
       const result = await createConnection(cliActor, {
@@ -81,7 +74,7 @@ runCli(usage, async () => {
       return;
     }
     case "remove": {
-      const name = requireName(values.name);
+      const name = requireOption("name", values.name);
       const id = await findConnectionIdByName(name);
       if (!id) throw new Error(`No connection named ${name}.`);
       const result = await deleteConnection(cliActor, { id, confirmName: name });

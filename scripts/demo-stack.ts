@@ -11,6 +11,8 @@ import { demoOidcGroups, demoOidcUsers } from "@/tooling/oidc-users";
 import { portProblem } from "./ports.mjs";
 import { seedDemoConnections } from "@/tooling/seed-connections";
 import { pointEmulatorAtConsole } from "@/tooling/seed-webhooks";
+import { demoTenantAppHandlers, seedDemoDestinations } from "@/tooling/seed-destinations";
+import { startTenantApp, type TenantApp } from "@/tooling/tenant-app";
 
 /**
  * The demo's stack, for `npm run demo` and `npm run tour`: a fresh embedded database with a week of demo
@@ -32,6 +34,8 @@ export type DemoStackOptions = {
   console: Port;
   emulator: Port;
   oidc: Port;
+  /** The tenants' own application, which the console forwards their events to. */
+  tenantApp: Port;
   /** The embedded database's folder; wiped first, so every start is the same demo. */
   dataDir: string;
   /** Where the console's request log and the services' output go instead of the terminal. */
@@ -42,6 +46,7 @@ export type DemoStack = {
   consoleUrl: string;
   emulator: RunningEmulator;
   oidcIssuer: string;
+  tenantApp: TenantApp;
   connectionNames: string[];
   history: { events: number; rejections: number; days: number };
   logFile: string;
@@ -126,10 +131,11 @@ function ensurePortUsable({ port, env }: Port): void {
 
 export async function startDemoStack(options: DemoStackOptions): Promise<DemoStack> {
   const consoleUrl = `http://127.0.0.1:${options.console.port}`;
-  [options.console, options.emulator, options.oidc].forEach(ensurePortUsable);
+  [options.console, options.emulator, options.oidc, options.tenantApp].forEach(ensurePortUsable);
   await ensurePortFree(options.console, "the console");
   await ensurePortFree(options.emulator, "the service emulator");
   await ensurePortFree(options.oidc, "the OpenID Connect provider");
+  await ensurePortFree(options.tenantApp, "the tenant app");
   ensureLocalSecrets();
 
   // The demo starts from a clean slate each time; `npm start` keeps its data.
@@ -172,11 +178,16 @@ export async function startDemoStack(options: DemoStackOptions): Promise<DemoSta
       CONSOLE_OIDC_NAME: DEMO_OIDC_NAME,
       CONSOLE_OIDC_ADMIN_GROUPS: demoOidcGroups.admin,
       CONSOLE_OIDC_SUPPORT_GROUPS: demoOidcGroups.support,
+      // The tenant app listens on 127.0.0.1 over http: allowed for forwarding here, as an operator would allow it.
+      CONSOLE_FORWARD_ALLOWED_HOSTS: "127.0.0.1",
     });
 
     for (const user of demoUsers) await createUser(user);
     const connections = await seedDemoConnections(DEMO_SEED);
     const history = await backfillDemoHistory(connections);
+    const tenantApp = await startTenantApp({ port: options.tenantApp.port, handlers: demoTenantAppHandlers(DEMO_SEED) });
+    closers.push(() => tenantApp.close());
+    await seedDemoDestinations(connections, tenantApp.url);
     await closeDb(); // PGlite is single-process: hand the database to the console.
 
     const consoleServer = spawn(path.resolve("node_modules/.bin/next"), ["start", "-H", "127.0.0.1", "-p", String(options.console.port)], {
@@ -198,6 +209,7 @@ export async function startDemoStack(options: DemoStackOptions): Promise<DemoSta
       consoleUrl,
       emulator,
       oidcIssuer: oidc.issuer,
+      tenantApp,
       connectionNames: connections.map((c) => c.name),
       history: { events: history.events, rejections: history.rejections, days: DEMO_HISTORY.days },
       logFile: options.logFile,

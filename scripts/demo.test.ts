@@ -139,6 +139,7 @@ describe("npm run demo's ports", () => {
           // 4190 is free on this machine, but Node's fetch (the demo's health check) refuses to connect to it.
           emulator: { port: 4190, env: "EMULATOR_PORT" },
           oidc: { port: 4120, env: "OIDC_PORT" },
+          tenantApp: { port: 4150, env: "TENANT_APP_PORT" },
           dataDir,
           logFile,
         }),

@@ -7,12 +7,13 @@ import { demoOidcGroups, demoOidcUsers } from "@/tooling/oidc-users";
 
 /**
  * npm run demo: the demo stack (scripts/demo-stack.ts) on http://127.0.0.1:PORT (3000), the emulator on
- * EMULATOR_PORT (4010), the OpenID Connect provider on OIDC_PORT (4020); the banner is the last thing it
+ * EMULATOR_PORT (4010), the OpenID Connect provider on OIDC_PORT (4020), the tenants' own app (where the
+ * console forwards their events) on TENANT_APP_PORT (4050); the banner is the last thing it
  * prints, and the request logs go to .data/demo/demo.log.
  */
 const dataDir = path.resolve(".data/demo");
 const logFile = path.join(dataDir, "demo.log");
-const PORT_VARIABLES = ["PORT", "EMULATOR_PORT", "OIDC_PORT"] as const;
+const PORT_VARIABLES = ["PORT", "EMULATOR_PORT", "OIDC_PORT", "TENANT_APP_PORT"] as const;
 const port = (env: (typeof PORT_VARIABLES)[number], fallback: number) => ({ port: Number(process.env[env] ?? fallback), env });
 
 /** What signing in as a demo provider user gives, for the banner. */
@@ -25,7 +26,7 @@ function ssoOutcome(groups: string[], emailVerified: boolean): string {
 function banner(stack: DemoStack): string {
   const { badSignatures, outage } = STORY_INCIDENTS;
   const relative = path.relative(process.cwd(), stack.logFile);
-  const ports = [stack.consoleUrl, stack.emulator.url, stack.oidcIssuer].map((url, i) => `${PORT_VARIABLES[i]}=${new URL(url).port}`).join(" ");
+  const ports = [stack.consoleUrl, stack.emulator.url, stack.oidcIssuer, stack.tenantApp.url].map((url, i) => `${PORT_VARIABLES[i]}=${new URL(url).port}`).join(" ");
   return `
   Tenant Console demo is running: ${stack.consoleUrl}
 
@@ -42,11 +43,17 @@ ${demoOidcUsers.map((u) => `    ${u.login.padEnd(5)} ${ssoOutcome(u.groups, u.em
     - an authenticator expires every few seconds, some of them reported hours late;
     - at +${badSignatures.atSeconds} s a few deliveries are signed with a rotated key: refused (bad signature), then retried;
     - at +${outage.atSeconds} s the receiver is down for ${outage.seconds} s, and the retries catch up.
+  Forwarding: each connection forwards its events, signed as the service, to the tenant app
+  (${stack.tenantApp.url}), which verifies them with the service's SDK; at +${TENANT_APP_OUTAGE.atSeconds} s it answers 503
+  for ${TENANT_APP_OUTAGE.seconds} s, and the console's retries bring those events in (Destinations page).
 
   Request logs: ${relative}
   Ports: ${ports}   Ctrl+C stops the demo.
 `;
 }
+
+/** When the tenant app goes down in the demo's story, after the receiver's own outage is over. */
+const TENANT_APP_OUTAGE = { atSeconds: 120, seconds: 60 } as const;
 
 const startedAt = Date.now();
 
@@ -56,6 +63,7 @@ async function main() {
     console: port("PORT", 3000),
     emulator: port("EMULATOR_PORT", 4010),
     oidc: port("OIDC_PORT", 4020),
+    tenantApp: port("TENANT_APP_PORT", 4050),
     dataDir,
     logFile,
   });
@@ -73,6 +81,7 @@ async function main() {
     await stack.stop();
     process.exit(code || 1);
   });
+  setTimeout(() => stack.tenantApp.failFor(TENANT_APP_OUTAGE.seconds * 1000), TENANT_APP_OUTAGE.atSeconds * 1000).unref();
   terminal.out(banner(stack));
 }
 

@@ -5,8 +5,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, expect, it } from "vitest";
-import { installDatabase, type Database } from "@/lib/db";
-import { openTestPglite } from "@/lib/testing/database";
+import type { Database } from "@/lib/db";
+import { withTestPglite } from "@/lib/testing/database";
 import { auditLog, consoleUsers, loginAttempts } from "@/lib/db/schema";
 import { createUser } from "@/lib/auth/users";
 
@@ -25,16 +25,7 @@ async function users(...args: string[]): Promise<{ code: number; stdout: string;
   }
 }
 
-/** The CLI and the test take turns on the embedded database, which one process opens at a time. */
-async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
-  const handle = await openTestPglite(path.join(dataDir, "pglite"));
-  installDatabase(handle);
-  try {
-    return await fn(handle.db);
-  } finally {
-    await handle.close();
-  }
-}
+const withDatabase = <T>(fn: (db: Database) => Promise<T>) => withTestPglite(path.join(dataDir, "pglite"), fn);
 
 it("revoke-sessions, set-role and unlock change the user, end its sessions, and are audited; bad input is refused", { timeout: 180_000 }, async () => {
   const t0 = new Date();

@@ -3,7 +3,7 @@ import { roles, type Role } from "@/lib/auth/roles";
 import { unlockSignIn } from "@/lib/auth/throttle";
 import { createUser, listUsers, revokeSessions, setUserDisabled, setUserPassword, setUserRole } from "@/lib/auth/users";
 import { getDb, type Transaction } from "@/lib/db";
-import { parseCommand, readStdin, runCli, UsageError } from "./cli";
+import { cliActor, parseCommand, readStdin, runCli, UsageError } from "./cli";
 
 const usage = `Usage: npm run users -- <command>
   add --email E --role admin|support [--name N] [--password P]   (password from stdin if not given)
@@ -16,8 +16,6 @@ const usage = `Usage: npm run users -- <command>
   unlock --email E                                             (clears failed sign-ins, so every address may try again)
 
 disable, set-password, set-role and revoke-sessions end the user's sessions at their next request.`;
-
-const cliActor = { id: null, email: "cli" } as const;
 
 async function password(given: string | undefined): Promise<string> {
   const value = given ?? (await readStdin());

@@ -1,12 +1,11 @@
 "use client";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { useRef, useTransition } from "react";
 import { toast } from "@/components/ui/toast";
 import { Button } from "@/components/ui/button";
 import { EmptyState, Skeleton } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
+import { useSerialAction } from "@/components/ui/use-serial-action";
 import { callAction } from "@/lib/call-action";
 import { dataPointFieldLabels as labels } from "@/lib/data-points/labels";
 import type { WatchDataPointInput } from "@/lib/data-points/schemas";
@@ -31,22 +30,7 @@ export function WatchList({
   unwatchAction: UnwatchDataPointAction;
   refreshAction: RefreshWatchesAction;
 }) {
-  const router = useRouter();
-  const [pending, startTransition] = useTransition();
-  // One change at a time, even when a button is pressed again before React has disabled it.
-  const busy = useRef(false);
-  const run = (work: () => Promise<void>) => {
-    if (busy.current) return;
-    busy.current = true;
-    startTransition(async () => {
-      try {
-        await work();
-      } finally {
-        busy.current = false;
-        router.refresh();
-      }
-    });
-  };
+  const [pending, run] = useSerialAction();
   const refresh = () =>
     run(async () => {
       const result = await callAction(() => refreshAction({ connectionId }));

@@ -8,8 +8,8 @@ describe("roles", () => {
   });
 
   it("hides admin sections from support", () => {
-    expect(navItemsFor("support").map((i) => i.label)).toEqual(["Overview", "Data points", "Webhooks", "Users"]);
-    expect(navItemsFor("admin")).toHaveLength(8);
+    expect(navItemsFor("support").map((i) => i.label)).toEqual(["Overview", "Data points", "Webhooks", "Destinations", "Users"]);
+    expect(navItemsFor("admin")).toHaveLength(9);
   });
 
   it("maps paths to the role their section needs", () => {

@@ -15,6 +15,7 @@ export const navItems: readonly NavItem[] = [
   { href: "/data-points", label: "Data points", role: "support" },
   { href: "/email-otp", label: "Email OTP", role: "admin" },
   { href: "/webhooks", label: "Webhooks", role: "support" },
+  { href: "/destinations", label: "Destinations", role: "support" },
   { href: "/users", label: "Users", role: "support" },
   { href: "/audit", label: "Audit", role: "admin" },
   { href: "/team", label: "Team", role: "admin" },

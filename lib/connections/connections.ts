@@ -25,7 +25,7 @@ import type { ActionResult } from "@/lib/call-action";
  * features need: the connection with its decrypted management key, the list, its other keys, and its
  * webhook URL token.
  */
-export { getServiceConnection, listConnections } from "./repository";
+export { getConnection, getServiceConnection, listConnections } from "./repository";
 export { readConnectionSecret, readServerKeys } from "./keys";
 export { hashWebhookToken, newWebhookToken } from "./webhook-token";
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb, type Database, type Executor } from "@/lib/db";
+import { forwardDestinations } from "@/lib/db/forwarding-schema";
 import { connections, connectionSecrets } from "@/lib/db/schema";
 import { errorMessage, logger } from "@/lib/logger";
 import { keyringFromEnv, needsRotation, resealSecret, SecretDecryptionError, type SecretBinding } from "@/lib/secrets";
@@ -37,6 +38,7 @@ async function storedValues(db: Executor): Promise<StoredValue[]> {
             .returning({ kind: connectionSecrets.kind })
         ).length > 0,
     })),
+    ...(await destinationSecrets(db)),
     ...tokens.map((t) => ({
       binding: { connectionId: t.id, kind: "webhook_token" as const },
       sealed: t.sealed,
@@ -50,6 +52,35 @@ async function storedValues(db: Executor): Promise<StoredValue[]> {
         ).length > 0,
     })),
   ];
+}
+
+/**
+ * The forwarding destinations' Standard Webhooks secrets (the current one and, after a rotation, the
+ * previous one), bound to their destination. Read from the table itself: lib/db is the ground under
+ * both features, and rotation must reach every sealed value.
+ */
+async function destinationSecrets(db: Executor): Promise<StoredValue[]> {
+  const rows = await db.select().from(forwardDestinations);
+  const columns = [
+    { kind: "destination_secret", column: forwardDestinations.secretCiphertext, field: "secretCiphertext" },
+    { kind: "destination_previous_secret", column: forwardDestinations.previousSecretCiphertext, field: "previousSecretCiphertext" },
+  ] as const;
+  return rows.flatMap((row) =>
+    columns
+      .filter(({ field }) => row[field] !== null)
+      .map(({ kind, column, field }) => ({
+        binding: { connectionId: row.connectionId, destinationId: row.id, kind },
+        sealed: row[field]!,
+        replace: async (db: Executor, resealed: string) =>
+          (
+            await db
+              .update(forwardDestinations)
+              .set({ [field]: resealed })
+              .where(and(eq(forwardDestinations.id, row.id), eq(column, row[field]!)))
+              .returning({ id: forwardDestinations.id })
+          ).length > 0,
+      })),
+  );
 }
 
 /**

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq, and } from "drizzle-orm";
 import type { Database } from "@/lib/db";
+import type { SecretKindName } from "./types";
 import { connections, connectionSecrets } from "@/lib/db/schema";
 import { decryptSecret, makeKeyring, SecretDecryptionError, type SecretBinding } from "@/lib/secrets";
 import { setUpTestDatabase } from "@/lib/testing/database";
@@ -54,7 +55,7 @@ async function insertLegacyConnection(target: Database, name: string, keyBase64 
   return { id, token };
 }
 
-async function storedSecret(target: Database, connectionId: string, kind: Exclude<SecretBinding["kind"], "webhook_token">): Promise<string> {
+async function storedSecret(target: Database, connectionId: string, kind: SecretKindName): Promise<string> {
   const [row] = await target
     .select({ ciphertext: connectionSecrets.ciphertext })
     .from(connectionSecrets)
@@ -143,7 +144,7 @@ describe("values stored before binding (v1)", () => {
     expect(await rotateStoredSecrets(rotated)).toEqual({ rebound: 0, reencrypted: 0, current: 5, unreadable: 0 });
 
     const onlyNew = makeKeyring(newKey);
-    const read = async (connectionId: string, kind: SecretBinding["kind"]) =>
+    const read = async (connectionId: string, kind: SecretKindName | "webhook_token") =>
       decryptSecret(kind === "webhook_token" ? await storedToken(db, connectionId) : await storedSecret(db, connectionId, kind), { connectionId, kind }, onlyNew);
     expect(await read(legacy.id, "webhook_token")).toBe(legacy.token);
     expect(await read(legacy.id, "management")).toBe(managementKey);

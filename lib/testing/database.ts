@@ -6,8 +6,7 @@ import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { inject } from "vitest";
-import { closeDb, openDatabase, installDatabase, type Database, type DatabaseHandle } from "@/lib/db";
-import * as schema from "@/lib/db/schema";
+import { closeDb, openDatabase, installDatabase, schema, type Database, type DatabaseHandle } from "@/lib/db";
 
 /**
  * Gives a test file a fresh, migrated database of the same kind the suite runs on:
@@ -45,6 +44,20 @@ export async function openTestPglite(dataDir: string | undefined): Promise<Datab
   const fresh = !dataDir || !fs.existsSync(path.join(dataDir, "PG_VERSION"));
   const template = fresh ? new Blob([fs.readFileSync(inject("pgliteTemplate"))]) : undefined;
   return openDatabase({ kind: "pglite", dataDir, template });
+}
+
+/**
+ * Opens the embedded database in `dataDir` for the time of `fn` and installs it as the process's own: a
+ * CLI under test and the test take turns on it, as PGlite is opened by one process at a time.
+ */
+export async function withTestPglite<T>(dataDir: string, fn: (db: Database) => Promise<T>): Promise<T> {
+  const handle = await openTestPglite(dataDir);
+  installDatabase(handle);
+  try {
+    return await fn(handle.db);
+  } finally {
+    await handle.close();
+  }
 }
 
 async function withAdminClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {

@@ -20,6 +20,7 @@ describe("import boundaries", () => {
     ["lib imports app", "lib/users/planted.ts", 'import { addTeamMemberAction } from "@/app/(console)/team/actions";', /never import app/],
     ["a component imports app, relatively", "components/auth/planted.tsx", 'import { setPasswordAction } from "../../app/(auth)/set-password/actions";', /never import app/],
     ["lib/db imports a feature", "lib/db/planted.ts", 'import { KNOWN_METHODS } from "../webhooks/constants";', /lib\/db imports no feature/],
+    ["lib/outbound imports a feature", "lib/outbound/planted.ts", 'import { MAX_ATTEMPTS } from "@/lib/destinations/constants";', /lib\/outbound imports no feature/],
     ["a feature reaches past another's public modules", "lib/overview/planted.ts", 'import { ensureEventPartitions } from "@/lib/webhooks/partitions";', /only through webhooks\.ts, types\.ts/],
     ["a feature uses one it has no edge to", "lib/team/planted.ts", 'import { listConnections } from "@/lib/connections/connections";', /not an allowed edge/],
     ["a feature uses one that uses it (a cycle)", "lib/connections/planted.ts", 'import { forgetReceiver } from "@/lib/webhooks/webhooks";', /not an allowed edge/],

@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
+import { forwardAttempts, forwardDeliveries, forwardDestinations } from "@/lib/db/forwarding-schema";
 import { loginAttempts, webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { ensureEventPartitions } from "./partitions";
@@ -21,7 +22,7 @@ const now = new Date("2025-06-01T00:00:00.000Z");
 const daysAgo = (d: number) => new Date(now.getTime() - d * 86_400_000);
 
 describe("retention", () => {
-  it("purges events and rejections older than the period, and login attempts older than a day", async () => {
+  it("purges events, rejections and forwards (with their attempts) older than the period, and login attempts older than a day", async () => {
     const { id } = await insertTestConnection("Retention");
     for (const [eventId, at] of [["old", daysAgo(91)], ["recent", daysAgo(89)]] as const) {
       await db.insert(webhookEvents).values({
@@ -30,14 +31,22 @@ describe("retention", () => {
       });
       await db.insert(webhookRejections).values({ connectionId: id, receivedAt: at, status: 401, reason: "bad_signature", bodySha256: "x", headers: {} });
     }
+    const [destination] = await db.insert(forwardDestinations).values({ connectionId: id, name: "Handler", url: "https://hooks.example.test/in" }).returning();
+    const deliveries = await db
+      .insert(forwardDeliveries)
+      .values(["old", "recent"].map((eventId, i) => ({ destinationId: destination!.id, connectionId: id, eventId, createdAt: daysAgo(i === 0 ? 91 : 89) })))
+      .returning();
+    await db.insert(forwardAttempts).values({ deliveryId: deliveries[0]!.id, destinationId: destination!.id, startedAt: daysAgo(91), latencyMs: 5, ok: true, outcome: "delivered" });
     await db.insert(loginAttempts).values([
       { email: "a@b.c", ip: "1", succeeded: false, attemptedAt: daysAgo(2) },
       { email: "a@b.c", ip: "1", succeeded: false, attemptedAt: daysAgo(0.5) },
     ]);
-    expect(await purgeWebhookData(now, 90)).toEqual({ ran: true, events: 1, rejections: 1, loginAttempts: 1, partitionsDropped: [] });
+    expect(await purgeWebhookData(now, 90)).toEqual({ ran: true, events: 1, rejections: 1, deliveries: 1, loginAttempts: 1, partitionsDropped: [] });
     expect((await db.select({ e: webhookEvents.eventId }).from(webhookEvents)).map((r) => r.e)).toEqual(["recent"]);
     expect(await db.$count(webhookRejections)).toBe(1);
-    expect(await purgeWebhookData(now, 90)).toEqual({ ran: true, events: 0, rejections: 0, loginAttempts: 0, partitionsDropped: [] });
+    expect((await db.select({ e: forwardDeliveries.eventId }).from(forwardDeliveries)).map((r) => r.e)).toEqual(["recent"]);
+    expect(await db.$count(forwardAttempts)).toBe(0);
+    expect(await purgeWebhookData(now, 90)).toEqual({ ran: true, events: 0, rejections: 0, deliveries: 0, loginAttempts: 0, partitionsDropped: [] });
   });
 
   it("drops the months of events entirely before the cutoff as whole partitions", async () => {

@@ -2,6 +2,7 @@ import "server-only";
 import { lt, sql } from "drizzle-orm";
 import { purgeOldAttempts } from "@/lib/auth/throttle";
 import { getDb, targetFromEnv, withOwnConnection } from "@/lib/db";
+import { forwardDeliveries } from "@/lib/db/forwarding-schema";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { errorMessage, logger } from "@/lib/logger";
@@ -11,7 +12,9 @@ import { dropEventPartitionsBefore, ensureUpcomingPartitions } from "./partition
 const RETENTION_LOCK_ID = 724_117_005;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
-export type PurgeResult = { ran: true; events: number; rejections: number; loginAttempts: number; partitionsDropped: string[] } | { ran: false };
+export type PurgeResult =
+  | { ran: true; events: number; rejections: number; deliveries: number; loginAttempts: number; partitionsDropped: string[] }
+  | { ran: false };
 
 /**
  * Removes events and rejections older than the retention period, on a connection of its own holding
@@ -33,10 +36,13 @@ export function purgeWebhookData(now = new Date(), retentionDays = env().CONSOLE
       const dropped = await dropEventPartitionsBefore(cutoff, db);
       const events = await db.delete(webhookEvents).where(lt(webhookEvents.firstReceivedAt, cutoff)).returning({ id: webhookEvents.id });
       const rejections = await db.delete(webhookRejections).where(lt(webhookRejections.receivedAt, cutoff)).returning({ id: webhookRejections.id });
+      // Forwards of events as old (their attempts go with them): by then each was delivered or failed long ago.
+      const deliveries = await db.delete(forwardDeliveries).where(lt(forwardDeliveries.createdAt, cutoff)).returning({ id: forwardDeliveries.id });
       return {
         ran: true,
         events: dropped.reduce((n, partition) => n + partition.events, events.length),
         rejections: rejections.length,
+        deliveries: deliveries.length,
         loginAttempts: await purgeOldAttempts(now),
         partitionsDropped: dropped.map((partition) => partition.name),
       };
@@ -66,7 +72,7 @@ export function startWebhookRetentionJob(): void {
   const run = () =>
     maintainWebhookData()
       .then((r) => {
-        if (r.ran && r.events + r.rejections + r.loginAttempts + r.partitionsDropped.length > 0) logger.info("retention purge", r);
+        if (r.ran && r.events + r.rejections + r.deliveries + r.loginAttempts + r.partitionsDropped.length > 0) logger.info("retention purge", r);
       })
       .catch((error) => logger.error("retention purge failed", { error: errorMessage(error) }));
   state.__webhookRetentionTimer = setInterval(run, PURGE_INTERVAL_MS);

@@ -23,6 +23,18 @@ export type ReceivedEvent = {
 /** What storing did: a new row or one more delivery of it (both "stored"), or one more delivery of an id stored with another body (counted, its body not kept). */
 export type StoreOutcome = { kind: "stored" } | { kind: "conflicting"; storedSha256: string; receivedSha256: string };
 
+type QueuedListener = () => void;
+const queuedListeners = new Set<QueuedListener>();
+
+/** Calls `listener` whenever storing queued deliveries to destinations (lib/destinations wakes its workers). */
+export function onDeliveriesQueued(listener: QueuedListener): void {
+  queuedListeners.add(listener);
+}
+
+function announceQueued(): void {
+  for (const listener of queuedListeners) listener();
+}
+
 export const sha256Hex = (text: string | Buffer) => crypto.createHash("sha256").update(text).digest("hex");
 
 /** Rows one batch writes at most: bounds a statement's size (a body is at most 256 KiB, most about 1 KiB). */
@@ -178,13 +190,27 @@ const pairKey = (row: Pair) => rowKey(row.connection_id, row.event_id);
  * stored again.
  */
 async function writeEvents(db: Executor, events: ReceivedEvent[]): Promise<StoreOutcome[]> {
+  // A new event is queued for each of its connection's destinations that takes it in the same
+  // statement that stores it: no event answered 200 can miss its forward, a crash included.
   const inserted = (await db.execute(sql`
-    insert into webhook_events (${COLUMN_NAMES})
-    select ${COLUMN_NAMES} from json_to_recordset(${batchRows(events)}::json) as event(${RECORD_TYPE})
-    -- A subquery per row (its LIMIT keeps the planner from making it a join): one index probe per
-    -- partition for each event, never a scan of the table, however few rows the planner expects.
-    where (select true from webhook_events w where w.connection_id = event.connection_id and w.event_id = event.event_id limit 1) is null
-    returning connection_id, event_id`)) as unknown as { rows: Pair[] };
+    with inserted as (
+      insert into webhook_events (${COLUMN_NAMES})
+      select ${COLUMN_NAMES} from json_to_recordset(${batchRows(events)}::json) as event(${RECORD_TYPE})
+      -- A subquery per row (its LIMIT keeps the planner from making it a join): one index probe per
+      -- partition for each event, never a scan of the table, however few rows the planner expects.
+      where (select true from webhook_events w where w.connection_id = event.connection_id and w.event_id = event.event_id limit 1) is null
+      returning connection_id, event_id, type, verification_method, is_test
+    ), queued as (
+      insert into forward_deliveries (destination_id, connection_id, event_id)
+      select d.id, i.connection_id, i.event_id from inserted i
+      join forward_destinations d on d.connection_id = i.connection_id and d.enabled
+        and (d.event_types is null or i.type = any(d.event_types))
+        and (d.verification_methods is null or i.verification_method = any(d.verification_methods))
+      where not i.is_test
+      returning 1
+    )
+    select connection_id, event_id, (select count(*) from queued)::int as queued from inserted`)) as unknown as { rows: Array<Pair & { queued: number }> };
+  if ((inserted.rows[0]?.queued ?? 0) > 0) announceQueued();
   const written = new Set(inserted.rows.map(pairKey));
   const redeliveries = events.filter((event) => !written.has(eventKey(event)));
   if (redeliveries.length === 0) return events.map(() => ({ kind: "stored" }));

@@ -1,5 +1,6 @@
 import "server-only";
 import { receiverErrorSchema } from "./schemas";
+import { NETWORK_ERRORS } from "@/lib/outbound/network-errors";
 
 /**
  * The POST of "Send a test event" (./test-event.ts), as the service sends one, and what came back: an
@@ -42,24 +43,6 @@ function receiverError(text: string): { error: string; errorDescription: string 
   }
 }
 
-export const NETWORK_ERRORS: Record<string, string> = {
-  ECONNREFUSED: "connection refused",
-  ECONNRESET: "the connection was reset",
-  ENOTFOUND: "no such host name",
-  EAI_AGAIN: "the host name could not be looked up",
-  EHOSTUNREACH: "host unreachable",
-  ENETUNREACH: "network unreachable",
-  ETIMEDOUT: "the connection timed out",
-  EPIPE: "the connection closed while sending",
-  UND_ERR_SOCKET: "the other side closed the connection",
-  UND_ERR_CONNECT_TIMEOUT: "the connection timed out",
-  DEPTH_ZERO_SELF_SIGNED_CERT: "its TLS certificate is self-signed",
-  SELF_SIGNED_CERT_IN_CHAIN: "its TLS certificate is signed by an untrusted authority",
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "its TLS certificate is not trusted",
-  CERT_HAS_EXPIRED: "its TLS certificate has expired",
-  ERR_TLS_CERT_ALTNAME_INVALID: "its TLS certificate is for another host name",
-  ERR_SSL_WRONG_VERSION_NUMBER: "the TLS handshake failed (https to a port that speaks http?)",
-};
 
 /**
  * A failed fetch in words: its system error code (undici puts it in `cause`, or in an AggregateError's

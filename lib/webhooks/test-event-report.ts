@@ -1,5 +1,6 @@
 import "server-only";
-import { NETWORK_ERRORS, TEST_EVENT_TIMEOUT_MS, type Answer } from "./test-event-post";
+import { NETWORK_ERRORS } from "@/lib/outbound/network-errors";
+import { TEST_EVENT_TIMEOUT_MS, type Answer } from "./test-event-post";
 import type { TestEventReport } from "./types";
 
 /** What the answer to "Send a test event" (./test-event.ts) means, in words for the person who pressed the button. */

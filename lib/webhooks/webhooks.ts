@@ -12,6 +12,10 @@ import { keysetPage, logOrder, newestFirst } from "./paging";
 import type { EventFilters, RejectionFilters } from "./schemas";
 import type { FilterChoices, Page, WebhookEventDetail, WebhookEventSummary, WebhookRejectionSummary } from "./types";
 
+/** What forwarding (lib/destinations) uses: the service's signature, and a signal when storing queued deliveries. */
+export { signatureHeader } from "./signature";
+export { onDeliveriesQueued } from "./store";
+
 /**
  * The webhook log, as the page and the API read it: a page of events or rejections (filters as SQL in
  * ./conditions.ts, keyset pages in ./paging.ts), one event in detail, and the filter bar's choices.

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ConnectionForm } from "@/components/connections/connection-form";
 import { DeleteConnection } from "@/components/connections/delete-connection";
+import { DestinationList } from "@/components/destinations/destination-list";
 import { ConnectionHealthCardSkeleton, StreamedConnectionHealthCard } from "@/components/overview/connection-health-card";
 import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
@@ -13,8 +14,10 @@ import { requireRole } from "@/lib/auth/guards";
 import { regionLabels } from "@/lib/service/regions";
 import { getConnection } from "@/lib/connections/repository";
 import { connectionIdSchema } from "@/lib/connections/schemas";
+import { listDestinations } from "@/lib/destinations/destinations";
 import { getConnectionHealth } from "@/lib/overview/overview";
 import { regenerateWebhookUrlAction, sendTestEventAction } from "../../webhooks/actions";
+import { destinationActions } from "../../destinations/destination-actions";
 import { deleteConnectionAction, updateConnectionAction } from "../actions";
 
 export const metadata: Metadata = { title: "Connection" };
@@ -25,6 +28,7 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
   // An id that is not a UUID names no connection: the same page as one that was deleted.
   const connection = id.success ? await getConnection(id.data) : undefined;
   if (!connection) notFound();
+  const destinations = await listDestinations(connection.id);
   return (
     <>
       <PageHeader
@@ -55,6 +59,7 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
           {/* Webhook URL card: owned by the webhook feature (issue 5). */}
           <WebhookUrlCard connectionId={connection.id} regenerateAction={regenerateWebhookUrlAction} />
           <TestEventCard connectionId={connection.id} hasServerKey={connection.keys.server !== undefined} sendAction={sendTestEventAction} />
+          <DestinationList connection={connection} hasServerKey={connection.keys.server !== undefined} destinations={destinations} actions={destinationActions} />
           <Card>
             <h2 className="text-base font-semibold">Delete</h2>
             <p className="mt-1 mb-4 text-sm text-slate-600 dark:text-slate-400">Removes the connection, its keys, watch list and webhook history from the console.</p>

@@ -1,0 +1,26 @@
+"use server";
+import type { ActionResult } from "@/lib/call-action";
+import { createDestination, removeDestination, rotateDestinationSecret, setDestinationEnabled } from "@/lib/destinations/destinations";
+import type { CreateDestinationInput, DestinationIdInput, SetDestinationEnabledInput } from "@/lib/destinations/schemas";
+import type { DestinationSecretResult } from "@/lib/destinations/types";
+import { runAction } from "@/lib/server-action";
+
+// Admins only; lib/destinations parses, checks the URL's rules and audits. The list shows on this page
+// and on each connection's page.
+const pages = ["/destinations", ["/connections/[id]", "page"]] as const;
+
+export async function createDestinationAction(input: CreateDestinationInput): Promise<DestinationSecretResult> {
+  return runAction({ name: "createDestinationAction", role: "admin", revalidate: pages }, (user) => createDestination(user, input));
+}
+
+export async function setDestinationEnabledAction(input: SetDestinationEnabledInput): Promise<ActionResult> {
+  return runAction({ name: "setDestinationEnabledAction", role: "admin", revalidate: pages }, (user) => setDestinationEnabled(user, input));
+}
+
+export async function removeDestinationAction(input: DestinationIdInput): Promise<ActionResult> {
+  return runAction({ name: "removeDestinationAction", role: "admin", revalidate: pages }, (user) => removeDestination(user, input));
+}
+
+export async function rotateDestinationSecretAction(input: DestinationIdInput): Promise<DestinationSecretResult> {
+  return runAction({ name: "rotateDestinationSecretAction", role: "admin", revalidate: pages }, (user) => rotateDestinationSecret(user, input));
+}

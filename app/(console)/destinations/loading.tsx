@@ -1,0 +1,11 @@
+import { DestinationListSkeleton } from "@/components/destinations/destination-list";
+import { PageHeader, TextSkeleton } from "@/components/ui/card";
+
+export default function DestinationsLoading() {
+  return (
+    <>
+      <PageHeader title="Destinations" description={<TextSkeleton className="w-96 max-w-full" />} />
+      <DestinationListSkeleton />
+    </>
+  );
+}

@@ -1,0 +1,26 @@
+"use client";
+import { Button } from "@/components/ui/button";
+import { Alert } from "@/components/ui/card";
+import { CopyButton } from "@/components/ui/copy-button";
+
+/** A Standard Webhooks secret, shown this once: the console keeps it encrypted and never shows it again. */
+export function SecretReveal({ name, secret, rotated, onDone }: { name: string; secret: string; rotated: boolean; onDone: () => void }) {
+  return (
+    <div className="space-y-4">
+      <Alert tone="warning" title="Copy it now">
+        This is the only time the console shows {name}&rsquo;s signing secret. Give it to the receiving application, which verifies
+        <code className="mx-1">webhook-signature</code>with it.
+        {rotated ? " The previous secret still signs beside it for 24 hours, so the receiver can switch without missing an event." : null}
+      </Alert>
+      <div className="flex flex-wrap items-center gap-2">
+        <code data-testid="destination-secret" className="min-w-0 flex-1 rounded-md bg-slate-100 px-3 py-2 font-mono text-sm break-all select-all dark:bg-slate-800">
+          {secret}
+        </code>
+        <CopyButton text={secret} label="Copy secret" />
+      </div>
+      <div className="flex justify-end">
+        <Button onClick={onDone}>Done</Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+import { expect, test } from "@playwright/test";
+import { loadSeedFile } from "@/emulator/server";
+import { startTenantApp, type TenantApp } from "@/tooling/tenant-app";
+import { signIn } from "./support/auth";
+import { ACME_TENANT, expireAuthenticator } from "./support/emulator";
+import { e2eUsers } from "./support/env";
+import { captureNextServerAction, replayServerAction } from "./support/server-actions";
+
+// Forwarding from the console to a tenant's own handler (tooling/tenant-app.ts, verifying with the
+// service's SDK), set up through the Destinations page. The e2e console allows 127.0.0.1 over http.
+
+let tenantApp: TenantApp;
+test.beforeAll(async () => {
+  const acme = loadSeedFile("emulator/seeds/demo.json").tenants.find((tenant) => tenant.id === ACME_TENANT)!;
+  tenantApp = await startTenantApp({ port: 0, handlers: [{ path: "/tenants/acme", name: acme.name, serverKeys: acme.serverSecretKeys }] });
+});
+test.afterAll(() => tenantApp.close());
+
+async function addDestination(page: import("@playwright/test").Page, name: string, url: string, signing?: RegExp) {
+  await page.getByRole("button", { name: "Add a destination" }).click();
+  const form = page.getByRole("form", { name: "Add a destination" });
+  await form.getByLabel("Name").fill(name);
+  await form.getByLabel("URL").fill(url);
+  if (signing) await form.getByLabel(signing).check();
+  await form.getByRole("button", { name: "Add destination" }).click();
+}
+
+async function removeDestination(page: import("@playwright/test").Page, name: string) {
+  await page.getByTestId(`destination-${name}`).getByRole("button", { name: "Remove" }).click();
+  const dialog = page.getByRole("dialog", { name: `Remove ${name}` });
+  await dialog.getByRole("textbox").fill(name);
+  await dialog.getByRole("button", { name: "Remove destination" }).click();
+  await expect(page.getByTestId(`destination-${name}`)).toHaveCount(0);
+}
+
+test("an admin adds the tenant's handler; a real event reaches it signed as the service, and the health line counts it", async ({ page }) => {
+  await signIn(page, e2eUsers.admin);
+  await page.goto("/destinations");
+  await expect(page.getByRole("heading", { name: "Destinations", level: 1 })).toBeVisible();
+
+  // A URL the rules refuse: named in words under the field, nothing saved.
+  await addDestination(page, "Internal", "https://127.0.0.2:9/hook");
+  await expect(page.getByText("The address 127.0.0.2 is not allowed (loopback).")).toBeVisible();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByTestId("destination-Internal")).toHaveCount(0);
+
+  await addDestination(page, "Tenant app", `${tenantApp.url}/tenants/acme`);
+  const card = page.getByTestId("destination-Tenant app");
+  await expect(card).toContainText("Delivering");
+  await expect(card).toContainText("As the service");
+
+  await expireAuthenticator("usr_forwarded");
+  await expect.poll(() => tenantApp.receipts.filter((r) => r.verified && r.answered === 200).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+
+  await page.reload();
+  await expect(card).toContainText(/100 % of \d+/);
+  await removeDestination(page, "Tenant app");
+});
+
+test("a Standard Webhooks destination shows its secret once; support sees destinations but cannot change them", async ({ page, browser }) => {
+  await signIn(page, e2eUsers.admin);
+  await page.goto("/destinations");
+  const captured = captureNextServerAction(page);
+  await addDestination(page, "Billing", `${tenantApp.url}/billing`, /Standard Webhooks/);
+  const createAction = await captured;
+  const secret = page.getByTestId("destination-secret");
+  await expect(secret).toHaveText(/^whsec_[A-Za-z0-9+/=]{32}$/);
+  const shown = (await secret.textContent())!;
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByTestId("destination-Billing")).toContainText("Standard Webhooks");
+  await page.reload();
+  expect(await page.content()).not.toContain(shown);
+
+  const supportContext = await browser.newContext();
+  const support = await supportContext.newPage();
+  await signIn(support, e2eUsers.support);
+  await support.goto("/destinations");
+  await expect(support.getByTestId("destination-Billing")).toContainText("Standard Webhooks");
+  await expect(support.getByRole("button", { name: "Add a destination" })).toHaveCount(0);
+  await expect(support.getByRole("button", { name: "Remove" })).toHaveCount(0);
+  const replay = await replayServerAction(support.request, createAction);
+  expect(replay.text).toContain("Only admin users can do this.");
+  await supportContext.close();
+
+  await removeDestination(page, "Billing");
+});

@@ -1,0 +1,108 @@
+import { sql } from "drizzle-orm";
+import { bigint, bigserial, boolean, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+// Relative, not "@/": drizzle-kit reads this file without the app's path aliases.
+import { connections, consoleUsers } from "./schema";
+
+/**
+ * Forwarding (lib/destinations): where a connection's received events go next, the outbox of what is
+ * still to send, and every attempt. Apart from schema.ts, which keeps the receiving side.
+ */
+
+/** `service`: re-signed in X-Signature-V2 with the connection's server keys; `standard_webhooks`: with the destination's own secret. */
+export const signingModeEnum = pgEnum("forward_signing", ["service", "standard_webhooks"]);
+export const deliveryStateEnum = pgEnum("forward_delivery_state", ["pending", "delivered", "failed", "cancelled"]);
+
+const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+
+export const forwardDestinations = pgTable(
+  "forward_destinations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    connectionId: uuid("connection_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    url: text("url").notNull(),
+    /** Off: nothing is queued for it or sent to it. */
+    enabled: boolean("enabled").notNull().default(true),
+    /** Set when every attempt failed for 24 h: events still queue, nothing is sent until it is resumed. */
+    pausedAt: at("paused_at"),
+    /** The first of the failed attempts since the last delivered one (null: the last one was delivered). */
+    failingSince: at("failing_since"),
+    /** The event types forwarded; null: all. */
+    eventTypes: text("event_types").array(),
+    /** The verification methods forwarded; null: all (an event without one included). */
+    verificationMethods: text("verification_methods").array(),
+    signing: signingModeEnum("signing").notNull().default("service"),
+    /** The Standard Webhooks secret, encrypted (lib/secrets.ts, bound to this destination). */
+    secretCiphertext: text("secret_ciphertext"),
+    /** After a rotation, the previous secret: still signed with until `previousSecretExpiresAt`. */
+    previousSecretCiphertext: text("previous_secret_ciphertext"),
+    previousSecretExpiresAt: at("previous_secret_expires_at"),
+    createdBy: uuid("created_by").references(() => consoleUsers.id, { onDelete: "set null" }),
+    createdAt: at("created_at").notNull().defaultNow(),
+    updatedAt: at("updated_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("forward_destinations_name_idx").on(t.connectionId, sql`lower(${t.name})`)],
+);
+
+/**
+ * The outbox: one row per event and destination, written in the statement that stores the event
+ * (lib/webhooks/store.ts), by a resend or by a replay. `dueAt` is when a worker may take it: the next
+ * attempt, or, while one is under way, the end of its lease, so a crashed worker's delivery is taken
+ * again then (at least once).
+ */
+export const forwardDeliveries = pgTable(
+  "forward_deliveries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    destinationId: uuid("destination_id")
+      .notNull()
+      .references(() => forwardDestinations.id, { onDelete: "cascade" }),
+    connectionId: uuid("connection_id").notNull(),
+    eventId: text("event_id").notNull(),
+    state: deliveryStateEnum("state").notNull().default("pending"),
+    /** receipt, resend or replay. */
+    origin: text("origin").notNull().default("receipt"),
+    attempts: integer("attempts").notNull().default(0),
+    dueAt: at("due_at").notNull().defaultNow(),
+    createdAt: at("created_at").notNull().defaultNow(),
+    finishedAt: at("finished_at"),
+    /** The last attempt's outcome in words. */
+    lastOutcome: text("last_outcome"),
+  },
+  (t) => [
+    index("forward_deliveries_due_idx").on(t.dueAt).where(sql`${t.state} = 'pending'`),
+    // A destination's queue (its health line counts it; a removal or a replay's cancel reads it).
+    index("forward_deliveries_pending_idx").on(t.destinationId).where(sql`${t.state} = 'pending'`),
+    index("forward_deliveries_destination_idx").on(t.destinationId, t.createdAt),
+    // The retention purge (lib/webhooks/retention.ts) removes deliveries, with their attempts, as it removes events.
+    index("forward_deliveries_created_idx").on(t.createdAt),
+    index("forward_deliveries_event_idx").on(t.connectionId, t.eventId),
+  ],
+);
+
+/** Every attempt to send a delivery: what came back, or why nothing did. */
+export const forwardAttempts = pgTable(
+  "forward_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    deliveryId: bigint("delivery_id", { mode: "number" })
+      .notNull()
+      .references(() => forwardDeliveries.id, { onDelete: "cascade" }),
+    destinationId: uuid("destination_id").notNull(),
+    startedAt: at("started_at").notNull(),
+    latencyMs: integer("latency_ms").notNull(),
+    /** The HTTP status, or null when nothing was answered. */
+    status: integer("status"),
+    ok: boolean("ok").notNull(),
+    /** What happened, in words ("answered 200", "no answer within 10 s", "the connection was reset"). */
+    outcome: text("outcome").notNull(),
+    /** The start of the answer's body, at most 4 KiB: shown to admins, never logged. */
+    responseBody: text("response_body"),
+  },
+  (t) => [index("forward_attempts_delivery_idx").on(t.deliveryId), index("forward_attempts_destination_idx").on(t.destinationId, t.startedAt)],
+);
+
+export type ForwardDestination = typeof forwardDestinations.$inferSelect;
+export type SigningMode = (typeof signingModeEnum.enumValues)[number];

@@ -1,0 +1,27 @@
+/** Forwarding's vocabulary, client-safe and free of zod (the forms and the destination list import it). */
+
+export const SIGNING_MODES = {
+  service: "As the service (X-Signature-V2, the connection's server key)",
+  standard_webhooks: "Standard Webhooks (a secret of this destination)",
+} as const;
+export type SigningModeName = keyof typeof SIGNING_MODES;
+export const SIGNING_MODE_VALUES = Object.keys(SIGNING_MODES) as SigningModeName[];
+
+/** Why "as the service" cannot be chosen: said by the form and by the server alike. */
+export const SERVICE_SIGNING_NEEDS_SERVER_KEY =
+  "Signing as the service needs the connection's server key: add it in Settings and keys, or choose Standard Webhooks.";
+
+/** The header that carries the event id, the same across attempts and replays, in both signing modes. */
+export const EVENT_ID_HEADER = "webhook-id";
+
+/** How long a rotated Standard Webhooks secret still signs, beside the new one. */
+export const PREVIOUS_SECRET_HOURS = 24;
+
+/** A destination failing for this long is paused (events queue, nothing is sent until resumed). */
+export const AUTO_PAUSE_HOURS = 24;
+
+/** The waits between attempts: the 7th failed attempt (about 20 h after the first) fails the delivery. */
+export const RETRY_DELAYS_SECONDS = [30, 120, 600, 3_600, 6 * 3_600, 12 * 3_600] as const;
+export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
+
+export const MAX_DESTINATIONS_PER_CONNECTION = 20;

@@ -1,0 +1,178 @@
+import "server-only";
+import crypto from "node:crypto";
+import { and, count, eq } from "drizzle-orm";
+import { recordAudit, type AuditActor } from "@/lib/audit/audit";
+import { getConnection } from "@/lib/connections/connections";
+import { getDb } from "@/lib/db";
+import { forwardDestinations } from "@/lib/db/forwarding-schema";
+import { databaseErrorCode } from "@/lib/logger";
+import { checkDestinationUrl, outboundPolicyFromEnv, resolveDestination, type OutboundPolicy } from "@/lib/outbound/address-policy";
+import { decryptSecret, encryptSecret } from "@/lib/secrets";
+import { MAX_DESTINATIONS_PER_CONNECTION, PREVIOUS_SECRET_HOURS, SERVICE_SIGNING_NEEDS_SERVER_KEY } from "./constants";
+import { listDestinationSummaries } from "./health";
+import { wakeForwarding } from "./worker";
+import { createDestinationSchema, destinationIdSchema, setDestinationEnabledSchema, type CreateDestinationInput } from "./schemas";
+import type { DestinationSecretResult, DestinationSummary } from "./types";
+
+/**
+ * A connection's forwarding destinations: where the events it receives go next (lib/destinations/outbox.ts
+ * and worker.ts send them). Admins change them, every change audited; the pages list them for everyone.
+ */
+
+export { startForwarding } from "./worker";
+
+type ActionResult = { ok: true } | { ok: false; error: string };
+
+export const listDestinations = (connectionId: string): Promise<DestinationSummary[]> => listDestinationSummaries(connectionId);
+
+/** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64 (the scheme's own format). */
+const newSigningSecret = () => `whsec_${crypto.randomBytes(24).toString("base64")}`;
+
+const sealDestinationSecret = (secret: string, connectionId: string, destinationId: string, previous = false) =>
+  encryptSecret(secret, { connectionId, destinationId, kind: previous ? "destination_previous_secret" : "destination_secret" });
+
+export async function createDestination(
+  actor: AuditActor,
+  raw: CreateDestinationInput,
+  policy: OutboundPolicy = outboundPolicyFromEnv(),
+): Promise<DestinationSecretResult> {
+  const parsed = createDestinationSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path[0];
+    return { ok: false, error: issue?.message ?? "Check the form.", field: field === "name" || field === "url" || field === "signing" ? field : undefined };
+  }
+  const input = parsed.data;
+  const connection = await getConnection(input.connectionId);
+  if (!connection) return { ok: false, error: "This connection no longer exists." };
+  const url = checkDestinationUrl(input.url, policy);
+  if (!url.ok) return { ok: false, error: sentence(url.description), field: "url" };
+  const resolved = await resolveDestination(url.url, policy);
+  if (!resolved.ok) return { ok: false, error: sentence(resolved.description), field: "url" };
+  if (input.signing === "service" && !connection.keys.server) return { ok: false, error: SERVICE_SIGNING_NEEDS_SERVER_KEY, field: "signing" };
+
+  const db = await getDb();
+  const id = crypto.randomUUID();
+  const secret = input.signing === "standard_webhooks" ? newSigningSecret() : null;
+  try {
+    await db.transaction(async (tx) => {
+      const [{ existing } = { existing: 0 }] = await tx
+        .select({ existing: count() })
+        .from(forwardDestinations)
+        .where(eq(forwardDestinations.connectionId, connection.id));
+      if (existing >= MAX_DESTINATIONS_PER_CONNECTION) throw new TooManyDestinations();
+      await tx.insert(forwardDestinations).values({
+        id,
+        connectionId: connection.id,
+        name: input.name,
+        url: url.url.href,
+        signing: input.signing,
+        eventTypes: input.eventTypes.length > 0 ? input.eventTypes : null,
+        verificationMethods: input.verificationMethods.length > 0 ? input.verificationMethods : null,
+        secretCiphertext: secret ? sealDestinationSecret(secret, connection.id, id) : null,
+        createdBy: actor.id,
+      });
+      await recordAudit(
+        {
+          actor,
+          action: "destination.created",
+          outcome: "success",
+          connection,
+          target: input.name,
+          details: { url: url.url.origin, signing: input.signing, eventTypes: input.eventTypes, verificationMethods: input.verificationMethods },
+        },
+        tx,
+      );
+    });
+  } catch (error) {
+    if (error instanceof TooManyDestinations) return { ok: false, error: `A connection has at most ${MAX_DESTINATIONS_PER_CONNECTION} destinations.` };
+    if (databaseErrorCode(error) === "23505") return { ok: false, error: `This connection already has a destination named ${input.name}.`, field: "name" };
+    throw error;
+  }
+  return { ok: true, id, name: input.name, secret };
+}
+
+class TooManyDestinations extends Error {}
+
+/** lib/outbound's words (made to sit inside a sentence) as a sentence of their own. */
+const sentence = (words: string) => `${words.charAt(0).toUpperCase()}${words.slice(1)}${words.endsWith(".") ? "" : "."}`;
+
+/** The destination of this connection, or undefined. */
+async function findDestination(connectionId: string, destinationId: string) {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(forwardDestinations)
+    .where(and(eq(forwardDestinations.id, destinationId), eq(forwardDestinations.connectionId, connectionId)))
+    .limit(1);
+  const connection = row ? await getConnection(connectionId) : undefined;
+  return row && connection ? { row, connection } : undefined;
+}
+
+const GONE = { ok: false, error: "This destination no longer exists." } as const;
+
+/** Turns a destination off (nothing queued or sent) or on again; on also lifts an automatic pause. */
+export async function setDestinationEnabled(actor: AuditActor, raw: unknown): Promise<ActionResult> {
+  const parsed = setDestinationEnabledSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, error: "Check the request." };
+  const { connectionId, destinationId, enabled } = parsed.data;
+  const found = await findDestination(connectionId, destinationId);
+  if (!found) return GONE;
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx
+      .update(forwardDestinations)
+      .set(enabled ? { enabled, pausedAt: null, failingSince: null, updatedAt: new Date() } : { enabled, updatedAt: new Date() })
+      .where(eq(forwardDestinations.id, destinationId));
+    const action = enabled ? (found.row.pausedAt ? "destination.resumed" : "destination.enabled") : "destination.disabled";
+    await recordAudit({ actor, action, outcome: "success", connection: found.connection, target: found.row.name }, tx);
+  });
+  // Turned on or resumed, it may have deliveries waiting: this instance's workers look now.
+  wakeForwarding();
+  return { ok: true };
+}
+
+/** Removes a destination with its queue and its attempts. */
+export async function removeDestination(actor: AuditActor, raw: unknown): Promise<ActionResult> {
+  const parsed = destinationIdSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, error: "Check the request." };
+  const found = await findDestination(parsed.data.connectionId, parsed.data.destinationId);
+  if (!found) return GONE;
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx.delete(forwardDestinations).where(eq(forwardDestinations.id, found.row.id));
+    await recordAudit({ actor, action: "destination.removed", outcome: "success", connection: found.connection, target: found.row.name, details: { url: new URL(found.row.url).origin } }, tx);
+  });
+  return { ok: true };
+}
+
+/**
+ * A new Standard Webhooks secret, shown this once; the one it replaces still signs beside it for
+ * PREVIOUS_SECRET_HOURS, so a receiver can take the new one without missing an event.
+ */
+export async function rotateDestinationSecret(actor: AuditActor, raw: unknown): Promise<DestinationSecretResult> {
+  const parsed = destinationIdSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, error: "Check the request." };
+  const found = await findDestination(parsed.data.connectionId, parsed.data.destinationId);
+  if (!found) return GONE;
+  const { row, connection } = found;
+  if (row.signing !== "standard_webhooks" || !row.secretCiphertext) return { ok: false, error: "Only a Standard Webhooks destination has a secret to rotate." };
+  const secret = newSigningSecret();
+  const current = decryptSecret(row.secretCiphertext, { connectionId: connection.id, destinationId: row.id, kind: "destination_secret" });
+  const previousSecretExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_HOURS * 3_600_000);
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx
+      .update(forwardDestinations)
+      .set({
+        secretCiphertext: sealDestinationSecret(secret, connection.id, row.id),
+        previousSecretCiphertext: sealDestinationSecret(current, connection.id, row.id, true),
+        previousSecretExpiresAt,
+        updatedAt: new Date(),
+      })
+      .where(eq(forwardDestinations.id, row.id));
+    await recordAudit({ actor, action: "destination.secret_rotated", outcome: "success", connection, target: row.name, details: { previousSecretExpiresAt } }, tx);
+  });
+  return { ok: true, id: row.id, name: row.name, secret };
+}
+

@@ -1,0 +1,98 @@
+import "server-only";
+import { inArray } from "drizzle-orm";
+import { readServerKeys } from "@/lib/connections/connections";
+import { getDb } from "@/lib/db";
+import { forwardDestinations, type ForwardDestination } from "@/lib/db/forwarding-schema";
+import { postGuarded } from "@/lib/outbound/guarded-post";
+import type { OutboundPolicy } from "@/lib/outbound/address-policy";
+import { decryptSecret } from "@/lib/secrets";
+import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, SERVICE_SIGNING_NEEDS_SERVER_KEY } from "./constants";
+import { eventKey, readEventBodies, type AttemptRecord, type TakenDelivery } from "./outbox";
+import { forwardHeaders, type Signer } from "./signing";
+
+/** An attempt's limits: no answer within this is a failed attempt, and at most this much of an answer is kept. */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+export const MAX_ANSWER_BYTES = 4 * 1024;
+
+/** The wait before the next attempt after `attempts` failed ones, ±20 % so a queue that failed together does not retry together. */
+export function retryDelaySeconds(attempts: number, random = Math.random): number {
+  const base = RETRY_DELAYS_SECONDS[Math.min(attempts, RETRY_DELAYS_SECONDS.length) - 1]!;
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+const nextAfterFailure = (attempts: number): AttemptRecord["next"] =>
+  attempts >= MAX_ATTEMPTS ? { state: "failed" } : { state: "pending", retrySeconds: retryDelaySeconds(attempts) };
+
+/** Each destination's signer, read once per batch; a destination that cannot sign gets the reason instead. */
+async function signersFor(destinations: ForwardDestination[]): Promise<Map<string, Signer | { problem: string }>> {
+  const serverKeys = new Map<string, Promise<string[]>>();
+  const signers = new Map<string, Signer | { problem: string }>();
+  for (const destination of destinations) {
+    const { id, connectionId } = destination;
+    if (destination.signing === "service") {
+      if (!serverKeys.has(connectionId)) serverKeys.set(connectionId, readServerKeys(connectionId));
+      const keys = await serverKeys.get(connectionId)!;
+      signers.set(id, keys.length > 0 ? { mode: "service", serverKeys: keys } : { problem: SERVICE_SIGNING_NEEDS_SERVER_KEY });
+      continue;
+    }
+    const secrets = [];
+    if (destination.secretCiphertext) secrets.push(decryptSecret(destination.secretCiphertext, { connectionId, destinationId: id, kind: "destination_secret" }));
+    if (destination.previousSecretCiphertext && destination.previousSecretExpiresAt && destination.previousSecretExpiresAt > new Date()) {
+      secrets.push(decryptSecret(destination.previousSecretCiphertext, { connectionId, destinationId: id, kind: "destination_previous_secret" }));
+    }
+    signers.set(id, secrets.length > 0 ? { mode: "standard_webhooks", secrets } : { problem: "This destination has no signing secret: rotate it to make one." });
+  }
+  return signers;
+}
+
+/** What an answer says in words: delivered, or why not. */
+function answerOutcome(status: number): { ok: boolean; outcome: string } {
+  if (status >= 200 && status < 300) return { ok: true, outcome: `delivered: answered ${status}` };
+  if (status >= 300 && status < 400) return { ok: false, outcome: `answered ${status}, a redirect (not followed: point the destination at the final URL)` };
+  return { ok: false, outcome: `answered ${status}` };
+}
+
+/** Sends each taken delivery once, side by side, and answers what each attempt did. */
+export async function attemptDeliveries(deliveries: readonly TakenDelivery[], policy: OutboundPolicy): Promise<AttemptRecord[]> {
+  if (deliveries.length === 0) return [];
+  const db = await getDb();
+  const destinationIds = [...new Set(deliveries.map((d) => d.destinationId))];
+  const [destinations, bodies] = await Promise.all([
+    db.select().from(forwardDestinations).where(inArray(forwardDestinations.id, destinationIds)),
+    readEventBodies(deliveries),
+  ]);
+  const byId = new Map(destinations.map((d) => [d.id, d]));
+  const signers = await signersFor(destinations);
+
+  return Promise.all(
+    deliveries.map(async (delivery): Promise<AttemptRecord> => {
+      const startedAt = new Date();
+      const base = { deliveryId: delivery.id, destinationId: delivery.destinationId, startedAt, latencyMs: 0, status: null, responseBody: null };
+      const destination = byId.get(delivery.destinationId);
+      const body = bodies.get(eventKey(delivery.connectionId, delivery.eventId));
+      if (!destination) return { ...base, ok: false, outcome: "the destination was removed", next: { state: "failed" } };
+      if (body === undefined) return { ...base, ok: false, outcome: "the event is no longer stored (removed by the retention period)", next: { state: "failed" } };
+      const signer = signers.get(destination.id)!;
+      if ("problem" in signer) return { ...base, ok: false, outcome: signer.problem, next: nextAfterFailure(delivery.attempts) };
+
+      const result = await postGuarded(destination.url, {
+        headers: forwardHeaders(signer, delivery.eventId, body, startedAt),
+        body,
+        timeoutMs: ATTEMPT_TIMEOUT_MS,
+        maxResponseBytes: MAX_ANSWER_BYTES,
+        policy,
+      });
+      if (result.kind === "failed") return { ...base, latencyMs: result.latencyMs, ok: false, outcome: result.words, next: nextAfterFailure(delivery.attempts) };
+      const { ok, outcome } = answerOutcome(result.status);
+      return {
+        ...base,
+        latencyMs: result.latencyMs,
+        status: result.status,
+        ok,
+        outcome,
+        responseBody: result.body,
+        next: ok ? { state: "delivered" } : nextAfterFailure(delivery.attempts),
+      };
+    }),
+  );
+}

@@ -1,0 +1,51 @@
+import "server-only";
+import { asc, eq } from "drizzle-orm";
+import { sql } from "drizzle-orm";
+import { getDb } from "@/lib/db";
+import { forwardDestinations } from "@/lib/db/forwarding-schema";
+import type { DestinationState, DestinationSummary } from "./types";
+
+/** A connection's destinations, each with its last 24 h of attempts summed up in SQL (no rows read into JavaScript). */
+export async function listDestinationSummaries(connectionId: string, now = new Date()): Promise<DestinationSummary[]> {
+  const db = await getDb();
+  const since = new Date(now.getTime() - 86_400_000);
+  const destinations = await db.select().from(forwardDestinations).where(eq(forwardDestinations.connectionId, connectionId)).orderBy(asc(forwardDestinations.createdAt));
+  if (destinations.length === 0) return [];
+  const figures = (await db.execute(sql`
+    select f.id,
+      (select count(*) from forward_attempts a where a.destination_id = f.id and a.started_at >= ${since.toISOString()})::int as attempts,
+      (select count(*) from forward_attempts a where a.destination_id = f.id and a.started_at >= ${since.toISOString()} and a.ok)::int as delivered,
+      (select percentile_cont(0.95) within group (order by a.latency_ms) from forward_attempts a
+        where a.destination_id = f.id and a.started_at >= ${since.toISOString()} and a.status is not null) as p95,
+      (select count(*) from forward_deliveries d where d.destination_id = f.id and d.state = 'pending')::int as pending
+    from forward_destinations f where f.connection_id = ${connectionId}`)) as unknown as {
+    rows: Array<{ id: string; attempts: number; delivered: number; p95: number | string | null; pending: number }>;
+  };
+  const byId = new Map(figures.rows.map((row) => [row.id, row]));
+  return destinations.map((d) => {
+    const f = byId.get(d.id) ?? { attempts: 0, delivered: 0, p95: null, pending: 0 };
+    const state: DestinationState = !d.enabled ? "off" : d.pausedAt ? "paused" : d.failingSince ? "failing" : "delivered";
+    return {
+      id: d.id,
+      connectionId: d.connectionId,
+      name: d.name,
+      url: d.url,
+      enabled: d.enabled,
+      signing: d.signing,
+      eventTypes: d.eventTypes,
+      verificationMethods: d.verificationMethods,
+      previousSecretExpiresAt: d.previousSecretExpiresAt && d.previousSecretExpiresAt > now ? d.previousSecretExpiresAt.toISOString() : null,
+      createdAt: d.createdAt.toISOString(),
+      health: {
+        state,
+        attempts24h: f.attempts,
+        delivered24h: f.delivered,
+        successRate: f.attempts > 0 ? f.delivered / f.attempts : null,
+        p95LatencyMs: f.p95 === null ? null : Math.round(Number(f.p95)),
+        pending: f.pending,
+        failingSince: d.failingSince?.toISOString() ?? null,
+        pausedAt: d.pausedAt?.toISOString() ?? null,
+      },
+    };
+  });
+}

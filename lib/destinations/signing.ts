@@ -1,0 +1,26 @@
+import "server-only";
+import { Webhook } from "standardwebhooks";
+import { signatureHeader } from "@/lib/webhooks/webhooks";
+import { EVENT_ID_HEADER } from "./constants";
+
+/**
+ * The headers of one forward. `service`: X-Signature-V2 over the exact stored body with a fresh `t`,
+ * one `v2=` per server key held, so a handler verifying with the service's SDK accepts it, a replay
+ * of an old event included. `standard_webhooks`: webhook-id, webhook-timestamp and webhook-signature
+ * (`v1,<sig>`, and the previous secret's beside it while it still signs). Both carry the event id in
+ * `webhook-id`, the same on every attempt and replay.
+ */
+export type Signer =
+  | { mode: "service"; serverKeys: readonly string[] }
+  | { mode: "standard_webhooks"; secrets: readonly string[] };
+
+export function forwardHeaders(signer: Signer, eventId: string, body: string, now = new Date()): Record<string, string> {
+  const headers: Record<string, string> = { "content-type": "application/json", [EVENT_ID_HEADER]: eventId };
+  if (signer.mode === "service") {
+    headers["x-signature-v2"] = signatureHeader(body, Math.floor(now.getTime() / 1000), signer.serverKeys);
+    return headers;
+  }
+  headers["webhook-timestamp"] = String(Math.floor(now.getTime() / 1000));
+  headers["webhook-signature"] = signer.secrets.map((secret) => new Webhook(secret).sign(eventId, now, body)).join(" ");
+  return headers;
+}

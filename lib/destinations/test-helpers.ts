@@ -1,0 +1,58 @@
+/** What the forwarding tests share: a real local receiver (the tenant's own handler) and ways to queue events. */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { getDb } from "@/lib/db";
+import { forwardDeliveries } from "@/lib/db/forwarding-schema";
+import type { OutboundPolicy } from "@/lib/outbound/address-policy";
+import { expiredEvent, webhookRequest } from "@/lib/testing/webhooks";
+import { receiveWebhook } from "@/lib/webhooks/receive";
+import { eq, sql } from "drizzle-orm";
+
+/** The tests' destinations listen on 127.0.0.1, which this policy allows over http. */
+export const LOCAL_POLICY: OutboundPolicy = { allowedHosts: ["127.0.0.1"] };
+
+export type Received = { headers: http.IncomingHttpHeaders; body: string };
+
+/** A tenant's handler on 127.0.0.1: keeps what it receives and answers what `answer` says (200 unless told). */
+export async function startReceiver(answer: (received: Received) => number = () => 200) {
+  const received: Received[] = [];
+  const state = { answer };
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const entry = { headers: request.headers, body: Buffer.concat(chunks).toString("utf8") };
+      received.push(entry);
+      const status = state.answer(entry);
+      response.writeHead(status, status >= 300 && status < 400 ? { location: "http://127.0.0.1:9/elsewhere" } : { "content-type": "text/plain" });
+      response.end(status < 300 ? "ok" : `refused with ${status}`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    answerWith: (next: (received: Received) => number) => (state.answer = next),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Receives a signed authenticator.expired event through the real receiver, as the service sends it. */
+export async function receiveEvent(token: string, keys: readonly string[], overrides: Parameters<typeof expiredEvent>[0] = {}) {
+  const event = expiredEvent(overrides);
+  const response = await receiveWebhook(webhookRequest(token, event, { keys }));
+  if (response.status !== 200) throw new Error(`the receiver answered ${response.status}`);
+  return event;
+}
+
+export async function deliveriesOf(destinationId: string) {
+  const db = await getDb();
+  return db.select().from(forwardDeliveries).where(eq(forwardDeliveries.destinationId, destinationId)).orderBy(forwardDeliveries.id);
+}
+
+/** Makes every pending delivery due now, as if its wait (a retry's, or a lease's) had passed. */
+export async function makeDueNow(): Promise<void> {
+  const db = await getDb();
+  await db.execute(sql`update forward_deliveries set due_at = now() - interval '1 second' where state = 'pending'`);
+}

@@ -1,0 +1,42 @@
+import type { SigningModeName } from "./constants";
+
+/** What pages may know of a destination: never its secret. Client-safe. */
+
+/** delivered: the last attempt was delivered (or none yet); failing: the last one failed; paused: by the 24 h rule; off: by an admin. */
+export type DestinationState = "delivered" | "failing" | "paused" | "off";
+
+export type DestinationHealth = {
+  state: DestinationState;
+  /** Attempts in the last 24 h, and those delivered. */
+  attempts24h: number;
+  delivered24h: number;
+  /** delivered24h / attempts24h, null without attempts. */
+  successRate: number | null;
+  /** The 95th percentile of the attempts' latency over 24 h, in ms; null without attempts. */
+  p95LatencyMs: number | null;
+  /** Deliveries waiting for their next attempt. */
+  pending: number;
+  failingSince: string | null;
+  pausedAt: string | null;
+};
+
+export type DestinationSummary = {
+  id: string;
+  connectionId: string;
+  name: string;
+  url: string;
+  enabled: boolean;
+  signing: SigningModeName;
+  /** null: every event type (or method). */
+  eventTypes: string[] | null;
+  verificationMethods: string[] | null;
+  /** While a rotated Standard Webhooks secret still signs, beside the new one. */
+  previousSecretExpiresAt: string | null;
+  createdAt: string;
+  health: DestinationHealth;
+};
+
+/** What creating a destination (or rotating its secret) answers: a Standard Webhooks secret, shown this once. */
+export type DestinationSecretResult =
+  | { ok: true; id: string; name: string; secret: string | null }
+  | { ok: false; error: string; field?: "name" | "url" | "signing" };

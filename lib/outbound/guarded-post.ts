@@ -1,0 +1,116 @@
+import "server-only";
+import http from "node:http";
+import https from "node:https";
+import { StringDecoder } from "node:string_decoder";
+import { checkDestinationUrl, guardedLookup, RefusedAddressError, type OutboundPolicy, type ResolveAll } from "./address-policy";
+import { NETWORK_ERRORS } from "./network-errors";
+
+/**
+ * The one POST to a URL someone typed: the address policy checked before connecting (an IP literal) and
+ * while connecting (a host name, through guardedLookup), no redirect followed (a 3xx is an answer like any
+ * other), one deadline over connect, headers and body, and at most maxResponseBytes of the answer read.
+ * It logs nothing: a destination's URL, headers and body are the tenant's.
+ */
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 4096;
+
+export type GuardedPostOptions = {
+  headers?: Readonly<Record<string, string>>;
+  body: string | Uint8Array;
+  timeoutMs?: number;
+  maxResponseBytes?: number;
+  policy: OutboundPolicy;
+  /** Stands in for dns.lookup, so a test can make a name resolve to the address it needs. */
+  lookup?: ResolveAll;
+};
+
+export type GuardedPostFailure = "refused_address" | "invalid_url" | "timeout" | "network";
+
+type Outcome =
+  | { kind: "answered"; status: number; body: string; truncated: boolean }
+  | { kind: "failed"; reason: GuardedPostFailure; words: string };
+
+export type GuardedPostResult = Outcome & { latencyMs: number };
+
+
+/** A request's error in words: from its code only, as a message may quote the address or the URL. */
+function networkWords(error: NodeJS.ErrnoException): string {
+  // Node's words for a connection closed before any answer, under the same code as a reset.
+  if (error.message === "socket hang up") return "the connection closed without an answer";
+  if (!error.code) return "a network error";
+  return NETWORK_ERRORS[error.code] ?? `a network error (${error.code})`;
+}
+
+export function postGuarded(url: string | URL, options: GuardedPostOptions): Promise<GuardedPostResult> {
+  const started = performance.now();
+  const latencyMs = () => Math.round(performance.now() - started);
+  const { policy, timeoutMs = DEFAULT_TIMEOUT_MS, maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES } = options;
+
+  const checked = checkDestinationUrl(String(url), policy);
+  if (!checked.ok) {
+    const reason = checked.rule === "refused_address" ? "refused_address" : "invalid_url";
+    return Promise.resolve({ kind: "failed", reason, words: checked.description, latencyMs: latencyMs() });
+  }
+  const target = checked.url;
+  const body = typeof options.body === "string" ? Buffer.from(options.body) : options.body;
+
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (outcome: Outcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      // Closes the socket (agent: false, so it is this request's own): an answer cut short is not drained.
+      request.destroy();
+      resolve({ ...outcome, latencyMs: latencyMs() });
+    };
+
+    const request = (target.protocol === "https:" ? https : http).request({
+      protocol: target.protocol,
+      // Without URL.hostname's brackets, so Node sees an IPv6 literal as one (and skips `lookup` for it,
+      // which is why checkDestinationUrl judged it).
+      hostname: target.hostname.replace(/^\[(.*)\]$/, "$1"),
+      port: target.port || undefined,
+      path: `${target.pathname}${target.search}`,
+      method: "POST",
+      headers: { ...options.headers, "content-length": String(body.byteLength) },
+      // A fresh connection every time: nothing pooled that was opened under another check.
+      agent: false,
+      lookup: guardedLookup(policy, options.lookup),
+    });
+    const deadline = setTimeout(() => finish({ kind: "failed", reason: "timeout", words: `no answer within ${timeoutMs / 1000} s` }), timeoutMs);
+
+    request.on("error", (error: NodeJS.ErrnoException) =>
+      finish(
+        error instanceof RefusedAddressError
+          ? { kind: "failed", reason: "refused_address", words: error.message }
+          : { kind: "failed", reason: "network", words: networkWords(error) },
+      ),
+    );
+
+    request.on("response", (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const answered = (truncated: boolean) => {
+        const bytes = Buffer.concat(chunks).subarray(0, maxResponseBytes);
+        // A cut may split a character: the decoder keeps back its first bytes instead of writing U+FFFD.
+        const text = truncated ? new StringDecoder("utf8").write(bytes) : bytes.toString("utf8");
+        finish({ kind: "answered", status: response.statusCode ?? 0, body: text, truncated });
+      };
+      response.on("data", (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.byteLength;
+        // Enough is read: the rest of the answer (100 MB, say) is never read, finish closes the socket.
+        if (size > maxResponseBytes) answered(true);
+      });
+      response.on("end", () => answered(false));
+      // After "end" these come too late to count; before it, the answer was cut off.
+      const cut = () => finish({ kind: "failed", reason: "network", words: "the connection closed in the middle of the answer" });
+      response.on("error", cut);
+      response.on("close", cut);
+    });
+
+    request.end(body);
+  });
+}

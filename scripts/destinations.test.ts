@@ -1,0 +1,117 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { asc } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Database } from "@/lib/db";
+import { forwardDestinations } from "@/lib/db/forwarding-schema";
+import { auditLog } from "@/lib/db/schema";
+import { SERVICE_SIGNING_NEEDS_SERVER_KEY } from "@/lib/destinations/constants";
+import { withTestPglite } from "@/lib/testing/database";
+import { insertTestConnection } from "@/lib/testing/webhooks";
+
+// Every URL here is on 127.0.0.1 or 127.0.0.2, the only hosts allowed is 127.0.0.1, and adding a
+// destination sends nothing: no test reaches anything.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "destinations-cli-"));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+// Each CLI run starts tsx and opens (the first time, migrates) the database: tens of seconds on a busy 2-core machine.
+const CLI_TEST_TIMEOUT_MS = 180_000;
+
+/** Runs the CLI on this file's database; its exit code, standard output and standard error. */
+async function cli(...args: string[]) {
+  return promisify(execFile)("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/destinations.ts", ...args], {
+    env: { ...process.env, CONSOLE_DATA_DIR: dataDir, DATABASE_URL: "", CONSOLE_FORWARD_ALLOWED_HOSTS: "127.0.0.1" },
+  }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code, stdout: error.stdout ?? "", stderr: error.stderr ?? "" }),
+  );
+}
+
+const withDatabase = <T>(fn: (db: Database) => Promise<T>) => withTestPglite(path.join(dataDir, "pglite"), fn);
+
+const destinationNames = () => withDatabase(async (db) => (await db.select().from(forwardDestinations).orderBy(asc(forwardDestinations.name))).map((d) => d.name));
+
+const hook = "http://127.0.0.1:9/hook";
+
+// Acme has no server key (it can only sign with Standard Webhooks); Globex has one.
+beforeAll(() => withDatabase(async () => {
+  await insertTestConnection("Acme");
+  await insertTestConnection("Globex", ["srv_globex_key_000000000000001"]);
+}), CLI_TEST_TIMEOUT_MS);
+
+it("adds, lists and removes destinations by connection name; a Standard Webhooks secret is printed once, by add only", async () => {
+  const service = await cli("add", "--connection", "globex", "--name", "Orders", "--url", hook, "--types", "authenticator.created, authenticator.deleted");
+  expect(service).toMatchObject({ code: 0, stderr: "" });
+  expect(service.stdout).toBe(
+    `Added Orders to globex: ${hook}, signing service, event types authenticator.created,authenticator.deleted, verification methods all.\n`,
+  );
+
+  const standard = await cli("add", "--connection", "Acme", "--name", "Audit", "--url", hook, "--signing", "standard-webhooks", "--methods", "EMAIL_OTP");
+  expect(standard.code).toBe(0);
+  const secret = /^Signing secret: (\S+)$/m.exec(standard.stdout)?.[1];
+  expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
+  expect(standard.stdout.split(secret!)).toHaveLength(2); // printed exactly once
+  expect(standard.stdout).toContain("This secret will not be shown again");
+  expect(standard.stdout).toMatch(/^Added Audit to Acme: .*, signing standard-webhooks, event types all, verification methods EMAIL_OTP\.$/m);
+
+  const all = await cli("list");
+  expect(all.code).toBe(0);
+  expect(all.stdout.trim().split("\n")).toEqual([
+    `Acme\tAudit\t${hook}\ton\tstandard-webhooks\ttypes: all\tmethods: EMAIL_OTP\t0 pending`,
+    `Globex\tOrders\t${hook}\ton\tservice\ttypes: authenticator.created,authenticator.deleted\tmethods: all\t0 pending`,
+  ]);
+  expect(all.stdout).not.toContain(secret);
+  expect(all.stdout).not.toContain("whsec_");
+
+  expect(await cli("list", "--connection", "GLOBEX")).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Globex\tOrders\t[^\n]*\n$/) });
+
+  expect(await cli("remove", "--connection", "Acme", "--name", "audit")).toMatchObject({
+    code: 0,
+    stdout: "Removed Audit from Acme, with its queued deliveries and attempts.\n",
+  });
+  expect(await cli("remove", "--connection", "Acme", "--name", "Audit")).toMatchObject({ code: 1, stderr: "Error: Acme has no destination named Audit.\n" });
+
+  expect(await destinationNames()).toEqual(["Orders"]);
+  const audits = await withDatabase((db) => db.select().from(auditLog).orderBy(asc(auditLog.id)));
+  expect(audits.map((a) => [a.action, a.actorEmail, a.connectionName, a.target])).toEqual([
+    ["destination.created", "cli", "Globex", "Orders"],
+    ["destination.created", "cli", "Acme", "Audit"],
+    ["destination.removed", "cli", "Acme", "Audit"],
+  ]);
+  expect(JSON.stringify(audits)).not.toContain(secret);
+}, CLI_TEST_TIMEOUT_MS);
+
+it("refuses bad input with the lib's words (or the usage for a bad option) and adds nothing", async () => {
+  const before = await destinationNames();
+  const add = (connection: string, url: string, ...rest: string[]) => cli("add", "--connection", connection, "--name", "Hook", "--url", url, ...rest);
+
+  const refused: Array<[args: Parameters<typeof add>, stderr: string]> = [
+    [["Globex", "http://127.0.0.2:9/hook"], "Error: A destination URL is https (http only for a host in CONSOLE_FORWARD_ALLOWED_HOSTS).\n"],
+    [["Globex", "http://user:pass@127.0.0.1:9/hook"], "Error: A destination URL carries no user name or password (user:pass@): send them in a header.\n"],
+    [["Acme", hook, "--signing", "service"], `Error: ${SERVICE_SIGNING_NEEDS_SERVER_KEY}\n`],
+    [["Initech", hook], "Error: No connection named Initech.\n"],
+  ];
+  // One at a time: the embedded database takes one process.
+  for (const [args, stderr] of refused) expect(await add(...args)).toMatchObject({ code: 1, stdout: "", stderr });
+  expect(SERVICE_SIGNING_NEEDS_SERVER_KEY).toContain("choose Standard Webhooks");
+
+  // Orders, added by the test above.
+  expect(await cli("add", "--connection", "Globex", "--name", "orders", "--url", hook)).toMatchObject({
+    code: 1,
+    stderr: "Error: This connection already has a destination named orders.\n",
+  });
+
+  const unknownOption = await add("Globex", hook, "--secret", "whsec_x");
+  expect(unknownOption).toMatchObject({ code: 1, stdout: "" });
+  expect(unknownOption.stderr).toMatch(/^Unknown option '--secret'.*\n\nUsage: npm run destinations -- <command>\n/);
+
+  expect(await add("Globex", hook, "--signing", "hmac")).toMatchObject({
+    code: 1,
+    stderr: expect.stringMatching(/^--signing must be service or standard-webhooks\.\n\nUsage:/),
+  });
+
+  expect(await destinationNames()).toEqual(before);
+}, CLI_TEST_TIMEOUT_MS);
