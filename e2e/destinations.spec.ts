@@ -5,6 +5,7 @@ import { signIn } from "./support/auth";
 import { ACME_TENANT, expireAuthenticator } from "./support/emulator";
 import { e2eUsers } from "./support/env";
 import { captureNextServerAction, replayServerAction } from "./support/server-actions";
+import { rowFor, uniqueUser } from "./support/webhook-log";
 
 // Forwarding from the console to a tenant's own handler (tooling/tenant-app.ts, verifying with the
 // service's SDK), set up through the Destinations page. The e2e console allows 127.0.0.1 over http.
@@ -83,4 +84,39 @@ test("a Standard Webhooks destination shows its secret once; support sees destin
   await supportContext.close();
 
   await removeDestination(page, "Billing");
+});
+
+test("from the log: an event's drawer lists its forwards and resends it; a replay of the filters shows its size, then its progress", async ({ page }) => {
+  await signIn(page, e2eUsers.admin);
+  await page.goto("/destinations");
+  await addDestination(page, "Tenant app", `${tenantApp.url}/tenants/acme`);
+  await expect(page.getByTestId("destination-Tenant app")).toContainText("Delivering");
+  const userId = uniqueUser("forwarded");
+  await expireAuthenticator(userId);
+  const listed = await (await page.request.get(`/api/webhook-events?userId=${userId}`)).json();
+  const eventId: string = listed.events[0].eventId;
+  const received = () => tenantApp.receipts.filter((r) => r.eventId === eventId && r.verified && r.answered === 200).length;
+  await expect.poll(received, { timeout: 15_000 }).toBe(1);
+  const before = received();
+
+  await page.goto(`/webhooks?userId=${userId}`);
+  await rowFor(page, userId).first().click();
+  const forwards = page.getByTestId("forwards-Tenant app");
+  await expect(forwards).toContainText("Delivered");
+  await expect(forwards).toContainText("delivered: answered 200");
+  await forwards.getByRole("button", { name: "Resend" }).click();
+  await expect.poll(received, { timeout: 15_000 }).toBe(before + 1);
+  await expect(forwards.getByText("resend", { exact: true })).toBeVisible({ timeout: 10_000 });
+  await page.keyboard.press("Escape");
+
+  await page.getByRole("button", { name: "Replay…" }).click();
+  const dialog = page.getByRole("dialog", { name: /Replay Acme's events/ });
+  await expect(dialog.getByTestId("replay-count")).toHaveText("1 event matches these filters.");
+  await dialog.getByRole("button", { name: "Replay 1 event" }).click();
+  await expect(dialog.getByTestId("replay-progress")).toHaveText("Finished: 1 of 1 delivered, 0 failed, 0 waiting.", { timeout: 15_000 });
+  expect(received()).toBe(before + 2);
+  await dialog.getByRole("button", { name: "Close" }).click();
+
+  await page.goto("/destinations");
+  await removeDestination(page, "Tenant app");
 });

@@ -2,7 +2,7 @@
  * npm run reliability: the console's reliability checks against its production build, on PGlite, or on
  * PostgreSQL when DATABASE_URL is set (one fresh database per scenario). One PASS/FAIL/SKIP line per
  * check with its figures; exits 1 if any check fails.
- * RELIABILITY_ONLY=crash,two,logs,pages,fuzz runs a subset; RELIABILITY_MAX_PROBLEMS (12) lines per failed
+ * RELIABILITY_ONLY=crash,two,logs,pages,fuzz,forward runs a subset; RELIABILITY_MAX_PROBLEMS (12) lines per failed
  * check; RELIABILITY_FUZZ_REQUESTS (10000).
  */
 import fs from "node:fs";
@@ -13,6 +13,7 @@ import { startEmulator, serviceEnv } from "./emulator";
 import { faultsCheck } from "./faults";
 import { fuzzCheck } from "./fuzz-check";
 import { logsCheck } from "./logs";
+import { forwardCheck } from "./forward";
 import { formatResult, type CheckResult } from "./result";
 import { backend, distDir, prepareOwnEnv } from "./server";
 import { withServiceConsole } from "./service-console";
@@ -27,6 +28,7 @@ const checks: Check[] = [
   // Checks 4 and 5 share one console pointed at the emulator.
   { key: "pages", run: ({ emulatorUrl }) => withServiceConsole(async (fixture) => [await faultsCheck(emulatorUrl, fixture), await deepNestingCheck(fixture)]) },
   { key: "fuzz", run: async () => [await fuzzCheck()] },
+  { key: "forward", run: async () => [await forwardCheck()] },
 ];
 
 /** Seeding through lib (a connection's key check calls the service) logs info lines here: only warnings and errors are shown. */

@@ -2,6 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { UserSearch } from "lucide-react";
 import Link from "next/link";
+import { EventForwards } from "@/components/destinations/event-forwards";
 import { Alert } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { ExactTime } from "@/components/ui/time";
@@ -143,6 +144,7 @@ function Detail({ event }: { event: WebhookEventDetail }) {
           ) : null}
         </DetailList>
       </section>
+      <EventForwards id={event.id} connectionId={event.connectionId} eventId={event.eventId} />
       <section aria-labelledby="event-raw">
         <h3 id="event-raw" className="mb-1 text-sm font-semibold">
           Raw body{event.piiMasked ? " (email and phone masked)" : ""}

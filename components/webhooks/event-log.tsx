@@ -33,6 +33,7 @@ export function EventLog({
   open,
   onOpen,
   onClose,
+  toolbar,
 }: {
   page: Page<WebhookEventSummary>;
   /** Why the latest refetch failed; the rows shown are then the last good ones. */
@@ -50,6 +51,8 @@ export function EventLog({
   open: OpenRow;
   onOpen: (id: number) => void;
   onClose: () => void;
+  /** Beside the exports: what the page adds (an admin's replay). */
+  toolbar?: React.ReactNode;
 }) {
   // Mounted from the first open on (and kept, so closing runs its focus return), never before.
   const [drawerLoaded, setDrawerLoaded] = useState(open !== null);
@@ -75,6 +78,7 @@ export function EventLog({
         </label>
         <div className="flex flex-wrap items-center gap-2 text-sm">
           {piiMasked ? <span className="text-slate-600 dark:text-slate-300">Email and phone are masked for your role.</span> : null}
+          {toolbar}
           <ExportLinks endpoint="/api/webhook-events/export" query={query} />
         </div>
       </div>

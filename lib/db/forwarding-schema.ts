@@ -46,6 +46,21 @@ export const forwardDestinations = pgTable(
   (t) => [uniqueIndex("forward_destinations_name_idx").on(t.connectionId, sql`lower(${t.name})`)],
 );
 
+/** A replay: the events a filter of the log selected, queued to one destination, with who started it and whether it was cancelled. */
+export const forwardReplays = pgTable("forward_replays", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  destinationId: uuid("destination_id")
+    .notNull()
+    .references(() => forwardDestinations.id, { onDelete: "cascade" }),
+  /** The log's filters as its link says them (a query string). */
+  filters: text("filters").notNull(),
+  /** How many deliveries it queued. */
+  total: integer("total").notNull(),
+  createdBy: uuid("created_by").references(() => consoleUsers.id, { onDelete: "set null" }),
+  createdAt: at("created_at").notNull().defaultNow(),
+  cancelledAt: at("cancelled_at"),
+});
+
 /**
  * The outbox: one row per event and destination, written in the statement that stores the event
  * (lib/webhooks/store.ts), by a resend or by a replay. `dueAt` is when a worker may take it: the next
@@ -64,6 +79,7 @@ export const forwardDeliveries = pgTable(
     state: deliveryStateEnum("state").notNull().default("pending"),
     /** receipt, resend or replay. */
     origin: text("origin").notNull().default("receipt"),
+    replayId: uuid("replay_id").references(() => forwardReplays.id, { onDelete: "set null" }),
     attempts: integer("attempts").notNull().default(0),
     dueAt: at("due_at").notNull().defaultNow(),
     createdAt: at("created_at").notNull().defaultNow(),
@@ -79,6 +95,7 @@ export const forwardDeliveries = pgTable(
     // The retention purge (lib/webhooks/retention.ts) removes deliveries, with their attempts, as it removes events.
     index("forward_deliveries_created_idx").on(t.createdAt),
     index("forward_deliveries_event_idx").on(t.connectionId, t.eventId),
+    index("forward_deliveries_replay_idx").on(t.replayId).where(sql`${t.replayId} is not null`),
   ],
 );
 

@@ -1,6 +1,6 @@
 import "server-only";
 import crypto from "node:crypto";
-import { and, count, eq } from "drizzle-orm";
+import { and, asc, count, eq } from "drizzle-orm";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getConnection } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
@@ -24,6 +24,16 @@ export { startForwarding } from "./worker";
 type ActionResult = { ok: true } | { ok: false; error: string };
 
 export const listDestinations = (connectionId: string): Promise<DestinationSummary[]> => listDestinationSummaries(connectionId);
+
+/** A connection's destinations by name, for a choice (the log's replay). */
+export async function listDestinationChoices(connectionId: string): Promise<Array<{ id: string; name: string; enabled: boolean }>> {
+  const db = await getDb();
+  return db
+    .select({ id: forwardDestinations.id, name: forwardDestinations.name, enabled: forwardDestinations.enabled })
+    .from(forwardDestinations)
+    .where(eq(forwardDestinations.connectionId, connectionId))
+    .orderBy(asc(forwardDestinations.name));
+}
 
 /** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64 (the scheme's own format). */
 const newSigningSecret = () => `whsec_${crypto.randomBytes(24).toString("base64")}`;

@@ -110,7 +110,8 @@ export async function recordAttempts(records: readonly AttemptRecord[]): Promise
       update forward_deliveries d set state = r.state::forward_delivery_state, last_outcome = r.outcome,
         due_at = case when r.state = 'pending' then now() + make_interval(secs => r.retry_seconds) else d.due_at end,
         finished_at = case when r.state = 'pending' then null else now() end
-      from r where d.id = r.delivery_id
+      -- One cancelled while it was being sent (its replay cancelled) stays cancelled; its attempt is recorded.
+      from r where d.id = r.delivery_id and d.state = 'pending'
     )
     update forward_destinations f set failing_since = case when latest.ok then null else coalesce(f.failing_since, latest.started_at) end
     from (select distinct on (destination_id) destination_id, ok, started_at from r order by destination_id, started_at desc) latest

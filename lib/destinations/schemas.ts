@@ -27,3 +27,14 @@ export type DestinationIdInput = z.infer<typeof destinationIdSchema>;
 
 export const setDestinationEnabledSchema = destinationIdSchema.extend({ enabled: z.boolean() });
 export type SetDestinationEnabledInput = z.infer<typeof setDestinationEnabledSchema>;
+
+/** A replay: the log's filters (its query string) to one destination of the connection. */
+export const replayInputSchema = z.object({ connectionId: z.uuid(), destinationId: z.uuid(), filters: z.string().max(4096) });
+export type ReplayInput = z.infer<typeof replayInputSchema>;
+
+export const replayIdSchema = z.object({ replayId: z.uuid() });
+export type ReplayIdInput = z.infer<typeof replayIdSchema>;
+
+/** Send one event to one destination again. */
+export const resendInputSchema = z.object({ connectionId: z.uuid(), destinationId: z.uuid(), eventId: z.string().min(1).max(200) });
+export type ResendInput = z.infer<typeof resendInputSchema>;

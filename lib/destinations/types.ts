@@ -40,3 +40,34 @@ export type DestinationSummary = {
 export type DestinationSecretResult =
   | { ok: true; id: string; name: string; secret: string | null }
   | { ok: false; error: string; field?: "name" | "url" | "signing" };
+
+/** A replay's progress: its deliveries by state. running while some wait; finished or cancelled after. */
+export type ReplayProgress = {
+  replayId: string;
+  connectionId: string;
+  destinationName: string;
+  total: number;
+  delivered: number;
+  failed: number;
+  cancelled: number;
+  waiting: number;
+  state: "running" | "finished" | "cancelled";
+};
+
+export type ForwardAttemptView = {
+  startedAt: string;
+  status: number | null;
+  ok: boolean;
+  latencyMs: number;
+  outcome: string;
+  /** The start of the answer (at most 4 KiB): admins only. */
+  responseBody: string | null;
+};
+
+/** One destination of the event's connection, with the forwards of this event to it (newest first). */
+export type EventForwards = {
+  destinationId: string;
+  destinationName: string;
+  enabled: boolean;
+  deliveries: Array<{ id: number; state: "pending" | "delivered" | "failed" | "cancelled"; origin: string; createdAt: string; dueAt: string; attempts: ForwardAttemptView[] }>;
+};

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
 import type { Role } from "@/lib/auth/roles";
 import { getDb, type Database } from "@/lib/db";
@@ -15,6 +15,21 @@ import type { FilterChoices, Page, WebhookEventDetail, WebhookEventSummary, Webh
 /** What forwarding (lib/destinations) uses: the service's signature, and a signal when storing queued deliveries. */
 export { signatureHeader } from "./signature";
 export { onDeliveriesQueued } from "./store";
+export { parseEventFilters } from "./filters";
+
+/**
+ * The condition on webhook_events (unqualified columns) that the log's filters make, its expiry filter
+ * included, limited to one connection and to the service's own events: what a replay (lib/destinations)
+ * queues, exactly what the log lists for those filters but the console's test events.
+ */
+export function replayCondition(filters: EventFilters, connectionId: string): SQL {
+  const halves = expiryHalves(filters);
+  return and(
+    ...eventConditions({ ...filters, connectionId }),
+    eq(webhookEvents.isTest, false),
+    halves ? or(and(...halves.inside), and(...halves.outside)) : undefined,
+  )!;
+}
 
 /**
  * The webhook log, as the page and the API read it: a page of events or rejections (filters as SQL in

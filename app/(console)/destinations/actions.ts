@@ -1,7 +1,9 @@
 "use server";
 import type { ActionResult } from "@/lib/call-action";
 import { createDestination, removeDestination, rotateDestinationSecret, setDestinationEnabled } from "@/lib/destinations/destinations";
-import type { CreateDestinationInput, DestinationIdInput, SetDestinationEnabledInput } from "@/lib/destinations/schemas";
+import { resendEvent } from "@/lib/destinations/event-forwards";
+import { cancelReplay, countReplay, startReplay } from "@/lib/destinations/replay";
+import type { CreateDestinationInput, DestinationIdInput, ReplayIdInput, ReplayInput, ResendInput, SetDestinationEnabledInput } from "@/lib/destinations/schemas";
 import type { DestinationSecretResult } from "@/lib/destinations/types";
 import { runAction } from "@/lib/server-action";
 
@@ -23,4 +25,22 @@ export async function removeDestinationAction(input: DestinationIdInput): Promis
 
 export async function rotateDestinationSecretAction(input: DestinationIdInput): Promise<DestinationSecretResult> {
   return runAction({ name: "rotateDestinationSecretAction", role: "admin", revalidate: pages }, (user) => rotateDestinationSecret(user, input));
+}
+
+// From the log (its drawer and its replay dialog), which polls for what follows: nothing to revalidate.
+
+export async function resendEventAction(input: ResendInput): Promise<ActionResult> {
+  return runAction({ name: "resendEventAction", role: "admin" }, (user) => resendEvent(user, input));
+}
+
+export async function previewReplayAction(input: ReplayInput): Promise<ActionResult<{ count: number }>> {
+  return runAction({ name: "previewReplayAction", role: "admin" }, () => countReplay(input));
+}
+
+export async function startReplayAction(input: ReplayInput): Promise<ActionResult<{ replayId: string; total: number }>> {
+  return runAction({ name: "startReplayAction", role: "admin" }, (user) => startReplay(user, input));
+}
+
+export async function cancelReplayAction(input: ReplayIdInput): Promise<ActionResult<{ cancelled: number }>> {
+  return runAction({ name: "cancelReplayAction", role: "admin" }, (user) => cancelReplay(user, input));
 }

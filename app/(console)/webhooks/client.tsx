@@ -43,6 +43,7 @@ export function WebhookLogClient({
   query,
   piiMasked,
   initialOpen,
+  toolbar,
 }: {
   initialPage: Page<WebhookEventSummary>;
   connectionId: string | undefined;
@@ -52,6 +53,8 @@ export function WebhookLogClient({
   piiMasked: boolean;
   /** The event the link opens (`?event=`). */
   initialOpen: OpenRow;
+  /** Beside the exports: what the page adds (an admin's replay). */
+  toolbar: React.ReactNode;
 }) {
   const onFirstPage = !cursor;
   const pageQuery = [query, cursor ? `cursor=${encodeURIComponent(cursor)}` : ""].filter(Boolean).join("&");
@@ -88,6 +91,7 @@ export function WebhookLogClient({
       open={open}
       onOpen={select}
       onClose={close}
+      toolbar={toolbar}
     />
   );
 }

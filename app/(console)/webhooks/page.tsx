@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { ForwardingActionsProvider } from "@/components/destinations/forwarding-actions";
+import { ReplayDialog } from "@/components/destinations/replay-dialog";
 import { StreamedSection } from "@/components/ui/streamed-section";
 import type { OpenRow } from "@/components/webhooks/event-log";
 import { EventFiltersForm } from "@/components/webhooks/event-filters-form";
@@ -11,6 +13,7 @@ import { requireRole } from "@/lib/auth/guards";
 import type { Role } from "@/lib/auth/roles";
 import { getSelectedConnection } from "@/lib/connections/current";
 import { listConnectionChoices } from "@/lib/connections/repository";
+import { listDestinationChoices } from "@/lib/destinations/destinations";
 import { env } from "@/lib/env";
 import { ALL_CONNECTIONS, filtersToQuery } from "@/lib/webhooks/constants";
 import { parseFiltersLeniently } from "@/lib/webhooks/filters";
@@ -18,6 +21,7 @@ import { eventFiltersSchema, openRowSchema, rejectionFiltersSchema, type EventFi
 import type { Page, WebhookEventSummary, WebhookRejectionSummary } from "@/lib/webhooks/types";
 import { withCursorFallback, type CursorFallback } from "@/lib/webhooks/cursor";
 import { listFilterChoices, listWebhookEvents, listWebhookRejections, piiVisibleTo } from "@/lib/webhooks/webhooks";
+import { forwardingActions } from "../destinations/destination-actions";
 import { RejectionLogClient, WebhookLogClient } from "./client";
 
 export const metadata: Metadata = { title: "Webhooks" };
@@ -56,6 +60,12 @@ async function eventsView(params: SearchParams, initialOpen: OpenRow, role: Role
   if (params.connectionId === undefined) filters.connectionId = (await getSelectedConnection())?.id;
   const [connections, choices] = await Promise.all([listConnectionChoices(), listFilterChoices()]);
   const query = filtersToQuery(filters, ["cursor"]);
+  const connection = connections.find((c) => c.id === filters.connectionId);
+  // Admins replay what the filters select to a destination of the one connection they show.
+  const replay =
+    role === "admin" && connection ? (
+      <ReplayDialog connectionId={connection.id} connectionName={connection.name} destinations={await listDestinationChoices(connection.id)} filters={query} actions={forwardingActions} />
+    ) : null;
   return (
     <>
       <IgnoredFilters ignored={ignored} />
@@ -64,7 +74,14 @@ async function eventsView(params: SearchParams, initialOpen: OpenRow, role: Role
       <EventFiltersForm key={`form?${query}`} filters={filters} connections={connections} choices={choices} />
       {/* A new filter set or page is a new view: its skeleton at once, follow-live and the open detail afresh. */}
       <StreamedSection key={`log?${filtersToQuery(filters)}`} title="The log" fallback={<WebhookLogSkeleton rows={filters.limit} />}>
-        <EventLogSection log={withCursorFallback(filters, [], (f) => listWebhookEvents(f, role))} query={query} piiMasked={!piiVisibleTo(role)} initialOpen={initialOpen} />
+        <EventLogSection
+          log={withCursorFallback(filters, [], (f) => listWebhookEvents(f, role))}
+          query={query}
+          piiMasked={!piiVisibleTo(role)}
+          initialOpen={initialOpen}
+          toolbar={replay}
+          canForward={role === "admin"}
+        />
       </StreamedSection>
     </>
   );
@@ -79,12 +96,17 @@ async function EventLogSection({
   query: string;
   piiMasked: boolean;
   initialOpen: OpenRow;
+  toolbar: React.ReactNode;
+  canForward: boolean;
 }) {
   const { result, filters, ignored } = await log;
+  const { canForward, ...clientProps } = props;
+  const client = <WebhookLogClient initialPage={result} connectionId={filters.connectionId} cursor={filters.cursor} {...clientProps} />;
   return (
     <>
       <IgnoredFilters ignored={ignored} />
-      <WebhookLogClient initialPage={result} connectionId={filters.connectionId} cursor={filters.cursor} {...props} />
+      {/* An admin's drawer may resend an event: its actions come from here, support's drawer is read-only. */}
+      {canForward ? <ForwardingActionsProvider actions={forwardingActions}>{client}</ForwardingActionsProvider> : client}
     </>
   );
 }

@@ -1,0 +1,89 @@
+import "server-only";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { recordAudit, type AuditActor } from "@/lib/audit/audit";
+import type { Role } from "@/lib/auth/roles";
+import { getConnection } from "@/lib/connections/connections";
+import { getDb } from "@/lib/db";
+import { forwardAttempts, forwardDeliveries, forwardDestinations } from "@/lib/db/forwarding-schema";
+import { webhookEvents } from "@/lib/db/schema";
+import { resendInputSchema } from "./schemas";
+import type { EventForwards } from "./types";
+import { wakeForwarding } from "./worker";
+
+/** The most attempts shown per destination in an event's drawer (the newest deliveries' first). */
+const MAX_ATTEMPTS_SHOWN = 30;
+
+/**
+ * An event's forwards, for its drawer in the log: every destination of its connection, each with this
+ * event's deliveries and their attempts, newest first. The start of an answer is for admins only.
+ */
+export async function listEventForwards(connectionId: string, eventId: string, role: Role): Promise<EventForwards[]> {
+  const db = await getDb();
+  const destinations = await db.select().from(forwardDestinations).where(eq(forwardDestinations.connectionId, connectionId)).orderBy(asc(forwardDestinations.createdAt));
+  if (destinations.length === 0) return [];
+  const deliveries = await db
+    .select()
+    .from(forwardDeliveries)
+    .where(and(eq(forwardDeliveries.connectionId, connectionId), eq(forwardDeliveries.eventId, eventId)))
+    .orderBy(desc(forwardDeliveries.id));
+  const attempts =
+    deliveries.length === 0
+      ? []
+      : await db
+          .select()
+          .from(forwardAttempts)
+          .where(inArray(forwardAttempts.deliveryId, deliveries.map((d) => d.id)))
+          .orderBy(desc(forwardAttempts.id))
+          .limit(MAX_ATTEMPTS_SHOWN * destinations.length);
+  return destinations.map((destination) => ({
+    destinationId: destination.id,
+    destinationName: destination.name,
+    enabled: destination.enabled,
+    deliveries: deliveries
+      .filter((d) => d.destinationId === destination.id)
+      .map((d) => ({
+        id: d.id,
+        state: d.state,
+        origin: d.origin,
+        createdAt: d.createdAt.toISOString(),
+        dueAt: d.dueAt.toISOString(),
+        attempts: attempts
+          .filter((a) => a.deliveryId === d.id)
+          .map((a) => ({
+            startedAt: a.startedAt.toISOString(),
+            status: a.status,
+            ok: a.ok,
+            latencyMs: a.latencyMs,
+            outcome: a.outcome,
+            responseBody: role === "admin" ? a.responseBody : null,
+          })),
+      })),
+  }));
+}
+
+/** Queues the event to the destination once more, due now, whatever its filters say (an admin asked); audited. */
+export async function resendEvent(actor: AuditActor, raw: unknown): Promise<{ ok: true } | { ok: false; error: string }> {
+  const parsed = resendInputSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, error: "Check the request." };
+  const { connectionId, destinationId, eventId } = parsed.data;
+  const db = await getDb();
+  const [destination] = await db
+    .select()
+    .from(forwardDestinations)
+    .where(and(eq(forwardDestinations.id, destinationId), eq(forwardDestinations.connectionId, connectionId)));
+  const connection = await getConnection(connectionId);
+  if (!destination || !connection) return { ok: false, error: "This destination no longer exists." };
+  if (!destination.enabled) return { ok: false, error: `${destination.name} is off: turn it on to send to it.` };
+  const [event] = await db
+    .select({ id: webhookEvents.id })
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.connectionId, connectionId), eq(webhookEvents.eventId, eventId)))
+    .limit(1);
+  if (!event) return { ok: false, error: "This event is no longer stored." };
+  await db.transaction(async (tx) => {
+    await tx.insert(forwardDeliveries).values({ destinationId, connectionId, eventId, origin: "resend" });
+    await recordAudit({ actor, action: "destination.resent", outcome: "success", connection, target: destination.name, details: { eventId } }, tx);
+  });
+  wakeForwarding();
+  return { ok: true };
+}

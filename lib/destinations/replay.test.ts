@@ -1,0 +1,122 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/lib/db";
+import { auditLog } from "@/lib/db/schema";
+import { setUpTestDatabase } from "@/lib/testing/database";
+import { insertTestConnection } from "@/lib/testing/webhooks";
+import { KEY1 } from "@/lib/webhooks/test-helpers";
+import { EVENT_ID_HEADER } from "./constants";
+import { createDestination, setDestinationEnabled } from "./destinations";
+import { listEventForwards, resendEvent } from "./event-forwards";
+import { attemptDeliveries } from "./forward";
+import { recordAttempts, takeDueDeliveries } from "./outbox";
+import { cancelReplay, countReplay, getReplayProgress, startReplay } from "./replay";
+import { deliveriesOf, LOCAL_POLICY, receiveEvent, startReceiver } from "./test-helpers";
+import { forwardDueDeliveries } from "./worker";
+
+// Replay by the log's filters and resend from an event's drawer, against a real local receiver.
+
+const admin = { id: null, email: "admin@example.com" };
+let db: Database;
+let tearDown: () => Promise<void>;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let acme: { id: string; token: string };
+let destinationId: string;
+const sms: string[] = [];
+
+beforeAll(async () => {
+  ({ db, tearDown } = await setUpTestDatabase());
+  receiver = await startReceiver();
+  acme = await insertTestConnection("Acme", [KEY1]);
+  const other = await insertTestConnection("Other", [KEY1]);
+  // Events stored before the destination exists: only a replay sends them.
+  for (let i = 0; i < 12; i++) {
+    const event = await receiveEvent(acme.token, [KEY1], { data: { verificationMethod: i % 3 === 0 ? "SMS" : "PUSH" } });
+    if (i % 3 === 0) sms.push(event.id);
+  }
+  await receiveEvent(acme.token, [KEY1], { id: `console-test-${crypto.randomUUID()}`, data: { verificationMethod: "SMS" } });
+  await receiveEvent(other.token, [KEY1], { data: { verificationMethod: "SMS" } });
+  const created = await createDestination(
+    admin,
+    { connectionId: acme.id, name: "Handler", url: receiver.url, signing: "service", eventTypes: [], verificationMethods: [] },
+    LOCAL_POLICY,
+  );
+  if (!created.ok) throw new Error(created.error);
+  destinationId = created.id;
+});
+afterAll(async () => {
+  await receiver.close();
+  await tearDown();
+});
+
+async function drain() {
+  while ((await forwardDueDeliveries(LOCAL_POLICY)) > 0);
+}
+
+describe("replay", () => {
+  it("says how many events the filters select, then sends exactly those, once each, and counts its progress", async () => {
+    // `connectionId=all` is narrowed to the destination's connection; the test event and Other's are never replayed.
+    const input = { connectionId: acme.id, destinationId, filters: "verificationMethod=SMS&connectionId=all" };
+    expect(await countReplay(input)).toEqual({ ok: true, count: sms.length });
+    const started = await startReplay(admin, input);
+    if (!started.ok) throw new Error(started.error);
+    expect(started.total).toBe(sms.length);
+    expect(await getReplayProgress(started.replayId)).toMatchObject({ total: 4, waiting: 4, delivered: 0, state: "running", destinationName: "Handler" });
+
+    await drain();
+    expect(receiver.received.map((r) => r.headers[EVENT_ID_HEADER]).sort()).toEqual([...sms].sort());
+    expect(await getReplayProgress(started.replayId)).toMatchObject({ total: 4, waiting: 0, delivered: 4, failed: 0, state: "finished" });
+    const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "destination.replay_started"));
+    expect(audit).toMatchObject({ target: "Handler", details: { events: 4, filters: input.filters } });
+  });
+
+  it("cancels what still waits; a delivery under way when it is cancelled stays cancelled", async () => {
+    receiver.received.length = 0;
+    const started = await startReplay(admin, { connectionId: acme.id, destinationId, filters: "" });
+    if (!started.ok) throw new Error(started.error);
+    expect(started.total).toBe(12);
+    // A worker takes one delivery (leased) before the cancel, and records its attempt after it.
+    const taken = await takeDueDeliveries(1);
+    expect(await cancelReplay(admin, { replayId: started.replayId })).toEqual({ ok: true, cancelled: 12 });
+    await recordAttempts(await attemptDeliveries(taken, LOCAL_POLICY));
+    await db.execute(sql`update forward_deliveries set due_at = now() where replay_id = ${started.replayId}`);
+    await drain();
+    expect(receiver.received).toHaveLength(1);
+    expect(await getReplayProgress(started.replayId)).toMatchObject({ total: 12, waiting: 0, delivered: 0, cancelled: 12, state: "cancelled" });
+    expect(await cancelReplay(admin, { replayId: started.replayId })).toMatchObject({ ok: false });
+  });
+
+  it("refuses a destination that is off, one of another connection, and filters it cannot read", async () => {
+    const other = await insertTestConnection("Elsewhere", [KEY1]);
+    expect(await countReplay({ connectionId: other.id, destinationId, filters: "" })).toEqual({ ok: false, error: "This destination no longer exists." });
+    expect(await countReplay({ connectionId: acme.id, destinationId, filters: "received=forever" })).toMatchObject({ ok: false, error: expect.stringMatching(/filters cannot be read/) });
+    await setDestinationEnabled(admin, { connectionId: acme.id, destinationId, enabled: false });
+    expect(await startReplay(admin, { connectionId: acme.id, destinationId, filters: "" })).toEqual({ ok: false, error: "Handler is off: turn it on to replay to it." });
+    await setDestinationEnabled(admin, { connectionId: acme.id, destinationId, enabled: true });
+  });
+});
+
+describe("an event's forwards and resend", () => {
+  it("lists each attempt, sends again on request, and shows the start of an answer to admins only", async () => {
+    receiver.received.length = 0;
+    receiver.answerWith(() => 500);
+    const event = await receiveEvent(acme.token, [KEY1]);
+    await drain();
+    receiver.answerWith(() => 200);
+    expect(await resendEvent(admin, { connectionId: acme.id, destinationId, eventId: event.id })).toEqual({ ok: true });
+    await drain();
+    expect(receiver.received.map((r) => r.headers[EVENT_ID_HEADER])).toEqual([event.id, event.id]);
+
+    const [forwards] = await listEventForwards(acme.id, event.id, "admin");
+    expect(forwards!.deliveries.map((d) => [d.origin, d.state])).toEqual([
+      ["resend", "delivered"],
+      ["receipt", "pending"],
+    ]);
+    expect(forwards!.deliveries[1]!.attempts).toMatchObject([{ status: 500, ok: false, outcome: "answered 500", responseBody: "refused with 500" }]);
+    const [forSupport] = await listEventForwards(acme.id, event.id, "support");
+    expect(forSupport!.deliveries[1]!.attempts[0]!.responseBody).toBeNull();
+    expect(await resendEvent(admin, { connectionId: acme.id, destinationId, eventId: "no-such-event" })).toEqual({ ok: false, error: "This event is no longer stored." });
+    expect((await deliveriesOf(destinationId)).filter((d) => d.origin === "resend")).toHaveLength(1);
+    await db.execute(sql`update forward_deliveries set state = 'cancelled' where state = 'pending'`);
+  });
+});
