@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { loadSeedFile } from "@/emulator/server";
-import { startTenantApp, type TenantApp } from "@/tooling/tenant-app";
+import type { TenantApp } from "@/tooling/tenant-app";
 import { signIn } from "./support/auth";
-import { ACME_TENANT, expireAuthenticator } from "./support/emulator";
+import { addDestination, removeDestination, startAcmeTenantApp } from "./support/destinations";
+import { expireAuthenticator } from "./support/emulator";
 import { e2eUsers } from "./support/env";
 import { captureNextServerAction, replayServerAction } from "./support/server-actions";
 import { rowFor, uniqueUser } from "./support/webhook-log";
@@ -12,27 +12,9 @@ import { rowFor, uniqueUser } from "./support/webhook-log";
 
 let tenantApp: TenantApp;
 test.beforeAll(async () => {
-  const acme = loadSeedFile("emulator/seeds/demo.json").tenants.find((tenant) => tenant.id === ACME_TENANT)!;
-  tenantApp = await startTenantApp({ port: 0, handlers: [{ path: "/tenants/acme", name: acme.name, serverKeys: acme.serverSecretKeys }] });
+  tenantApp = await startAcmeTenantApp();
 });
 test.afterAll(() => tenantApp.close());
-
-async function addDestination(page: import("@playwright/test").Page, name: string, url: string, signing?: RegExp) {
-  await page.getByRole("button", { name: "Add a destination" }).click();
-  const form = page.getByRole("form", { name: "Add a destination" });
-  await form.getByLabel("Name").fill(name);
-  await form.getByLabel("URL").fill(url);
-  if (signing) await form.getByLabel(signing).check();
-  await form.getByRole("button", { name: "Add destination" }).click();
-}
-
-async function removeDestination(page: import("@playwright/test").Page, name: string) {
-  await page.getByTestId(`destination-${name}`).getByRole("button", { name: "Remove" }).click();
-  const dialog = page.getByRole("dialog", { name: `Remove ${name}` });
-  await dialog.getByRole("textbox").fill(name);
-  await dialog.getByRole("button", { name: "Remove destination" }).click();
-  await expect(page.getByTestId(`destination-${name}`)).toHaveCount(0);
-}
 
 test("an admin adds the tenant's handler; a real event reaches it signed as the service, and the health line counts it", async ({ page }) => {
   await signIn(page, e2eUsers.admin);

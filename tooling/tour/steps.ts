@@ -69,6 +69,43 @@ export const TOUR_STEPS: readonly TourStep[] = [
     },
   },
   {
+    slug: "destinations",
+    caption: "Destinations: each event forwarded to the tenant's own handler, signed as the service, with its health",
+    run: (page) => openPage(page, "/destinations", "Destinations"),
+  },
+  {
+    slug: "forwards",
+    caption: "An event's forwards: every attempt and its answer, and Resend",
+    inView: (page) => page.getByTestId("event-forwards"),
+    async run(page) {
+      const missing = await openPage(page, "/webhooks?test=exclude", "Webhooks");
+      if (missing) return missing;
+      const row = page.getByTestId("webhook-event-row");
+      if (!(await appears(row))) return { skipped: "the webhook log has no events yet" };
+      await firstVisible(row).click();
+      const forwards = page.getByTestId("event-forwards");
+      if (!(await appears(forwards.getByText(/Delivered|Waiting|Failed/).first()))) return { skipped: "the drawer shows no forward" };
+    },
+  },
+  {
+    slug: "replay",
+    caption: "Replay: what the log's filters select, sent to a destination again, counted first, with its progress",
+    async run(page) {
+      const missing = await openPage(page, "/webhooks?test=exclude&verificationMethod=SMS", "Webhooks");
+      if (missing) return missing;
+      const replay = page.getByRole("button", { name: "Replay…" });
+      if (!(await appears(replay, 5_000))) return { skipped: "no Replay button (no destination turned on)" };
+      await replay.click();
+      const start = page.getByRole("button", { name: /^Replay \d+ events?$/ });
+      if (!(await appears(start))) return { skipped: "the replay dialog counted no event" };
+      await start.click();
+      if (!(await appears(page.getByTestId("replay-progress").filter({ hasText: "Finished" }), 30_000))) return { note: "the replay had not finished after 30 s" };
+    },
+    async leave(page) {
+      await page.keyboard.press("Escape");
+    },
+  },
+  {
     slug: "data-points",
     caption: "Custom data points: look one up by id, keep a watch list",
     async run(page) {
