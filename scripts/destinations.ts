@@ -1,7 +1,7 @@
 import { listConnections } from "@/lib/connections/connections";
 import { findConnectionIdByName } from "@/lib/connections/repository";
 import { SIGNING_MODE_VALUES, type SigningModeName } from "@/lib/destinations/constants";
-import { createDestination, listDestinations, removeDestination } from "@/lib/destinations/destinations";
+import { createDestination, listDestinationChoices, listDestinations, removeDestination } from "@/lib/destinations/destinations";
 import type { DestinationSummary } from "@/lib/destinations/types";
 import { cliActor, parseCommand, requireOption, runCli, UsageError } from "./cli";
 
@@ -78,7 +78,8 @@ runCli(usage, async () => {
       const lines: string[] = [];
       for (const c of await listConnections()) {
         if (only && c.id !== only) continue;
-        for (const d of await listDestinations(c.id)) lines.push(destinationLine(c.name, d));
+        // The operator at the console's own shell sees what an admin sees.
+        for (const d of await listDestinations(c.id, "admin")) lines.push(destinationLine(c.name, d));
       }
       if (lines.length === 0) console.log("No destinations yet. Add one with: npm run destinations -- add --connection C --name N --url URL");
       for (const line of lines) console.log(line);
@@ -88,7 +89,7 @@ runCli(usage, async () => {
       const connection = requireOption("connection", values.connection);
       const name = requireOption("name", values.name);
       const connectionId = await requireConnectionId(connection);
-      const destination = (await listDestinations(connectionId)).find((d) => d.name.toLowerCase() === name.toLowerCase());
+      const destination = (await listDestinationChoices(connectionId)).find((d) => d.name.toLowerCase() === name.toLowerCase());
       if (!destination) throw new Error(`${connection} has no destination named ${name}.`);
       const result = await removeDestination(cliActor, { connectionId, destinationId: destination.id });
       if (!result.ok) throw new Error(result.error);

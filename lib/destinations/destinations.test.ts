@@ -90,6 +90,13 @@ describe("adding a destination", () => {
     expect(records[0]!.details).toMatchObject({ url: "http://127.0.0.1:9", signing: "standard_webhooks" });
   });
 
+  it("shows support a destination's URL without its query string, where a receiver's token travels", async () => {
+    const { id } = await insertTestConnection("Tokens");
+    await createDestination(admin, input(id, { signing: "standard_webhooks", url: "http://127.0.0.1:9/hook?token=abc" }), LOCAL_POLICY);
+    expect((await listDestinations(id, "admin")).map((d) => d.url)).toEqual(["http://127.0.0.1:9/hook?token=abc"]);
+    expect((await listDestinations(id, "support")).map((d) => d.url)).toEqual(["http://127.0.0.1:9/hook?…"]);
+  });
+
   it("keeps the Standard Webhooks secret encrypted, bound to its destination, and `secrets rotate` moves it to a new key", async () => {
     const { id } = await insertTestConnection("Sealed");
     const created = await createDestination(admin, input(id, { signing: "standard_webhooks" }), LOCAL_POLICY);
@@ -121,7 +128,7 @@ describe("the connect-time guard", () => {
       await forwardDueDeliveries(LOCAL_POLICY);
       expect(receiver.received).toEqual([]);
       expect(await deliveriesOf(saved!.id)).toMatchObject([{ state: "pending", attempts: 1, lastOutcome: expect.stringMatching(/not allowed \(loopback\)/) }]);
-      expect(await listDestinations(id)).toMatchObject([{ name: "Moved", health: { state: "failing", attempts24h: 1, delivered24h: 0 } }]);
+      expect(await listDestinations(id, "admin")).toMatchObject([{ name: "Moved", health: { state: "failing", attempts24h: 1, delivered24h: 0 } }]);
     } finally {
       await receiver.close();
       await db.execute(sql`update forward_deliveries set state = 'cancelled' where state = 'pending'`);

@@ -2,6 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import { and, asc, count, eq } from "drizzle-orm";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
+import type { Role } from "@/lib/auth/roles";
 import { getConnection } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
@@ -23,7 +24,8 @@ export { startForwarding } from "./worker";
 
 type ActionResult = { ok: true } | { ok: false; error: string };
 
-export const listDestinations = (connectionId: string): Promise<DestinationSummary[]> => listDestinationSummaries(connectionId);
+/** A connection's destinations with their health; a URL's query string is for admins only. */
+export const listDestinations = (connectionId: string, role: Role): Promise<DestinationSummary[]> => listDestinationSummaries(connectionId, role);
 
 /** A connection's destinations by name, for a choice (the log's replay). */
 export async function listDestinationChoices(connectionId: string): Promise<Array<{ id: string; name: string; enabled: boolean }>> {

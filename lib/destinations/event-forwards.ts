@@ -10,7 +10,7 @@ import { resendInputSchema } from "./schemas";
 import type { EventForwards } from "./types";
 import { wakeForwarding } from "./worker";
 
-/** The most attempts shown per destination in an event's drawer (the newest deliveries' first). */
+/** An event's drawer shows at most this many attempts per destination of its connection, in all, newest first. */
 const MAX_ATTEMPTS_SHOWN = 30;
 
 /**

@@ -1,12 +1,22 @@
 import "server-only";
-import { asc, eq } from "drizzle-orm";
-import { sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
+import type { Role } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
 import type { DestinationState, DestinationSummary } from "./types";
 
+/**
+ * A destination's URL as `role` may see it: support sees no query string, where a receiver's own token
+ * often travels (the audit records keep the origin only, for the same reason).
+ */
+function urlFor(url: string, role: Role): string {
+  if (role === "admin") return url;
+  const parsed = new URL(url);
+  return parsed.search ? `${parsed.origin}${parsed.pathname}?…` : url;
+}
+
 /** A connection's destinations, each with its last 24 h of attempts summed up in SQL (no rows read into JavaScript). */
-export async function listDestinationSummaries(connectionId: string, now = new Date()): Promise<DestinationSummary[]> {
+export async function listDestinationSummaries(connectionId: string, role: Role, now = new Date()): Promise<DestinationSummary[]> {
   const db = await getDb();
   const since = new Date(now.getTime() - 86_400_000);
   const destinations = await db.select().from(forwardDestinations).where(eq(forwardDestinations.connectionId, connectionId)).orderBy(asc(forwardDestinations.createdAt));
@@ -29,7 +39,7 @@ export async function listDestinationSummaries(connectionId: string, now = new D
       id: d.id,
       connectionId: d.connectionId,
       name: d.name,
-      url: d.url,
+      url: urlFor(d.url, role),
       enabled: d.enabled,
       signing: d.signing,
       eventTypes: d.eventTypes,

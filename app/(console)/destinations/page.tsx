@@ -15,7 +15,7 @@ export default async function DestinationsPage() {
   const { user, connection } = await requireSelectedConnection("support");
   if (!connection) return <NoConnection title={title} isAdmin={user.role === "admin"} />;
   // Database reads only: cheap enough to await before the first paint.
-  const [summary, destinations] = await Promise.all([getConnection(connection.id), listDestinations(connection.id)]);
+  const [summary, destinations] = await Promise.all([getConnection(connection.id), listDestinations(connection.id, user.role)]);
   return (
     <>
       <PageHeader

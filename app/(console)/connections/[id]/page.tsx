@@ -28,7 +28,7 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
   // An id that is not a UUID names no connection: the same page as one that was deleted.
   const connection = id.success ? await getConnection(id.data) : undefined;
   if (!connection) notFound();
-  const destinations = await listDestinations(connection.id);
+  const destinations = await listDestinations(connection.id, "admin");
   return (
     <>
       <PageHeader
