@@ -9,12 +9,14 @@
  * - page: /webhooks in Chromium (LCP, rows shown) and first-load JS per route (./page.ts);
  * - overview: the overview's queries in-process at 1M events (./overview.ts; prints its own table);
  * - retention: a month of 1M events purged in-process while events are stored (./retention.ts);
- * - signin-flood: the webhook receiver's p99 with and without 50 connections of wrong passwords (./signin-flood.ts).
+ * - signin-flood: the webhook receiver's p99 with and without 50 connections of wrong passwords (./signin-flood.ts);
+ * - forward: ingest with and without destinations, delivery latency, an outage and a replay (./forward.ts).
  * The HTTP parts start the production build (built first when missing) on 127.0.0.1 and write
  * bench/results/<part>.json. Query, export and page share one backend's loaded events when run together.
  * Knobs: BENCH_EVENTS (1000000), BENCH_QUERY_RUNS (30), BENCH_INGEST_SECONDS (10), BENCH_HEALTH_SECONDS (5),
  * BENCH_PAGE_RUNS (5), BENCH_OVERVIEW_EVENTS, BENCH_OVERVIEW_RUNS, BENCH_RETENTION_EVENTS (1000000),
- * BENCH_SIGNIN_PHASE_SECONDS (10), BENCH_SIGNIN_WEBHOOK_RATE (100).
+ * BENCH_SIGNIN_PHASE_SECONDS (10), BENCH_SIGNIN_WEBHOOK_RATE (100), BENCH_FORWARD_EVENTS (50000), BENCH_FORWARD_RATE (250),
+ * BENCH_FORWARD_OUTAGE_SECONDS (30), BENCH_FORWARD_REPLAY_EVENTS (100000).
  */
 import { prepareOwnEnv, rowsOf, setAdminUrl } from "./reliability/server";
 import { runAll } from "./support/cleanup";
@@ -35,6 +37,7 @@ const parts: Record<string, { http: boolean; load: () => Promise<Part> }> = {
   overview: { http: false, load: async () => ({ run: async () => (await import("./overview")).runOverviewBench() }) },
   retention: { http: false, load: async () => (await import("./retention")).retentionPart },
   "signin-flood": { http: true, load: async () => (await import("./signin-flood")).signinFloodPart },
+  forward: { http: true, load: async () => (await import("./forward")).forwardPart },
 };
 
 function chosenBackends(): BackendKey[] {

@@ -5,11 +5,9 @@
  * it during the load). Then every event stored reaches the handler at least once, verified, and no event
  * is ever sent twice at the same time.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { createDestination } from "@/lib/destinations/destinations";
-import { verifyWebhookSignature } from "@/lib/webhooks/signature";
+import { startForwardReceiver } from "../support/forward-receiver";
 import { checkResult, type CheckResult } from "./result";
 import { deliver, Ledger, resendUnacknowledged, runPool } from "./send";
 import { seedConnection } from "./seed";
@@ -21,36 +19,12 @@ const CONCURRENCY = 20;
 const ANSWER_DELAY_MS = 20;
 const SETTLE_TIMEOUT_MS = 90_000;
 
-/** The tenant's handler: verifies each forward, counts each event id, and notes any id received while the same id is still in flight. */
-async function startHandler(keys: readonly string[]) {
-  const received = new Map<string, number>();
-  const inFlight = new Set<string>();
-  const problems: string[] = [];
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const body = Buffer.concat(chunks);
-      const id = String(request.headers["webhook-id"] ?? "");
-      if (!verifyWebhookSignature(body, String(request.headers["x-signature-v2"] ?? ""), keys).ok) problems.push(`event ${id}: a forward failed the service's signature check`);
-      if (inFlight.has(id)) problems.push(`event ${id}: sent again while an attempt was still in flight`);
-      inFlight.add(id);
-      received.set(id, (received.get(id) ?? 0) + 1);
-      setTimeout(() => {
-        inFlight.delete(id);
-        response.writeHead(200).end("{}");
-      }, ANSWER_DELAY_MS);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, problems, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
 export async function forwardCheck(): Promise<CheckResult> {
   const scenario = await createScenario("forward");
   const servers: ConsoleServer[] = [];
   const keys = ["rel_forward_server_key_0000000000000001"];
-  const handler = await startHandler(keys);
+  const handler = await startForwardReceiver({ answerDelayMs: ANSWER_DELAY_MS });
+  handler.acceptKeys(...keys);
   const env = { CONSOLE_FORWARD_ALLOWED_HOSTS: "127.0.0.1" };
   try {
     const connection = await withDatabase(scenario, async () => {
@@ -89,14 +63,14 @@ export async function forwardCheck(): Promise<CheckResult> {
 
     const acknowledged = [...ledger.events.values()].filter((e) => e.ok > 0).map((e) => e.eventId);
     const deadline = Date.now() + SETTLE_TIMEOUT_MS;
-    while (Date.now() < deadline && acknowledged.some((id) => !handler.received.has(id))) await sleep(250);
+    while (Date.now() < deadline && acknowledged.some((id) => !handler.delivered.has(id))) await sleep(250);
     // PGlite is opened by one process at a time: the console stops before the check reads what is stored.
     await restarted.stop();
     const stored = await withDatabase(scenario, async (db) =>
       rowsOf<{ event_id: string }>(await db.execute(sql`select event_id from webhook_events where connection_id = ${connection.id}`)).map((r) => r.event_id),
     );
-    const missing = stored.filter((id) => !handler.received.has(id));
-    const twice = [...handler.received.values()].filter((n) => n > 1).length;
+    const missing = stored.filter((id) => !handler.delivered.has(id));
+    const twice = handler.deliveredTwice();
     const problems = [
       ...handler.problems,
       ...ledger.badAnswers,
@@ -104,7 +78,7 @@ export async function forwardCheck(): Promise<CheckResult> {
     ];
     const figures =
       `${stored.length} events stored over ${adminUrl ? 2 : 1} console(s), one killed mid-load (${resent} resent after restart); ` +
-      `${handler.received.size} reached the handler, ${twice} of them more than once (at least once), none twice at the same time`;
+      `${handler.delivered.size} reached the handler, ${twice} of them more than once (at least once), none twice at the same time`;
     return checkResult(NAME, figures, problems);
   } catch (error) {
     return checkResult(NAME, "did not complete", [String((error as Error).stack ?? error)]);

@@ -7,7 +7,7 @@ import { postGuarded } from "@/lib/outbound/guarded-post";
 import type { OutboundPolicy } from "@/lib/outbound/address-policy";
 import { decryptSecret } from "@/lib/secrets";
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, SERVICE_SIGNING_NEEDS_SERVER_KEY } from "./constants";
-import { eventKey, readEventBodies, type AttemptRecord, type TakenDelivery } from "./outbox";
+import type { AttemptRecord, TakenDelivery } from "./outbox";
 import { forwardHeaders, type Signer } from "./signing";
 
 /** An attempt's limits: no answer within this is a failed attempt, and at most this much of an answer is kept. */
@@ -57,10 +57,7 @@ export async function attemptDeliveries(deliveries: readonly TakenDelivery[], po
   if (deliveries.length === 0) return [];
   const db = await getDb();
   const destinationIds = [...new Set(deliveries.map((d) => d.destinationId))];
-  const [destinations, bodies] = await Promise.all([
-    db.select().from(forwardDestinations).where(inArray(forwardDestinations.id, destinationIds)),
-    readEventBodies(deliveries),
-  ]);
+  const destinations = await db.select().from(forwardDestinations).where(inArray(forwardDestinations.id, destinationIds));
   const byId = new Map(destinations.map((d) => [d.id, d]));
   const signers = await signersFor(destinations);
 
@@ -69,9 +66,9 @@ export async function attemptDeliveries(deliveries: readonly TakenDelivery[], po
       const startedAt = new Date();
       const base = { deliveryId: delivery.id, destinationId: delivery.destinationId, startedAt, latencyMs: 0, status: null, responseBody: null };
       const destination = byId.get(delivery.destinationId);
-      const body = bodies.get(eventKey(delivery.connectionId, delivery.eventId));
+      const { body } = delivery;
       if (!destination) return { ...base, ok: false, outcome: "the destination was removed", next: { state: "failed" } };
-      if (body === undefined) return { ...base, ok: false, outcome: "the event is no longer stored (removed by the retention period)", next: { state: "failed" } };
+      if (body === null) return { ...base, ok: false, outcome: "the event is no longer stored (removed by the retention period)", next: { state: "failed" } };
       const signer = signers.get(destination.id)!;
       if ("problem" in signer) return { ...base, ok: false, outcome: signer.problem, next: nextAfterFailure(delivery.attempts) };
 

@@ -14,19 +14,21 @@ import { AUTO_PAUSE_HOURS } from "./constants";
 /** How long a taken delivery is this worker's: past it (a crash), another takes it again. Longer than an attempt (10 s) can last. */
 export const LEASE_SECONDS = 60;
 
-export type TakenDelivery = { id: number; destinationId: string; connectionId: string; eventId: string; attempts: number };
+/** A taken delivery, with its event's stored body (null when the retention period removed the event meanwhile). */
+export type TakenDelivery = { id: number; destinationId: string; connectionId: string; eventId: string; attempts: number; body: string | null };
 
 /**
  * Takes up to `limit` due deliveries of destinations that are on and not paused, oldest due first:
  * each is leased (its due time moved past the lease) and its attempt counted in the statement that
  * finds it, and rows another worker is taking at that moment are skipped (FOR UPDATE SKIP LOCKED),
- * so two workers, in one console or in several, never send one delivery at once.
+ * so two workers, in one console or in several, never send one delivery at once. The same statement
+ * reads each event's stored body, the bytes to forward.
  */
 export async function takeDueDeliveries(limit: number): Promise<TakenDelivery[]> {
   const db = await getDb();
   const taken = (await db.execute(sql`
     with due as (
-      select d.id from forward_deliveries d
+      select d.id, d.connection_id, d.event_id from forward_deliveries d
       join forward_destinations f on f.id = d.destination_id
       where d.state = 'pending' and d.due_at <= now() and f.enabled and f.paused_at is null
       order by d.due_at
@@ -34,9 +36,10 @@ export async function takeDueDeliveries(limit: number): Promise<TakenDelivery[]>
       for update of d skip locked
     )
     update forward_deliveries d set due_at = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = d.attempts + 1
-    from due where d.id = due.id
-    returning d.id, d.destination_id, d.connection_id, d.event_id, d.attempts`)) as unknown as {
-    rows: Array<{ id: string | number; destination_id: string; connection_id: string; event_id: string; attempts: number }>;
+    from due left join webhook_events w on w.connection_id = due.connection_id and w.event_id = due.event_id
+    where d.id = due.id
+    returning d.id, d.destination_id, d.connection_id, d.event_id, d.attempts, w.raw_body`)) as unknown as {
+    rows: Array<{ id: string | number; destination_id: string; connection_id: string; event_id: string; attempts: number; raw_body: string | null }>;
   };
   return taken.rows.map((row) => ({
     id: Number(row.id),
@@ -44,23 +47,9 @@ export async function takeDueDeliveries(limit: number): Promise<TakenDelivery[]>
     connectionId: row.connection_id,
     eventId: row.event_id,
     attempts: row.attempts,
+    body: row.raw_body,
   }));
 }
-
-/** The stored bodies of the taken deliveries' events, by `connectionId eventId`; an event purged meanwhile is missing. */
-export async function readEventBodies(deliveries: readonly TakenDelivery[]): Promise<Map<string, string>> {
-  if (deliveries.length === 0) return new Map();
-  const db = await getDb();
-  const rows = (await db.execute(sql`
-    select w.connection_id, w.event_id, w.raw_body from webhook_events w
-    join json_to_recordset(${JSON.stringify(deliveries.map((d) => ({ connection_id: d.connectionId, event_id: d.eventId })))}::json)
-      as e(connection_id uuid, event_id text) on w.connection_id = e.connection_id and w.event_id = e.event_id`)) as unknown as {
-    rows: Array<{ connection_id: string; event_id: string; raw_body: string }>;
-  };
-  return new Map(rows.rows.map((row) => [eventKey(row.connection_id, row.event_id), row.raw_body]));
-}
-
-export const eventKey = (connectionId: string, eventId: string) => `${connectionId} ${eventId}`;
 
 export type AttemptRecord = {
   deliveryId: number;

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "@/lib/db";
+import { forwardDestinations } from "@/lib/db/forwarding-schema";
 import { webhookEvents } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { expiredEvent, insertTestConnection } from "@/lib/testing/webhooks";
@@ -128,5 +129,21 @@ describe("monthly partitions", () => {
     expect(rows.map((r) => [r.deliveryCount, r.firstReceivedAt.toISOString(), r.lastReceivedAt.toISOString()])).toEqual([
       [3, "2019-04-30T23:59:59.999Z", "2019-05-01T00:00:00.001Z"],
     ]);
+  });
+});
+
+describe("deliveries queued", () => {
+  it("are heard by a listener that another copy of this module registered (Next bundles the routes and startup apart)", async () => {
+    const forwarded = await insertTestConnection("Forwarded");
+    await db.insert(forwardDestinations).values({ connectionId: forwarded.id, name: "Handler", url: "https://handler.example/hook" });
+    vi.resetModules();
+    const otherCopy = await import("./store");
+    let heard = 0;
+    otherCopy.onDeliveriesQueued(() => heard++);
+    await storeEvent({ ...received(), connectionId: forwarded.id });
+    expect(heard).toBe(1);
+    // An event of a connection without destinations queues nothing, so says nothing.
+    await storeEvent(received());
+    expect(heard).toBe(1);
   });
 });

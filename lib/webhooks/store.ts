@@ -23,11 +23,16 @@ export type ReceivedEvent = {
 /** What storing did: a new row or one more delivery of it (both "stored"), or one more delivery of an id stored with another body (counted, its body not kept). */
 export type StoreOutcome = { kind: "stored" } | { kind: "conflicting"; storedSha256: string; receivedSha256: string };
 
-type QueuedListener = () => void;
-const queuedListeners = new Set<QueuedListener>();
+/**
+ * Who hears that storing queued deliveries, kept on globalThis: Next bundles the routes that store and
+ * the startup code that listens (lib/startup.ts) apart, each with its own copy of this module, so a
+ * module-level set would never reach from one to the other (the workers then woke only by polling).
+ */
+const shared = globalThis as unknown as { __deliveriesQueuedListeners?: Set<() => void> };
+const queuedListeners = (shared.__deliveriesQueuedListeners ??= new Set());
 
 /** Calls `listener` whenever storing queued deliveries to destinations (lib/destinations wakes its workers). */
-export function onDeliveriesQueued(listener: QueuedListener): void {
+export function onDeliveriesQueued(listener: () => void): void {
   queuedListeners.add(listener);
 }
 

@@ -1,0 +1,268 @@
+/**
+ * The forward part of `npm run bench`: what forwarding costs and how fast it delivers, against a local
+ * handler that verifies each forward's X-Signature-V2 (bench/support/forward-receiver.ts). Four runs,
+ * each on a fresh database and console (CONSOLE_FORWARD_ALLOWED_HOSTS=127.0.0.1), every connection
+ * forwarding to the handler as the service would sign:
+ * - ingest: the ingest part's phases (health → ingest at 50 connections over 4 webhook URLs → health)
+ *   without destinations, with one active destination (on one of the four connections: a quarter of the
+ *   events forwarded, the target's case), and with one on every connection (every event forwarded); the
+ *   ratio events/s ÷ health req/s of each, side by side. With destinations the last health phase waits
+ *   until the forwards are sent, so every health phase measures an idle console and the ingest phase
+ *   carries the forwarding's cost;
+ * - steady: BENCH_FORWARD_EVENTS (50,000) events at BENCH_FORWARD_RATE per second (100 PGlite, 250
+ *   PostgreSQL); each delivery's time
+ *   from stored (its row's created_at, written by the statement that stores the event) to delivered (its
+ *   finished_at), read from the database afterwards;
+ * - outage: events at a tenth of that rate for 2 × BENCH_FORWARD_OUTAGE_SECONDS, the handler answering
+ *   503 for the first half; then every event must reach it, none sent twice while in flight;
+ * - replay: BENCH_FORWARD_REPLAY_EVENTS (100,000) bulk-loaded events replayed (lib/destinations/replay.ts,
+ *   queued while the console is stopped), and the rate from the console's start to the last delivered.
+ * Results: bench/results/forward.json.
+ */
+import { sql } from "drizzle-orm";
+import { createDestination } from "@/lib/destinations/destinations";
+import { bulkLoad, insertBulkConnections } from "@/tooling/bulk-load";
+import { runIngestPhases, ingestRates, sendEventsAtRate, webhookSenders, WEBHOOK_URLS } from "./ingest";
+import { rowsOf, sleep, withDatabase, type Scenario } from "./reliability/server";
+import { benchConsole, benchScenario } from "./support/console";
+import { startForwardReceiver, type ForwardReceiver } from "./support/forward-receiver";
+import { measuredPart, round, type BackendContext } from "./support/part";
+import type { BackendKey, Metric } from "./support/report";
+
+const NAME = "forward";
+const STEADY_EVENTS = Number(process.env.BENCH_FORWARD_EVENTS ?? 50_000);
+/**
+ * Events/s of the steady and outage runs: a stream each database's console stores with room to spare
+ * (PGlite runs in the console's one thread, beside the receiver and the workers; its ingest part
+ * saturates near 200 events/s on 2 cores, PostgreSQL's near 900).
+ */
+const STEADY_RATE: Record<BackendKey, number> = {
+  pglite: Number(process.env.BENCH_FORWARD_RATE ?? 100),
+  postgres: Number(process.env.BENCH_FORWARD_RATE ?? 250),
+};
+const OUTAGE_SECONDS = Number(process.env.BENCH_FORWARD_OUTAGE_SECONDS ?? 30);
+const outageRate = (backend: BackendContext) => Math.max(1, Math.round(STEADY_RATE[backend.key] / 10));
+const REPLAY_EVENTS = Number(process.env.BENCH_FORWARD_REPLAY_EVENTS ?? 100_000);
+/** How long the handler may take to receive what was stored, after the sending stops. */
+const SETTLE_MS = 180_000;
+const FORWARD_ENV = { CONSOLE_FORWARD_ALLOWED_HOSTS: "127.0.0.1" };
+const ACTOR = { id: null, email: "bench" };
+
+const TARGETS = {
+  ingest: "ingest ÷ /api/health with one active destination within 0.05 of the ratio without one, on both databases",
+  steady: "50,000 events forwarded to a healthy local destination, p99 stored → delivered ≤ 2 s, on both databases",
+  outage: "a destination down for the first half of a run, then back: every event delivered, none twice at once",
+  replay: "a replay of 100,000 events to a local destination ≥ 1,000 events/s on PostgreSQL",
+};
+
+export const forwardPart = measuredPart(
+  NAME,
+  `Forward: ingest with and without destinations, ${STEADY_EVENTS.toLocaleString("en")} events at ${STEADY_RATE.pglite}/s (PGlite) and ${STEADY_RATE.postgres}/s (PostgreSQL), an outage of ${OUTAGE_SECONDS} s, a replay of ${REPLAY_EVENTS.toLocaleString("en")}`,
+  TARGETS,
+  measure,
+);
+
+async function measure(backend: BackendContext) {
+  const receiver = await startForwardReceiver();
+  try {
+    const without = await ingestRun(backend, receiver, "none");
+    const withOne = await ingestRun(backend, receiver, "one");
+    const withEvery = await ingestRun(backend, receiver, "every");
+    const steady = await steadyRun(backend, receiver);
+    const outage = await outageRun(backend, receiver);
+    const replay = await replayRun(backend, receiver);
+    const metrics: Metric[] = [
+      { metric: "ingest ratio without destinations", value: round(without.ratio, 3), unit: "" },
+      { metric: "ingest ratio with one active destination", value: round(withOne.ratio, 3), unit: "" },
+      { metric: "ingest ratio lost to one destination", value: round(without.ratio - withOne.ratio, 3), unit: "", target: { op: "<=", value: 0.05 } },
+      { metric: "ingest ratio with a destination per connection", value: round(withEvery.ratio, 3), unit: "" },
+      { metric: "ingest ratio lost to forwarding every event", value: round(without.ratio - withEvery.ratio, 3), unit: "" },
+      { metric: "events forwarded during ingest, not delivered", value: withOne.undelivered + withEvery.undelivered, unit: "", target: { op: "<=", value: 0 } },
+      ...steady.metrics,
+      ...outage.metrics,
+      ...replay.metrics,
+      { metric: "forwards failing the signature check, or sent twice at once", value: receiver.problems.length, unit: "", target: { op: "<=", value: 0 } },
+    ];
+    return { metrics, without, withOne, withEvery, steady: steady.figures, outage: outage.figures, replay: replay.figures, problems: receiver.problems.slice(0, 10) };
+  } finally {
+    await receiver.close();
+  }
+}
+
+/** Which of the connections forward to the handler: none, the first, or every one. */
+type Forwarding = "none" | "one" | "every";
+
+/** A fresh database with WEBHOOK_URLS connections, those `forwarding` says forwarding to the handler. */
+async function forwardingScenario(name: string, receiver: ForwardReceiver, forwarding: Forwarding = "every") {
+  const scenario = await benchScenario(`${NAME}-${name}`);
+  const senders = await webhookSenders(scenario, WEBHOOK_URLS);
+  receiver.acceptKeys(...senders.map((s) => s.key));
+  const forwarded = { none: [], one: senders.slice(0, 1), every: senders }[forwarding];
+  if (forwarded.length > 0) await withDatabase(scenario, () => addDestinations(receiver, forwarded.map((s) => s.connectionId)));
+  return { scenario, senders };
+}
+
+async function addDestinations(receiver: ForwardReceiver, connectionIds: string[]): Promise<string[]> {
+  const ids = [];
+  for (const connectionId of connectionIds) {
+    const created = await createDestination(
+      ACTOR,
+      { connectionId, name: "Bench handler", url: receiver.url, signing: "service", eventTypes: [], verificationMethods: [] },
+      { allowedHosts: ["127.0.0.1"] },
+    );
+    if (!created.ok) throw new Error(created.error);
+    ids.push(created.id);
+  }
+  return ids;
+}
+
+const count = async (scenario: Scenario, query: ReturnType<typeof sql>) =>
+  withDatabase(scenario, async (db) => Number(rowsOf<{ n: string | number }>(await db.execute(query))[0]!.n));
+
+/** Waits until the handler has gone `quietMs` without a new forward (the outbox is drained). */
+async function untilQuiet(receiver: ForwardReceiver, quietMs = 2_000): Promise<void> {
+  let seen = -1;
+  while (seen !== receiver.delivered.size) {
+    seen = receiver.delivered.size;
+    await sleep(quietMs);
+  }
+}
+
+const FORWARDING_WORDS: Record<Forwarding, string> = { none: "without destinations", one: "with one destination", every: "with a destination per connection" };
+
+async function ingestRun(backend: BackendContext, receiver: ForwardReceiver, forwarding: Forwarding) {
+  receiver.reset();
+  const { scenario, senders } = await forwardingScenario(`ingest-${forwarding}`, receiver, forwarding);
+  try {
+    const server = await benchConsole(scenario, FORWARD_ENV);
+    let run;
+    try {
+      await sleep(2000);
+      run = await runIngestPhases(server.url, senders, `${backend.key} ${FORWARDING_WORDS[forwarding]}`, {
+        beforeLastHealth: forwarding === "none" ? undefined : () => untilQuiet(receiver),
+      });
+    } finally {
+      await server.stop();
+    }
+    const stored = await count(scenario, sql`select count(*) as n from webhook_events`);
+    const { ratio, durableRate, healthRate } = ingestRates(run.phases, stored - run.warmUpOk);
+    const undelivered = forwarding !== "none" ? await count(scenario, sql`select count(*) as n from forward_deliveries where state <> 'delivered'`) : 0;
+    return { ratio, eventsPerSecond: round(durableRate, 0), healthPerSecond: round(healthRate, 0), stored, forwarded: receiver.delivered.size, undelivered };
+  } finally {
+    await scenario.dispose();
+  }
+}
+
+/** Milliseconds from stored to delivered, over the delivered forwards (the database's clock at both ends). */
+async function deliveryLatency(scenario: Scenario) {
+  return withDatabase(scenario, async (db) => {
+    const [row] = rowsOf<{ p50: number; p99: number; max: number; delivered: string; waiting: string; failed: string }>(
+      await db.execute(sql`
+        select percentile_cont(0.5) within group (order by ms) as p50, percentile_cont(0.99) within group (order by ms) as p99, max(ms) as max,
+          count(*) filter (where state = 'delivered') as delivered, count(*) filter (where state = 'pending') as waiting, count(*) filter (where state = 'failed') as failed
+        from (select state, extract(epoch from (finished_at - created_at)) * 1000 as ms from forward_deliveries) d`),
+    );
+    return { p50: round(Number(row!.p50), 0), p99: round(Number(row!.p99), 0), max: round(Number(row!.max), 0), delivered: Number(row!.delivered), waiting: Number(row!.waiting), failed: Number(row!.failed) };
+  });
+}
+
+async function steadyRun(backend: BackendContext, receiver: ForwardReceiver) {
+  receiver.reset();
+  const { scenario, senders } = await forwardingScenario("steady", receiver);
+  try {
+    const server = await benchConsole(scenario, FORWARD_ENV);
+    let sent: { ok: number; seconds: number; p99Ms: number };
+    try {
+      const result = await sendEventsAtRate(server.url, senders, STEADY_EVENTS, STEADY_RATE[backend.key]);
+      sent = { ok: result["2xx"], seconds: result.duration, p99Ms: result.latency.p99 };
+      console.log(`  ${backend.key} steady: ${sent.ok} events stored in ${sent.seconds} s (p99 answer ${sent.p99Ms} ms); waiting for the forwards`);
+      await receiver.waitUntil(() => receiver.delivered.size >= sent.ok, SETTLE_MS);
+    } finally {
+      await server.stop();
+    }
+    const latency = await deliveryLatency(scenario);
+    const figures = { events: sent.ok, sendSeconds: sent.seconds, answerP99Ms: sent.p99Ms, ...latency };
+    const metrics: Metric[] = [
+      { metric: "steady: events stored (at the backend's rate)", value: sent.ok, unit: "", display: `${sent.ok.toLocaleString("en")} at ${STEADY_RATE[backend.key]}/s` },
+      { metric: "steady: stored → delivered p50", value: latency.p50, unit: "ms" },
+      { metric: "steady: stored → delivered p99", value: latency.p99, unit: "ms", target: { op: "<=", value: 2000 } },
+      { metric: "steady: stored → delivered max", value: latency.max, unit: "ms" },
+      { metric: "steady: forwards not delivered", value: latency.waiting + latency.failed, unit: "", target: { op: "<=", value: 0 } },
+    ];
+    return { metrics, figures };
+  } finally {
+    await scenario.dispose();
+  }
+}
+
+async function outageRun(backend: BackendContext, receiver: ForwardReceiver) {
+  receiver.reset();
+  const { scenario, senders } = await forwardingScenario("outage", receiver);
+  try {
+    const server = await benchConsole(scenario, FORWARD_ENV);
+    let figures;
+    try {
+      receiver.goDown(OUTAGE_SECONDS * 1000);
+      const backUpAt = Date.now() + OUTAGE_SECONDS * 1000;
+      const result = await sendEventsAtRate(server.url, senders, outageRate(backend) * OUTAGE_SECONDS * 2, outageRate(backend));
+      const stored = result["2xx"];
+      console.log(`  ${backend.key} outage: ${stored} events stored, ${receiver.refusedWhileDown()} forwards refused while down; waiting for the retries`);
+      const allIn = await receiver.waitUntil(() => receiver.delivered.size >= stored, SETTLE_MS);
+      figures = { stored, refusedWhileDown: receiver.refusedWhileDown(), delivered: receiver.delivered.size, recoverySeconds: allIn ? round((Date.now() - backUpAt) / 1000, 0) : null };
+    } finally {
+      await server.stop();
+    }
+    const missing = figures.stored - figures.delivered;
+    const metrics: Metric[] = [
+      { metric: `outage: events stored over ${OUTAGE_SECONDS * 2} s`, value: figures.stored, unit: "", display: `${figures.stored.toLocaleString("en")} at ${outageRate(backend)}/s` },
+      { metric: "outage: forwards refused (503) while down", value: figures.refusedWhileDown, unit: "" },
+      { metric: "outage: events never delivered", value: missing, unit: "", target: { op: "<=", value: 0 } },
+      { metric: "outage: back up → every event delivered", value: figures.recoverySeconds, unit: "s", display: figures.recoverySeconds === null ? `not within ${SETTLE_MS / 1000} s` : undefined },
+      { metric: "outage: events delivered more than once", value: receiver.deliveredTwice(), unit: "" },
+    ];
+    return { metrics, figures };
+  } finally {
+    await scenario.dispose();
+  }
+}
+
+async function replayRun(backend: BackendContext, receiver: ForwardReceiver) {
+  receiver.reset();
+  const scenario = await benchScenario(`${NAME}-replay`);
+  try {
+    const queued = await withDatabase(scenario, async (db) => {
+      const [connection] = await insertBulkConnections(db, 1, { unsigned: 0 });
+      console.log(`  ${backend.key} replay: loading ${REPLAY_EVENTS.toLocaleString("en")} events…`);
+      await bulkLoad(db, { connections: [connection!], events: REPLAY_EVENTS, rejections: 0, days: 7 });
+      const { readServerKeys } = await import("@/lib/connections/keys");
+      receiver.acceptKeys(...(await readServerKeys(connection!.id)));
+      const [destinationId] = await addDestinations(receiver, [connection!.id]);
+      const { startReplay } = await import("@/lib/destinations/replay");
+      const started = performance.now();
+      const replay = await startReplay(ACTOR, { connectionId: connection!.id, destinationId: destinationId!, filters: "" });
+      if (!replay.ok) throw new Error(replay.error);
+      return { total: replay.total, queueMs: round(performance.now() - started, 0) };
+    });
+    // The clock runs from the console's start: its workers find the queued replay at once.
+    const startedAt = Date.now();
+    const server = await benchConsole(scenario, FORWARD_ENV);
+    let seconds: number | null;
+    try {
+      const allIn = await receiver.waitUntil(() => receiver.delivered.size >= queued.total, SETTLE_MS * 5);
+      seconds = allIn ? (Math.max(...receiver.firstDeliveredAt.values()) - startedAt) / 1000 : null;
+    } finally {
+      await server.stop();
+    }
+    const rate = seconds === null ? null : round(queued.total / seconds, 0);
+    const figures = { ...queued, seconds, eventsPerSecond: rate, delivered: receiver.delivered.size };
+    console.log(`  ${backend.key} replay: ${figures.delivered} of ${queued.total} delivered in ${seconds} s`);
+    const metrics: Metric[] = [
+      { metric: `replay: events queued (one statement)`, value: queued.total, unit: "", display: `${queued.total.toLocaleString("en")} in ${queued.queueMs} ms` },
+      { metric: "replay: console start → last delivered", value: rate, unit: "ev/s", target: { op: ">=", postgres: 1000 } },
+      { metric: "replay: events not delivered", value: queued.total - figures.delivered, unit: "", target: { op: "<=", value: 0 } },
+    ];
+    return { metrics, figures };
+  } finally {
+    await scenario.dispose();
+  }
+}
