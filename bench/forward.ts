@@ -249,7 +249,7 @@ async function replayRun(backend: BackendContext, receiver: ForwardReceiver) {
     let seconds: number | null;
     try {
       const allIn = await receiver.waitUntil(() => receiver.delivered.size >= queued.total, SETTLE_MS * 5);
-      seconds = allIn ? (Math.max(...receiver.firstDeliveredAt.values()) - startedAt) / 1000 : null;
+      seconds = allIn ? (receiver.lastNewDeliveryAt() - startedAt) / 1000 : null;
     } finally {
       await server.stop();
     }

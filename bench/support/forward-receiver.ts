@@ -1,7 +1,7 @@
 /**
  * A tenant's handler for the forwarding checks (bench `forward`, reliability check 6): it verifies each
  * forward's X-Signature-V2 against the keys it is given, counts each event id (webhook-id), keeps when
- * each id first arrived, and notes an id that arrives while an attempt of the same id is still in flight
+ * the last new id arrived, and notes an id that arrives while an attempt of the same id is still in flight
  * (the outbox must never send one delivery twice at once). It can answer 503 for a while ("down").
  */
 import http from "node:http";
@@ -13,7 +13,8 @@ export type ForwardReceiver = Awaited<ReturnType<typeof startForwardReceiver>>;
 export async function startForwardReceiver({ answerDelayMs = 0 }: { answerDelayMs?: number } = {}) {
   /** Attempts answered 200, by event id. */
   const delivered = new Map<string, number>();
-  const firstDeliveredAt = new Map<string, number>();
+  /** When the last event not delivered before arrived (the end of a drain). */
+  let lastNewDeliveryAt = 0;
   const inFlight = new Set<string>();
   const problems: string[] = [];
   const keys: string[] = [];
@@ -39,8 +40,8 @@ export async function startForwardReceiver({ answerDelayMs = 0 }: { answerDelayM
       if (!verifyWebhookSignature(Buffer.concat(chunks), String(request.headers["x-signature-v2"] ?? ""), keys).ok) {
         problems.push(`event ${id}: a forward failed the service's signature check`);
       }
+      if (!delivered.has(id)) lastNewDeliveryAt = Date.now();
       delivered.set(id, (delivered.get(id) ?? 0) + 1);
-      if (!firstDeliveredAt.has(id)) firstDeliveredAt.set(id, Date.now());
       setTimeout(() => answer(response, id, 200), answerDelayMs);
     });
   });
@@ -50,7 +51,7 @@ export async function startForwardReceiver({ answerDelayMs = 0 }: { answerDelayM
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     delivered,
-    firstDeliveredAt,
+    lastNewDeliveryAt: () => lastNewDeliveryAt,
     problems,
     /** Server keys whose signatures it accepts (the connections forwarding to it). */
     acceptKeys: (...more: string[]) => keys.push(...more),
@@ -60,7 +61,7 @@ export async function startForwardReceiver({ answerDelayMs = 0 }: { answerDelayM
     /** Forgets what it received (between runs); keys are kept. */
     reset: () => {
       delivered.clear();
-      firstDeliveredAt.clear();
+      lastNewDeliveryAt = 0;
       problems.length = 0;
       refusedWhileDown = 0;
     },

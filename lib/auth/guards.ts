@@ -46,8 +46,16 @@ function unlessUnchecked(error: unknown): SessionCheckUnavailableError {
   throw error;
 }
 
+/** What the console's JSON APIs answer is per user and changes: never cached. */
+const NO_STORE = { "Cache-Control": "no-store" };
+
 export function apiError(status: number, error: string, errorDescription: string): NextResponse {
-  return NextResponse.json({ error, errorDescription }, { status, headers: { "Cache-Control": "no-store" } });
+  return NextResponse.json({ error, errorDescription }, { status, headers: NO_STORE });
+}
+
+/** A JSON API's 200 answer, never cached. */
+export function apiJson(body: unknown): NextResponse {
+  return NextResponse.json(body, { headers: NO_STORE });
 }
 
 /** For route handlers: the user, or the 401/403 response to return. */

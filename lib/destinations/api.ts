@@ -1,12 +1,10 @@
 import "server-only";
-import { apiError, authenticateApi } from "@/lib/auth/guards";
+import { apiError, apiJson, authenticateApi } from "@/lib/auth/guards";
 import { getWebhookEvent } from "@/lib/webhooks/webhooks";
 import { listEventForwards } from "./event-forwards";
 import { getReplayProgress } from "./replay";
 
 /** The route handlers of forwarding: an event's forwards (its drawer) and a replay's progress. JSON, never cached. */
-
-const noStore = { "Cache-Control": "no-store" };
 
 /** GET /api/webhook-events/{id}/forwards: support and admins; the start of an answer for admins only. */
 export async function handleGetEventForwards(id: string): Promise<Response> {
@@ -15,7 +13,7 @@ export async function handleGetEventForwards(id: string): Promise<Response> {
   if (!/^\d{1,15}$/.test(id)) return apiError(400, "invalid_request", "id: must be a positive integer");
   const event = await getWebhookEvent(Number(id), user.role);
   if (!event) return apiError(404, "not_found", `No webhook event with id ${id}.`);
-  return Response.json({ destinations: await listEventForwards(event.connectionId, event.eventId, user.role) }, { headers: noStore });
+  return apiJson({ destinations: await listEventForwards(event.connectionId, event.eventId, user.role) });
 }
 
 /** GET /api/replays/{id}: admins, who start replays. */
@@ -24,5 +22,5 @@ export async function handleGetReplay(id: string): Promise<Response> {
   if (user instanceof Response) return user;
   const progress = await getReplayProgress(id);
   if (!progress) return apiError(404, "not_found", "No replay has this id.");
-  return Response.json(progress, { headers: noStore });
+  return apiJson(progress);
 }

@@ -109,8 +109,8 @@ class TooManyDestinations extends Error {}
 /** lib/outbound's words (made to sit inside a sentence) as a sentence of their own. */
 const sentence = (words: string) => `${words.charAt(0).toUpperCase()}${words.slice(1)}${words.endsWith(".") ? "" : "."}`;
 
-/** The destination of this connection, or undefined. */
-async function findDestination(connectionId: string, destinationId: string) {
+/** The destination of this connection, with the connection (for its audit record), or undefined. */
+export async function findDestination(connectionId: string, destinationId: string) {
   const db = await getDb();
   const [row] = await db
     .select()
@@ -121,7 +121,7 @@ async function findDestination(connectionId: string, destinationId: string) {
   return row && connection ? { row, connection } : undefined;
 }
 
-const GONE = { ok: false, error: "This destination no longer exists." } as const;
+export const GONE = { ok: false, error: "This destination no longer exists." } as const;
 
 /** Turns a destination off (nothing queued or sent) or on again; on also lifts an automatic pause. */
 export async function setDestinationEnabled(actor: AuditActor, raw: unknown): Promise<ActionResult> {

@@ -2,10 +2,10 @@ import "server-only";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import type { Role } from "@/lib/auth/roles";
-import { getConnection } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { forwardAttempts, forwardDeliveries, forwardDestinations } from "@/lib/db/forwarding-schema";
 import { webhookEvents } from "@/lib/db/schema";
+import { findDestination, GONE } from "./destinations";
 import { resendInputSchema } from "./schemas";
 import type { EventForwards } from "./types";
 import { wakeForwarding } from "./worker";
@@ -66,14 +66,11 @@ export async function resendEvent(actor: AuditActor, raw: unknown): Promise<{ ok
   const parsed = resendInputSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "Check the request." };
   const { connectionId, destinationId, eventId } = parsed.data;
-  const db = await getDb();
-  const [destination] = await db
-    .select()
-    .from(forwardDestinations)
-    .where(and(eq(forwardDestinations.id, destinationId), eq(forwardDestinations.connectionId, connectionId)));
-  const connection = await getConnection(connectionId);
-  if (!destination || !connection) return { ok: false, error: "This destination no longer exists." };
+  const found = await findDestination(connectionId, destinationId);
+  if (!found) return GONE;
+  const { row: destination, connection } = found;
   if (!destination.enabled) return { ok: false, error: `${destination.name} is off: turn it on to send to it.` };
+  const db = await getDb();
   const [event] = await db
     .select({ id: webhookEvents.id })
     .from(webhookEvents)

@@ -5,6 +5,7 @@ import { getConnection } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { forwardDestinations, forwardReplays } from "@/lib/db/forwarding-schema";
 import { parseEventFilters, replayCondition } from "@/lib/webhooks/webhooks";
+import { findDestination, GONE } from "./destinations";
 import { replayIdSchema, replayInputSchema, type ReplayInput } from "./schemas";
 import type { ReplayProgress } from "./types";
 import { wakeForwarding } from "./worker";
@@ -17,7 +18,7 @@ import { wakeForwarding } from "./worker";
  */
 
 type Failure = { ok: false; error: string };
-type Selection = { ok: true; destination: typeof forwardDestinations.$inferSelect; condition: SQL; filters: string };
+type Selection = { ok: true; destination: typeof forwardDestinations.$inferSelect; connection: { id: string; name: string }; condition: SQL; filters: string };
 
 async function select(raw: ReplayInput): Promise<Selection | Failure> {
   const parsed = replayInputSchema.safeParse(raw);
@@ -25,13 +26,9 @@ async function select(raw: ReplayInput): Promise<Selection | Failure> {
   const { connectionId, destinationId, filters } = parsed.data;
   const parsedFilters = parseEventFilters(new URLSearchParams(filters));
   if (!parsedFilters.ok) return { ok: false, error: `The log's filters cannot be read: ${parsedFilters.errorDescription}.` };
-  const db = await getDb();
-  const [destination] = await db
-    .select()
-    .from(forwardDestinations)
-    .where(and(eq(forwardDestinations.id, destinationId), eq(forwardDestinations.connectionId, connectionId)));
-  if (!destination) return { ok: false, error: "This destination no longer exists." };
-  return { ok: true, destination, condition: replayCondition(parsedFilters.filters, connectionId), filters };
+  const found = await findDestination(connectionId, destinationId);
+  if (!found) return GONE;
+  return { ok: true, destination: found.row, connection: found.connection, condition: replayCondition(parsedFilters.filters, connectionId), filters };
 }
 
 const firstRow = <T>(result: unknown) => (result as { rows: T[] }).rows[0];
@@ -49,10 +46,8 @@ export async function countReplay(raw: ReplayInput): Promise<{ ok: true; count: 
 export async function startReplay(actor: AuditActor, raw: ReplayInput): Promise<{ ok: true; replayId: string; total: number } | Failure> {
   const selection = await select(raw);
   if (!selection.ok) return selection;
-  const { destination, condition, filters } = selection;
+  const { destination, connection, condition, filters } = selection;
   if (!destination.enabled) return { ok: false, error: `${destination.name} is off: turn it on to replay to it.` };
-  const connection = await getConnection(destination.connectionId);
-  if (!connection) return { ok: false, error: "This connection no longer exists." };
   const db = await getDb();
   const replayId = crypto.randomUUID();
   const total = await db.transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import "server-only";
-import { apiError, authenticateApi } from "@/lib/auth/guards";
+import { apiError, apiJson, authenticateApi } from "@/lib/auth/guards";
 import { EVENT_EXPORT_COLUMNS, exportResponse, exportStream, REJECTION_EXPORT_COLUMNS, type ExportFormat } from "./export";
 import { parseEventFilters, parseRejectionFilters } from "./filters";
 import { BadCursorError, decodeCursor } from "./cursor";
@@ -7,7 +7,6 @@ import { iterateWebhookEvents, iterateWebhookRejections } from "./export-rows";
 import { getWebhookEvent, listWebhookEvents, listWebhookRejections } from "./webhooks";
 
 /** The log's route handlers' bodies (session auth, both roles); the files under app/api only delegate. */
-const noStore = { "Cache-Control": "no-store" };
 
 function badQuery(errorDescription: string) {
   return apiError(400, "invalid_request", errorDescription);
@@ -42,7 +41,7 @@ export async function handleListEvents(request: Request): Promise<Response> {
   if (!parsed.ok) return badQuery(parsed.errorDescription);
   return withCursorErrors(async () => {
     const page = await listWebhookEvents(parsed.filters, user.role);
-    return Response.json({ events: page.items, nextCursor: page.nextCursor, newerCursor: page.newerCursor }, { headers: noStore });
+    return apiJson({ events: page.items, nextCursor: page.nextCursor, newerCursor: page.newerCursor });
   });
 }
 
@@ -52,7 +51,7 @@ export async function handleGetEvent(id: string): Promise<Response> {
   if (!/^\d{1,15}$/.test(id)) return badQuery("id: must be a positive integer");
   const event = await getWebhookEvent(Number(id), user.role);
   if (!event) return apiError(404, "not_found", `No webhook event with id ${id}.`);
-  return Response.json(event, { headers: noStore });
+  return apiJson(event);
 }
 
 export async function handleExportEvents(request: Request): Promise<Response> {
@@ -88,6 +87,6 @@ export async function handleListRejections(request: Request): Promise<Response> 
     }
     if (format !== null) return badQuery("format: must be csv or ndjson");
     const page = await listWebhookRejections(parsed.filters);
-    return Response.json({ rejections: page.items, nextCursor: page.nextCursor, newerCursor: page.newerCursor }, { headers: noStore });
+    return apiJson({ rejections: page.items, nextCursor: page.nextCursor, newerCursor: page.newerCursor });
   });
 }
