@@ -14,7 +14,7 @@ import { sql } from "drizzle-orm";
 import { insertTestConnection } from "@/lib/testing/webhooks";
 import { processTreeRss, rowsOf, sampleRss, sleep, withDatabase, type Scenario } from "./reliability/server";
 import { benchConsole, benchScenario } from "./support/console";
-import { measuredPart, MiB, round, type BackendContext } from "./support/part";
+import { measuredPart, MiB, round, sum, type BackendContext } from "./support/part";
 import { signedExpiredEvent, type Sender } from "./support/signed-event";
 import type { Metric } from "./support/report";
 
@@ -24,8 +24,12 @@ const HEALTH_SECONDS = Number(process.env.BENCH_HEALTH_SECONDS ?? 5);
 const INGEST_SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 10);
 /** Console connections (tenants) the events are spread over. */
 export const WEBHOOK_URLS = 4;
-/** Requests per route before the clock starts: Next loads a route's code on its first request. */
-const WARM_UP_REQUESTS = 200;
+/**
+ * Requests per route before the clock starts: Next loads a route's code on its first request, and V8
+ * optimises the hot paths over the first thousands (after 200, the first health phase ran at about
+ * half the second's rate). A number, not a duration, so every warm-up event is answered and counted.
+ */
+const WARM_UP_REQUESTS = 1_000;
 
 const TARGETS = {
   ratio: "durable unique events/s ÷ /api/health req/s (same run) ≥ 0.75 PGlite, ≥ 0.85 PostgreSQL",
@@ -91,17 +95,19 @@ export function webhookSenders(scenario: Scenario, count: number): Promise<Array
 
 /**
  * Each route warmed up, then /api/health, ingest and /api/health again, each phase printed as it ends.
- * `beforeLastHealth` runs between ingest and the last phase (to let work the events started finish).
+ * `settle` runs after the warm-up and between ingest and the last phase (to let work the events started
+ * finish, so that each health phase measures an idle console).
  */
 export async function runIngestPhases(
   url: string,
   senders: Sender[],
   label: string,
-  { beforeLastHealth }: { beforeLastHealth?: () => Promise<void> } = {},
+  { settle }: { settle?: () => Promise<void> } = {},
 ): Promise<IngestPhases> {
   const phases: Phase[] = [];
   await load(url, { amount: WARM_UP_REQUESTS, requests: [{ method: "GET", path: "/api/health" }] });
   const warmUpOk = (await load(url, { amount: WARM_UP_REQUESTS, requests: [webhookRequests(senders)] }))["2xx"];
+  await settle?.();
   const phase = async (name: string, options: Partial<autocannon.Options>) => {
     const from = Date.now();
     const result = await load(url, options);
@@ -110,7 +116,7 @@ export async function runIngestPhases(
   };
   await phase("health", { duration: HEALTH_SECONDS, requests: [{ method: "GET", path: "/api/health" }] });
   await phase("ingest", { duration: INGEST_SECONDS, requests: [webhookRequests(senders)] });
-  await beforeLastHealth?.();
+  await settle?.();
   await phase("health", { duration: HEALTH_SECONDS, requests: [{ method: "GET", path: "/api/health" }] });
   return { phases, warmUpOk };
 }
@@ -198,5 +204,4 @@ function figures(phases: Phase[], run: { stored: number; warmUpOk: number; idleR
   };
 }
 
-const sum = <T>(items: T[], f: (item: T) => number) => items.reduce((total, item) => total + f(item), 0);
 const statusCount = (result: autocannon.Result, status: number) => result.statusCodeStats?.[`${status}`]?.count ?? 0;

@@ -50,3 +50,10 @@ export function measuredPart(name: string, title: string, targets: Record<string
 
 export const MiB = 1024 * 1024;
 export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+export const sum = <T>(items: readonly T[], f: (item: T) => number) => items.reduce((total, item) => total + f(item), 0);
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}

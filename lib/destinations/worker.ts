@@ -1,7 +1,8 @@
 import "server-only";
+import { performance } from "node:perf_hooks";
 import { errorMessage, logger } from "@/lib/logger";
 import { outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
-import { onDeliveriesQueued } from "@/lib/webhooks/webhooks";
+import { eventsReceived, onDeliveriesQueued } from "@/lib/webhooks/webhooks";
 import { attemptDeliveries } from "./forward";
 import { recordAttempts, takeDueDeliveries } from "./outbox";
 
@@ -10,7 +11,7 @@ import { recordAttempts, takeDueDeliveries } from "./outbox";
  * them side by side and recording the attempts, then the next batch. An idle lane sleeps until storing
  * queues a delivery here (onDeliveriesQueued), a destination is turned back on, or the poll interval
  * passes (for what other instances queued, and retries coming due). The receiver never waits for any
- * of it: storing only queues.
+ * of it: storing only queues, and while a flood of webhooks fills the process, the lanes give way.
  */
 
 const LANES = 4;
@@ -24,6 +25,18 @@ const ERROR_PAUSE_MS = 5_000;
 const GATHER_MS = 50;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Receiving comes first: the service waits for the console's answer to each webhook (and sends it
+ * again when none comes in time), a destination waits for nothing. So while storing keeps this
+ * process's event loop nearly full (at least BUSY_UTILIZATION of the last LOAD_WINDOW_MS, events
+ * arriving), the lanes forward one batch per FLOOD_PASS_MS between them and leave the rest queued,
+ * durable in the outbox, until the flood eases. That one batch keeps forwards moving through a flood
+ * that does not end; a replay alone (no events arriving) never counts as one.
+ */
+const BUSY_UTILIZATION = 0.9;
+const LOAD_WINDOW_MS = 500;
+const FLOOD_PASS_MS = 1_000;
+
 /** One pass: takes up to `limit` due deliveries, sends them and records what happened. Answers how many it took. */
 export async function forwardDueDeliveries(policy: OutboundPolicy = outboundPolicyFromEnv(), limit = BATCH_SIZE): Promise<number> {
   const taken = await takeDueDeliveries(limit);
@@ -33,10 +46,12 @@ export async function forwardDueDeliveries(policy: OutboundPolicy = outboundPoli
 }
 
 /**
- * The lanes' shared state: the idle lanes' wake-ups, oldest first, and whether a wake found every lane
- * busy (then the next lane to finish goes on instead of sleeping, so no wake is lost).
+ * The lanes' shared state: the idle lanes' wake-ups, oldest first, whether a wake found every lane
+ * busy (then the next lane to finish goes on instead of sleeping, so no wake is lost), and whether
+ * webhooks flood the process now, with when a lane last passed during one.
  */
-type Workers = { idle: Array<() => void>; wakeWhileBusy: boolean };
+export type Workers = { idle: Array<() => void>; wakeWhileBusy: boolean; flooded: boolean; lastFloodPassAt: number };
+export const newWorkers = (): Workers => ({ idle: [], wakeWhileBusy: false, flooded: false, lastFloodPassAt: 0 });
 const state = globalThis as unknown as { __forwardingWorkers?: Workers };
 
 /** Wakes one idle lane: one event queued needs one lane's pass, not every lane's. */
@@ -69,6 +84,35 @@ function idle(workers: Workers, pollMs?: number): Promise<void> {
 }
 
 /**
+ * Every LOAD_WINDOW_MS: whether the last window was a flood (the event loop nearly full, events
+ * arriving, as `received` counts them). Answers how to stop watching.
+ */
+export function watchForFloods(workers: Workers, received: () => number = eventsReceived): () => void {
+  let windowStart = performance.eventLoopUtilization();
+  let receivedBefore = received();
+  const timer = setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const { utilization } = performance.eventLoopUtilization(now, windowStart);
+    const receivedNow = received();
+    workers.flooded = utilization >= BUSY_UTILIZATION && receivedNow > receivedBefore;
+    windowStart = now;
+    receivedBefore = receivedNow;
+  }, LOAD_WINDOW_MS).unref();
+  return () => clearInterval(timer);
+}
+
+/** Returns at once, or during a flood once it eases or this lane's turn for the flood's one batch per FLOOD_PASS_MS comes. */
+export async function giveWayToFloods(workers: Workers): Promise<void> {
+  while (workers.flooded) {
+    if (Date.now() - workers.lastFloodPassAt >= FLOOD_PASS_MS) {
+      workers.lastFloodPassAt = Date.now();
+      return;
+    }
+    await pause(LOAD_WINDOW_MS / 5);
+  }
+}
+
+/**
  * One lane. Lane 0 also polls while idle (for what other instances queued and for retries coming due);
  * the others sleep until woken, by storing, by a destination turned back on, or by a lane that took a
  * full batch (more is waiting): an idle console asks the database once a second, not once per lane,
@@ -77,6 +121,7 @@ function idle(workers: Workers, pollMs?: number): Promise<void> {
 async function runLane(workers: Workers, lane: number): Promise<void> {
   for (;;) {
     try {
+      await giveWayToFloods(workers);
       const taken = await forwardDueDeliveries();
       if (taken === BATCH_SIZE) wakeOne(workers);
       else await idle(workers, lane === 0 ? IDLE_POLL_MS : undefined);
@@ -90,7 +135,7 @@ async function runLane(workers: Workers, lane: number): Promise<void> {
 /** Starts this process's forwarding lanes (once, also across dev reloads); they run as long as the process. */
 export function startForwarding(): void {
   if (state.__forwardingWorkers) return;
-  const workers: Workers = { idle: [], wakeWhileBusy: false };
+  const workers = newWorkers();
   let gathering: NodeJS.Timeout | undefined;
   onDeliveriesQueued(() => {
     gathering ??= setTimeout(() => {
@@ -99,6 +144,7 @@ export function startForwarding(): void {
     }, GATHER_MS);
   });
   state.__forwardingWorkers = workers;
+  watchForFloods(workers);
   for (let lane = 0; lane < LANES; lane++) void runLane(workers, lane);
 }
 

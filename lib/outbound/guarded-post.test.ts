@@ -182,6 +182,34 @@ describe("postGuarded: answers", () => {
   });
 });
 
+describe("postGuarded: connections", () => {
+  it("reuses a connection for the next post to the same host, but not one whose answer was cut short", async () => {
+    const server = await serve("127.0.0.1", (request, response) => response.end(request.url === "/big" ? "x".repeat(10_000) : "ok"));
+    const url = `http://127.0.0.1:${server.port}`;
+    expect(await post(`${url}/a`)).toMatchObject({ kind: "answered", body: "ok" });
+    expect(await post(`${url}/b`)).toMatchObject({ kind: "answered", body: "ok" });
+    expect(server.connections()).toBe(1);
+    expect(await post(`${url}/big`, { maxResponseBytes: 100 })).toMatchObject({ kind: "answered", truncated: true });
+    expect(await post(`${url}/c`)).toMatchObject({ kind: "answered", body: "ok" });
+    expect(server.connections()).toBe(2);
+  });
+
+  it("sends again on a new connection when a pooled one is closed as it is reused", async () => {
+    const served = new WeakMap<object, number>();
+    const server = await serve("127.0.0.1", (request, response) => {
+      const count = (served.get(request.socket) ?? 0) + 1;
+      served.set(request.socket, count);
+      // The second request on a connection finds it closed, as when a server's idle timeout ends it.
+      if (count === 2) request.socket.destroy();
+      else response.end("ok");
+    });
+    const url = `http://127.0.0.1:${server.port}/`;
+    expect(await post(url)).toMatchObject({ kind: "answered", body: "ok" });
+    expect(await post(url)).toMatchObject({ kind: "answered", status: 200, body: "ok" });
+    expect(server.connections()).toBe(2);
+  });
+});
+
 describe("postGuarded: failures", () => {
   it("gives up on a server that never answers within the timeout", async () => {
     const server = await serve("127.0.0.1", () => {});

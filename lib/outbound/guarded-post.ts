@@ -2,13 +2,14 @@ import "server-only";
 import http from "node:http";
 import https from "node:https";
 import { StringDecoder } from "node:string_decoder";
-import { checkDestinationUrl, guardedLookup, RefusedAddressError, type OutboundPolicy, type ResolveAll } from "./address-policy";
+import { checkDestinationUrl, guardedLookup, RefusedAddressError, resolveWithDns, type OutboundPolicy, type ResolveAll } from "./address-policy";
 import { NETWORK_ERRORS } from "./network-errors";
 
 /**
  * The one POST to a URL someone typed: the address policy checked before connecting (an IP literal) and
  * while connecting (a host name, through guardedLookup), no redirect followed (a 3xx is an answer like any
  * other), one deadline over connect, headers and body, and at most maxResponseBytes of the answer read.
+ * Connections are kept alive and reused for the same host (poolFor says why that is as safe as a new one).
  * It logs nothing: a destination's URL, headers and body are the tenant's.
  */
 
@@ -42,10 +43,35 @@ function networkWords(error: NodeJS.ErrnoException): string {
   return NETWORK_ERRORS[error.code] ?? `a network error (${error.code})`;
 }
 
+/** How long a pooled connection may sit idle before it is closed (less when the server announces less). */
+const IDLE_CONNECTION_MS = 4_000;
+
+type Pool = { "http:": http.Agent; "https:": https.Agent };
+/**
+ * Keep-alive pools, one per resolver and allowed-hosts list. A pooled connection was opened through
+ * guardedLookup under the same policy, to the host and port its pool is named by, so reusing it checks
+ * nothing less than a new one would: its address was checked when it connected, and a name that
+ * resolves elsewhere later (DNS rebinding) cannot move an open connection.
+ */
+const pools = new WeakMap<ResolveAll, Map<string, Pool>>();
+
+function poolFor(policy: OutboundPolicy, resolveAll: ResolveAll): Pool {
+  let byPolicy = pools.get(resolveAll);
+  if (!byPolicy) pools.set(resolveAll, (byPolicy = new Map()));
+  const key = JSON.stringify(policy.allowedHosts);
+  let pool = byPolicy.get(key);
+  if (!pool) {
+    const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS, lookup: guardedLookup(policy, resolveAll) };
+    pool = { "http:": new http.Agent(options), "https:": new https.Agent(options) };
+    byPolicy.set(key, pool);
+  }
+  return pool;
+}
+
 export function postGuarded(url: string | URL, options: GuardedPostOptions): Promise<GuardedPostResult> {
   const started = performance.now();
   const latencyMs = () => Math.round(performance.now() - started);
-  const { policy, timeoutMs = DEFAULT_TIMEOUT_MS, maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES } = options;
+  const { policy, timeoutMs = DEFAULT_TIMEOUT_MS, maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES, lookup: resolveAll = resolveWithDns } = options;
 
   const checked = checkDestinationUrl(String(url), policy);
   if (!checked.ok) {
@@ -53,64 +79,71 @@ export function postGuarded(url: string | URL, options: GuardedPostOptions): Pro
     return Promise.resolve({ kind: "failed", reason, words: checked.description, latencyMs: latencyMs() });
   }
   const target = checked.url;
+  const scheme = target.protocol === "https:" ? "https:" : "http:";
   const body = typeof options.body === "string" ? Buffer.from(options.body) : options.body;
 
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (outcome: Outcome) => {
+    let request: http.ClientRequest;
+    const finish = (outcome: Outcome, readToTheEnd = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
-      // Closes the socket (agent: false, so it is this request's own): an answer cut short is not drained.
-      request.destroy();
+      // An answer read to its end leaves its connection to the pool; one cut short (not drained: 100 MB,
+      // say), timed out or failed closes it.
+      if (!readToTheEnd) request.destroy();
       resolve({ ...outcome, latencyMs: latencyMs() });
     };
-
-    const request = (target.protocol === "https:" ? https : http).request({
-      protocol: target.protocol,
-      // Without URL.hostname's brackets, so Node sees an IPv6 literal as one (and skips `lookup` for it,
-      // which is why checkDestinationUrl judged it).
-      hostname: target.hostname.replace(/^\[(.*)\]$/, "$1"),
-      port: target.port || undefined,
-      path: `${target.pathname}${target.search}`,
-      method: "POST",
-      headers: { ...options.headers, "content-length": String(body.byteLength) },
-      // A fresh connection every time: nothing pooled that was opened under another check.
-      agent: false,
-      lookup: guardedLookup(policy, options.lookup),
-    });
     const deadline = setTimeout(() => finish({ kind: "failed", reason: "timeout", words: `no answer within ${timeoutMs / 1000} s` }), timeoutMs);
 
-    request.on("error", (error: NodeJS.ErrnoException) =>
-      finish(
-        error instanceof RefusedAddressError
-          ? { kind: "failed", reason: "refused_address", words: error.message }
-          : { kind: "failed", reason: "network", words: networkWords(error) },
-      ),
-    );
-
-    request.on("response", (response) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const answered = (truncated: boolean) => {
-        const bytes = Buffer.concat(chunks).subarray(0, maxResponseBytes);
-        // A cut may split a character: the decoder keeps back its first bytes instead of writing U+FFFD.
-        const text = truncated ? new StringDecoder("utf8").write(bytes) : bytes.toString("utf8");
-        finish({ kind: "answered", status: response.statusCode ?? 0, body: text, truncated });
-      };
-      response.on("data", (chunk: Buffer) => {
-        chunks.push(chunk);
-        size += chunk.byteLength;
-        // Enough is read: the rest of the answer (100 MB, say) is never read, finish closes the socket.
-        if (size > maxResponseBytes) answered(true);
+    const send = (agent: http.Agent | false) => {
+      request = (scheme === "https:" ? https : http).request({
+        protocol: scheme,
+        // Without URL.hostname's brackets, so Node sees an IPv6 literal as one (and skips `lookup` for it,
+        // which is why checkDestinationUrl judged it).
+        hostname: target.hostname.replace(/^\[(.*)\]$/, "$1"),
+        port: target.port || undefined,
+        path: `${target.pathname}${target.search}`,
+        method: "POST",
+        headers: { ...options.headers, "content-length": String(body.byteLength) },
+        agent,
+        lookup: guardedLookup(policy, resolveAll),
       });
-      response.on("end", () => answered(false));
-      // After "end" these come too late to count; before it, the answer was cut off.
-      const cut = () => finish({ kind: "failed", reason: "network", words: "the connection closed in the middle of the answer" });
-      response.on("error", cut);
-      response.on("close", cut);
-    });
 
-    request.end(body);
+      request.on("error", (error: NodeJS.ErrnoException) => {
+        // A pooled connection the server closed just as it was reused: once more, on a connection of its own.
+        if (request.reusedSocket && error.code === "ECONNRESET" && !settled) return send(false);
+        finish(
+          error instanceof RefusedAddressError
+            ? { kind: "failed", reason: "refused_address", words: error.message }
+            : { kind: "failed", reason: "network", words: networkWords(error) },
+        );
+      });
+
+      request.on("response", (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const answered = (truncated: boolean) => {
+          const bytes = Buffer.concat(chunks).subarray(0, maxResponseBytes);
+          // A cut may split a character: the decoder keeps back its first bytes instead of writing U+FFFD.
+          const text = truncated ? new StringDecoder("utf8").write(bytes) : bytes.toString("utf8");
+          finish({ kind: "answered", status: response.statusCode ?? 0, body: text, truncated }, !truncated);
+        };
+        response.on("data", (chunk: Buffer) => {
+          chunks.push(chunk);
+          size += chunk.byteLength;
+          // Enough is read: the rest of the answer is never read, finish closes the connection.
+          if (size > maxResponseBytes) answered(true);
+        });
+        response.on("end", () => answered(false));
+        // After "end" these come too late to count; before it, the answer was cut off.
+        const cut = () => finish({ kind: "failed", reason: "network", words: "the connection closed in the middle of the answer" });
+        response.on("error", cut);
+        response.on("close", cut);
+      });
+
+      request.end(body);
+    };
+    send(poolFor(policy, resolveAll)[scheme]);
   });
 }

@@ -28,8 +28,15 @@ export type StoreOutcome = { kind: "stored" } | { kind: "conflicting"; storedSha
  * the startup code that listens (lib/startup.ts) apart, each with its own copy of this module, so a
  * module-level set would never reach from one to the other (the workers then woke only by polling).
  */
-const shared = globalThis as unknown as { __deliveriesQueuedListeners?: Set<() => void> };
+const shared = globalThis as unknown as { __deliveriesQueuedListeners?: Set<() => void>; __eventsReceived?: { count: number } };
 const queuedListeners = (shared.__deliveriesQueuedListeners ??= new Set());
+/** Events handed to storeEvent by this process so far, on globalThis for the same reason. */
+const received = (shared.__eventsReceived ??= { count: 0 });
+
+/** How many events this process has been given to store: lib/destinations tells a flood of webhooks by it. */
+export function eventsReceived(): number {
+  return received.count;
+}
 
 /** Calls `listener` whenever storing queued deliveries to destinations (lib/destinations wakes its workers). */
 export function onDeliveriesQueued(listener: () => void): void {
@@ -65,6 +72,7 @@ const maxWritesInFlight = () => (targetFromEnv().kind === "pglite" ? 1 : 4);
  * bad row is written again row by row, so the good rows are stored and only the bad one fails.
  */
 export function storeEvent(event: ReceivedEvent): Promise<StoreOutcome> {
+  received.count++;
   return new Promise((resolve, reject) => {
     queue.push({ event, resolve, reject });
     writeQueued();

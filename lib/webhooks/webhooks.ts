@@ -12,9 +12,12 @@ import { keysetPage, logOrder, newestFirst } from "./paging";
 import type { EventFilters, RejectionFilters } from "./schemas";
 import type { FilterChoices, Page, WebhookEventDetail, WebhookEventSummary, WebhookRejectionSummary } from "./types";
 
-/** What forwarding (lib/destinations) uses: the service's signature, and a signal when storing queued deliveries. */
+/**
+ * What forwarding (lib/destinations) uses: the service's signature, a signal when storing queued
+ * deliveries, and the count of events received (to give way to a flood of them).
+ */
 export { signatureHeader } from "./signature";
-export { onDeliveriesQueued } from "./store";
+export { eventsReceived, onDeliveriesQueued } from "./store";
 export { parseEventFilters } from "./filters";
 
 /**

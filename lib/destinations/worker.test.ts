@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { giveWayToFloods, newWorkers, watchForFloods } from "./worker";
+
+// The lanes give way to a flood of webhooks: told by this process's real event loop, which the test
+// keeps busy (or not) itself.
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Keeps the event loop busy for `ms`, in slices that let timers run, calling `each` once per slice. */
+async function busyFor(ms: number, each: () => void = () => {}) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    each();
+    const sliceEnd = Date.now() + 20;
+    while (Date.now() < sliceEnd);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe("forwarding workers in a flood of webhooks", () => {
+  it("call a flood a full event loop with events arriving, not either alone", async () => {
+    let received = 0;
+    const workers = newWorkers();
+    const stop = watchForFloods(workers, () => received);
+    try {
+      await busyFor(1_200);
+      expect(workers.flooded).toBe(false);
+      await busyFor(1_200, () => received++);
+      expect(workers.flooded).toBe(true);
+      const arriving = setInterval(() => received++, 10);
+      await sleep(1_200);
+      clearInterval(arriving);
+      expect(workers.flooded).toBe(false);
+    } finally {
+      stop();
+    }
+  });
+
+  it("let one lane pass per second during a flood, and every lane once it eases", async () => {
+    const workers = { ...newWorkers(), flooded: true };
+    const started = Date.now();
+    await giveWayToFloods(workers);
+    expect(Date.now() - started).toBeLessThan(50);
+
+    let passed = 0;
+    const second = giveWayToFloods(workers).then(() => passed++);
+    const third = giveWayToFloods(workers).then(() => passed++);
+    await sleep(500);
+    expect(passed).toBe(0);
+    // A second later, one more lane's turn: the flood's forwards keep moving.
+    await sleep(800);
+    expect(passed).toBe(1);
+    workers.flooded = false;
+    await Promise.all([second, third]);
+    expect(passed).toBe(2);
+  });
+
+  it("do not wait without a flood", async () => {
+    const started = Date.now();
+    await giveWayToFloods(newWorkers());
+    expect(Date.now() - started).toBeLessThan(50);
+  });
+});
