@@ -30,7 +30,13 @@ export { readConnectionSecret, readServerKeys } from "./keys";
 export { hashWebhookToken, newWebhookToken } from "./webhook-token";
 
 type ChangeListener = (connectionId: string) => void;
-const changeListeners = new Set<ChangeListener>();
+/**
+ * Kept on globalThis: Next bundles the pages' actions that change a connection and the webhook route
+ * that caches it apart, each with its own copy of this module, so a module-level set would not reach
+ * from one to the other.
+ */
+const shared = globalThis as unknown as { __connectionChangeListeners?: Set<ChangeListener> };
+const changeListeners = (shared.__connectionChangeListeners ??= new Set());
 
 /**
  * Calls `listener` with a connection's id once a change to its keys or its existence has committed, so

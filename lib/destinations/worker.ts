@@ -28,13 +28,16 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Receiving comes first: the service waits for the console's answer to each webhook (and sends it
  * again when none comes in time), a destination waits for nothing. So while storing keeps this
- * process's event loop nearly full (at least BUSY_UTILIZATION of the last LOAD_WINDOW_MS, events
- * arriving), the lanes forward one batch per FLOOD_PASS_MS between them and leave the rest queued,
- * durable in the outbox, until the flood eases. That one batch keeps forwards moving through a flood
- * that does not end; a replay alone (no events arriving) never counts as one.
+ * process's event loop nearly full (at least BUSY_UTILIZATION of each LOAD_WINDOW_MS for FLOOD_WINDOWS
+ * windows in a row, events arriving), the lanes forward one batch per FLOOD_PASS_MS between them and
+ * leave the rest queued, durable in the outbox, until a window is not full. That one batch keeps
+ * forwards moving through a flood that does not end. A burst is no flood (a steady stream arrives in
+ * bursts, and holding its forwards back would only delay them), nor is a replay alone (no events
+ * arriving).
  */
 const BUSY_UTILIZATION = 0.9;
 const LOAD_WINDOW_MS = 500;
+const FLOOD_WINDOWS = 4;
 const FLOOD_PASS_MS = 1_000;
 
 /** One pass: takes up to `limit` due deliveries, sends them and records what happened. Answers how many it took. */
@@ -84,17 +87,19 @@ function idle(workers: Workers, pollMs?: number): Promise<void> {
 }
 
 /**
- * Every LOAD_WINDOW_MS: whether the last window was a flood (the event loop nearly full, events
- * arriving, as `received` counts them). Answers how to stop watching.
+ * Every LOAD_WINDOW_MS: whether the last FLOOD_WINDOWS windows were all full (the event loop nearly
+ * full, events arriving, as `received` counts them). Answers how to stop watching.
  */
 export function watchForFloods(workers: Workers, received: () => number = eventsReceived): () => void {
   let windowStart = performance.eventLoopUtilization();
   let receivedBefore = received();
+  let fullWindows = 0;
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
     const { utilization } = performance.eventLoopUtilization(now, windowStart);
     const receivedNow = received();
-    workers.flooded = utilization >= BUSY_UTILIZATION && receivedNow > receivedBefore;
+    fullWindows = utilization >= BUSY_UTILIZATION && receivedNow > receivedBefore ? fullWindows + 1 : 0;
+    workers.flooded = fullWindows >= FLOOD_WINDOWS;
     windowStart = now;
     receivedBefore = receivedNow;
   }, LOAD_WINDOW_MS).unref();

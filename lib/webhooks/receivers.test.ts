@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { deleteConnection } from "@/lib/connections/connections";
 import type { Database } from "@/lib/db";
 import { connectionSecrets } from "@/lib/db/schema";
@@ -46,6 +46,21 @@ describe("the receiver cache", () => {
     await replaceKeyElsewhere(connection.id, NEW_KEY);
     forgetReceiver(connection.id);
     expect((await findReceiver(connection.token))?.keys).toEqual([NEW_KEY]);
+  });
+
+  it("forgets at once what a change through another copy of the modules forgets (Next bundles the actions and the webhook route apart)", async () => {
+    const edited = await insertTestConnection("Edited elsewhere", [OLD_KEY]);
+    const deleted = await insertTestConnection("Deleted elsewhere", [OLD_KEY]);
+    await findReceiver(edited.token);
+    await findReceiver(deleted.token);
+    await replaceKeyElsewhere(edited.id, NEW_KEY);
+    vi.resetModules();
+    const actionsCopy = { receivers: await import("./receivers"), connections: await import("@/lib/connections/connections") };
+    actionsCopy.receivers.forgetReceiver(edited.id);
+    expect((await findReceiver(edited.token))?.keys).toEqual([NEW_KEY]);
+    // The other copy of connections.ts deletes it; this copy's cache hears of it.
+    expect(await actionsCopy.connections.deleteConnection(actor, { id: deleted.id, confirmName: "Deleted elsewhere" })).toEqual({ ok: true });
+    expect(await findReceiver(deleted.token)).toBeNull();
   });
 
   it("a regenerated URL stops working at once, and the new one works", async () => {

@@ -17,9 +17,14 @@ export const RECEIVER_CACHE_MS = 5_000;
 const MAX_CACHED_RECEIVERS = 10_000;
 
 type Cached = { receiver: Receiver; readAt: number };
-const cache = new Map<string, Cached>();
-/** Bumped by every forgetReceiver: a read that began before a change must not cache what it read. */
-let generation = 0;
+/**
+ * The cache, and a generation bumped by every forgetReceiver (a read that began before a change must
+ * not cache what it read), kept on globalThis: Next bundles the webhook route and the pages' actions
+ * that change a connection apart, each with its own copy of this module, and a regenerated URL must stop
+ * working in the route's copy at once, not RECEIVER_CACHE_MS later.
+ */
+const shared = globalThis as unknown as { __receiverCache?: { entries: Map<string, Cached>; generation: number } };
+const cache = (shared.__receiverCache ??= { entries: new Map(), generation: 0 });
 
 /**
  * The receiver of a webhook URL token, or null when no connection has it. Found receivers are cached
@@ -28,19 +33,19 @@ let generation = 0;
  */
 export async function findReceiver(token: string, now = Date.now()): Promise<Receiver | null> {
   const tokenHash = hashWebhookToken(token);
-  const cached = cache.get(tokenHash);
+  const cached = cache.entries.get(tokenHash);
   if (cached && now - cached.readAt < RECEIVER_CACHE_MS) return cached.receiver;
-  const readingFrom = generation;
+  const readingFrom = cache.generation;
   const db = await getDb();
   const [connection] = await db.select({ id: connections.id }).from(connections).where(eq(connections.webhookTokenHash, tokenHash)).limit(1);
   if (!connection) {
-    cache.delete(tokenHash);
+    cache.entries.delete(tokenHash);
     return null;
   }
   const receiver = { id: connection.id, keys: await readServerKeys(connection.id) };
-  if (readingFrom !== generation) return receiver;
-  if (cache.size >= MAX_CACHED_RECEIVERS) cache.clear();
-  cache.set(tokenHash, { receiver, readAt: now });
+  if (readingFrom !== cache.generation) return receiver;
+  if (cache.entries.size >= MAX_CACHED_RECEIVERS) cache.entries.clear();
+  cache.entries.set(tokenHash, { receiver, readAt: now });
   return receiver;
 }
 
@@ -49,7 +54,7 @@ export async function findReceiver(token: string, now = Date.now()): Promise<Rec
  * committed (a regenerated URL here, by ./url.ts; the rest by lib/connections, through onConnectionChanged).
  */
 export function forgetReceiver(connectionId: string): void {
-  generation++;
-  for (const [tokenHash, cached] of cache) if (cached.receiver.id === connectionId) cache.delete(tokenHash);
+  cache.generation++;
+  for (const [tokenHash, cached] of cache.entries) if (cached.receiver.id === connectionId) cache.entries.delete(tokenHash);
 }
 onConnectionChanged(forgetReceiver);
