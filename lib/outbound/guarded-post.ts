@@ -46,7 +46,8 @@ function networkWords(error: NodeJS.ErrnoException): string {
 /** How long a pooled connection may sit idle before it is closed (less when the server announces less). */
 const IDLE_CONNECTION_MS = 4_000;
 
-type Pool = { "http:": http.Agent; "https:": https.Agent };
+/** A policy's agents, and the guardedLookup they connect through (a request on a connection of its own uses it too). */
+type Pool = { lookup: ReturnType<typeof guardedLookup>; "http:": http.Agent; "https:": https.Agent };
 /**
  * Keep-alive pools, one per resolver and allowed-hosts list. A pooled connection was opened through
  * guardedLookup under the same policy, to the host and port its pool is named by, so reusing it checks
@@ -62,7 +63,7 @@ function poolFor(policy: OutboundPolicy, resolveAll: ResolveAll): Pool {
   let pool = byPolicy.get(key);
   if (!pool) {
     const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS, lookup: guardedLookup(policy, resolveAll) };
-    pool = { "http:": new http.Agent(options), "https:": new https.Agent(options) };
+    pool = { lookup: options.lookup, "http:": new http.Agent(options), "https:": new https.Agent(options) };
     byPolicy.set(key, pool);
   }
   return pool;
@@ -81,6 +82,7 @@ export function postGuarded(url: string | URL, options: GuardedPostOptions): Pro
   const target = checked.url;
   const scheme = target.protocol === "https:" ? "https:" : "http:";
   const body = typeof options.body === "string" ? Buffer.from(options.body) : options.body;
+  const pool = poolFor(policy, resolveAll);
 
   return new Promise((resolve) => {
     let settled = false;
@@ -107,7 +109,7 @@ export function postGuarded(url: string | URL, options: GuardedPostOptions): Pro
         method: "POST",
         headers: { ...options.headers, "content-length": String(body.byteLength) },
         agent,
-        lookup: guardedLookup(policy, resolveAll),
+        lookup: pool.lookup,
       });
 
       request.on("error", (error: NodeJS.ErrnoException) => {
@@ -144,6 +146,6 @@ export function postGuarded(url: string | URL, options: GuardedPostOptions): Pro
 
       request.end(body);
     };
-    send(poolFor(policy, resolveAll)[scheme]);
+    send(pool[scheme]);
   });
 }
