@@ -14,6 +14,7 @@ const ground = ["auth", "db", "outbound", "service", "testing"];
 /** What a feature may use of another, and which features each may use (nothing else of another feature). */
 const publicModules = (feature) => [`${feature}.ts`, "types.ts", "schemas.ts", "constants.ts"];
 const allowedEdges = {
+  alerts: ["audit", "connections", "destinations", "webhooks"],
   audit: [],
   connections: ["audit"],
   "data-points": ["audit", "connections"],

@@ -2,6 +2,8 @@
  * The overview part of `npm run bench`: each query of the overview page, timed over QUERY_RUNS runs at
  * 1,000,000 stored events (tooling/bulk-load.ts), on in-memory PGlite, or on a fresh database of
  * the PostgreSQL server DATABASE_URL names (created and dropped here). Target: p95 ≤ 50 ms per query.
+ * Beside them, one alert evaluation (lib/alerts/evaluate.ts: every condition of every connection, and
+ * the alerts it opens or updates) over the same events, whose p95 docs/performance.md states.
  * Results: bench/results/overview.json, under "pglite" or "postgres" (a run keeps the other's figures).
  */
 import os from "node:os";
@@ -17,6 +19,7 @@ const TARGET_P95_MS = 50;
 export async function runOverviewBench(): Promise<void> {
   const { setUpTestDatabase } = await import("@/lib/testing/database");
   const overview = await import("@/lib/overview/overview");
+  const { evaluateAlerts } = await import("@/lib/alerts/evaluate");
   const onPostgres = Boolean(process.env.DATABASE_URL);
   const { db, tearDown } = await setUpTestDatabase();
   try {
@@ -51,6 +54,7 @@ export async function runOverviewBench(): Promise<void> {
     }
     // The page runs its sections at once; on PGlite (one connection) they queue, on PostgreSQL they overlap.
     const wholePage = await timeRuns(QUERY_RUNS, () => Promise.all(Object.values(queries).map((run) => run())));
+    const alertEvaluation = await timeRuns(QUERY_RUNS, () => evaluateAlerts());
 
     const window = await overview.getExpiredPerHour();
     const result = {
@@ -68,9 +72,11 @@ export async function runOverviewBench(): Promise<void> {
       targetP95Ms: TARGET_P95_MS,
       queries: timings,
       wholePageAllSectionsAtOnce: wholePage,
+      alertEvaluation,
     };
     writeResult("overview", { ...readResult("overview"), [onPostgres ? "postgres" : "pglite"]: result });
     printTable(result.machine.database, timings, wholePage);
+    console.log(`One alert evaluation (every condition, ${CONNECTIONS} connections): p50 ${alertEvaluation.p50Ms.toFixed(1)} ms, p95 ${alertEvaluation.p95Ms.toFixed(1)} ms.`);
   } finally {
     await tearDown();
   }

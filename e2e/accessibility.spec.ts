@@ -31,6 +31,7 @@ const openFirstRow = (testId: string) => async (page: Page) => {
 
 const steps: Step[] = [
   { name: "overview", roles: ["admin", "support"], open: visit("/", "Overview") },
+  { name: "alerts", roles: ["admin", "support"], open: visit("/alerts", "Alerts") },
   { name: "connections", roles: ["admin"], open: visit("/connections", "Connections") },
   { name: "new connection", roles: ["admin"], open: visit("/connections/new", /connection/i) },
   {

@@ -57,6 +57,8 @@ async function startStack(index: number): Promise<() => Promise<void>> {
     SERVICE_TIMEOUT_MS: "3000",
     // The tenants' handlers in the forwarding tests (tooling/tenant-app.ts) listen on 127.0.0.1 over http.
     CONSOLE_FORWARD_ALLOWED_HOSTS: "127.0.0.1",
+    // The alerts' evaluator at its shortest period, so e2e/alerts.spec.ts sees an alert open within seconds.
+    CONSOLE_ALERT_EVALUATE_SECONDS: "10",
     // As if behind one proxy that appends the caller's address to X-Forwarded-For.
     CONSOLE_TRUSTED_PROXY_HOPS: "1",
     CONSOLE_OIDC_ISSUER: stack.oidcUrl,

@@ -68,6 +68,30 @@ export const envSchema = z
     SERVICE_BASE_URL_EU: optionalUrl,
     SERVICE_BASE_URL_AU: optionalUrl,
     SERVICE_BASE_URL_CA: optionalUrl,
+    /** Alerts (lib/alerts): how often the evaluator runs, and the silence threshold of a connection that sets none. */
+    CONSOLE_ALERT_EVALUATE_SECONDS: z.coerce.number().int().min(10, "must be at least 10").max(3_600, "must be at most 3600").default(60),
+    CONSOLE_ALERT_SILENCE_HOURS: z.coerce.number().int().min(1, "must be at least 1").max(72, "must be at most 72").default(2),
+    /** Where alert notices are posted (comma-separated), each signed with CONSOLE_ALERT_WEBHOOK_SECRET (Standard Webhooks). */
+    CONSOLE_ALERT_WEBHOOK_URLS: z
+      .string()
+      .optional()
+      .transform((v) => (v ? v.split(",").map((u) => u.trim()).filter(Boolean) : []))
+      .pipe(z.array(z.url({ protocol: /^https?$/, error: "each entry is an http(s) URL" }))),
+    CONSOLE_ALERT_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/]+=*$/, "must be a Standard Webhooks secret: whsec_ and base64")
+      .optional(),
+    /** Alert notices by email: the SMTP server (smtp:// or smtps://, credentials in the URL) and the recipients. */
+    CONSOLE_SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+      .optional(),
+    CONSOLE_ALERT_EMAIL_TO: z
+      .string()
+      .optional()
+      .transform((v) => (v ? v.split(",").map((a) => a.trim()).filter(Boolean) : []))
+      .pipe(z.array(z.email({ error: "each entry is an email address" }))),
+    CONSOLE_ALERT_EMAIL_FROM: z.email().default("tenant-console@localhost"),
     /** Read by `npm run connections -- add` only, so keys never appear in a command line. */
     CONSOLE_MANAGEMENT_KEY: z.string().min(1).optional(),
     CONSOLE_SERVER_SECRET_KEY: z.string().min(1).optional(),
@@ -77,6 +101,14 @@ export const envSchema = z
   .refine((e) => !e.CONSOLE_BOOTSTRAP_ADMIN_EMAIL === !e.CONSOLE_BOOTSTRAP_ADMIN_PASSWORD, {
     path: ["CONSOLE_BOOTSTRAP_ADMIN_PASSWORD"],
     message: "CONSOLE_BOOTSTRAP_ADMIN_EMAIL and CONSOLE_BOOTSTRAP_ADMIN_PASSWORD are set together",
+  })
+  .refine((e) => e.CONSOLE_ALERT_WEBHOOK_URLS.length === 0 || e.CONSOLE_ALERT_WEBHOOK_SECRET, {
+    path: ["CONSOLE_ALERT_WEBHOOK_SECRET"],
+    message: "must be set when CONSOLE_ALERT_WEBHOOK_URLS is: every notice is signed",
+  })
+  .refine((e) => !e.CONSOLE_SMTP_URL === (e.CONSOLE_ALERT_EMAIL_TO.length === 0), {
+    path: ["CONSOLE_ALERT_EMAIL_TO"],
+    message: "CONSOLE_SMTP_URL and CONSOLE_ALERT_EMAIL_TO are set together",
   })
   // No default in production: 0 makes every caller one address for the sign-in throttle, so wrong passwords
   // from anyone can refuse password sign-in to everyone. That has to be a choice, not an oversight.
@@ -109,4 +141,9 @@ let cached: Env | undefined;
 export function env(): Env {
   cached ??= parseEnv(process.env);
   return cached;
+}
+
+/** Parses the environment again on next use (a test that sets a variable after env() has been read). */
+export function reloadEnv(): void {
+  cached = undefined;
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { startAlerts } from "@/lib/alerts/alerts";
 import { signInSettings } from "@/lib/auth/oidc-config";
 import { countUsers, createUser, UserExistsError } from "@/lib/auth/users";
 import { bindLegacySecrets } from "@/lib/connections/rotate";
@@ -37,4 +38,5 @@ export async function startUp(): Promise<void> {
   }
   startWebhookRetentionJob();
   startForwarding();
+  startAlerts();
 }

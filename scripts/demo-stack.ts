@@ -6,19 +6,22 @@ import path from "node:path";
 import { loadSeedFile, REGIONS, startEmulator, type RunningEmulator } from "@/emulator/server";
 import { createUser } from "@/lib/auth/users";
 import { closeDb } from "@/lib/db";
+import { demoAlertEnv, demoAlertSecret, seedDemoAlertThresholds } from "./demo-alerts";
 import { backfillDemoHistory, DEMO_HISTORY } from "./demo-history";
 import { demoOidcGroups, demoOidcUsers } from "@/tooling/oidc-users";
 import { portProblem } from "./ports.mjs";
 import { seedDemoConnections } from "@/tooling/seed-connections";
 import { pointEmulatorAtConsole } from "@/tooling/seed-webhooks";
+import { startNoticeSink, type NoticeSink } from "@/tooling/notice-sink";
 import { demoTenantAppHandlers, seedDemoDestinations } from "@/tooling/seed-destinations";
 import { startTenantApp, type TenantApp } from "@/tooling/tenant-app";
 
 /**
  * The demo's stack, for `npm run demo` and `npm run tour`: a fresh embedded database with a week of demo
  * history, the service emulator with the demo seed playing its story, a local OpenID Connect provider for
- * single sign-on, demo users and connections, and the production console, with no other service. What
- * the console and the in-process services print goes to a log file, so the terminal keeps the banner.
+ * single sign-on, demo users and connections, a notice sink for the console's alerts (./demo-alerts.ts),
+ * and the production console, with no other service. What the console and the in-process services print
+ * goes to a log file, so the terminal keeps the banner.
  */
 export const demoUsers = [
   { email: "admin@demo.test", password: "demo-admin-password", name: "Demo Admin", role: "admin" },
@@ -36,6 +39,9 @@ export type DemoStackOptions = {
   oidc: Port;
   /** The tenants' own application, which the console forwards their events to. */
   tenantApp: Port;
+  /** The notice sink: its web page and the alerts' webhook target, and its SMTP server. */
+  notices: Port;
+  smtp: Port;
   /** The embedded database's folder; wiped first, so every start is the same demo. */
   dataDir: string;
   /** Where the console's request log and the services' output go instead of the terminal. */
@@ -47,6 +53,7 @@ export type DemoStack = {
   emulator: RunningEmulator;
   oidcIssuer: string;
   tenantApp: TenantApp;
+  noticeSink: NoticeSink;
   connectionNames: string[];
   history: { events: number; rejections: number; days: number };
   logFile: string;
@@ -131,11 +138,13 @@ function ensurePortUsable({ port, env }: Port): void {
 
 export async function startDemoStack(options: DemoStackOptions): Promise<DemoStack> {
   const consoleUrl = `http://127.0.0.1:${options.console.port}`;
-  [options.console, options.emulator, options.oidc, options.tenantApp].forEach(ensurePortUsable);
+  [options.console, options.emulator, options.oidc, options.tenantApp, options.notices, options.smtp].forEach(ensurePortUsable);
   await ensurePortFree(options.console, "the console");
   await ensurePortFree(options.emulator, "the service emulator");
   await ensurePortFree(options.oidc, "the OpenID Connect provider");
   await ensurePortFree(options.tenantApp, "the tenant app");
+  await ensurePortFree(options.notices, "the notice sink");
+  await ensurePortFree(options.smtp, "the notice sink's SMTP server");
   ensureLocalSecrets();
 
   // The demo starts from a clean slate each time; `npm start` keeps its data.
@@ -166,6 +175,10 @@ export async function startDemoStack(options: DemoStackOptions): Promise<DemoSta
       users: demoOidcUsers,
     });
     closers.push(() => oidc.close());
+    // A secret of this run's own, which the console signs its notices with and the sink verifies them with.
+    const alertSecret = demoAlertSecret();
+    const noticeSink = await startNoticeSink({ webhookPort: options.notices.port, smtpPort: options.smtp.port, secret: alertSecret });
+    closers.push(() => noticeSink.stop());
     Object.assign(process.env, {
       NEXTAUTH_URL: consoleUrl,
       // Browsers reach the demo on 127.0.0.1 directly, through no proxy (lib/env.ts asks for the choice).
@@ -178,12 +191,15 @@ export async function startDemoStack(options: DemoStackOptions): Promise<DemoSta
       CONSOLE_OIDC_NAME: DEMO_OIDC_NAME,
       CONSOLE_OIDC_ADMIN_GROUPS: demoOidcGroups.admin,
       CONSOLE_OIDC_SUPPORT_GROUPS: demoOidcGroups.support,
-      // The tenant app listens on 127.0.0.1 over http: allowed for forwarding here, as an operator would allow it.
+      // The tenant app and the notice sink listen on 127.0.0.1 over http: allowed for forwarding and the alerts'
+      // notices here, as an operator would allow them.
       CONSOLE_FORWARD_ALLOWED_HOSTS: "127.0.0.1",
+      ...demoAlertEnv(noticeSink, alertSecret),
     });
 
     for (const user of demoUsers) await createUser(user);
     const connections = await seedDemoConnections(DEMO_SEED);
+    if (connections[0]) await seedDemoAlertThresholds(connections[0]);
     const history = await backfillDemoHistory(connections);
     const tenantApp = await startTenantApp({ port: options.tenantApp.port, handlers: demoTenantAppHandlers(DEMO_SEED) });
     closers.push(() => tenantApp.close());
@@ -210,6 +226,7 @@ export async function startDemoStack(options: DemoStackOptions): Promise<DemoSta
       emulator,
       oidcIssuer: oidc.issuer,
       tenantApp,
+      noticeSink,
       connectionNames: connections.map((c) => c.name),
       history: { events: history.events, rejections: history.rejections, days: DEMO_HISTORY.days },
       logFile: options.logFile,

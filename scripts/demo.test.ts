@@ -4,16 +4,23 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { and, eq, like, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { STORY_INCIDENTS, type RunningEmulator } from "@/emulator/server";
+import { getThresholds, listAlerts } from "@/lib/alerts/alerts";
+import { evaluateAlerts } from "@/lib/alerts/evaluate";
+import { sendDueNotices } from "@/lib/alerts/notice-sender";
+import { refuseBadSignatures } from "@/lib/alerts/test-helpers";
 import type { Database } from "@/lib/db";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
+import { reloadEnv } from "@/lib/env";
 import { getDelayHistogram, getExpiredPerHour, getRejectionsPerDay } from "@/lib/overview/charts";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { emulatorControl, startTestEmulator } from "@/lib/testing/emulator";
 import { receiveWebhook } from "@/lib/webhooks/receive";
+import { DEMO_ALERTS, demoAlertEnv, demoAlertSecret, seedDemoAlertThresholds } from "./demo-alerts";
 import { backfillDemoHistory, DEMO_HISTORY } from "./demo-history";
 import { startDemoStack } from "./demo-stack";
+import { startNoticeSink } from "@/tooling/notice-sink";
 import { seedDemoConnections } from "@/tooling/seed-connections";
 import { pointEmulatorAtConsole } from "@/tooling/seed-webhooks";
 
@@ -127,23 +134,64 @@ describe("npm run demo's data", () => {
   });
 });
 
+describe("npm run demo's alerts", () => {
+  it("the first connection's lowered threshold turns a burst the size of the story's into an alert, whose notices reach the sink signed, and by email", async () => {
+    const [acme, globex] = connections;
+    const secret = demoAlertSecret();
+    const sink = await startNoticeSink({ webhookPort: 0, smtpPort: 0, secret });
+    try {
+      // The console's settings as the demo stack passes them.
+      for (const [name, value] of Object.entries({ ...demoAlertEnv(sink, secret), CONSOLE_FORWARD_ALLOWED_HOSTS: "127.0.0.1" })) vi.stubEnv(name, value);
+      reloadEnv();
+      await seedDemoAlertThresholds(acme!);
+      expect((await getThresholds(acme!.id)).set).toMatchObject(DEMO_ALERTS.thresholds);
+      expect(Object.values((await getThresholds(globex!.id)).set).every((value) => value === null)).toBe(true);
+
+      // The story's burst, on each connection: only the first one's threshold (3, not the default 5) is reached.
+      for (const { webhookToken } of [acme!, globex!]) {
+        await refuseBadSignatures(webhookToken, new Date(), STORY_INCIDENTS.badSignatures.burst, "demo_srv_rotated_at_the_service_0000000001");
+      }
+      expect(await evaluateAlerts()).toMatchObject({ ran: true });
+      const { alerts } = await listAlerts({ connectionId: "all", kind: "bad_signatures", state: "open", limit: 50 });
+      expect(alerts.map((alert) => alert.connection.name)).toEqual([acme!.name]);
+      expect(alerts[0]!.measure).toMatchObject({ threshold: DEMO_ALERTS.thresholds.badSignatures });
+
+      // Sent through the guarded client (127.0.0.1 allowed), verified by the sink with the run's secret; and by SMTP.
+      while ((await sendDueNotices()) > 0);
+      const subject = expect.stringMatching(new RegExp(`^Alert: Signatures refused on ${acme!.name} \\(`));
+      expect(sink.notices).toContainEqual(expect.objectContaining({ type: "alert.opened", subject, verified: true, answered: 200 }));
+      expect(sink.notices.filter((notice) => !notice.verified)).toEqual([]);
+      expect(sink.mails).toContainEqual(expect.objectContaining({ subject, to: [DEMO_ALERTS.emailTo] }));
+    } finally {
+      vi.unstubAllEnvs();
+      reloadEnv();
+      await sink.stop();
+    }
+  });
+});
+
 describe("npm run demo's ports", () => {
   it("refuses a port that fetch blocks, naming its variable, before anything starts", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "demo-ports-"));
     fs.writeFileSync(path.join(dataDir, "kept"), "");
     const logFile = path.join(dataDir, "log", "demo.log");
+    const ports = {
+      console: { port: 3100, env: "PORT" },
+      emulator: { port: 4110, env: "EMULATOR_PORT" },
+      oidc: { port: 4120, env: "OIDC_PORT" },
+      tenantApp: { port: 4150, env: "TENANT_APP_PORT" },
+      notices: { port: 4160, env: "NOTICE_PORT" },
+      smtp: { port: 4125, env: "SMTP_PORT" },
+    };
     try {
-      await expect(
-        startDemoStack({
-          console: { port: 3100, env: "PORT" },
-          // 4190 is free on this machine, but Node's fetch (the demo's health check) refuses to connect to it.
-          emulator: { port: 4190, env: "EMULATOR_PORT" },
-          oidc: { port: 4120, env: "OIDC_PORT" },
-          tenantApp: { port: 4150, env: "TENANT_APP_PORT" },
-          dataDir,
-          logFile,
-        }),
-      ).rejects.toThrow(/^EMULATOR_PORT=4190 is a port that browsers and Node's fetch refuse to connect to/);
+      // 4190 is free on this machine, but Node's fetch (the demo's health check) refuses to connect to it.
+      await expect(startDemoStack({ ...ports, emulator: { port: 4190, env: "EMULATOR_PORT" }, dataDir, logFile })).rejects.toThrow(
+        /^EMULATOR_PORT=4190 is a port that browsers and Node's fetch refuse to connect to/,
+      );
+      // The notice sink's page is opened in a browser, and the console posts to it with fetch: checked alike.
+      await expect(startDemoStack({ ...ports, notices: { port: 6000, env: "NOTICE_PORT" }, dataDir, logFile })).rejects.toThrow(
+        /^NOTICE_PORT=6000 is a port that browsers and Node's fetch refuse to connect to/,
+      );
       // Nothing started: the data folder was not wiped and no log was opened.
       expect(fs.existsSync(path.join(dataDir, "kept"))).toBe(true);
       expect(fs.existsSync(logFile)).toBe(false);

@@ -9,9 +9,10 @@ import { demoUsers, logTail, startDemoStack, terminal, type DemoStack } from "./
 
 /**
  * npm run tour: starts the demo stack on ports of its own (TOUR_PORT 3030, TOUR_EMULATOR_PORT 4030,
- * TOUR_OIDC_PORT 4040, TOUR_TENANT_APP_PORT 4060), plays the tour's steps (tooling/tour/) in Chromium and writes into
- * docs/tour/ the screenshots of every step (light and dark, 1280×800 and 390×844) and, when an ffmpeg
- * is at hand, a video of the tour (tour.webm). Without one it says so and writes the screenshots only.
+ * TOUR_OIDC_PORT 4040, TOUR_TENANT_APP_PORT 4060, TOUR_NOTICE_PORT 4070, TOUR_SMTP_PORT 4035), plays the
+ * tour's steps (tooling/tour/) in Chromium and writes into docs/tour/ the screenshots of every step (light
+ * and dark, 1280×800 and 390×844) and, when an ffmpeg is at hand, a video of the tour (tour.webm). Without
+ * one it says so and writes the screenshots only.
  * TOUR_FFMPEG names the ffmpeg to record with; set empty, it records no video.
  */
 const outDir = path.resolve("docs/tour");
@@ -102,6 +103,8 @@ async function main() {
     emulator: port("TOUR_EMULATOR_PORT", 4030),
     oidc: port("TOUR_OIDC_PORT", 4040),
     tenantApp: port("TOUR_TENANT_APP_PORT", 4060),
+    notices: port("TOUR_NOTICE_PORT", 4070),
+    smtp: port("TOUR_SMTP_PORT", 4035),
     dataDir,
     logFile,
   });

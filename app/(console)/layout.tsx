@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { Suspense } from "react";
+import { AlertBanner, OpenAlertCount } from "@/components/alerts/alert-banner";
 import { ConnectionSwitcherSlot } from "@/components/connections/connection-switcher-slot";
 import { MobileNav } from "@/components/shell/mobile-nav";
 import { NavLinks } from "@/components/shell/nav-links";
@@ -9,9 +11,20 @@ import { Badge } from "@/components/ui/badge";
 import { requireUser } from "@/lib/auth/guards";
 import { navItemsFor } from "@/lib/auth/roles";
 import { selectConnectionAction } from "./connections/actions";
+import { readOpenAlerts } from "./open-alerts";
 
 export default async function ConsoleLayout({ children }: { children: React.ReactNode }) {
   const user = await requireUser();
+  // Not awaited: the banner and the navigation's count stream in after the page, never holding it (a
+  // Suspense without a fallback shows nothing until then); a failure to read them shows nothing either.
+  const openAlerts = readOpenAlerts();
+  const badges = {
+    "/alerts": (
+      <Suspense fallback={null}>
+        <OpenAlertCount alerts={openAlerts} />
+      </Suspense>
+    ),
+  };
   return (
     // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: this is the instant relative times are rendered against on both sides.
     <Providers serverNow={Date.now()}>
@@ -28,13 +41,13 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
             </Link>
           </div>
           <nav aria-label="Main" className="px-2 py-3">
-            <NavLinks items={navItemsFor(user.role)} />
+            <NavLinks items={navItemsFor(user.role)} badges={badges} />
           </nav>
         </aside>
         <div className="flex min-w-0 flex-1 flex-col">
           <header className="flex h-14 items-center justify-between gap-4 border-b border-slate-200 bg-white px-4 md:px-6 dark:border-slate-800 dark:bg-slate-900">
             <nav aria-label="Main (compact)" className="md:hidden">
-              <MobileNav items={navItemsFor(user.role)}>
+              <MobileNav items={navItemsFor(user.role)} badges={badges}>
                 {/* The header has no room for the theme, nor on a phone for who is signed in: the menu has them. */}
                 <div className="mt-2 border-t border-slate-200 pt-2 dark:border-slate-700">
                   <ThemeSwitcher labels />
@@ -61,6 +74,9 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
             </div>
           </header>
           <main id="main" className="flex-1 px-4 py-6 md:px-8">
+            <Suspense fallback={null}>
+              <AlertBanner alerts={openAlerts} />
+            </Suspense>
             {children}
           </main>
         </div>

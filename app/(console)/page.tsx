@@ -17,6 +17,7 @@ import {
   getRejectionsPerDay,
   RECENT_EXPIRIES,
 } from "@/lib/overview/overview";
+import { readOpenAlerts } from "./open-alerts";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -48,7 +49,7 @@ export default async function OverviewPage() {
             Connections
           </h2>
           <StreamedSection title="The connections' health" fallback={<ConnectionHealthGridSkeleton count={connections.length} />}>
-            <ConnectionHealthGrid health={health} isAdmin={isAdmin} emailOtp={emailOtp} />
+            <ConnectionHealthGrid health={health} isAdmin={isAdmin} emailOtp={emailOtp} openAlerts={readOpenAlerts()} />
           </StreamedSection>
         </section>
         <div className="grid gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">

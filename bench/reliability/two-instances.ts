@@ -7,6 +7,7 @@
 import { sql } from "drizzle-orm";
 import { closeDb, installDatabase, openDatabase } from "@/lib/db";
 import { purgeWebhookData, type PurgeResult } from "@/lib/webhooks/retention";
+import { startAlertWatch } from "./alerts-once";
 import { checkResult, skipped, type CheckResult } from "./result";
 import { compareWithLedger, deliver, Ledger, runPool, shuffle, type EventRecord, type StoredRow } from "./send";
 import { seedConnection, seedOldRows } from "./seed";
@@ -19,9 +20,10 @@ const OLD_ROWS = 2000;
 const FIRST_PURGE_MS = 30_000;
 
 export async function twoInstancesCheck(): Promise<CheckResult[]> {
-  if (!adminUrl) return [skipped(NAME, "SKIP (needs PostgreSQL)"), skipped("retention purge runs once", "SKIP (needs PostgreSQL)")];
+  if (!adminUrl) return [skipped(NAME, "SKIP (needs PostgreSQL)"), skipped("retention purge runs once", "SKIP (needs PostgreSQL)"), skipped("alerts once", "SKIP (needs PostgreSQL)")];
   const scenario = await createScenario("two");
   const servers: ConsoleServer[] = [];
+  const alertWatch = await startAlertWatch();
   try {
     const keys = ["rel_two_server_key_00000000000000000001"];
     const connection = await withDatabase(scenario, async (db) => {
@@ -29,7 +31,7 @@ export async function twoInstancesCheck(): Promise<CheckResult[]> {
       await seedOldRows(db, seeded.id, OLD_ROWS, 200);
       return seeded;
     });
-    servers.push(...(await Promise.all([startConsole(scenario), startConsole(scenario)])));
+    servers.push(...(await Promise.all([startConsole(scenario, alertWatch.env), startConsole(scenario, alertWatch.env)])));
     const [a, b] = servers as [ConsoleServer, ConsoleServer];
 
     const ledger = new Ledger();
@@ -43,7 +45,8 @@ export async function twoInstancesCheck(): Promise<CheckResult[]> {
     await runPool(shuffle(deliveries), 20, async ({ event, server }) => ledger.record(event, await deliver(server.url, connection.token, event.raw, keys)));
     const loadSeconds = (performance.now() - started) / 1000;
 
-    const purge = await serverPurge(scenario, servers);
+    // While the servers' first purge comes due: refused deliveries on both open one alert between them.
+    const [alertsOnce, purge] = await Promise.all([alertWatch.check(scenario, servers, connection), serverPurge(scenario, servers)]);
     const pools = await purgeThroughTwoPools(scenario, connection.id);
     for (const server of servers) await server.stop();
 
@@ -60,11 +63,13 @@ export async function twoInstancesCheck(): Promise<CheckResult[]> {
         [...comparison.problems, ...ledger.badAnswers, ...(notOk > 0 ? [`${notOk} deliveries not answered 200 without any fault`] : [])],
       ),
       checkResult("retention purge runs once", `${purge.figures}; ${pools.figures}`, [...purge.problems, ...pools.problems]),
+      alertsOnce,
     ];
   } catch (error) {
     return [checkResult(NAME, "did not complete", [String((error as Error).stack ?? error)])];
   } finally {
     for (const server of servers) await server.kill9();
+    await alertWatch.stop();
     await scenario.dispose();
   }
 }

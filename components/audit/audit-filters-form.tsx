@@ -1,9 +1,9 @@
-import Link from "next/link";
-import { Button } from "@/components/ui/button";
+import { FilterButtons } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/input";
 import { auditActions, type AuditFilter } from "@/lib/audit/schemas";
 import type { ConnectionChoice } from "@/lib/connections/types";
+import { ConnectionOptions } from "@/components/connections/connection-options";
 
 const formLayout = "mb-6 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3 lg:items-end 2xl:grid-cols-6 dark:bg-slate-900 dark:ring-slate-800";
 
@@ -39,11 +39,7 @@ export function AuditFiltersForm({
       <Field id="connectionId" label="Connection">
         <Select id="connectionId" name="connectionId" defaultValue={filter.connectionId ?? ""}>
           <option value="">Any</option>
-          {connections.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
+          <ConnectionOptions connections={connections} />
         </Select>
       </Field>
       <Field id="from" label="From (UTC)">
@@ -52,12 +48,7 @@ export function AuditFiltersForm({
       <Field id="to" label="To (UTC)">
         <Input id="to" name="to" type="datetime-local" defaultValue={typedTimes.to ?? ""} />
       </Field>
-      <div className="flex gap-2">
-        <Button type="submit">Filter</Button>
-        <Link href="/audit" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800">
-          Clear
-        </Link>
-      </div>
+      <FilterButtons clearHref="/audit" />
     </form>
   );
 }

@@ -5,6 +5,8 @@ import { Card, Skeleton, TextSkeleton } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { StreamedSection } from "@/components/ui/streamed-section";
 import { Time } from "@/components/ui/time";
+import { ALERT_KIND_TEXT } from "@/lib/alerts/constants";
+import type { AlertSummary } from "@/lib/alerts/types";
 import { formatCount } from "@/lib/overview/format";
 import { connectionEventsHref, connectionRejectionsHref } from "@/lib/overview/links";
 import type { ConnectionHealth, EmailOtpPresence } from "@/lib/overview/types";
@@ -28,11 +30,14 @@ export function ConnectionHealthCard({
   health,
   isAdmin,
   emailOtp,
+  openAlerts,
   title,
 }: {
   health: ConnectionHealth;
   isAdmin: boolean;
   emailOtp?: Promise<EmailOtpPresence>;
+  /** The connection's open, unmuted alerts (the overview's grid); each condition links to them on the Alerts page. */
+  openAlerts?: AlertSummary[];
   /**
    * The card's heading on the connection's own page (a section of that page: an h2). Unless given, the
    * card is one of the overview's grid under its "Connections" heading: an h3 with the connection's name,
@@ -70,6 +75,7 @@ export function ConnectionHealthCard({
           </Badge>
         </div>
         <p className={cn("mt-2 text-sm", muted)}>{verdict.summary}</p>
+        {openAlerts && openAlerts.length > 0 ? <OpenAlerts alerts={openAlerts} connectionId={health.id} /> : null}
         <dl className={rows}>
           <dt className={term}>Last event</dt>
           <dd className={value}>{health.lastEventAt ? <Time iso={health.lastEventAt} /> : "none yet"}</dd>
@@ -181,6 +187,26 @@ function HealthWarningItem({ warning, health, isAdmin, serverKeyField }: { warni
         )}
       </p>
     </li>
+  );
+}
+
+/** The connection's open alerts: how many, and each condition, linked to them on the Alerts page. */
+function OpenAlerts({ alerts, connectionId }: { alerts: AlertSummary[]; connectionId: string }) {
+  const kinds = [...new Set(alerts.map((a) => a.kind))];
+  const href = `/alerts?connectionId=${connectionId}&state=open`;
+  return (
+    <div data-testid="health-open-alerts" className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-900 ring-1 ring-red-200 dark:bg-red-950/60 dark:text-red-100 dark:ring-red-800">
+      <p className="font-semibold">{alerts.length === 1 ? "1 open alert" : `${alerts.length} open alerts`}</p>
+      <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
+        {kinds.map((kind) => (
+          <li key={kind}>
+            <Link className="font-medium underline underline-offset-2" href={href}>
+              {ALERT_KIND_TEXT[kind].label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

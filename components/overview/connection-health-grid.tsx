@@ -1,3 +1,4 @@
+import type { AlertSummary } from "@/lib/alerts/types";
 import type { ConnectionHealth, EmailOtpPresence } from "@/lib/overview/types";
 import { ConnectionHealthCard, ConnectionHealthCardSkeleton } from "./connection-health-card";
 
@@ -6,21 +7,24 @@ const grid = "grid gap-4 md:grid-cols-2 2xl:grid-cols-3";
 /**
  * A health card per connection, streamed in once counted. `emailOtp` (admins only) holds each
  * connection's service call, already running, so every card's line streams in on its own.
+ * `openAlerts`, read by the page (null: they could not be read), puts each connection's on its card.
  */
 export async function ConnectionHealthGrid({
   health: pending,
   isAdmin,
   emailOtp,
+  openAlerts: pendingAlerts,
 }: {
   health: Promise<ConnectionHealth[]>;
   isAdmin: boolean;
   emailOtp?: ReadonlyMap<string, Promise<EmailOtpPresence>>;
+  openAlerts?: Promise<AlertSummary[] | null>;
 }) {
-  const health = await pending;
+  const [health, openAlerts] = await Promise.all([pending, pendingAlerts]);
   return (
     <div className={grid}>
       {health.map((h) => (
-        <ConnectionHealthCard key={h.id} health={h} isAdmin={isAdmin} emailOtp={emailOtp?.get(h.id)} />
+        <ConnectionHealthCard key={h.id} health={h} isAdmin={isAdmin} emailOtp={emailOtp?.get(h.id)} openAlerts={openAlerts?.filter((a) => a.connection.id === h.id)} />
       ))}
     </div>
   );

@@ -10,7 +10,7 @@ import { NavLinks } from "./nav-links";
  * it and gives focus back to the button; a click or tap outside closes it; picking a page (or any other
  * navigation) closes it, so it never covers the page it opened.
  */
-export function MobileNav({ items, children }: { items: NavItem[]; children?: React.ReactNode }) {
+export function MobileNav({ items, badges, children }: { items: NavItem[]; badges?: Partial<Record<string, React.ReactNode>>; children?: React.ReactNode }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const root = useRef<HTMLDivElement>(null);
@@ -68,7 +68,7 @@ export function MobileNav({ items, children }: { items: NavItem[]; children?: Re
         hidden={!open}
         className="absolute left-0 z-30 mt-2 w-64 max-w-[calc(100vw-2rem)] rounded-md bg-white p-2 shadow-lg ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700"
       >
-        <NavLinks items={items} onNavigate={() => setOpen(false)} />
+        <NavLinks items={items} badges={badges} onNavigate={() => setOpen(false)} />
         {children}
       </div>
     </div>

@@ -4,7 +4,8 @@ import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
 import type { NavItem } from "@/lib/auth/roles";
 
-export function NavLinks({ items, onNavigate }: { items: NavItem[]; onNavigate?: () => void }) {
+/** The console's sections; `badges` puts something beside a section's name (the open alerts' count by /alerts). */
+export function NavLinks({ items, onNavigate, badges }: { items: NavItem[]; onNavigate?: () => void; badges?: Partial<Record<string, React.ReactNode>> }) {
   const pathname = usePathname();
   return (
     <ul className="space-y-1">
@@ -17,13 +18,14 @@ export function NavLinks({ items, onNavigate }: { items: NavItem[]; onNavigate?:
               aria-current={active ? "page" : undefined}
               onClick={onNavigate}
               className={cn(
-                "block rounded-md px-3 py-2 text-sm font-medium",
+                "flex items-center justify-between rounded-md px-3 py-2 text-sm font-medium",
                 active
                   ? "bg-indigo-50 text-indigo-800 dark:bg-indigo-400/15 dark:text-indigo-200"
                   : "text-slate-700 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white",
               )}
             >
               {item.label}
+              {badges?.[item.href]}
             </Link>
           </li>
         );

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { forwardRef, type ButtonHTMLAttributes } from "react";
 import { cn } from "./cn";
 
@@ -33,3 +34,15 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
     />
   );
 });
+
+/** A GET filter form's two buttons: apply the filters, and clear them (the page's plain link). */
+export function FilterButtons({ clearHref }: { clearHref: string }) {
+  return (
+    <div className="flex gap-2">
+      <Button type="submit">Filter</Button>
+      <Link href={clearHref} className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800">
+        Clear
+      </Link>
+    </div>
+  );
+}

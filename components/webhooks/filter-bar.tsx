@@ -6,6 +6,7 @@ import { Skeleton } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Input, Select } from "@/components/ui/input";
 import { ALL_CONNECTIONS, FILTER_LABELS, filtersToQuery, RECEIVED_PRESET_VALUES, RECEIVED_PRESETS } from "@/lib/webhooks/constants";
+import { ConnectionOptions } from "@/components/connections/connection-options";
 
 /**
  * The logs' filters in one compact bar that wraps: selects apply as soon as they change (a shared link
@@ -101,11 +102,7 @@ export function ConnectionSelect({ connections, value }: { connections: Array<{ 
   return (
     <BarSelect label={FILTER_LABELS.connectionId!} name="connectionId" defaultValue={value ?? ALL_CONNECTIONS} className="max-w-44">
       <option value={ALL_CONNECTIONS}>All connections</option>
-      {connections.map((c) => (
-        <option key={c.id} value={c.id}>
-          {c.name}
-        </option>
-      ))}
+      <ConnectionOptions connections={connections} />
     </BarSelect>
   );
 }

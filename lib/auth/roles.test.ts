@@ -8,8 +8,8 @@ describe("roles", () => {
   });
 
   it("hides admin sections from support", () => {
-    expect(navItemsFor("support").map((i) => i.label)).toEqual(["Overview", "Data points", "Webhooks", "Destinations", "Users"]);
-    expect(navItemsFor("admin")).toHaveLength(9);
+    expect(navItemsFor("support").map((i) => i.label)).toEqual(["Overview", "Alerts", "Data points", "Webhooks", "Destinations", "Users"]);
+    expect(navItemsFor("admin")).toHaveLength(10);
   });
 
   it("maps paths to the role their section needs", () => {
@@ -18,6 +18,7 @@ describe("roles", () => {
     expect(roleForPath("/email-otp")).toBe("admin");
     expect(roleForPath("/team")).toBe("admin");
     expect(roleForPath("/webhooks")).toBe("support");
+    expect(roleForPath("/alerts")).toBe("support");
     expect(roleForPath("/connectionsx")).toBe("support");
     expect(roleForPath("/")).toBe("support");
   });

@@ -11,6 +11,7 @@ export type NavItem = { href: string; label: string; role: Role };
 
 export const navItems: readonly NavItem[] = [
   { href: "/", label: "Overview", role: "support" },
+  { href: "/alerts", label: "Alerts", role: "support" },
   { href: "/connections", label: "Connections", role: "admin" },
   { href: "/data-points", label: "Data points", role: "support" },
   { href: "/email-otp", label: "Email OTP", role: "admin" },

@@ -11,11 +11,12 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { env } from "@/lib/env";
 import { errorMessage, logger } from "@/lib/logger";
+import * as alertsSchema from "./alerts-schema";
 import * as forwardingSchema from "./forwarding-schema";
 import * as receivingSchema from "./schema";
 
-/** Every table: those of receiving (schema.ts) and of forwarding (forwarding-schema.ts). */
-export const schema = { ...receivingSchema, ...forwardingSchema };
+/** Every table: those of receiving (schema.ts), of forwarding (forwarding-schema.ts) and of alerts (alerts-schema.ts). */
+export const schema = { ...receivingSchema, ...forwardingSchema, ...alertsSchema };
 
 /** The one place that knows whether the console runs on embedded PGlite or on PostgreSQL. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;

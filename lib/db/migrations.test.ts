@@ -36,6 +36,10 @@ describe(`migrations on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"}`, 
           where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition order by 1`,
     );
     expect(tables.map((t) => t.table_name)).toEqual([
+      "alert_evaluations",
+      "alert_notices",
+      "alert_thresholds",
+      "alerts",
       "audit_log",
       "connection_secrets",
       "connections",

@@ -37,12 +37,14 @@ export async function setUpTestDatabase(): Promise<{ db: Database; handle: Datab
 }
 
 /**
- * Opens an embedded database, in memory or in `dataDir`; one that does not exist yet starts as a copy of
- * the run's migrated template (lib/testing/global-setup.ts) instead of being initialised and migrated.
+ * Opens an embedded database, in memory or in `dataDir`; one that does not exist yet starts, in a Vitest
+ * run, as a copy of the run's migrated template (lib/testing/global-setup.ts) instead of being
+ * initialised and migrated.
  */
 export async function openTestPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
   const fresh = !dataDir || !fs.existsSync(path.join(dataDir, "PG_VERSION"));
-  const template = fresh ? new Blob([fs.readFileSync(inject("pgliteTemplate"))]) : undefined;
+  // Outside Vitest (the bench's overview part) there is no run template: the database is migrated instead.
+  const template = fresh && process.env.VITEST ? new Blob([fs.readFileSync(inject("pgliteTemplate"))]) : undefined;
   return openDatabase({ kind: "pglite", dataDir, template });
 }
 

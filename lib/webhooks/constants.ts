@@ -13,6 +13,9 @@ export const ALL_TYPES = "all";
 export const ALL_CONNECTIONS = "all";
 export const DEFAULT_EVENT_TYPE = "authenticator.expired";
 
+/** A refusal's detail when a delivery carried no signature at all (alerts count these apart from wrong ones). */
+export const MISSING_SIGNATURE_DETAIL = "X-Signature-V2 is missing";
+
 /**
  * The id of a test event the console signs and sends to its own public receiver URL ("Send a test
  * event") starts with this; the service's own ids are UUIDs, so no real event is taken for a test.

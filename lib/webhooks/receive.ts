@@ -153,7 +153,9 @@ export async function receiveWebhook(request: Request, options: ReceiveOptions =
     // Deleted while this request was under way (another instance may still have had its URL cached).
     if (code === "23503") return webhookError(404, "No connection has this webhook URL.");
     logger.error("webhook event not stored", { connectionId: receiver.id, error: errorMessage(error) });
-    return webhookError(503, "The event could not be stored; retry later.");
+    // Recorded where it can be (a statement that failed or timed out, with the database still up), so
+    // the receiver-error alert counts it; the code only, as the error's message may quote the body's values.
+    return reject(503, "receiver_error", `The event could not be stored${code ? ` (database error ${code})` : ""}; retry later.`);
   }
   return webhookJson(200, { success: true });
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import crypto from "node:crypto";
+import { MISSING_SIGNATURE_DETAIL } from "./constants";
 
 /** The public SDKs' default tolerance: a signature older (or further in the future) than this is refused. */
 export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
@@ -16,7 +17,7 @@ type ParsedHeader = { timestamp: number; signatures: string[] };
  * is then lost, so a second `t=` makes the header unusable whatever the order (never "the last one wins").
  */
 export function parseSignatureHeader(header: string | null): ParsedHeader | { problem: string } {
-  if (!header) return { problem: "X-Signature-V2 is missing" };
+  if (!header) return { problem: MISSING_SIGNATURE_DETAIL };
   let timestamp: number | undefined;
   const signatures: string[] = [];
   for (const part of header.split(",")) {

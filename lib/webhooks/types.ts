@@ -8,6 +8,7 @@ export const REJECTION_REASON_VALUES = [
   "malformed_json",
   "invalid_envelope",
   "conflicting_redelivery",
+  "receiver_error",
 ] as const;
 
 /** Each refusal reason in words: a label for the filter, and what it usually means for the reader. */
@@ -32,6 +33,10 @@ export const REJECTION_REASON_TEXT: Record<(typeof REJECTION_REASON_VALUES)[numb
   conflicting_redelivery: {
     label: "Conflicting redelivery",
     explanation: "An event with this id was already stored with a different body; the stored one was kept.",
+  },
+  receiver_error: {
+    label: "Not stored (server error)",
+    explanation: "The console could not store the event and answered 503, so the service sends it again: the database failed or timed out (the server log says why).",
   },
 };
 

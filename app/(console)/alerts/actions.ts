@@ -1,0 +1,24 @@
+"use server";
+import { acknowledgeAlert, muteAlert, setThresholds, unmuteAlert } from "@/lib/alerts/alerts";
+import type { ThresholdsInput } from "@/lib/alerts/schemas";
+import { runAction } from "@/lib/server-action";
+
+// Admins only; lib/alerts parses, finds the open alert and audits. An alert's state shows on this page,
+// in the console layout's banner and navigation, and on the overview's cards: the layout is revalidated.
+const asAdmin = { role: "admin", revalidate: ["/alerts", ["/", "layout"]] } as const;
+
+export async function acknowledgeAlertAction(input: { alertId: string }) {
+  return runAction({ name: "acknowledgeAlertAction", ...asAdmin }, (user) => acknowledgeAlert(user, input));
+}
+
+export async function muteAlertAction(input: { alertId: string; hours: number }) {
+  return runAction({ name: "muteAlertAction", ...asAdmin }, (user) => muteAlert(user, input));
+}
+
+export async function unmuteAlertAction(input: { alertId: string }) {
+  return runAction({ name: "unmuteAlertAction", ...asAdmin }, (user) => unmuteAlert(user, input));
+}
+
+export async function setThresholdsAction(input: ThresholdsInput) {
+  return runAction({ name: "setThresholdsAction", role: "admin", revalidate: ["/alerts"] }, (user) => setThresholds(user, input));
+}

@@ -1,0 +1,59 @@
+import type { Metadata } from "next";
+import { AlertFiltersForm, alertFiltersQuery, describeIgnoredAlertFilters } from "@/components/alerts/alert-filters-form";
+import { AlertList, AlertListSkeleton } from "@/components/alerts/alert-list";
+import type { AlertActions } from "@/components/alerts/alert-actions";
+import { AlertsPageHeader } from "@/components/alerts/alerts-page-header";
+import { ThresholdsSection } from "@/components/alerts/thresholds-section";
+import { StreamedSection } from "@/components/ui/streamed-section";
+import { IgnoredFilters } from "@/components/webhooks/ignored-filters";
+import { getThresholds, listAlerts, thresholdDefaults } from "@/lib/alerts/alerts";
+import { ALL, alertFiltersSchema } from "@/lib/alerts/schemas";
+import { requireRole } from "@/lib/auth/guards";
+import { listConnections } from "@/lib/connections/connections";
+import { env } from "@/lib/env";
+import { parseFiltersLeniently } from "@/lib/webhooks/filters";
+import { acknowledgeAlertAction, muteAlertAction, setThresholdsAction, unmuteAlertAction } from "./actions";
+
+export const metadata: Metadata = { title: "Alerts" };
+
+const actions: AlertActions = { acknowledge: acknowledgeAlertAction, mute: muteAlertAction, unmute: unmuteAlertAction, setThresholds: setThresholdsAction };
+
+/** The most alerts one page lists (alertFiltersSchema's limit). */
+const MOST = 200;
+
+export default async function AlertsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requireRole("support");
+  const isAdmin = user.role === "admin";
+  // A hand-edited link costs only its bad parameters, each named by its label; the others apply.
+  const { filters, ignored } = parseFiltersLeniently(alertFiltersSchema, await searchParams);
+  const connectionId = filters.connectionId === ALL ? null : filters.connectionId;
+  // Database reads only, cheap enough to await: the filters and the thresholds paint with the heading.
+  const [connections, thresholds] = await Promise.all([listConnections(), connectionId ? getThresholds(connectionId) : null]);
+  const connection = connections.find((c) => c.id === connectionId);
+  const query = alertFiltersQuery(filters);
+  const { CONSOLE_ALERT_EVALUATE_SECONDS } = env();
+  return (
+    <>
+      <AlertsPageHeader />
+      <IgnoredFilters ignored={describeIgnoredAlertFilters(ignored)} />
+      <AlertFiltersForm key={query} filters={filters} connections={connections} />
+      <StreamedSection key={`list?${query}`} title="The alerts" fallback={<AlertListSkeleton />}>
+        <AlertList
+          page={listAlerts(filters)}
+          filtered={query !== ""}
+          evaluateSeconds={CONSOLE_ALERT_EVALUATE_SECONDS}
+          moreHref={filters.limit < MOST ? `/alerts?${alertFiltersQuery({ ...filters, limit: MOST })}` : null}
+          isAdmin={isAdmin}
+          actions={isAdmin ? actions : undefined}
+        />
+      </StreamedSection>
+      <ThresholdsSection
+        filters={filters}
+        connections={connections}
+        selected={connection && thresholds ? { connection, thresholds } : null}
+        defaults={thresholdDefaults()}
+        saveAction={isAdmin ? actions.setThresholds : undefined}
+      />
+    </>
+  );
+}

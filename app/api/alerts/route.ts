@@ -1,0 +1,3 @@
+import { handleListAlerts } from "@/lib/alerts/api";
+
+export const GET = (request: Request) => handleListAlerts(request);

@@ -1,0 +1,48 @@
+import Link from "next/link";
+import { Alert } from "@/components/ui/card";
+import { ALERT_KIND_TEXT } from "@/lib/alerts/constants";
+import type { AlertSummary } from "@/lib/alerts/types";
+
+/** How many conditions the banner names before "and n more". */
+const NAMED = 3;
+
+/**
+ * The console layout's banner while an alert is open and not muted: how many, the first few in words,
+ * and a link to them. Streamed (in a Suspense without a fallback, so it never holds the page); null
+ * (the alerts could not be read) or none open shows nothing.
+ */
+export async function AlertBanner({ alerts: pending }: { alerts: Promise<AlertSummary[] | null> }) {
+  const alerts = await pending;
+  if (!alerts || alerts.length === 0) return null;
+  // One phrase per condition and connection (a connection's two failing destinations are one phrase).
+  const phrases = [...new Set(alerts.map((a) => `${ALERT_KIND_TEXT[a.kind].label} on ${a.connection.name}`))];
+  const rest = phrases.length - NAMED;
+  return (
+    <section aria-label="Open alerts" data-testid="alert-banner" className="mb-6">
+      <Alert tone="warning" title={alerts.length === 1 ? "1 open alert" : `${alerts.length} open alerts`}>
+        <p className="[overflow-wrap:anywhere]">
+          {phrases.slice(0, NAMED).join(" · ")}
+          {rest > 0 ? ` · and ${rest} more` : ""}.{" "}
+          <Link href="/alerts?state=open" className="font-semibold whitespace-nowrap underline underline-offset-2">
+            See the alerts
+          </Link>
+        </p>
+      </Alert>
+    </section>
+  );
+}
+
+/** The navigation's count of open, unmuted alerts beside "Alerts"; nothing when there are none. */
+export async function OpenAlertCount({ alerts: pending }: { alerts: Promise<AlertSummary[] | null> }) {
+  const count = (await pending)?.length ?? 0;
+  if (count === 0) return null;
+  // To a screen reader the link says "Alerts (2 open)": the pill is for the eye only.
+  return (
+    <>
+      <span className="sr-only"> ({count} open)</span>
+      <span aria-hidden="true" className="ml-2 inline-flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1.5 text-xs leading-5 font-semibold text-white">
+        {count}
+      </span>
+    </>
+  );
+}

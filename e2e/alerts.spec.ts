@@ -1,0 +1,186 @@
+import crypto from "node:crypto";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { loadSeedFile } from "../emulator/seed";
+import { signIn } from "./support/auth";
+import { expectNoSeriousA11yViolations, showColorScheme, sidewaysOverflow } from "./support/axe";
+import { e2eUsers } from "./support/env";
+
+/**
+ * Alerts end to end: a burst of deliveries with a wrong signature opens a "Signatures refused" alert (the
+ * evaluator runs every 10 s in e2e, e2e/global-setup.ts), which the banner, the navigation, the overview
+ * and the Alerts page show; admins acknowledge, mute and unmute it and set thresholds, support only reads.
+ * The alert is on a connection of this spec's own (a second connection to Globex's tenant, with a server
+ * key of its own), deleted at the end with its alerts, so no other spec sees a banner or other counts.
+ */
+
+const globex = loadSeedFile("emulator/seeds/demo.json").tenants.find((t) => t.name === "Globex")!;
+const name = `Alerts e2e ${crypto.randomBytes(3).toString("hex")}`;
+const FORGED = 6;
+let connectionId = "";
+
+test.describe.configure({ mode: "serial" });
+
+const asAdmin = async (browser: Browser) => {
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, e2eUsers.admin);
+  return page;
+};
+
+const alertCard = (page: Page) => page.getByTestId("alert").filter({ hasText: name });
+const banner = (page: Page) => page.getByTestId("alert-banner");
+const stateOf = (page: Page) => alertCard(page).getByTestId("alert-state");
+const alertsPage = () => `/alerts?connectionId=${connectionId}`;
+
+/** The Alerts page of this spec's connection, reloaded until the evaluator has opened its alert. */
+async function openAlertsPage(page: Page) {
+  await expect(async () => {
+    await page.goto(alertsPage());
+    await expect(alertCard(page)).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000, intervals: [1_000, 2_000] });
+}
+
+test.beforeAll(async ({ browser }) => {
+  const page = await asAdmin(browser);
+  await page.goto("/connections/new");
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Region").selectOption("eu");
+  await page.getByLabel("Management API secret key").fill(globex.managementKey);
+  // Not the tenant's key: every delivery signed by the service, or forged, is refused.
+  await page.getByLabel("Server API secret key (optional)", { exact: true }).fill(`srv_alerts_e2e_${crypto.randomBytes(8).toString("hex")}`);
+  await page.getByRole("button", { name: "Add connection" }).click();
+  await page.getByRole("button", { name: "Add a second connection anyway" }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  connectionId = new URL(page.url()).pathname.split("/").pop()!;
+  const webhookUrl = await page.getByTestId("webhook-url").inputValue();
+  for (let i = 0; i < FORGED; i++) {
+    const body = JSON.stringify({ version: 1, id: crypto.randomUUID(), source: "https://evil.example", time: new Date().toISOString(), tenantId: globex.id, type: "authenticator.expired", data: {} });
+    const response = await page.request.post(webhookUrl, {
+      headers: { "content-type": "application/json", "x-signature-v2": `t=${Math.floor(Date.now() / 1000)},v2=Zm9yZ2Vk` },
+      data: body,
+    });
+    expect(response.status()).toBe(401);
+  }
+  await page.context().close();
+});
+
+test.afterAll(async ({ browser }) => {
+  if (!connectionId) return;
+  const page = await asAdmin(browser);
+  await page.goto(`/connections/${connectionId}`);
+  await page.getByRole("button", { name: "Delete connection" }).click();
+  const dialog = page.getByRole("dialog", { name: `Delete ${name}?` });
+  await dialog.getByLabel(`Type ${name} to confirm`).fill(name);
+  await dialog.getByRole("button", { name: "Delete connection" }).click();
+  await expect(page).toHaveURL(/\/connections$/);
+  await page.context().close();
+});
+
+test("refused signatures open an alert: the banner, the navigation, the overview and the Alerts page show it", async ({ page }) => {
+  await signIn(page, e2eUsers.admin);
+  await openAlertsPage(page);
+  const card = alertCard(page);
+  await expect(card.getByRole("heading", { name: `Signatures refused on ${name}` })).toBeVisible();
+  await expect(stateOf(page)).toHaveText("Open");
+  await expect(card).toContainText(`${FORGED} deliveries refused for a bad signature in 15 min (threshold 5)`);
+  await expect(card.getByRole("link", { name: "View events" })).toHaveAttribute("href", new RegExp(`^/webhooks\\?.*tab=rejections.*connectionId=${connectionId}`));
+  await expect(card.getByRole("link", { name: "Enter the new server key" })).toHaveAttribute("href", `/connections/${connectionId}#serverKey`);
+  await expect(page.getByTestId("alerts-last-evaluated")).toContainText("Last evaluated");
+
+  // The banner, on every page of the console, leads to the open alerts.
+  await page.goto("/users");
+  await expect(banner(page)).toContainText(`Signatures refused on ${name}`);
+  await expect(banner(page).getByRole("link", { name: "See the alerts" })).toHaveAttribute("href", "/alerts?state=open");
+  await expect(page.getByRole("navigation", { name: "Main", exact: true }).getByRole("link", { name: /^Alerts \(\d+ open\)$/ })).toBeVisible();
+
+  // The connection's health card names the condition and links to its open alerts.
+  await page.goto("/");
+  const health = page.locator(`[data-testid="connection-health-card"][data-connection="${name}"]`).getByTestId("health-open-alerts");
+  await expect(health.getByRole("link", { name: "Signatures refused" })).toHaveAttribute("href", `/alerts?connectionId=${connectionId}&state=open`);
+
+  // A hand-edited link names what it left out and applies the rest.
+  await page.goto(`/alerts?connectionId=${connectionId}&state=closed&colour=red`);
+  await expect(page.getByText("State: must be one of all, open, resolved.")).toBeVisible();
+  await expect(page.getByText("colour: not a filter")).toBeVisible();
+  await expect(alertCard(page)).toBeVisible();
+});
+
+test("the Alerts page, the banner and the overview read well in both themes, at 1280×800 and on a phone", async ({ page }, testInfo) => {
+  test.setTimeout(90_000);
+  await signIn(page, e2eUsers.admin);
+  await openAlertsPage(page);
+  await expectNoSeriousA11yViolations(page, "/alerts with an open alert", ["light", "dark"]);
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(viewport);
+    for (const scheme of ["light", "dark"] as const) {
+      const shot = async (what: string, path: string) => {
+        await page.goto(path);
+        await showColorScheme(page, scheme);
+        await expect(page.locator("[aria-busy=true]")).toHaveCount(0, { timeout: 15_000 });
+        await expect(banner(page)).toBeVisible();
+        expect(await sidewaysOverflow(page, { tables: false }), `${what} at ${viewport.width} px`).toEqual([]);
+        await page.screenshot({ path: testInfo.outputPath(`${what}-${viewport.width}-${scheme}.png`), fullPage: what === "alerts" });
+      };
+      await shot("alerts", alertsPage());
+      await shot("banner", "/users");
+      await shot("overview", "/");
+    }
+  }
+});
+
+test("support sees the alert, its threshold values and no button", async ({ page }) => {
+  await signIn(page, e2eUsers.support);
+  await openAlertsPage(page);
+  const card = alertCard(page);
+  await expect(card.getByText("Ask an administrator to enter the new server key.")).toBeVisible();
+  await expect(page.getByRole("main").getByRole("button", { name: /Acknowledge|Mute|Unmute|Save thresholds/ })).toHaveCount(0);
+  await expect(card.getByRole("link", { name: "Enter the new server key" })).toHaveCount(0);
+  const thresholds = page.getByRole("region", { name: `Thresholds of ${name}` });
+  await expect(thresholds).toContainText("5 refusals in 15 min (default)");
+  await expect(thresholds.getByRole("textbox")).toHaveCount(0);
+  await expect(banner(page)).toContainText(`Signatures refused on ${name}`);
+});
+
+test("an admin acknowledges, mutes and unmutes the alert", async ({ page }) => {
+  await signIn(page, e2eUsers.admin);
+  await openAlertsPage(page);
+  const card = alertCard(page);
+  await card.getByRole("button", { name: "Acknowledge" }).click();
+  await expect(stateOf(page)).toHaveText("Acknowledged");
+  await expect(card).toContainText(`${e2eUsers.admin.name}, `);
+  await expect(card.getByRole("button", { name: "Acknowledge" })).toHaveCount(0);
+
+  // Muted: no banner for it until the mute ends or is lifted.
+  await card.getByLabel("Mute for").selectOption({ label: "4 h" });
+  await card.getByRole("button", { name: "Mute", exact: true }).click();
+  await expect(stateOf(page)).toHaveText(/^Muted, ends\s+in 4 h$/);
+  await expect(banner(page).filter({ hasText: name })).toHaveCount(0);
+  await page.reload();
+  await expect(banner(page).filter({ hasText: name })).toHaveCount(0);
+
+  await alertCard(page).getByRole("button", { name: "Unmute" }).click();
+  await expect(stateOf(page)).toHaveText("Acknowledged");
+  await expect(banner(page)).toContainText(`Signatures refused on ${name}`);
+});
+
+test("a threshold out of range is named on its field and saves nothing; a valid one saves", async ({ page }) => {
+  await signIn(page, e2eUsers.admin);
+  await page.goto(alertsPage());
+  const form = page.getByRole("form", { name: `Thresholds of ${name}` });
+  const badSignatures = form.getByLabel("Bad signatures");
+  await expect(badSignatures).toHaveAttribute("placeholder", "5 (default)");
+  await badSignatures.fill("0");
+  await form.getByRole("button", { name: "Save thresholds" }).click();
+  await expect(form.getByText("Bad signatures: a whole number from 1 to 10000, or empty for the default")).toBeVisible();
+  await expect(badSignatures).toHaveAttribute("aria-invalid", "true");
+  await page.reload();
+  await expect(page.getByRole("form", { name: `Thresholds of ${name}` }).getByLabel("Bad signatures")).toHaveValue("");
+
+  await page.getByRole("form", { name: `Thresholds of ${name}` }).getByLabel("Bad signatures").fill("3");
+  await page.getByRole("form", { name: `Thresholds of ${name}` }).getByRole("button", { name: "Save thresholds" }).click();
+  await expect(page.getByText(`Saved the thresholds of ${name}`)).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("form", { name: `Thresholds of ${name}` }).getByLabel("Bad signatures")).toHaveValue("3");
+});

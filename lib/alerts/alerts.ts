@@ -1,0 +1,177 @@
+import "server-only";
+import { and, count, desc, eq, gt, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import { recordAudit, type AuditActor } from "@/lib/audit/audit";
+import { getConnection } from "@/lib/connections/connections";
+import { getDb } from "@/lib/db";
+import { alertEvaluations, alerts, alertThresholds, type Alert } from "@/lib/db/alerts-schema";
+import { connections, consoleUsers } from "@/lib/db/schema";
+import { ALL, alertIdSchema, muteAlertSchema, thresholdsSchema, type AlertFilters } from "./schemas";
+import { alertHref, alertSummary } from "./display";
+import { thresholdsFor } from "./thresholds";
+import type { AlertActionResult, AlertMeasure, AlertPage, AlertSummary, ConnectionThresholds, ThresholdsResult } from "./types";
+
+/**
+ * Alerts: what the evaluator (./evaluate.ts) found wrong with a connection, for the Alerts page, the
+ * banner, the overview's cards and GET /api/alerts; and what people do with them (acknowledge, mute,
+ * set a connection's thresholds), each change audited. Everyone signed in reads them; admins change them.
+ */
+
+export { startAlerts } from "./schedule";
+export { thresholdDefaults } from "./thresholds";
+
+const notices = sql<string>`(select json_build_object(
+    'sent', count(*) filter (where n.state = 'sent'),
+    'pending', count(*) filter (where n.state = 'pending'),
+    'failed', count(*) filter (where n.state = 'failed'),
+    'problem', (select m.last_outcome from alert_notices m where m.alert_id = ${alerts.id} and m.state <> 'sent' and m.attempts > 0 order by m.id desc limit 1)
+  ) from alert_notices n where n.alert_id = ${alerts.id})`;
+
+function summarize(row: Alert & { connectionName: string; region: string; acknowledgedByName: string | null; notices: unknown }): AlertSummary {
+  const measure = row.measure as AlertMeasure;
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  const n = (typeof row.notices === "string" ? JSON.parse(row.notices) : row.notices) as { sent: number; pending: number; failed: number; problem: string | null };
+  const openedAt = row.openedAt.toISOString();
+  return {
+    id: row.id,
+    kind: row.kind,
+    state: row.state,
+    connection: { id: row.connectionId, name: row.connectionName, region: row.region },
+    subject: row.subject || null,
+    summary: alertSummary(row.kind, measure),
+    measure,
+    openedAt,
+    lastSeenAt: row.lastSeenAt.toISOString(),
+    clearSince: iso(row.clearSince),
+    resolvedAt: iso(row.resolvedAt),
+    acknowledgedAt: iso(row.acknowledgedAt),
+    acknowledgedBy: row.acknowledgedByName,
+    mutedUntil: iso(row.mutedUntil),
+    href: alertHref({ kind: row.kind, connectionId: row.connectionId, openedAt, resolvedAt: iso(row.resolvedAt) }),
+    notices: { sent: Number(n.sent), pending: Number(n.pending), failed: Number(n.failed), problem: n.problem },
+  };
+}
+
+async function selectAlerts(where: SQL | undefined, limit: number): Promise<AlertSummary[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({
+      alert: alerts,
+      connectionName: connections.name,
+      region: connections.region,
+      acknowledgedByName: sql<string | null>`coalesce(nullif(${consoleUsers.name}, ''), ${consoleUsers.email})`,
+      notices,
+    })
+    .from(alerts)
+    .innerJoin(connections, eq(connections.id, alerts.connectionId))
+    .leftJoin(consoleUsers, eq(consoleUsers.id, alerts.acknowledgedBy))
+    .where(where)
+    // Open ones first, then newest first.
+    .orderBy(sql`${alerts.state} = 'open' desc`, desc(alerts.openedAt), alerts.id)
+    .limit(limit);
+  return rows.map(({ alert, ...rest }) => summarize({ ...alert, ...rest }));
+}
+
+function filterCondition(filters: AlertFilters): SQL | undefined {
+  return and(
+    filters.connectionId === ALL ? undefined : eq(alerts.connectionId, filters.connectionId),
+    filters.kind === ALL ? undefined : eq(alerts.kind, filters.kind),
+    filters.state === ALL ? undefined : eq(alerts.state, filters.state),
+  );
+}
+
+/** The alerts the filters select, open ones first, newest first; with how many there are and when the evaluator last ran. */
+export async function listAlerts(filters: AlertFilters): Promise<AlertPage> {
+  const db = await getDb();
+  const where = filterCondition(filters);
+  const [items, [total], [evaluation]] = await Promise.all([
+    selectAlerts(where, filters.limit),
+    db.select({ n: count() }).from(alerts).where(where),
+    db.select({ finishedAt: alertEvaluations.finishedAt }).from(alertEvaluations).where(eq(alertEvaluations.id, 1)),
+  ]);
+  return { alerts: items, total: total?.n ?? 0, lastEvaluatedAt: evaluation?.finishedAt?.toISOString() ?? null };
+}
+
+/** The open alerts that are not muted at `now` (the banner, the overview's cards), newest first. */
+export async function listOpenAlerts(now = new Date()): Promise<AlertSummary[]> {
+  return selectAlerts(and(eq(alerts.state, "open"), or(isNull(alerts.mutedUntil), lte(alerts.mutedUntil, now))), 200);
+}
+
+/** One open alert by id, with its connection for the audit record; undefined when it is gone or resolved. */
+async function findOpenAlert(alertId: string) {
+  const db = await getDb();
+  const [row] = await db.select().from(alerts).where(and(eq(alerts.id, alertId), eq(alerts.state, "open"))).limit(1);
+  const connection = row ? await getConnection(row.connectionId) : undefined;
+  return row && connection ? { row, connection } : undefined;
+}
+
+const NOT_OPEN: AlertActionResult = { ok: false, error: "This alert is no longer open: it resolved, or its connection was deleted." };
+
+/** Someone is on it: no reminders while it stays open (it still resolves, with a notice). */
+export async function acknowledgeAlert(actor: AuditActor, raw: unknown): Promise<AlertActionResult> {
+  const parsed = alertIdSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, error: "Check the request." };
+  const found = await findOpenAlert(parsed.data.alertId);
+  if (!found) return NOT_OPEN;
+  if (found.row.acknowledgedAt) return { ok: true };
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx.update(alerts).set({ acknowledgedAt: new Date(), acknowledgedBy: actor.id }).where(eq(alerts.id, found.row.id));
+    await recordAudit({ actor, action: "alert.acknowledged", outcome: "success", connection: found.connection, target: found.row.kind, details: { alertId: found.row.id } }, tx);
+  });
+  return { ok: true };
+}
+
+/** No notices (and no banner) for `hours`; `hours: 0` lifts a mute. */
+export async function muteAlert(actor: AuditActor, raw: unknown): Promise<AlertActionResult> {
+  const parsed = muteAlertSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Check the request." };
+  const found = await findOpenAlert(parsed.data.alertId);
+  if (!found) return NOT_OPEN;
+  const mutedUntil = new Date(Date.now() + parsed.data.hours * 3_600_000);
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx.update(alerts).set({ mutedUntil }).where(eq(alerts.id, found.row.id));
+    await recordAudit({ actor, action: "alert.muted", outcome: "success", connection: found.connection, target: found.row.kind, details: { alertId: found.row.id, mutedUntil } }, tx);
+  });
+  return { ok: true };
+}
+
+export async function unmuteAlert(actor: AuditActor, raw: unknown): Promise<AlertActionResult> {
+  const parsed = alertIdSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, error: "Check the request." };
+  const found = await findOpenAlert(parsed.data.alertId);
+  if (!found) return NOT_OPEN;
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx.update(alerts).set({ mutedUntil: null }).where(and(eq(alerts.id, found.row.id), gt(alerts.mutedUntil, new Date())));
+    await recordAudit({ actor, action: "alert.unmuted", outcome: "success", connection: found.connection, target: found.row.kind, details: { alertId: found.row.id } }, tx);
+  });
+  return { ok: true };
+}
+
+/** A connection's thresholds: those in force, and which were set. */
+export async function getThresholds(connectionId: string): Promise<ConnectionThresholds> {
+  const db = await getDb();
+  const [row] = await db.select().from(alertThresholds).where(eq(alertThresholds.connectionId, connectionId));
+  return thresholdsFor(connectionId, row);
+}
+
+/** Sets a connection's thresholds (empty: the default); one out of range is named and nothing is saved. */
+export async function setThresholds(actor: AuditActor, raw: unknown): Promise<ThresholdsResult> {
+  const parsed = thresholdsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, error: issue?.message ?? "Check the form.", field: typeof issue?.path[0] === "string" ? issue.path[0] : undefined };
+  }
+  const { connectionId, ...values } = parsed.data;
+  const connection = await getConnection(connectionId);
+  if (!connection) return { ok: false, error: "This connection no longer exists." };
+  const before = await getThresholds(connectionId);
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    const row = { ...values, updatedBy: actor.id, updatedAt: new Date() };
+    await tx.insert(alertThresholds).values({ connectionId, ...row }).onConflictDoUpdate({ target: alertThresholds.connectionId, set: row });
+    await recordAudit({ actor, action: "alert.thresholds_changed", outcome: "success", connection, target: connection.name, details: { before: before.set, after: values } }, tx);
+  });
+  return { ok: true };
+}

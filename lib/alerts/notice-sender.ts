@@ -1,0 +1,97 @@
+import "server-only";
+import nodemailer, { type Transporter } from "nodemailer";
+import { sql } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
+import { getDb } from "@/lib/db";
+import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "@/lib/destinations/constants";
+import { env } from "@/lib/env";
+import { outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
+import { postGuarded, type GuardedPostOptions } from "@/lib/outbound/guarded-post";
+import type { NoticeBody } from "./notices";
+
+/**
+ * Sends queued notices, as forwarding sends deliveries: taken with a lease (FOR UPDATE SKIP LOCKED, so
+ * two instances never send one notice twice at once), sent once each, then recorded: sent, or pending
+ * again after forwarding's retry schedule (RETRY_DELAYS_SECONDS), failed after MAX_ATTEMPTS. A webhook
+ * goes through the guarded client (lib/outbound: address policy, 10 s, no redirect followed), signed
+ * in the Standard Webhooks scheme with CONSOLE_ALERT_WEBHOOK_SECRET; email through nodemailer to
+ * CONSOLE_SMTP_URL. What went wrong is kept on the notice (the Alerts page shows it), never logged
+ * with the URL.
+ */
+
+const LEASE_SECONDS = 60;
+const ATTEMPT_TIMEOUT_MS = 10_000;
+
+type TakenNotice = { id: number; channel: string; target: string; body: string; attempts: number };
+type Sent = { ok: true; outcome: string } | { ok: false; outcome: string };
+
+export type NoticeSenderOptions = { policy?: OutboundPolicy; lookup?: GuardedPostOptions["lookup"]; limit?: number; timeoutMs?: number };
+
+/** One pass: sends what is due. Answers how many it took. */
+export async function sendDueNotices(options: NoticeSenderOptions = {}): Promise<number> {
+  const { limit = 20 } = options;
+  const db = await getDb();
+  const taken = (await db.execute(sql`
+    with due as (
+      select id from alert_notices where state = 'pending' and due_at <= now() order by due_at limit ${limit} for update skip locked
+    )
+    update alert_notices n set due_at = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = n.attempts + 1
+    from due where n.id = due.id
+    returning n.id, n.channel, n.target, n.body, n.attempts`)) as unknown as { rows: TakenNotice[] };
+  await Promise.all(
+    taken.rows.map(async (notice) => {
+      const sent = await send(notice, options);
+      const retry = RETRY_DELAYS_SECONDS[Math.min(notice.attempts, RETRY_DELAYS_SECONDS.length) - 1]!;
+      const state = sent.ok ? "sent" : notice.attempts >= MAX_ATTEMPTS ? "failed" : "pending";
+      await db.execute(sql`
+        update alert_notices set state = ${state}::alert_notice_state, last_outcome = ${sent.outcome},
+          sent_at = case when ${sent.ok} then now() else null end,
+          due_at = case when ${state} = 'pending' then now() + make_interval(secs => ${retry}) else due_at end
+        where id = ${Number(notice.id)}`);
+    }),
+  );
+  return taken.rows.length;
+}
+
+function send(notice: TakenNotice, options: NoticeSenderOptions): Promise<Sent> {
+  return notice.channel === "email" ? sendEmail(JSON.parse(notice.body) as NoticeBody) : sendWebhook(notice, options);
+}
+
+async function sendWebhook(notice: TakenNotice, { policy = outboundPolicyFromEnv(), lookup, timeoutMs = ATTEMPT_TIMEOUT_MS }: NoticeSenderOptions): Promise<Sent> {
+  const secret = env().CONSOLE_ALERT_WEBHOOK_SECRET;
+  if (!secret) return { ok: false, outcome: "CONSOLE_ALERT_WEBHOOK_SECRET is not set, so the notice cannot be signed" };
+  const id = `alert-notice-${notice.id}`;
+  const now = new Date();
+  const headers = {
+    "content-type": "application/json",
+    "webhook-id": id,
+    "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+    "webhook-signature": new Webhook(secret).sign(id, now, notice.body),
+  };
+  const result = await postGuarded(notice.target, { headers, body: notice.body, timeoutMs, maxResponseBytes: 1024, policy, lookup });
+  if (result.kind === "failed") return { ok: false, outcome: `webhook: ${result.words}` };
+  return result.status >= 200 && result.status < 300 ? { ok: true, outcome: `webhook: answered ${result.status}` } : { ok: false, outcome: `webhook: answered ${result.status}` };
+}
+
+const mail = globalThis as unknown as { __alertMailer?: { url: string; transporter: Transporter } };
+
+function mailer(url: string): Transporter {
+  if (mail.__alertMailer?.url !== url) {
+    const timeouts = { connectionTimeout: ATTEMPT_TIMEOUT_MS, greetingTimeout: ATTEMPT_TIMEOUT_MS, socketTimeout: ATTEMPT_TIMEOUT_MS };
+    mail.__alertMailer = { url, transporter: nodemailer.createTransport(url, timeouts as object) };
+  }
+  return mail.__alertMailer.transporter;
+}
+
+async function sendEmail(body: NoticeBody): Promise<Sent> {
+  const e = env();
+  if (!e.CONSOLE_SMTP_URL || e.CONSOLE_ALERT_EMAIL_TO.length === 0) return { ok: false, outcome: "email: CONSOLE_SMTP_URL and CONSOLE_ALERT_EMAIL_TO are no longer set" };
+  try {
+    await mailer(e.CONSOLE_SMTP_URL).sendMail({ from: e.CONSOLE_ALERT_EMAIL_FROM, to: e.CONSOLE_ALERT_EMAIL_TO, subject: body.subject, text: body.text.replaceAll("*", "") });
+    return { ok: true, outcome: "email: accepted by the SMTP server" };
+  } catch (error) {
+    // The SMTP server's code, or the network error's: never its message, which may name the recipients.
+    const { responseCode, code } = error as { responseCode?: number; code?: string };
+    return { ok: false, outcome: responseCode ? `email: the SMTP server answered ${responseCode}` : `email: not sent (${code ?? "an error"})` };
+  }
+}

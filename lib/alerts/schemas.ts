@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { ALERT_KINDS, ALERT_STATES, MUTE_HOURS, THRESHOLDS, THRESHOLD_NAMES, type ThresholdName } from "./constants";
+
+/** Every zod schema of the alerts: the list's filters (page and API), the lifecycle's actions, the thresholds form. Client-safe. */
+
+export const ALL = "all";
+/** "all" or one of `values`, saying which when it is neither. */
+const allOr = <T extends readonly string[]>(values: T) => {
+  const choices = [ALL, ...values] as [typeof ALL, ...T];
+  return z.enum(choices, { error: `must be one of ${choices.join(", ")}` });
+};
+
+/** The Alerts page's and GET /api/alerts' filters: a link's query, each optional. */
+export const alertFiltersSchema = z
+  .object({
+    connectionId: z.union([z.literal(ALL), z.uuid({ error: "must be a connection id" })]).default(ALL),
+    kind: allOr(ALERT_KINDS).default(ALL),
+    state: allOr(ALERT_STATES).default(ALL),
+    limit: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(200, "must be at most 200").default(50),
+  })
+  .strict();
+export type AlertFilters = z.infer<typeof alertFiltersSchema>;
+export const ALERT_FILTER_NAMES = ["connectionId", "kind", "state", "limit"] as const;
+
+export const alertIdSchema = z.object({ alertId: z.uuid({ error: "must be an alert id" }) });
+export const muteAlertSchema = alertIdSchema.extend({
+  hours: z.coerce.number().refine((h) => (MUTE_HOURS as readonly number[]).includes(h), { error: `must be one of ${MUTE_HOURS.join(", ")} hours` }),
+});
+
+/** One threshold as the form sends it: a whole number in its range, or empty for the default. */
+const threshold = (name: ThresholdName) => {
+  const { min, max, label } = THRESHOLDS[name];
+  const range = `${label}: a whole number from ${min} to ${max}, or empty for the default`;
+  return z
+    .union([z.literal(""), z.null(), z.coerce.number({ error: range }).int(range).min(min, range).max(max, range)])
+    .optional()
+    .transform((v) => (v === "" || v == null ? null : v));
+};
+
+export const thresholdsSchema = z.object({
+  connectionId: z.uuid({ error: "must be a connection id" }),
+  ...(Object.fromEntries(THRESHOLD_NAMES.map((name) => [name, threshold(name)])) as Record<ThresholdName, ReturnType<typeof threshold>>),
+});
+export type ThresholdsInput = z.input<typeof thresholdsSchema>;
+export type ThresholdsValues = z.output<typeof thresholdsSchema>;

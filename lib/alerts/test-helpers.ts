@@ -1,0 +1,46 @@
+/** What the alerts' tests share: webhooks posted through the real receiver at a chosen instant, and the alerts' rows. */
+import { eq, sql } from "drizzle-orm";
+import { getDb } from "@/lib/db";
+import { alertNotices, alerts } from "@/lib/db/alerts-schema";
+import { expiredEvent, webhookRequest } from "@/lib/testing/webhooks";
+import { receiveWebhook } from "@/lib/webhooks/receive";
+import { resetRejectionLimits } from "@/lib/webhooks/rejections";
+
+const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
+
+/** An event that expired a minute before `at`, received at `at`, signed with `keys` (none: unsigned); answers the receiver's status. */
+export async function receiveAt(token: string, at: Date, keys: readonly string[] = [], data: Record<string, unknown> = {}): Promise<number> {
+  const event = expiredEvent({ data: { expiresAt: new Date(at.getTime() - 60_000).toISOString(), ...data } });
+  const response = await receiveWebhook(webhookRequest(token, event, { keys, timestamp: seconds(at) }), { token, now: at });
+  return response.status;
+}
+
+/** `count` deliveries at `at` signed with a key the connection does not hold (refused as a bad signature). */
+export async function refuseBadSignatures(token: string, at: Date, count: number, wrongKey: string): Promise<void> {
+  resetRejectionLimits();
+  for (let i = 0; i < count; i++) await receiveAt(token, at, [wrongKey]);
+}
+
+/** A delivery without any signature at `at`. */
+export async function receiveUnsigned(token: string, at: Date): Promise<number> {
+  const response = await receiveWebhook(webhookRequest(token, expiredEvent(), { signature: null }), { token, now: at });
+  return response.status;
+}
+
+export async function alertsOf(connectionId: string) {
+  const db = await getDb();
+  return db.select().from(alerts).where(eq(alerts.connectionId, connectionId)).orderBy(alerts.openedAt);
+}
+
+export async function noticesOf(alertId: string) {
+  const db = await getDb();
+  return db.select().from(alertNotices).where(eq(alertNotices.alertId, alertId)).orderBy(alertNotices.id);
+}
+
+/** Makes every pending notice due now, as if its wait had passed. */
+export async function makeNoticesDue(): Promise<void> {
+  const db = await getDb();
+  await db.execute(sql`update alert_notices set due_at = now() - interval '1 second' where state = 'pending'`);
+}
+
+export const minutesAfter = (at: Date, minutes: number) => new Date(at.getTime() + minutes * 60_000);

@@ -1,0 +1,59 @@
+import type { AlertKind, AlertState, ThresholdName } from "./constants";
+
+/** Shapes the alerts' pages and API use (times as UTC ISO strings). Client-safe. */
+
+/** What the evaluator measured for an alert: the count against its threshold, and what the words need. */
+export type AlertMeasure = {
+  /** The count that crossed the threshold (for silence: the hours since the last event). */
+  value: number;
+  threshold: number;
+  /** The window the count covers, in minutes (silence: none). */
+  windowMinutes: number | null;
+  /** The connection's newest event (silence). */
+  lastEventAt?: string | null;
+  /** destination_failing: the destination's name, and whether it was paused. */
+  destinationName?: string;
+  paused?: boolean;
+  failingSince?: string | null;
+};
+
+export type AlertSummary = {
+  id: string;
+  kind: AlertKind;
+  state: AlertState;
+  connection: { id: string; name: string; region: string };
+  /** The destination's id for destination_failing, else null. */
+  subject: string | null;
+  /** The condition in one line, with its numbers. */
+  summary: string;
+  measure: AlertMeasure;
+  openedAt: string;
+  lastSeenAt: string;
+  /** Found clear since then; it resolves once clear for FLAP_HOLD_MINUTES. */
+  clearSince: string | null;
+  resolvedAt: string | null;
+  acknowledgedAt: string | null;
+  /** The name (or, failing one, the email) of who acknowledged it; null when nobody did or the user was removed. */
+  acknowledgedBy: string | null;
+  mutedUntil: string | null;
+  /** The console's page where the alert's events are: the log filtered to them, or the destinations. */
+  href: string;
+  notices: NoticeSummary;
+};
+
+/** How an alert's notices fared. `problem`: the last failed attempt's outcome while one is retrying or has failed. */
+export type NoticeSummary = { sent: number; pending: number; failed: number; problem: string | null };
+
+export type AlertPage = { alerts: AlertSummary[]; total: number; lastEvaluatedAt: string | null };
+
+/** A connection's thresholds: what is in force, which were set (null: the default), and the defaults. */
+export type ConnectionThresholds = {
+  connectionId: string;
+  values: Record<ThresholdName, number>;
+  set: Record<ThresholdName, number | null>;
+  defaults: Record<ThresholdName, number>;
+};
+
+export type AlertActionResult = { ok: true } | { ok: false; error: string };
+/** Saving thresholds: a refusal names the field at fault. */
+export type ThresholdsResult = AlertActionResult & { field?: string };

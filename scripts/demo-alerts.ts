@@ -1,0 +1,42 @@
+import crypto from "node:crypto";
+import { setThresholds } from "@/lib/alerts/alerts";
+
+/**
+ * The demo's alerts: the console evaluates every 15 s and sends its notices to the demo's notice sink
+ * (tooling/notice-sink.ts), signed with a secret made for the run, and by email to its SMTP sink. The
+ * first connection's thresholds are lowered so that the story raises alerts within minutes: its
+ * rotated-key burst (STORY_INCIDENTS.badSignatures, 3 refusals) opens "Signatures refused", and the
+ * tenant app's outage "Destination failing" once it has lasted 5 minutes. The other connection keeps
+ * every default, so the Alerts page shows the difference.
+ */
+export const DEMO_ALERTS = {
+  evaluateSeconds: 15,
+  emailTo: "oncall@demo.test",
+  /** Set on the first connection (lib/alerts/constants.ts THRESHOLDS: the defaults are 5 and 60). */
+  thresholds: { badSignatures: 3, destinationFailingMinutes: 5 },
+} as const;
+
+const seedActor = { id: null, email: "seed" } as const;
+
+/** A Standard Webhooks secret for one run: `whsec_` and 24 random bytes in base64. */
+export const demoAlertSecret = () => `whsec_${crypto.randomBytes(24).toString("base64")}`;
+
+/**
+ * The console's alert settings for the demo. The sink listens on 127.0.0.1 over http, which the guarded
+ * client refuses unless CONSOLE_FORWARD_ALLOWED_HOSTS names it (the demo stack sets it for the tenant app too).
+ */
+export function demoAlertEnv(sink: { webhookUrl: string; smtpUrl: string }, secret: string): Record<string, string> {
+  return {
+    CONSOLE_ALERT_EVALUATE_SECONDS: String(DEMO_ALERTS.evaluateSeconds),
+    CONSOLE_ALERT_WEBHOOK_URLS: sink.webhookUrl,
+    CONSOLE_ALERT_WEBHOOK_SECRET: secret,
+    CONSOLE_SMTP_URL: sink.smtpUrl,
+    CONSOLE_ALERT_EMAIL_TO: DEMO_ALERTS.emailTo,
+  };
+}
+
+/** Lowers the first connection's thresholds (audited as "seed", as an admin's change on the Alerts page would be). */
+export async function seedDemoAlertThresholds(connection: { id: string; name: string }): Promise<void> {
+  const result = await setThresholds(seedActor, { connectionId: connection.id, ...DEMO_ALERTS.thresholds });
+  if (!result.ok) throw new Error(`Could not set the demo's alert thresholds of ${connection.name}: ${result.error}`);
+}
