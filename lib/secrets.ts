@@ -151,6 +151,9 @@ function open(envelope: Envelope, keyring: Keyring, binding: SecretBinding | und
   }
 }
 
+/** A new Standard Webhooks signing secret: `whsec_` and 24 random bytes in base64 (the scheme's own format). */
+export const newSigningSecret = () => `whsec_${crypto.randomBytes(24).toString("base64")}`;
+
 /** What the UI may show of a key: its last four characters. */
 export function fingerprint(secret: string): string {
   return secret.slice(-4);

@@ -14,7 +14,7 @@ import { AUTO_PAUSE_HOURS } from "@/lib/destinations/constants";
 import type { DestinationState, DestinationSummary } from "@/lib/destinations/types";
 import { AddDestination } from "./add-destination";
 import type { DestinationActions } from "./destination-actions";
-import { SecretReveal } from "./secret-reveal";
+import { SecretReveal } from "@/components/ui/secret-reveal";
 
 const stateBadges: Record<DestinationState, { tone: BadgeTone; label: string }> = {
   delivered: { tone: "success", label: "Delivering" },
@@ -178,7 +178,7 @@ function DestinationCard({ destination, connectionId, actions }: { destination: 
         </p>
       ) : null}
       <Dialog open={secret !== null} onClose={() => setSecret(null)} title={`New signing secret of ${destination.name}`}>
-        {secret ? <SecretReveal name={destination.name} secret={secret} rotated onDone={() => setSecret(null)} /> : null}
+        {secret ? <SecretReveal name={destination.name} secret={secret} rotated testId="destination-secret" onDone={() => setSecret(null)} /> : null}
       </Dialog>
     </Card>
   );

@@ -7,8 +7,8 @@ import { getConnection } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
 import { databaseErrorCode } from "@/lib/logger";
-import { checkDestinationUrl, outboundPolicyFromEnv, resolveDestination, type OutboundPolicy } from "@/lib/outbound/address-policy";
-import { decryptSecret, encryptSecret } from "@/lib/secrets";
+import { checkUrlToSave, outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
+import { decryptSecret, encryptSecret, newSigningSecret } from "@/lib/secrets";
 import { MAX_DESTINATIONS_PER_CONNECTION, PREVIOUS_SECRET_HOURS, SERVICE_SIGNING_NEEDS_SERVER_KEY } from "./constants";
 import { listDestinationSummaries } from "./health";
 import { wakeForwarding } from "./worker";
@@ -37,9 +37,6 @@ export async function listDestinationChoices(connectionId: string): Promise<Arra
     .orderBy(asc(forwardDestinations.name));
 }
 
-/** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64 (the scheme's own format). */
-const newSigningSecret = () => `whsec_${crypto.randomBytes(24).toString("base64")}`;
-
 const sealDestinationSecret = (secret: string, connectionId: string, destinationId: string, previous = false) =>
   encryptSecret(secret, { connectionId, destinationId, kind: previous ? "destination_previous_secret" : "destination_secret" });
 
@@ -57,10 +54,8 @@ export async function createDestination(
   const input = parsed.data;
   const connection = await getConnection(input.connectionId);
   if (!connection) return { ok: false, error: "This connection no longer exists." };
-  const url = checkDestinationUrl(input.url, policy);
-  if (!url.ok) return { ok: false, error: sentence(url.description), field: "url" };
-  const resolved = await resolveDestination(url.url, policy);
-  if (!resolved.ok) return { ok: false, error: sentence(resolved.description), field: "url" };
+  const url = await checkUrlToSave(input.url, policy);
+  if (!url.ok) return { ok: false, error: url.error, field: "url" };
   if (input.signing === "service" && !connection.keys.server) return { ok: false, error: SERVICE_SIGNING_NEEDS_SERVER_KEY, field: "signing" };
 
   const db = await getDb();
@@ -105,9 +100,6 @@ export async function createDestination(
 }
 
 class TooManyDestinations extends Error {}
-
-/** lib/outbound's words (made to sit inside a sentence) as a sentence of their own. */
-const sentence = (words: string) => `${words.charAt(0).toUpperCase()}${words.slice(1)}${words.endsWith(".") ? "" : "."}`;
 
 /** The destination of this connection, with the connection (for its audit record), or undefined. */
 export async function findDestination(connectionId: string, destinationId: string) {

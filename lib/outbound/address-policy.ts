@@ -151,6 +151,20 @@ export async function resolveDestination(url: string | URL, policy: OutboundPoli
   }
 }
 
+/** A refusal's words (made to sit inside a sentence) as a sentence of their own. */
+const sentence = (words: string) => `${words.charAt(0).toUpperCase()}${words.slice(1)}${words.endsWith(".") ? "" : "."}`;
+
+/**
+ * What a form that saves a URL checks (a forwarding destination, an alert notice target): checkDestinationUrl,
+ * then resolveDestination, answering the URL to save or the refusal as a sentence for the URL's field.
+ */
+export async function checkUrlToSave(raw: string, policy: OutboundPolicy, resolveAll: ResolveAll = resolveWithDns): Promise<{ ok: true; url: URL } | { ok: false; error: string }> {
+  const checked = checkDestinationUrl(raw, policy);
+  if (!checked.ok) return { ok: false, error: sentence(checked.description) };
+  const resolved = await resolveDestination(checked.url, policy, resolveAll);
+  return resolved.ok ? checked : { ok: false, error: sentence(resolved.description) };
+}
+
 /**
  * The `lookup` of every outbound connection: the check and the connection use the same answer, so there is
  * no second lookup a rebinding name could answer differently. Node asks with `all` when it may try several

@@ -3,8 +3,11 @@ import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 
-/** A Standard Webhooks secret, shown this once: the console keeps it encrypted and never shows it again. */
-export function SecretReveal({ name, secret, rotated, onDone }: { name: string; secret: string; rotated: boolean; onDone: () => void }) {
+/**
+ * A Standard Webhooks secret (a forwarding destination's, an alert notice target's), shown this once: the
+ * console keeps it encrypted and never shows it again.
+ */
+export function SecretReveal({ name, secret, rotated, testId, onDone }: { name: string; secret: string; rotated: boolean; testId: string; onDone: () => void }) {
   return (
     <div className="space-y-4">
       <Alert tone="warning" title="Copy it now">
@@ -13,7 +16,7 @@ export function SecretReveal({ name, secret, rotated, onDone }: { name: string; 
         {rotated ? " The previous secret still signs beside it for 24 hours, so the receiver can switch without missing an event." : null}
       </Alert>
       <div className="flex flex-wrap items-center gap-2">
-        <code data-testid="destination-secret" className="min-w-0 flex-1 rounded-md bg-slate-100 px-3 py-2 font-mono text-sm break-all select-all dark:bg-slate-800">
+        <code data-testid={testId} className="min-w-0 flex-1 rounded-md bg-slate-100 px-3 py-2 font-mono text-sm break-all select-all dark:bg-slate-800">
           {secret}
         </code>
         <CopyButton text={secret} label="Copy secret" />
@@ -24,3 +27,9 @@ export function SecretReveal({ name, secret, rotated, onDone }: { name: string; 
     </div>
   );
 }
+
+/** An "Add …" dialog's view once added (AddDialog's `shown`): the new signing secret of what was added, this once. */
+export const newSecretShown = (testId: string, onDone: () => void) => (added: { name: string; secret: string }) => ({
+  title: `Signing secret of ${added.name}`,
+  view: <SecretReveal name={added.name} secret={added.secret} rotated={false} testId={testId} onDone={onDone} />,
+});
