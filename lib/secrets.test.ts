@@ -81,7 +81,38 @@ describe("secrets", () => {
   it("refuses a binding that is not a connection id and a purpose", () => {
     const ring = makeKeyring(k1);
     expect(() => encryptSecret("x", { connectionId: "a/b", kind: "server" }, ring)).toThrow();
-    expect(() => encryptSecret("x", { connectionId: connectionA, kind: "other" as SecretBinding["kind"] }, ring)).toThrow();
+    expect(() => encryptSecret("x", { connectionId: connectionA, kind: "other" as "server" }, ring)).toThrow();
+  });
+
+  it("binds a notice target's secret to that target, apart from any connection", () => {
+    const ring = makeKeyring(k1);
+    const targetA = crypto.randomUUID();
+    const sealed = encryptSecret("whsec_dGFyZ2V0", { kind: "alert_target_secret", targetId: targetA }, ring);
+    expect(decryptSecret(sealed, { kind: "alert_target_secret", targetId: targetA.toUpperCase() }, ring)).toBe("whsec_dGFyZ2V0");
+    const error = decryptionError(() => decryptSecret(sealed, { kind: "alert_target_secret", targetId: crypto.randomUUID() }, ring));
+    expect(error).toMatchObject({ reason: "mismatch", message: expect.stringMatching(/not bound to this notice target and purpose/) });
+    // The same id as a connection's, or as a destination's, is another binding.
+    for (const binding of [
+      { connectionId: targetA, kind: "destination_secret" },
+      { connectionId: targetA, kind: "destination_secret", destinationId: targetA },
+    ] satisfies SecretBinding[]) {
+      expect(decryptionError(() => decryptSecret(sealed, binding, ring)).reason).toBe("mismatch");
+    }
+  });
+
+  it("refuses a binding that mixes the two shapes, or names a target's purpose without its target", () => {
+    const ring = makeKeyring(k1);
+    const id = crypto.randomUUID();
+    for (const binding of [
+      { connectionId: id, kind: "alert_target_secret" },
+      { connectionId: id, kind: "alert_target_secret", targetId: id },
+      { connectionId: id, kind: "server", targetId: id },
+      { kind: "alert_target_secret" },
+      { kind: "alert_target_secret", targetId: "a/b" },
+      { kind: "server", targetId: id },
+    ]) {
+      expect(() => encryptSecret("x", binding as SecretBinding, ring), JSON.stringify(binding)).toThrow();
+    }
   });
 
   it("decrypts with a previous key after rotation and flags it for re-encryption", () => {

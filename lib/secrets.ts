@@ -10,7 +10,8 @@ import { env } from "@/lib/env";
  * characters of the key's SHA-256) says which key sealed it, so keys can be rotated.
  *
  * Each value is bound to the row and purpose it is stored for: `tenant-console/v2/<connectionId>/<kind>`
- * is the cipher's associated data. Without it, anyone who can write to the database could copy a
+ * (and `/<destinationId>` for a destination's secret), or `tenant-console/v2/console/<kind>/<targetId>` for
+ * a console-wide alert notice target's, is the cipher's associated data. Without it, anyone who can write to the database could copy a
  * management or server key's ciphertext into the webhook-token column and have the console show the
  * key as a URL; with it, the copy fails its integrity check.
  *
@@ -22,14 +23,23 @@ export const secretPurposes = [...secretKindEnum.enumValues, "webhook_token", "d
 
 /**
  * Where a value is stored: a connection's key of one kind, its webhook URL token, or a secret of one of
- * its forwarding destinations (`destinationId`).
+ * its forwarding destinations (`destinationId`); or, belonging to no connection, the secret of a
+ * console-wide alert notice target (`alert_target_secret`, `targetId`: alert_notice_targets.id).
+ *
+ * Two exact shapes, each strict (a key of the other shape, or any other key, is refused, never dropped):
+ * a connection's value always names its connection, and a console-wide one names its own row instead.
+ * Not a made-up "console" connection id, nor an optional connectionId: either would let a binding that
+ * forgot its connection pass for a console-wide one. The associated data of the second shape has
+ * `console` where the first has a connection's UUID, so the two can never be alike.
  */
-export const secretBindingSchema = z.object({
+const connectionBindingSchema = z.strictObject({
   // A UUID (the connections.id column) never contains the "/" of the associated data.
   connectionId: z.guid(),
   kind: z.enum(secretPurposes),
   destinationId: z.guid().optional(),
 });
+const consoleBindingSchema = z.strictObject({ kind: z.literal("alert_target_secret"), targetId: z.guid() });
+export const secretBindingSchema = z.union([connectionBindingSchema, consoleBindingSchema]);
 export type SecretBinding = z.infer<typeof secretBindingSchema>;
 
 function keyId(key: Buffer): string {
@@ -69,15 +79,21 @@ export class SecretDecryptionError extends Error {
 }
 
 function associatedData(binding: SecretBinding): Buffer {
-  const { connectionId, kind, destinationId } = secretBindingSchema.parse(binding);
+  const parsed = secretBindingSchema.parse(binding);
+  if (!("connectionId" in parsed)) return Buffer.from(`tenant-console/v2/console/${parsed.kind}/${parsed.targetId.toLowerCase()}`, "utf8");
+  const { connectionId, kind, destinationId } = parsed;
   const destination = destinationId ? `/${destinationId.toLowerCase()}` : "";
   return Buffer.from(`tenant-console/v2/${connectionId.toLowerCase()}/${kind}${destination}`, "utf8");
 }
 
 function label(binding: SecretBinding): string {
+  if (!("connectionId" in binding)) return `the ${binding.kind} secret of alert notice target ${binding.targetId}`;
   const destination = binding.destinationId ? ` of destination ${binding.destinationId}` : "";
   return `the ${binding.kind} secret${destination} of connection ${binding.connectionId}`;
 }
+
+/** What a value is bound to, in the words of a refusal: its connection, or for a console-wide value its row. */
+const boundTo = (binding: SecretBinding) => ("connectionId" in binding ? "connection" : "notice target");
 
 export function encryptSecret(plaintext: string, binding: SecretBinding, keyring: Keyring = keyringFromEnv()): string {
   const iv = crypto.randomBytes(12);
@@ -93,7 +109,7 @@ export function decryptSecret(sealed: string, binding: SecretBinding, keyring: K
   if (envelope.version === "v1") {
     throw new SecretDecryptionError(
       "unbound",
-      `Stored secret (${label(binding)}) predates binding to its connection and purpose; run \`npm run secrets -- rotate\` to re-bind it.`,
+      `Stored secret (${label(binding)}) predates binding to its ${boundTo(binding)} and purpose; run \`npm run secrets -- rotate\` to re-bind it.`,
     );
   }
   return open(envelope, keyring, binding);
@@ -145,7 +161,7 @@ function open(envelope: Envelope, keyring: Keyring, binding: SecretBinding | und
     throw new SecretDecryptionError(
       "mismatch",
       binding
-        ? `Stored secret failed its integrity check: it is not bound to this connection and purpose (${label(binding)}), or it was altered.`
+        ? `Stored secret failed its integrity check: it is not bound to this ${boundTo(binding)} and purpose (${label(binding)}), or it was altered.`
         : "Stored secret failed its integrity check.",
     );
   }
