@@ -13,9 +13,11 @@ import type { AlertActionResult, AlertMeasure, AlertPage, AlertSummary, Connecti
 /**
  * Alerts: what the evaluator (./evaluate.ts) found wrong with a connection, for the Alerts page, the
  * banner, the overview's cards and GET /api/alerts; and what people do with them (acknowledge, mute,
- * set a connection's thresholds), each change audited. Everyone signed in reads them; admins change them.
+ * set a connection's thresholds; the notice targets, ./notice-targets.ts), each change audited. Everyone
+ * signed in reads the alerts; admins change them, and alone see and manage the notice targets.
  */
 
+export { addNoticeTarget, listNoticeTargets, removeNoticeTarget, sendTestNotice } from "./notice-targets";
 export { startAlerts } from "./schedule";
 export { thresholdDefaults } from "./thresholds";
 

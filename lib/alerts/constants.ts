@@ -64,3 +64,8 @@ export const MUTE_HOURS = [1, 4, 24, 168] as const;
 /** A notice's change: its event type in the signed JSON, and its word. */
 export const NOTICE_CHANGES = { opened: "alert.opened", resolved: "alert.resolved", reminder: "alert.reminder" } as const;
 export type NoticeChange = keyof typeof NOTICE_CHANGES;
+
+/** The most webhook notice targets an admin may add on the Alerts page (the environment's come on top). */
+export const MAX_NOTICE_TARGETS = 10;
+/** The event type of the signed notice "Send a test" posts to a target. */
+export const TEST_NOTICE_TYPE = "alert.test";

@@ -7,6 +7,7 @@ import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "@/lib/destinations/constants
 import { env } from "@/lib/env";
 import { outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
 import { postGuarded, type GuardedPostOptions } from "@/lib/outbound/guarded-post";
+import { decryptSecret, SecretDecryptionError } from "@/lib/secrets";
 import type { NoticeBody } from "./notices";
 
 /**
@@ -14,15 +15,16 @@ import type { NoticeBody } from "./notices";
  * two instances never send one notice twice at once), sent once each, then recorded: sent, or pending
  * again after forwarding's retry schedule (RETRY_DELAYS_SECONDS), failed after MAX_ATTEMPTS. A webhook
  * goes through the guarded client (lib/outbound: address policy, 10 s, no redirect followed), signed
- * in the Standard Webhooks scheme with CONSOLE_ALERT_WEBHOOK_SECRET; email through nodemailer to
- * CONSOLE_SMTP_URL. What went wrong is kept on the notice (the Alerts page shows it), never logged
- * with the URL.
+ * in the Standard Webhooks scheme with CONSOLE_ALERT_WEBHOOK_SECRET, or for a target added on the
+ * Alerts page with that target's own secret; email through nodemailer to CONSOLE_SMTP_URL. What went
+ * wrong is kept on the notice (the Alerts page shows it), never logged with the URL.
  */
 
 const LEASE_SECONDS = 60;
 const ATTEMPT_TIMEOUT_MS = 10_000;
 
-type TakenNotice = { id: number; channel: string; target: string; body: string; attempts: number };
+/** A taken notice; `secret_ciphertext` is its page target's sealed secret (null for the environment's targets). */
+type TakenNotice = { id: number; channel: string; target: string; body: string; attempts: number; target_id: string | null; secret_ciphertext: string | null };
 type Sent = { ok: true; outcome: string } | { ok: false; outcome: string };
 
 export type NoticeSenderOptions = { policy?: OutboundPolicy; lookup?: GuardedPostOptions["lookup"]; limit?: number; timeoutMs?: number };
@@ -37,7 +39,8 @@ export async function sendDueNotices(options: NoticeSenderOptions = {}): Promise
     )
     update alert_notices n set due_at = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = n.attempts + 1
     from due where n.id = due.id
-    returning n.id, n.channel, n.target, n.body, n.attempts`)) as unknown as { rows: TakenNotice[] };
+    returning n.id, n.channel, n.target, n.body, n.attempts, n.target_id,
+      (select t.secret_ciphertext from alert_notice_targets t where t.id = n.target_id) as secret_ciphertext`)) as unknown as { rows: TakenNotice[] };
   await Promise.all(
     taken.rows.map(async (notice) => {
       const sent = await send(notice, options);
@@ -57,20 +60,49 @@ function send(notice: TakenNotice, options: NoticeSenderOptions): Promise<Sent> 
   return notice.channel === "email" ? sendEmail(JSON.parse(notice.body) as NoticeBody) : sendWebhook(notice, options);
 }
 
-async function sendWebhook(notice: TakenNotice, { policy = outboundPolicyFromEnv(), lookup, timeoutMs = ATTEMPT_TIMEOUT_MS }: NoticeSenderOptions): Promise<Sent> {
-  const secret = env().CONSOLE_ALERT_WEBHOOK_SECRET;
-  if (!secret) return { ok: false, outcome: "CONSOLE_ALERT_WEBHOOK_SECRET is not set, so the notice cannot be signed" };
-  const id = `alert-notice-${notice.id}`;
+/** A page target's secret, sealed to its row (lib/secrets.ts: `alert_target_secret` and the target's id). */
+export const targetSecretBinding = (targetId: string) => ({ kind: "alert_target_secret", targetId }) as const;
+
+function signingSecret(notice: TakenNotice): { ok: true; secret: string } | { ok: false; outcome: string } {
+  if (notice.target_id === null) {
+    const secret = env().CONSOLE_ALERT_WEBHOOK_SECRET;
+    return secret ? { ok: true, secret } : { ok: false, outcome: "CONSOLE_ALERT_WEBHOOK_SECRET is not set, so the notice cannot be signed" };
+  }
+  try {
+    return { ok: true, secret: decryptSecret(notice.secret_ciphertext ?? "", targetSecretBinding(notice.target_id)) };
+  } catch (error) {
+    if (!(error instanceof SecretDecryptionError)) throw error;
+    return { ok: false, outcome: `webhook: the target's secret cannot be read (${error.reason}), so the notice cannot be signed` };
+  }
+}
+
+function sendWebhook(notice: TakenNotice, options: NoticeSenderOptions): Promise<Sent> {
+  const signing = signingSecret(notice);
+  if (!signing.ok) return Promise.resolve(signing);
+  return postNotice(notice.target, signing.secret, `alert-notice-${notice.id}`, notice.body, options);
+}
+
+/**
+ * One signed POST of a notice through the guarded client, in the Standard Webhooks scheme (`webhook-id`,
+ * `webhook-timestamp`, `webhook-signature`): a 2xx is sent, anything else is said in words.
+ */
+export async function postNotice(
+  url: string,
+  secret: string,
+  id: string,
+  body: string,
+  { policy = outboundPolicyFromEnv(), lookup, timeoutMs = ATTEMPT_TIMEOUT_MS }: NoticeSenderOptions,
+): Promise<Sent> {
   const now = new Date();
   const headers = {
     "content-type": "application/json",
     "webhook-id": id,
     "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-    "webhook-signature": new Webhook(secret).sign(id, now, notice.body),
+    "webhook-signature": new Webhook(secret).sign(id, now, body),
   };
-  const result = await postGuarded(notice.target, { headers, body: notice.body, timeoutMs, maxResponseBytes: 1024, policy, lookup });
+  const result = await postGuarded(url, { headers, body, timeoutMs, maxResponseBytes: 1024, policy, lookup });
   if (result.kind === "failed") return { ok: false, outcome: `webhook: ${result.words}` };
-  return result.status >= 200 && result.status < 300 ? { ok: true, outcome: `webhook: answered ${result.status}` } : { ok: false, outcome: `webhook: answered ${result.status}` };
+  return { ok: result.status >= 200 && result.status < 300, outcome: `webhook: answered ${result.status}` };
 }
 
 const mail = globalThis as unknown as { __alertMailer?: { url: string; transporter: Transporter } };

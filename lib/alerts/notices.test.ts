@@ -3,18 +3,15 @@ import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { LOCAL_POLICY, startReceiver } from "@/lib/destinations/test-helpers";
-import { reloadEnv } from "@/lib/env";
 import { setUpTestDatabase } from "@/lib/testing/database";
-import { insertTestConnection } from "@/lib/testing/webhooks";
-import { KEY1, KEY2 } from "@/lib/webhooks/test-helpers";
 import { listAlerts } from "./alerts";
 import { evaluateAlerts } from "./evaluate";
 import { sendDueNotices } from "./notice-sender";
 import type { NoticeBody } from "./notices";
-import { alertsOf, makeNoticesDue, minutesAfter, noticesOf, receiveAt, refuseBadSignatures } from "./test-helpers";
+import { alertsOf, makeNoticesDue, minutesAfter, noticesOf, openRotatedKeyAlert, restoreEnv, stubNoticeEnv } from "./test-helpers";
 
 // Notices end to end: a real local HTTP receiver that verifies the Standard Webhooks signature as an
 // operator's handler would, and a real local SMTP server (smtp-server), both on 127.0.0.1.
@@ -53,17 +50,16 @@ beforeAll(async () => {
   const smtpPort = (smtp.server.address() as AddressInfo).port;
   const hangingPort = (hanging.address() as AddressInfo).port;
   // 127.0.0.2 is loopback but not allowed by the policy: its notice must be refused before any connection.
-  vi.stubEnv("CONSOLE_ALERT_WEBHOOK_URLS", `${receiver.url},http://127.0.0.1:${hangingPort}/slow,http://127.0.0.2:${hangingPort}/refused`);
-  vi.stubEnv("CONSOLE_ALERT_WEBHOOK_SECRET", SECRET);
-  vi.stubEnv("CONSOLE_SMTP_URL", `smtp://127.0.0.1:${smtpPort}`);
-  vi.stubEnv("CONSOLE_ALERT_EMAIL_TO", "oncall@example.com,backup@example.com");
-  vi.stubEnv("CONSOLE_PUBLIC_URL", "https://console.example.test");
-  reloadEnv();
+  stubNoticeEnv({
+    CONSOLE_ALERT_WEBHOOK_URLS: `${receiver.url},http://127.0.0.1:${hangingPort}/slow,http://127.0.0.2:${hangingPort}/refused`,
+    CONSOLE_ALERT_WEBHOOK_SECRET: SECRET,
+    CONSOLE_SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    CONSOLE_ALERT_EMAIL_TO: "oncall@example.com,backup@example.com",
+  });
   ({ db, tearDown } = await setUpTestDatabase());
 });
 afterAll(async () => {
-  vi.unstubAllEnvs();
-  reloadEnv();
+  restoreEnv();
   hanging.closeAllConnections();
   await Promise.all([receiver.close(), new Promise<void>((resolve) => hanging.close(() => resolve())), new Promise<void>((resolve) => smtp.close(resolve))]);
   await tearDown();
@@ -77,16 +73,6 @@ afterEach(async () => {
 });
 
 const send = () => sendDueNotices({ policy: LOCAL_POLICY, timeoutMs: 300 });
-
-async function openRotatedKeyAlert(name: string, at = new Date()) {
-  const connection = await insertTestConnection(name, [KEY1]);
-  // An event that carries an email address and a phone number: neither may reach a notice.
-  await receiveAt(connection.token, minutesAfter(at, -5), [KEY1], { email: "jane.doe@example.com", phoneNumber: "+15555550123" });
-  await refuseBadSignatures(connection.token, at, 5, KEY2);
-  await evaluateAlerts({ now: at });
-  const [alert] = await alertsOf(connection.id);
-  return { connection, alert: alert! };
-}
 
 describe("notices", () => {
   it("posts a Standard Webhooks-signed JSON with a Slack text, and emails it; neither carries an address from an event", async () => {

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Executor } from "@/lib/db";
-import { alertNotices, type Alert } from "@/lib/db/alerts-schema";
+import { alertNotices, alertNoticeTargets, type Alert } from "@/lib/db/alerts-schema";
 import { env } from "@/lib/env";
 import { filtersToQuery } from "@/lib/webhooks/constants";
 import { ALERT_KIND_TEXT, NOTICE_CHANGES, type NoticeChange } from "./constants";
@@ -8,10 +8,11 @@ import { alertHref, alertSummary, serverKeyHref } from "./display";
 import type { AlertMeasure } from "./types";
 
 /**
- * The notices an alert's change sends: one per target (each URL of CONSOLE_ALERT_WEBHOOK_URLS, and
- * email when CONSOLE_SMTP_URL is set), queued in the evaluation's transaction and sent by
- * ./notice-sender.ts. A notice names the connection, the condition, its numbers and links into the
- * console; it never carries an event's body, an email address or a phone number.
+ * The notices an alert's change sends: one per target (each URL of CONSOLE_ALERT_WEBHOOK_URLS, each
+ * target an admin added on the Alerts page, and email when CONSOLE_SMTP_URL is set), queued in the
+ * evaluation's transaction and sent by ./notice-sender.ts. A notice names the connection, the condition,
+ * its numbers and links into the console; it never carries an event's body, an email address or a
+ * phone number.
  */
 
 export type NoticeTarget = { channel: "webhook"; url: string } | { channel: "email" };
@@ -25,7 +26,7 @@ export function noticeTargets(): NoticeTarget[] {
 }
 
 /** The console's address as a notice links to it. */
-const consoleUrl = (path: string) => new URL(path, env().CONSOLE_PUBLIC_URL ?? env().NEXTAUTH_URL).toString();
+export const consoleUrl = (path: string) => new URL(path, env().CONSOLE_PUBLIC_URL ?? env().NEXTAUTH_URL).toString();
 
 export type NoticeConnection = { id: string; name: string; region: string };
 
@@ -71,13 +72,18 @@ export function noticeBody(change: NoticeChange, alert: Alert, connection: Notic
   };
 }
 
-/** Queues the notices of one change, one per target, in the caller's transaction. */
+/**
+ * Queues the notices of one change, one per target (the environment's, then the Alerts page's), in the
+ * caller's transaction. A page target's notice keeps its id: it is signed with that target's secret.
+ */
 export async function queueNotices(tx: Executor, change: NoticeChange, alert: Alert, connection: NoticeConnection, now: Date): Promise<number> {
-  const targets = noticeTargets();
+  const pageTargets = await tx.select({ id: alertNoticeTargets.id, url: alertNoticeTargets.url }).from(alertNoticeTargets).orderBy(alertNoticeTargets.createdAt);
+  const targets = [
+    ...noticeTargets().map((target) => ({ channel: target.channel, target: target.channel === "webhook" ? target.url : "email", targetId: null })),
+    ...pageTargets.map((target) => ({ channel: "webhook", target: target.url, targetId: target.id })),
+  ];
   if (targets.length === 0) return 0;
   const body = JSON.stringify(noticeBody(change, alert, connection, now));
-  await tx.insert(alertNotices).values(
-    targets.map((target) => ({ alertId: alert.id, change, channel: target.channel, target: target.channel === "webhook" ? target.url : "email", body })),
-  );
+  await tx.insert(alertNotices).values(targets.map((target) => ({ alertId: alert.id, change, body, ...target })));
   return targets.length;
 }

@@ -1,10 +1,14 @@
 /** What the alerts' tests share: webhooks posted through the real receiver at a chosen instant, and the alerts' rows. */
 import { eq, sql } from "drizzle-orm";
+import { vi } from "vitest";
 import { getDb } from "@/lib/db";
 import { alertNotices, alerts } from "@/lib/db/alerts-schema";
-import { expiredEvent, webhookRequest } from "@/lib/testing/webhooks";
+import { reloadEnv } from "@/lib/env";
+import { expiredEvent, insertTestConnection, webhookRequest } from "@/lib/testing/webhooks";
 import { receiveWebhook } from "@/lib/webhooks/receive";
 import { resetRejectionLimits } from "@/lib/webhooks/rejections";
+import { KEY1, KEY2 } from "@/lib/webhooks/test-helpers";
+import { evaluateAlerts } from "./evaluate";
 
 const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
 
@@ -44,3 +48,25 @@ export async function makeNoticesDue(): Promise<void> {
 }
 
 export const minutesAfter = (at: Date, minutes: number) => new Date(at.getTime() + minutes * 60_000);
+
+/** A connection whose server key was rotated at the service: 5 bad signatures at `at`, evaluated, so a bad_signatures alert opens. */
+export async function openRotatedKeyAlert(name: string, at = new Date()) {
+  const connection = await insertTestConnection(name, [KEY1]);
+  // An event that carries an email address and a phone number: neither may reach a notice.
+  await receiveAt(connection.token, minutesAfter(at, -5), [KEY1], { email: "jane.doe@example.com", phoneNumber: "+15555550123" });
+  await refuseBadSignatures(connection.token, at, 5, KEY2);
+  await evaluateAlerts({ now: at });
+  const [alert] = await alertsOf(connection.id);
+  return { connection, alert: alert! };
+}
+
+/** The notices' environment for a test file: `vars`, with the console's public URL the notices link to. */
+export function stubNoticeEnv(vars: Record<string, string>): void {
+  for (const [name, value] of Object.entries({ ...vars, CONSOLE_PUBLIC_URL: "https://console.example.test" })) vi.stubEnv(name, value);
+  reloadEnv();
+}
+
+export function restoreEnv(): void {
+  vi.unstubAllEnvs();
+  reloadEnv();
+}

@@ -57,3 +57,27 @@ export type ConnectionThresholds = {
 export type AlertActionResult = { ok: true } | { ok: false; error: string };
 /** Saving thresholds: a refusal names the field at fault. */
 export type ThresholdsResult = AlertActionResult & { field?: string };
+
+/**
+ * A webhook (or email) target of the notices, as admins see it on the Alerts page: never a secret; of a
+ * page target's URL its origin and path (a query may carry a credential), of the environment's its origin.
+ */
+export type NoticeTargetSummary = {
+  /** A page target's id; null for one the environment sets, which only the environment can remove. */
+  id: string | null;
+  source: "environment" | "page";
+  channel: "webhook" | "email";
+  /** A page target's name; for the environment's, the variable that sets it. */
+  name: string;
+  /** A webhook's URL: origin and path (the environment's: origin); for email, how many recipients. */
+  where: string;
+  createdAt: string | null;
+  /** The name (or, failing one, the email) of the admin who added it; null for the environment's, or a removed user. */
+  createdBy: string | null;
+};
+
+/** Adding a notice target: its Standard Webhooks secret, shown this once; a refusal names the field at fault. */
+export type NoticeTargetSecretResult = { ok: true; id: string; name: string; secret: string } | { ok: false; error: string; field?: "name" | "url" };
+
+/** A test notice: what the target answered, in words. */
+export type TestNoticeResult = { ok: true; outcome: string } | { ok: false; error: string };

@@ -1,6 +1,8 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { getDb, type Database, type Executor } from "@/lib/db";
+import { alertNoticeTargets } from "@/lib/db/alerts-schema";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
 import { connections, connectionSecrets } from "@/lib/db/schema";
 import { errorMessage, logger } from "@/lib/logger";
@@ -21,6 +23,20 @@ export type RotationReport = {
 
 type StoredValue = { binding: SecretBinding; sealed: string; replace: (db: Executor, resealed: string) => Promise<boolean> };
 
+/** How to replace the value `sealed` in `column` of the row `row` selects: only if it still holds what was read. */
+function replaceIfUnchanged(column: AnyPgColumn, row: SQL | undefined, sealed: string): StoredValue["replace"] {
+  const table = column.table as PgTable;
+  const field = Object.entries(getTableColumns(table)).find(([, c]) => c === column)![0];
+  return async (db, resealed) =>
+    (
+      await db
+        .update(table)
+        .set({ [field]: resealed })
+        .where(and(row, eq(column, sealed)))
+        .returning({ one: sql`1` })
+    ).length > 0;
+}
+
 /** Every sealed value in the database, with how to replace it only if it still holds what was read. */
 async function storedValues(db: Executor): Promise<StoredValue[]> {
   const secrets = await db.select().from(connectionSecrets);
@@ -29,27 +45,14 @@ async function storedValues(db: Executor): Promise<StoredValue[]> {
     ...secrets.map((s) => ({
       binding: { connectionId: s.connectionId, kind: s.kind },
       sealed: s.ciphertext,
-      replace: async (db: Executor, resealed: string) =>
-        (
-          await db
-            .update(connectionSecrets)
-            .set({ ciphertext: resealed })
-            .where(and(eq(connectionSecrets.connectionId, s.connectionId), eq(connectionSecrets.kind, s.kind), eq(connectionSecrets.ciphertext, s.ciphertext)))
-            .returning({ kind: connectionSecrets.kind })
-        ).length > 0,
+      replace: replaceIfUnchanged(connectionSecrets.ciphertext, and(eq(connectionSecrets.connectionId, s.connectionId), eq(connectionSecrets.kind, s.kind)), s.ciphertext),
     })),
     ...(await destinationSecrets(db)),
+    ...(await noticeTargetSecrets(db)),
     ...tokens.map((t) => ({
       binding: { connectionId: t.id, kind: "webhook_token" as const },
       sealed: t.sealed,
-      replace: async (db: Executor, resealed: string) =>
-        (
-          await db
-            .update(connections)
-            .set({ webhookTokenCiphertext: resealed })
-            .where(and(eq(connections.id, t.id), eq(connections.webhookTokenCiphertext, t.sealed)))
-            .returning({ id: connections.id })
-        ).length > 0,
+      replace: replaceIfUnchanged(connections.webhookTokenCiphertext, eq(connections.id, t.id), t.sealed),
     })),
   ];
 }
@@ -71,16 +74,22 @@ async function destinationSecrets(db: Executor): Promise<StoredValue[]> {
       .map(({ kind, column, field }) => ({
         binding: { connectionId: row.connectionId, destinationId: row.id, kind },
         sealed: row[field]!,
-        replace: async (db: Executor, resealed: string) =>
-          (
-            await db
-              .update(forwardDestinations)
-              .set({ [field]: resealed })
-              .where(and(eq(forwardDestinations.id, row.id), eq(column, row[field]!)))
-              .returning({ id: forwardDestinations.id })
-          ).length > 0,
+        replace: replaceIfUnchanged(column, eq(forwardDestinations.id, row.id), row[field]!),
       })),
   );
+}
+
+/**
+ * The console-wide alert notice targets' Standard Webhooks secrets, each bound to its target's row
+ * (lib/secrets.ts). Read from lib/db/alerts-schema.ts, as lib/connections may not use lib/alerts.
+ */
+async function noticeTargetSecrets(db: Executor): Promise<StoredValue[]> {
+  const rows = await db.select({ id: alertNoticeTargets.id, sealed: alertNoticeTargets.secretCiphertext }).from(alertNoticeTargets);
+  return rows.map((row) => ({
+    binding: { kind: "alert_target_secret" as const, targetId: row.id },
+    sealed: row.sealed,
+    replace: replaceIfUnchanged(alertNoticeTargets.secretCiphertext, eq(alertNoticeTargets.id, row.id), row.sealed),
+  }));
 }
 
 /**

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq, and } from "drizzle-orm";
 import type { Database } from "@/lib/db";
 import type { SecretKindName } from "./types";
+import { alertNoticeTargets } from "@/lib/db/alerts-schema";
 import { connections, connectionSecrets } from "@/lib/db/schema";
-import { decryptSecret, makeKeyring, SecretDecryptionError, type SecretBinding } from "@/lib/secrets";
+import { decryptSecret, encryptSecret, makeKeyring, SecretDecryptionError, type SecretBinding } from "@/lib/secrets";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { insertTestConnection } from "@/lib/testing/webhooks";
 import { readWebhookToken, regenerateWebhookUrl, webhookReceiverInfo } from "@/lib/webhooks/url";
@@ -31,6 +32,7 @@ beforeAll(async () => {
 afterAll(() => tearDown());
 beforeEach(async () => {
   await db.delete(connections);
+  await db.delete(alertNoticeTargets);
 });
 
 /** What consoles before binding stored: the same envelope as v1, without associated data. */
@@ -159,6 +161,40 @@ describe("values stored before binding (v1)", () => {
     const rotated = makeKeyring(Buffer.alloc(32, 9).toString("base64"), [envKey()]);
     expect(await rotateStoredSecrets(rotated)).toEqual({ rebound: 0, reencrypted: 1, current: 0, unreadable: 1 });
     expect(await storedToken(db, id)).toBe(swapped);
+  });
+});
+
+describe("an alert notice target's secret (console-wide, bound to its target)", () => {
+  const targetSecret = `whsec_${Buffer.alloc(24, 7).toString("base64")}`;
+  async function insertTarget(name: string): Promise<{ id: string; sealed: string }> {
+    const id = crypto.randomUUID();
+    const sealed = encryptSecret(targetSecret, { kind: "alert_target_secret", targetId: id });
+    await db.insert(alertNoticeTargets).values({ id, name, url: "https://hooks.example.com/alerts", secretCiphertext: sealed });
+    return { id, sealed };
+  }
+  const storedTarget = async (id: string) => (await db.select().from(alertNoticeTargets).where(eq(alertNoticeTargets.id, id)))[0]!.secretCiphertext;
+
+  it("is resealed under the current key by rotate, beside a connection's values, and stays bound to its target", async () => {
+    const oldKey = envKey();
+    const newKey = Buffer.alloc(32, 9).toString("base64");
+    const target = await insertTarget("Ops chat");
+    await insertTestConnection("Bound", [serverKey]);
+    const rotated = makeKeyring(newKey, [oldKey]);
+
+    expect(await rotateStoredSecrets(rotated)).toEqual({ rebound: 0, reencrypted: 3, current: 0, unreadable: 0 });
+    expect(await rotateStoredSecrets(rotated)).toEqual({ rebound: 0, reencrypted: 0, current: 3, unreadable: 0 });
+    const resealed = await storedTarget(target.id);
+    expect(resealed).not.toBe(target.sealed);
+    expect(decryptSecret(resealed, { kind: "alert_target_secret", targetId: target.id }, makeKeyring(newKey))).toBe(targetSecret);
+  });
+
+  it("copied into another target, is left alone by rotate and counted unreadable", async () => {
+    const first = await insertTarget("Ops chat");
+    const second = await insertTarget("Pager");
+    await db.update(alertNoticeTargets).set({ secretCiphertext: first.sealed }).where(eq(alertNoticeTargets.id, second.id));
+    const rotated = makeKeyring(Buffer.alloc(32, 9).toString("base64"), [envKey()]);
+    expect(await rotateStoredSecrets(rotated)).toEqual({ rebound: 0, reencrypted: 1, current: 0, unreadable: 1 });
+    expect(await storedTarget(second.id)).toBe(first.sealed);
   });
 });
 

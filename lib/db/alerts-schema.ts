@@ -65,6 +65,21 @@ export const alertThresholds = pgTable("alert_thresholds", {
 });
 
 /**
+ * Console-wide webhook notice targets an admin adds on the Alerts page (beside CONSOLE_ALERT_WEBHOOK_URLS):
+ * each with a Standard Webhooks secret of its own, sealed by lib/secrets.ts and bound to this row
+ * (`alert_target_secret` and the row's id), which signs its notices.
+ */
+export const alertNoticeTargets = pgTable("alert_notice_targets", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull().unique("alert_notice_targets_name_key"),
+  /** The URL as lib/outbound checked it when it was added (no fragment). */
+  url: text("url").notNull(),
+  secretCiphertext: text("secret_ciphertext").notNull(),
+  createdBy: uuid("created_by").references(() => consoleUsers.id, { onDelete: "set null" }),
+  createdAt: at("created_at").notNull().defaultNow(),
+});
+
+/**
  * The notices' outbox: one row per alert change and target, written in the evaluation's transaction.
  * `body` is the notice as sent (JSON), fixed when queued; `dueAt` is the next attempt, or while one is
  * under way the end of its lease.
@@ -82,6 +97,8 @@ export const alertNotices = pgTable(
     channel: text("channel").notNull(),
     /** The URL of a webhook target; the environment's recipients for email (never shown). */
     target: text("target").notNull(),
+    /** A page target's notice (signed with its own secret; removed with it); null for the environment's targets. */
+    targetId: uuid("target_id").references(() => alertNoticeTargets.id, { onDelete: "cascade" }),
     body: text("body").notNull(),
     state: noticeStateEnum("state").notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
@@ -91,7 +108,12 @@ export const alertNotices = pgTable(
     /** The last attempt's outcome in words. */
     lastOutcome: text("last_outcome"),
   },
-  (t) => [index("alert_notices_due_idx").on(t.dueAt).where(sql`${t.state} = 'pending'`), index("alert_notices_alert_idx").on(t.alertId)],
+  (t) => [
+    index("alert_notices_due_idx").on(t.dueAt).where(sql`${t.state} = 'pending'`),
+    index("alert_notices_alert_idx").on(t.alertId),
+    // Removing a page target removes its notices: found by this index, not a scan of the outbox.
+    index("alert_notices_target_idx").on(t.targetId).where(sql`${t.targetId} is not null`),
+  ],
 );
 
 /** One row (id 1): when the evaluator last ran, on any instance, and how long it took. */
@@ -106,3 +128,4 @@ export type Alert = typeof alerts.$inferSelect;
 export type AlertKind = (typeof alertKindEnum.enumValues)[number];
 export type AlertState = (typeof alertStateEnum.enumValues)[number];
 export type AlertThresholdsRow = typeof alertThresholds.$inferSelect;
+export type AlertNoticeTarget = typeof alertNoticeTargets.$inferSelect;

@@ -37,6 +37,7 @@ describe(`migrations on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"}`, 
     );
     expect(tables.map((t) => t.table_name)).toEqual([
       "alert_evaluations",
+      "alert_notice_targets",
       "alert_notices",
       "alert_thresholds",
       "alerts",
