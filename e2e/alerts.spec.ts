@@ -1,5 +1,8 @@
 import crypto from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { Webhook } from "standardwebhooks";
 import { loadSeedFile } from "../emulator/seed";
 import { signIn } from "./support/auth";
 import { expectNoSeriousA11yViolations, showColorScheme, sidewaysOverflow } from "./support/axe";
@@ -183,4 +186,68 @@ test("a threshold out of range is named on its field and saves nothing; a valid 
   await expect(page.getByText(`Saved the thresholds of ${name}`)).toBeVisible();
   await page.reload();
   await expect(page.getByRole("form", { name: `Thresholds of ${name}` }).getByLabel("Bad signatures")).toHaveValue("3");
+});
+
+test("an admin adds a notice target (its secret shown once), sends it a signed test and removes it; support sees none", async ({ page, browser }) => {
+  // The target: a handler on 127.0.0.1 (the e2e console allows it over http) that keeps what it receives.
+  const received: Array<{ body: string; headers: Record<string, string> }> = [];
+  const handler = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      received.push({ body: Buffer.concat(chunks).toString("utf8"), headers: request.headers as Record<string, string> });
+      response.end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => handler.listen(0, "127.0.0.1", resolve));
+  const target = `E2E chat ${crypto.randomBytes(3).toString("hex")}`;
+  try {
+    await signIn(page, e2eUsers.admin);
+    await page.goto("/alerts");
+    const section = page.getByRole("region", { name: "Notice targets" });
+    const add = async (targetName: string, url: string) => {
+      await section.getByRole("button", { name: "Add a notice target" }).click();
+      const form = page.getByRole("form", { name: "Add a notice target" });
+      await form.getByLabel("Name").fill(targetName);
+      await form.getByLabel("URL").fill(url);
+      await form.getByRole("button", { name: "Add target" }).click();
+    };
+    // A refused address: named under the field in a destination's words, nothing saved.
+    await add("Internal", "https://127.0.0.2:9/hook");
+    await expect(page.getByText("The address 127.0.0.2 is not allowed (loopback).")).toBeVisible();
+    await page.getByRole("button", { name: "Cancel" }).click();
+
+    await add(target, `http://127.0.0.1:${(handler.address() as AddressInfo).port}/alerts`);
+    const secret = page.getByTestId("notice-target-secret");
+    await expect(secret).toHaveText(/^whsec_[A-Za-z0-9+/=]{32}$/);
+    const shown = (await secret.textContent())!;
+    await page.getByRole("button", { name: "Done" }).click();
+    const row = page.getByTestId(`notice-target-${target}`);
+    await expect(row).toContainText("Added here");
+    await page.reload();
+    expect(await page.content()).not.toContain(shown);
+
+    await row.getByRole("button", { name: "Send a test" }).click();
+    await expect(page.getByText(`${target} answered 200.`)).toBeVisible();
+    const posted = received.find((r) => r.body.includes('"alert.test"'))!;
+    expect(new Webhook(shown).verify(posted.body, posted.headers)).toMatchObject({ type: "alert.test", data: { target: { name: target } } });
+
+    const support = await (await browser.newContext()).newPage();
+    await signIn(support, e2eUsers.support);
+    await support.goto("/alerts");
+    await expect(support.getByRole("heading", { name: "Alerts", level: 1 })).toBeVisible();
+    await expect(support.getByRole("region", { name: "Notice targets" })).toHaveCount(0);
+    await expect(support.getByText(target)).toHaveCount(0);
+    await support.context().close();
+  } finally {
+    const row = page.getByTestId(`notice-target-${target}`);
+    if ((await row.count()) > 0) {
+      await row.getByRole("button", { name: "Remove" }).click();
+      const dialog = page.getByRole("dialog", { name: `Remove ${target}` });
+      await dialog.getByLabel(`Type ${target} to confirm`).fill(target);
+      await dialog.getByRole("button", { name: "Remove target" }).click();
+      await expect(row).toHaveCount(0);
+    }
+    await new Promise<void>((resolve) => handler.close(() => resolve()));
+  }
 });

@@ -1,22 +1,32 @@
 import type { Metadata } from "next";
 import { AlertFiltersForm, alertFiltersQuery, describeIgnoredAlertFilters } from "@/components/alerts/alert-filters-form";
 import { AlertList, AlertListSkeleton } from "@/components/alerts/alert-list";
-import type { AlertActions } from "@/components/alerts/alert-actions";
+import type { AlertActions, NoticeTargetActions } from "@/components/alerts/alert-actions";
 import { AlertsPageHeader } from "@/components/alerts/alerts-page-header";
+import { NoticeTargetsSection } from "@/components/alerts/notice-targets-section";
 import { ThresholdsSection } from "@/components/alerts/thresholds-section";
 import { StreamedSection } from "@/components/ui/streamed-section";
 import { IgnoredFilters } from "@/components/webhooks/ignored-filters";
-import { getThresholds, listAlerts, thresholdDefaults } from "@/lib/alerts/alerts";
+import { getThresholds, listAlerts, listNoticeTargets, thresholdDefaults } from "@/lib/alerts/alerts";
 import { ALL, alertFiltersSchema } from "@/lib/alerts/schemas";
 import { requireRole } from "@/lib/auth/guards";
 import { listConnections } from "@/lib/connections/connections";
 import { env } from "@/lib/env";
 import { parseFiltersLeniently } from "@/lib/webhooks/filters";
-import { acknowledgeAlertAction, muteAlertAction, setThresholdsAction, unmuteAlertAction } from "./actions";
+import {
+  acknowledgeAlertAction,
+  addNoticeTargetAction,
+  muteAlertAction,
+  removeNoticeTargetAction,
+  sendTestNoticeAction,
+  setThresholdsAction,
+  unmuteAlertAction,
+} from "./actions";
 
 export const metadata: Metadata = { title: "Alerts" };
 
 const actions: AlertActions = { acknowledge: acknowledgeAlertAction, mute: muteAlertAction, unmute: unmuteAlertAction, setThresholds: setThresholdsAction };
+const targetActions: NoticeTargetActions = { add: addNoticeTargetAction, remove: removeNoticeTargetAction, test: sendTestNoticeAction };
 
 /** The most alerts one page lists (alertFiltersSchema's limit). */
 const MOST = 200;
@@ -27,8 +37,13 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
   // A hand-edited link costs only its bad parameters, each named by its label; the others apply.
   const { filters, ignored } = parseFiltersLeniently(alertFiltersSchema, await searchParams);
   const connectionId = filters.connectionId === ALL ? null : filters.connectionId;
-  // Database reads only, cheap enough to await: the filters and the thresholds paint with the heading.
-  const [connections, thresholds] = await Promise.all([listConnections(), connectionId ? getThresholds(connectionId) : null]);
+  // Database reads only, cheap enough to await: the filters, the thresholds and (admins only: support sees
+  // nothing of them) the notice targets paint with the heading.
+  const [connections, thresholds, targets] = await Promise.all([
+    listConnections(),
+    connectionId ? getThresholds(connectionId) : null,
+    isAdmin ? listNoticeTargets() : null,
+  ]);
   const connection = connections.find((c) => c.id === connectionId);
   const query = alertFiltersQuery(filters);
   const { CONSOLE_ALERT_EVALUATE_SECONDS } = env();
@@ -54,6 +69,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
         defaults={thresholdDefaults()}
         saveAction={isAdmin ? actions.setThresholds : undefined}
       />
+      {targets ? <NoticeTargetsSection targets={targets} actions={targetActions} /> : null}
     </>
   );
 }
