@@ -21,7 +21,6 @@ export const alertFiltersSchema = z
   })
   .strict();
 export type AlertFilters = z.infer<typeof alertFiltersSchema>;
-export const ALERT_FILTER_NAMES = ["connectionId", "kind", "state", "limit"] as const;
 
 export const alertIdSchema = z.object({ alertId: z.uuid({ error: "must be an alert id" }) });
 export const muteAlertSchema = alertIdSchema.extend({
