@@ -103,7 +103,7 @@ test("refused signatures open an alert: the banner, the navigation, the overview
   // A hand-edited link names what it left out and applies the rest.
   await page.goto(`/alerts?connectionId=${connectionId}&state=closed&colour=red`);
   await expect(page.getByText("State: must be one of all, open, resolved.")).toBeVisible();
-  await expect(page.getByText("colour: not a filter")).toBeVisible();
+  await expect(page.getByText("colour: not a filter of the alerts")).toBeVisible();
   await expect(alertCard(page)).toBeVisible();
 });
 
@@ -165,6 +165,30 @@ test("an admin acknowledges, mutes and unmutes the alert", async ({ page }) => {
 
   await alertCard(page).getByRole("button", { name: "Unmute" }).click();
   await expect(stateOf(page)).toHaveText("Acknowledged");
+  await expect(banner(page)).toContainText(`Signatures refused on ${name}`);
+});
+
+test("the banner follows a mute made in another tab as soon as the user moves to another page", async ({ page, browser }) => {
+  await signIn(page, e2eUsers.support);
+  await page.goto("/users");
+  await expect(banner(page)).toContainText(`Signatures refused on ${name}`);
+  const nav = page.getByRole("navigation", { name: "Main", exact: true });
+
+  // Another admin mutes the alert; this tab moves on by its navigation (the layout does not render again).
+  const other = await asAdmin(browser);
+  await openAlertsPage(other);
+  await alertCard(other).getByLabel("Mute for").selectOption({ label: "1 h" });
+  await alertCard(other).getByRole("button", { name: "Mute", exact: true }).click();
+  await expect(stateOf(other)).toHaveText(/^Muted/);
+  await nav.getByRole("link", { name: "Data points" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Data points" })).toBeVisible();
+  await expect(banner(page).filter({ hasText: name })).toHaveCount(0);
+
+  await alertCard(other).getByRole("button", { name: "Unmute" }).click();
+  await expect(stateOf(other)).not.toHaveText(/^Muted/);
+  await other.context().close();
+  await nav.getByRole("link", { name: "Webhooks" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Webhooks" })).toBeVisible();
   await expect(banner(page)).toContainText(`Signatures refused on ${name}`);
 });
 

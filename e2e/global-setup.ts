@@ -59,6 +59,8 @@ async function startStack(index: number): Promise<() => Promise<void>> {
     CONSOLE_FORWARD_ALLOWED_HOSTS: "127.0.0.1",
     // The alerts' evaluator at its shortest period, so e2e/alerts.spec.ts sees an alert open within seconds.
     CONSOLE_ALERT_EVALUATE_SECONDS: "10",
+    // And a short hold, so the tour (e2e/tour.spec.ts) sees an alert resolve within seconds of clearing.
+    CONSOLE_ALERT_HOLD_SECONDS: "5",
     // As if behind one proxy that appends the caller's address to X-Forwarded-For.
     CONSOLE_TRUSTED_PROXY_HOPS: "1",
     CONSOLE_OIDC_ISSUER: stack.oidcUrl,

@@ -71,6 +71,11 @@ export const envSchema = z
     /** Alerts (lib/alerts): how often the evaluator runs, and the silence threshold of a connection that sets none. */
     CONSOLE_ALERT_EVALUATE_SECONDS: z.coerce.number().int().min(10, "must be at least 10").max(3_600, "must be at most 3600").default(60),
     CONSOLE_ALERT_SILENCE_HOURS: z.coerce.number().int().min(1, "must be at least 1").max(72, "must be at most 72").default(2),
+    /**
+     * How long an alert whose condition has cleared stays open before it resolves (the flap hold: a
+     * condition that comes back within it sends no second notice). 15 min; a demo's recording may shorten it.
+     */
+    CONSOLE_ALERT_HOLD_SECONDS: z.coerce.number().int().min(0, "must be at least 0").max(86_400, "must be at most 86400").default(900),
     /** Where alert notices are posted (comma-separated), each signed with CONSOLE_ALERT_WEBHOOK_SECRET (Standard Webhooks). */
     CONSOLE_ALERT_WEBHOOK_URLS: z
       .string()

@@ -6,7 +6,7 @@ import path from "node:path";
 import { loadSeedFile, REGIONS, startEmulator, type RunningEmulator } from "@/emulator/server";
 import { createUser } from "@/lib/auth/users";
 import { closeDb } from "@/lib/db";
-import { demoAlertEnv, demoAlertSecret, seedDemoAlertThresholds } from "./demo-alerts";
+import { demoAlertEnv, demoAlertSecret, seedDemoAlertThresholds, type DemoAlerts } from "./demo-alerts";
 import { backfillDemoHistory, DEMO_HISTORY } from "./demo-history";
 import { demoOidcGroups, demoOidcUsers } from "@/tooling/oidc-users";
 import { portProblem } from "./ports.mjs";
@@ -46,6 +46,8 @@ export type DemoStackOptions = {
   dataDir: string;
   /** Where the console's request log and the services' output go instead of the terminal. */
   logFile: string;
+  /** The alerts' evaluation, hold and first connection's thresholds (default: the demo's, DEMO_ALERTS). */
+  alerts?: DemoAlerts;
 };
 
 export type DemoStack = {
@@ -194,12 +196,12 @@ export async function startDemoStack(options: DemoStackOptions): Promise<DemoSta
       // The tenant app and the notice sink listen on 127.0.0.1 over http: allowed for forwarding and the alerts'
       // notices here, as an operator would allow them.
       CONSOLE_FORWARD_ALLOWED_HOSTS: "127.0.0.1",
-      ...demoAlertEnv(noticeSink, alertSecret),
+      ...demoAlertEnv(noticeSink, alertSecret, options.alerts),
     });
 
     for (const user of demoUsers) await createUser(user);
     const connections = await seedDemoConnections(DEMO_SEED);
-    if (connections[0]) await seedDemoAlertThresholds(connections[0]);
+    if (connections[0]) await seedDemoAlertThresholds(connections[0], options.alerts);
     const history = await backfillDemoHistory(connections);
     const tenantApp = await startTenantApp({ port: options.tenantApp.port, handlers: demoTenantAppHandlers(DEMO_SEED) });
     closers.push(() => tenantApp.close());

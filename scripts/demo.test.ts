@@ -152,7 +152,7 @@ describe("npm run demo's alerts", () => {
         await refuseBadSignatures(webhookToken, new Date(), STORY_INCIDENTS.badSignatures.burst, "demo_srv_rotated_at_the_service_0000000001");
       }
       expect(await evaluateAlerts()).toMatchObject({ ran: true });
-      const { alerts } = await listAlerts({ connectionId: "all", kind: "bad_signatures", state: "open", limit: 50 });
+      const { alerts } = await listAlerts({ connectionId: "all", kind: "bad_signatures", state: "open", muted: "all", limit: 50 });
       expect(alerts.map((alert) => alert.connection.name)).toEqual([acme!.name]);
       expect(alerts[0]!.measure).toMatchObject({ threshold: DEMO_ALERTS.thresholds.badSignatures });
 

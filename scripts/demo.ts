@@ -38,7 +38,7 @@ function alertsLines(stack: DemoStack): string {
       every 2 min or so: it stays open);
     - about +${failingAt} min: "Destination failing" on ${first}, while the tenant app is down (on ${second}, the
       default 60 min is not reached);
-    each one resolves 15 min after its condition clears.
+    each one resolves ${DEMO_ALERTS.holdSeconds / 60} min after its condition clears.
   Notices (Standard Webhooks, verified by the sink, and email to ${DEMO_ALERTS.emailTo}): ${stack.noticeSink.pageUrl}`;
 }
 

@@ -5,6 +5,7 @@ import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { STORY_INCIDENTS } from "@/emulator/server";
 import { errorMessage } from "@/lib/logger";
+import { TOUR_ALERTS } from "./demo-alerts";
 import { demoUsers, logTail, startDemoStack, terminal, type DemoStack } from "./demo-stack";
 
 /**
@@ -107,6 +108,7 @@ async function main() {
     smtp: port("TOUR_SMTP_PORT", 4035),
     dataDir,
     logFile,
+    alerts: TOUR_ALERTS,
   });
   const browser = await chromium.launch({
     executablePath: chromiumPath,
@@ -116,7 +118,7 @@ async function main() {
     // Play the story's first half-minute at once (virtual time), so its rotated-key burst is in the log.
     const skipTo = STORY_INCIDENTS.badSignatures.atSeconds + 5;
     await fetch(`${stack.emulator.url}/_emulator/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ seconds: skipTo }) });
-    const context = { user: demoUsers[0], connectionName: stack.connectionNames[0] ?? "Acme" };
+    const context = { user: demoUsers[0], connectionName: stack.connectionNames[0] ?? "Acme", tenantApp: stack.tenantApp };
     fs.mkdirSync(outDir, { recursive: true });
 
     if ("ffmpeg" in video) {

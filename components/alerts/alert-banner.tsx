@@ -1,21 +1,22 @@
+"use client";
 import Link from "next/link";
 import { Alert } from "@/components/ui/card";
 import { ALERT_KIND_TEXT } from "@/lib/alerts/constants";
-import type { AlertSummary } from "@/lib/alerts/types";
+import { useOpenAlerts } from "./open-alerts";
 
 /** How many conditions the banner names before "and n more". */
 const NAMED = 3;
 
 /**
  * The console layout's banner while an alert is open and not muted: how many, the first few in words,
- * and a link to them. Streamed (in a Suspense without a fallback, so it never holds the page); null
- * (the alerts could not be read) or none open shows nothing.
+ * and a link to them (./open-alerts.tsx keeps them fresh). Streamed (in a Suspense without a fallback, so
+ * it never holds the page); null (the alerts could not be read) or none open shows nothing.
  */
-export async function AlertBanner({ alerts: pending }: { alerts: Promise<AlertSummary[] | null> }) {
-  const alerts = await pending;
+export function AlertBanner() {
+  const alerts = useOpenAlerts();
   if (!alerts || alerts.length === 0) return null;
   // One phrase per condition and connection (a connection's two failing destinations are one phrase).
-  const phrases = [...new Set(alerts.map((a) => `${ALERT_KIND_TEXT[a.kind].label} on ${a.connection.name}`))];
+  const phrases = [...new Set(alerts.map((a) => `${ALERT_KIND_TEXT[a.kind].label} on ${a.connectionName}`))];
   const rest = phrases.length - NAMED;
   return (
     <section aria-label="Open alerts" data-testid="alert-banner" className="mb-6">
@@ -33,8 +34,8 @@ export async function AlertBanner({ alerts: pending }: { alerts: Promise<AlertSu
 }
 
 /** The navigation's count of open, unmuted alerts beside "Alerts"; nothing when there are none. */
-export async function OpenAlertCount({ alerts: pending }: { alerts: Promise<AlertSummary[] | null> }) {
-  const count = (await pending)?.length ?? 0;
+export function OpenAlertCount() {
+  const count = useOpenAlerts()?.length ?? 0;
   if (count === 0) return null;
   // To a screen reader the link says "Alerts (2 open)": the pill is for the eye only.
   return (

@@ -10,7 +10,7 @@ const formLayout = "mb-6 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 rin
 const DEFAULTS: AlertFilters = alertFiltersSchema.parse({});
 
 /** The labels of the filters, for the form and for a link's parameter that was left out. */
-const LABELS = { connectionId: "Connection", kind: "Condition", state: "State", limit: "Alerts shown" } as Record<string, string> & Record<"connectionId" | "kind" | "state", string>;
+const LABELS = { connectionId: "Connection", kind: "Condition", state: "State", muted: "Muted", limit: "Alerts shown" } as Record<string, string> & Record<"connectionId" | "kind" | "state", string>;
 /** A link's left-out parameters by this form's labels. */
 export function describeIgnoredAlertFilters<T extends { name: string; label: string; message: string }>(ignored: T[]): T[] {
   return ignored.map((f) => ({ ...f, label: LABELS[f.name] ?? f.label }));

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, count, desc, eq, gt, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
+import { userShownName } from "@/lib/auth/users";
 import { getConnection } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { alertEvaluations, alerts, alertThresholds, type Alert } from "@/lib/db/alerts-schema";
@@ -60,7 +61,7 @@ async function selectAlerts(where: SQL | undefined, limit: number): Promise<Aler
       alert: alerts,
       connectionName: connections.name,
       region: connections.region,
-      acknowledgedByName: sql<string | null>`coalesce(nullif(${consoleUsers.name}, ''), ${consoleUsers.email})`,
+      acknowledgedByName: userShownName,
       notices,
     })
     .from(alerts)
@@ -73,11 +74,14 @@ async function selectAlerts(where: SQL | undefined, limit: number): Promise<Aler
   return rows.map(({ alert, ...rest }) => summarize({ ...alert, ...rest }));
 }
 
-function filterCondition(filters: AlertFilters): SQL | undefined {
+const notMuted = (now: Date) => or(isNull(alerts.mutedUntil), lte(alerts.mutedUntil, now));
+
+function filterCondition(filters: AlertFilters, now = new Date()): SQL | undefined {
   return and(
     filters.connectionId === ALL ? undefined : eq(alerts.connectionId, filters.connectionId),
     filters.kind === ALL ? undefined : eq(alerts.kind, filters.kind),
     filters.state === ALL ? undefined : eq(alerts.state, filters.state),
+    filters.muted === ALL ? undefined : filters.muted === "no" ? notMuted(now) : gt(alerts.mutedUntil, now),
   );
 }
 
@@ -95,7 +99,7 @@ export async function listAlerts(filters: AlertFilters): Promise<AlertPage> {
 
 /** The open alerts that are not muted at `now` (the banner, the overview's cards), newest first. */
 export async function listOpenAlerts(now = new Date()): Promise<AlertSummary[]> {
-  return selectAlerts(and(eq(alerts.state, "open"), or(isNull(alerts.mutedUntil), lte(alerts.mutedUntil, now))), 200);
+  return selectAlerts(and(eq(alerts.state, "open"), notMuted(now)), 200);
 }
 
 /** One open alert by id, with its connection for the audit record; undefined when it is gone or resolved. */

@@ -3,6 +3,7 @@ import type { Role } from "@/lib/auth/roles";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { insertTestConnection } from "@/lib/testing/webhooks";
 import { KEY1, KEY2 } from "@/lib/webhooks/test-helpers";
+import { muteAlert, unmuteAlert } from "./alerts";
 import { evaluateAlerts } from "./evaluate";
 import { minutesAfter, receiveUnsigned, refuseBadSignatures } from "./test-helpers";
 
@@ -59,9 +60,23 @@ describe("GET /api/alerts", () => {
     expect((await get(`?connectionId=${crypto.randomUUID()}`)).body.total).toBe(0);
   });
 
+  it("filters by muted: the banner's list (open, not muted now) leaves a muted alert out", async () => {
+    const [open] = (await get("?state=open")).body.alerts as Array<{ id: string }>;
+    expect((await get("?state=open&muted=no")).body.alerts.map((a: { id: string }) => a.id)).toEqual([open!.id]);
+    expect(await muteAlert({ id: null, email: "u@example.com" }, { alertId: open!.id, hours: 1 })).toEqual({ ok: true });
+    try {
+      expect((await get("?state=open&muted=no")).body).toMatchObject({ alerts: [], total: 0 });
+      expect((await get("?state=open&muted=yes")).body.alerts.map((a: { id: string }) => a.id)).toEqual([open!.id]);
+      expect((await get("?state=open")).body.total).toBe(1);
+    } finally {
+      expect(await unmuteAlert({ id: null, email: "u@example.com" }, { alertId: open!.id })).toEqual({ ok: true });
+    }
+    expect((await get("?muted=maybe")).body.errorDescription).toBe("muted: must be one of all, yes, no");
+  });
+
   it("names a bad parameter in the log API's error shape", async () => {
     expect(await get("?state=closed")).toMatchObject({ status: 400, body: { error: "invalid_request", errorDescription: expect.stringMatching(/^state: /) } });
-    expect(await get("?status=open")).toMatchObject({ status: 400, body: { error: "invalid_request", errorDescription: "status: not a filter (use connectionId, kind, state or limit)" } });
+    expect(await get("?status=open")).toMatchObject({ status: 400, body: { error: "invalid_request", errorDescription: "status: not a filter (use connectionId, kind, state, muted or limit)" } });
     expect((await get("?limit=0")).body.errorDescription).toBe("limit: must be at least 1");
   });
 

@@ -5,7 +5,7 @@ import { alertFiltersSchema } from "./schemas";
 
 /**
  * GET /api/alerts: support and admins. The alerts the filters select (`state`, `kind`, `connectionId`,
- * `limit`), open ones first, with how many match and when the evaluator last ran; JSON, never cached, in
+ * `muted`, `limit`), open ones first, with how many match and when the evaluator last ran; JSON, never cached, in
  * the log API's conventions (a bad parameter is a 400 `{ error, errorDescription }` naming it).
  */
 export async function handleListAlerts(request: Request): Promise<Response> {
@@ -15,7 +15,7 @@ export async function handleListAlerts(request: Request): Promise<Response> {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const description =
-      issue.code === "unrecognized_keys" ? `${issue.keys.join(", ")}: not a filter (use connectionId, kind, state or limit)` : `${issue.path.join(".")}: ${issue.message}`;
+      issue.code === "unrecognized_keys" ? `${issue.keys.join(", ")}: not a filter (use connectionId, kind, state, muted or limit)` : `${issue.path.join(".")}: ${issue.message}`;
     return apiError(400, "invalid_request", description);
   }
   return apiJson(await listAlerts(parsed.data));

@@ -43,7 +43,7 @@ export const THRESHOLDS = {
   unsignedEvents: { kind: "unsigned_events", label: "Unsigned deliveries", unit: "in an hour", default: 1, min: 1, max: 10_000 },
   lateEvents: { kind: "late_events", label: "Late events", unit: "in an hour", default: 1, min: 1, max: 10_000 },
   receiverErrors: { kind: "receiver_errors", label: "Receiver errors", unit: "5xx answers in an hour", default: 1, min: 1, max: 10_000 },
-  destinationFailingMinutes: { kind: "destination_failing", label: "Destination failing for", unit: "minutes", default: 60, min: 5, max: 1_440 },
+  destinationFailingMinutes: { kind: "destination_failing", label: "Destination failing for", unit: "minutes (0: at the first failure)", default: 60, min: 0, max: 1_440 },
 } as const satisfies Record<string, { kind: AlertKind; label: string; unit: string; default: number; min: number; max: number }>;
 export type ThresholdName = keyof typeof THRESHOLDS;
 export const THRESHOLD_NAMES = Object.keys(THRESHOLDS) as ThresholdName[];
@@ -54,8 +54,6 @@ export const COUNT_WINDOW_MINUTES = 60;
 /** Silence counts only in hours that had traffic on one of this many days before. */
 export const SILENCE_LOOKBACK_DAYS = 7;
 
-/** A condition found false stays open this long before it resolves, so a flapping one sends no storm. */
-export const FLAP_HOLD_MINUTES = 15;
 /** While an alert stays open, unacknowledged and not muted, a reminder goes out at most this often. */
 export const REMINDER_HOURS = 6;
 /** The mute choices the Alerts page offers, in hours. */

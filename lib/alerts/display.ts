@@ -1,7 +1,7 @@
 import { filtersToQuery } from "@/lib/webhooks/constants";
 import { BAD_SIGNATURE_WINDOW_MINUTES, COUNT_WINDOW_MINUTES } from "./constants";
 import type { AlertKind } from "./constants";
-import type { AlertMeasure } from "./types";
+import type { AlertMeasure, AlertSummary, BannerAlert } from "./types";
 
 /** An alert in words and where its events are: shared by the pages, the API and the notices. */
 
@@ -23,7 +23,7 @@ export function alertSummary(kind: AlertKind, m: AlertMeasure): string {
     case "destination_failing":
       return m.paused
         ? `Destination ${m.destinationName ?? ""} was paused after a day of failed attempts: nothing is sent to it until it is resumed.`
-        : `Destination ${m.destinationName ?? ""} has failed every attempt for ${plural(m.value, "minute")} (threshold ${m.threshold} min).`;
+        : `Destination ${m.destinationName ?? ""} has failed every attempt for ${m.value === 0 ? "less than a minute" : plural(m.value, "minute")} (threshold ${m.threshold} min).`;
   }
 }
 
@@ -51,3 +51,9 @@ export function alertHref(alert: { kind: AlertKind; connectionId: string; opened
 
 /** Where the server key is entered: the bad-signature alert's fix. */
 export const serverKeyHref = (connectionId: string) => `/connections/${connectionId}#serverKey`;
+
+/** An open alert as the banner and the navigation's count show it (from the server's list or GET /api/alerts). */
+export const bannerAlert = (alert: AlertSummary): BannerAlert => ({ kind: alert.kind, connectionName: alert.connection.name });
+
+/** GET /api/alerts for what the banner shows: open and not muted now, as many as listOpenAlerts reads. */
+export const BANNER_ALERTS_URL = "/api/alerts?state=open&muted=no&limit=200";

@@ -16,7 +16,7 @@ import { alertsOf, minutesAfter, noticesOf, receiveAt, receiveUnsigned, refuseBa
 // evaluation runs at an instant the test names, as the emulator's virtual clock moves time on.
 
 const admin = { id: null, email: "admin@example.com" };
-const everything = { connectionId: "all", kind: "all", state: "all", limit: 50 } as const;
+const everything = { connectionId: "all", kind: "all", state: "all", muted: "all", limit: 50 } as const;
 let db: Database;
 let tearDown: () => Promise<void>;
 
@@ -161,6 +161,34 @@ describe("the other conditions", () => {
       "Destination Failing has failed every attempt for 61 minutes (threshold 60 min).",
       "Destination Paused was paused after a day of failed attempts: nothing is sent to it until it is resumed.",
     ]);
+  });
+
+  it("a destination at a threshold of 0 opens at its first failure, and resolves after CONSOLE_ALERT_HOLD_SECONDS once it delivers", async () => {
+    const connection = await insertTestConnection("First failure");
+    expect(await setThresholds(admin, { connectionId: connection.id, destinationFailingMinutes: 0 })).toEqual({ ok: true });
+    const t0 = new Date();
+    const [app] = await db
+      .insert(forwardDestinations)
+      .values({ connectionId: connection.id, name: "App", url: "https://app.example.test/hooks", failingSince: new Date(t0.getTime() - 10_000) })
+      .returning();
+    expect(await evaluateAlerts({ now: t0 })).toMatchObject({ opened: 1 });
+    const { alerts: listed } = await listAlerts({ ...everything, connectionId: connection.id });
+    expect(listed.map((a) => a.summary)).toEqual(["Destination App has failed every attempt for less than a minute (threshold 0 min)."]);
+
+    // A delivered attempt clears it; with a hold of 30 s it resolves at the first evaluation 30 s after.
+    await db.update(forwardDestinations).set({ failingSince: null }).where(eq(forwardDestinations.id, app!.id));
+    vi.stubEnv("CONSOLE_ALERT_HOLD_SECONDS", "30");
+    reloadEnv();
+    try {
+      expect(await evaluateAlerts({ now: minutesAfter(t0, 1) })).toMatchObject({ cleared: 1, resolved: 0 });
+      expect(await evaluateAlerts({ now: new Date(minutesAfter(t0, 1).getTime() + 20_000) })).toMatchObject({ resolved: 0 });
+      expect(await evaluateAlerts({ now: new Date(minutesAfter(t0, 1).getTime() + 30_000) })).toMatchObject({ resolved: 1 });
+    } finally {
+      vi.stubEnv("CONSOLE_ALERT_HOLD_SECONDS", "900");
+      reloadEnv();
+    }
+    const [alert] = await alertsOf(connection.id);
+    expect(await noticeChanges(alert!.id)).toEqual(["opened", "opened", "resolved", "resolved"]);
   });
 });
 

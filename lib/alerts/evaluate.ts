@@ -3,8 +3,9 @@ import { eq, sql } from "drizzle-orm";
 import { getDb, type Executor } from "@/lib/db";
 import { alertEvaluations, alerts, type Alert } from "@/lib/db/alerts-schema";
 import { connections } from "@/lib/db/schema";
+import { env } from "@/lib/env";
 import { firingConditions, measureConnections, measureDestinations, type Firing } from "./conditions";
-import { FLAP_HOLD_MINUTES, REMINDER_HOURS } from "./constants";
+import { REMINDER_HOURS } from "./constants";
 import { queueNotices, type NoticeConnection } from "./notices";
 
 /**
@@ -14,7 +15,7 @@ import { queueNotices, type NoticeConnection } from "./notices";
  * - a condition that holds opens an alert (with an "opened" notice) or updates the open one (last seen,
  *   numbers); an open one unacknowledged and not muted gets a reminder at most every REMINDER_HOURS;
  * - an open alert whose condition no longer holds is marked clear, and resolves (with a "resolved"
- *   notice) once it has stayed clear for FLAP_HOLD_MINUTES: a flapping condition sends no storm.
+ *   notice) once it has stayed clear for CONSOLE_ALERT_HOLD_SECONDS (15 min): a flapping condition sends no storm.
  * The unique index on open alerts (connection, kind, subject) makes a second open one impossible anyway.
  */
 
@@ -32,7 +33,6 @@ type Options = {
   minGapMs?: number;
 };
 
-const HOLD_MS = FLAP_HOLD_MINUTES * 60_000;
 const REMINDER_MS = REMINDER_HOURS * 3_600_000;
 const keyOf = (a: { connectionId: string; kind: string; subject: string }) => `${a.connectionId}|${a.kind}|${a.subject}`;
 
@@ -94,7 +94,7 @@ async function applyLifecycle(tx: Executor, firing: Firing[], now: Date) {
     if (alert.clearSince === null) {
       await tx.update(alerts).set({ clearSince: now }).where(eq(alerts.id, alert.id));
       counts.cleared += 1;
-    } else if (now.getTime() - alert.clearSince.getTime() >= HOLD_MS) {
+    } else if (now.getTime() - alert.clearSince.getTime() >= env().CONSOLE_ALERT_HOLD_SECONDS * 1_000) {
       const [resolved] = await tx.update(alerts).set({ state: "resolved", resolvedAt: now }).where(eq(alerts.id, alert.id)).returning();
       counts.resolved += 1;
       await notify("resolved", resolved!);

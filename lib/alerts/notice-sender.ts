@@ -3,7 +3,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { getDb } from "@/lib/db";
-import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "@/lib/destinations/constants";
+import { MAX_ATTEMPTS, retryDelaySeconds } from "@/lib/destinations/constants";
 import { env } from "@/lib/env";
 import { outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
 import { postGuarded, type GuardedPostOptions } from "@/lib/outbound/guarded-post";
@@ -13,7 +13,8 @@ import type { NoticeBody } from "./notices";
 /**
  * Sends queued notices, as forwarding sends deliveries: taken with a lease (FOR UPDATE SKIP LOCKED, so
  * two instances never send one notice twice at once), sent once each, then recorded: sent, or pending
- * again after forwarding's retry schedule (RETRY_DELAYS_SECONDS), failed after MAX_ATTEMPTS. A webhook
+ * again after forwarding's retry schedule (retryDelaySeconds), failed after MAX_ATTEMPTS (or at once
+ * when no retry could help: its URL taken out of CONSOLE_ALERT_WEBHOOK_URLS, email turned off). A webhook
  * goes through the guarded client (lib/outbound: address policy, 10 s, no redirect followed), signed
  * in the Standard Webhooks scheme with CONSOLE_ALERT_WEBHOOK_SECRET, or for a target added on the
  * Alerts page with that target's own secret; email through nodemailer to CONSOLE_SMTP_URL. What went
@@ -25,7 +26,8 @@ const ATTEMPT_TIMEOUT_MS = 10_000;
 
 /** A taken notice; `secret_ciphertext` is its page target's sealed secret (null for the environment's targets). */
 type TakenNotice = { id: number; channel: string; target: string; body: string; attempts: number; target_id: string | null; secret_ciphertext: string | null };
-type Sent = { ok: true; outcome: string } | { ok: false; outcome: string };
+/** `final`: no retry could change it (the target is gone, or the setting it needs): failed at once. */
+type Sent = { ok: true; outcome: string } | { ok: false; outcome: string; final?: true };
 
 export type NoticeSenderOptions = { policy?: OutboundPolicy; lookup?: GuardedPostOptions["lookup"]; limit?: number; timeoutMs?: number };
 
@@ -44,8 +46,8 @@ export async function sendDueNotices(options: NoticeSenderOptions = {}): Promise
   await Promise.all(
     taken.rows.map(async (notice) => {
       const sent = await send(notice, options);
-      const retry = RETRY_DELAYS_SECONDS[Math.min(notice.attempts, RETRY_DELAYS_SECONDS.length) - 1]!;
-      const state = sent.ok ? "sent" : notice.attempts >= MAX_ATTEMPTS ? "failed" : "pending";
+      const retry = retryDelaySeconds(notice.attempts);
+      const state = sent.ok ? "sent" : sent.final || notice.attempts >= MAX_ATTEMPTS ? "failed" : "pending";
       await db.execute(sql`
         update alert_notices set state = ${state}::alert_notice_state, last_outcome = ${sent.outcome},
           sent_at = case when ${sent.ok} then now() else null end,
@@ -63,10 +65,12 @@ function send(notice: TakenNotice, options: NoticeSenderOptions): Promise<Sent> 
 /** A page target's secret, sealed to its row (lib/secrets.ts: `alert_target_secret` and the target's id). */
 export const targetSecretBinding = (targetId: string) => ({ kind: "alert_target_secret", targetId }) as const;
 
-function signingSecret(notice: TakenNotice): { ok: true; secret: string } | { ok: false; outcome: string } {
+function signingSecret(notice: TakenNotice): { ok: true; secret: string } | Extract<Sent, { ok: false }> {
   if (notice.target_id === null) {
+    // Queued to an environment's URL that has since been taken out of the list: not sent there any more.
+    if (!env().CONSOLE_ALERT_WEBHOOK_URLS.includes(notice.target)) return { ok: false, outcome: "webhook: no longer in CONSOLE_ALERT_WEBHOOK_URLS, not sent", final: true };
     const secret = env().CONSOLE_ALERT_WEBHOOK_SECRET;
-    return secret ? { ok: true, secret } : { ok: false, outcome: "CONSOLE_ALERT_WEBHOOK_SECRET is not set, so the notice cannot be signed" };
+    return secret ? { ok: true, secret } : { ok: false, outcome: "CONSOLE_ALERT_WEBHOOK_SECRET is not set, so the notice cannot be signed", final: true };
   }
   try {
     return { ok: true, secret: decryptSecret(notice.secret_ciphertext ?? "", targetSecretBinding(notice.target_id)) };
@@ -117,7 +121,7 @@ function mailer(url: string): Transporter {
 
 async function sendEmail(body: NoticeBody): Promise<Sent> {
   const e = env();
-  if (!e.CONSOLE_SMTP_URL || e.CONSOLE_ALERT_EMAIL_TO.length === 0) return { ok: false, outcome: "email: CONSOLE_SMTP_URL and CONSOLE_ALERT_EMAIL_TO are no longer set" };
+  if (!e.CONSOLE_SMTP_URL || e.CONSOLE_ALERT_EMAIL_TO.length === 0) return { ok: false, outcome: "email: CONSOLE_SMTP_URL and CONSOLE_ALERT_EMAIL_TO are no longer set", final: true };
   try {
     await mailer(e.CONSOLE_SMTP_URL).sendMail({ from: e.CONSOLE_ALERT_EMAIL_FROM, to: e.CONSOLE_ALERT_EMAIL_TO, subject: body.subject, text: body.text.replaceAll("*", "") });
     return { ok: true, outcome: "email: accepted by the SMTP server" };

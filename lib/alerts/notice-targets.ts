@@ -2,6 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
+import { userShownName } from "@/lib/auth/users";
 import { getDb } from "@/lib/db";
 import { alertNoticeTargets, type AlertNoticeTarget } from "@/lib/db/alerts-schema";
 import { consoleUsers } from "@/lib/db/schema";
@@ -58,7 +59,7 @@ export async function listNoticeTargets(): Promise<NoticeTargetSummary[]> {
       name: alertNoticeTargets.name,
       url: alertNoticeTargets.url,
       createdAt: alertNoticeTargets.createdAt,
-      createdBy: sql<string | null>`coalesce(nullif(${consoleUsers.name}, ''), ${consoleUsers.email})`,
+      createdBy: userShownName,
     })
     .from(alertNoticeTargets)
     .leftJoin(consoleUsers, eq(consoleUsers.id, alertNoticeTargets.createdBy))

@@ -114,7 +114,7 @@ describe("notices", () => {
     expect(byTarget.email).toMatchObject({ state: "sent", attempts: 1 });
     expect(byTarget["/hooks"]!.dueAt.getTime()).toBeGreaterThan(Date.now() + 20_000);
 
-    const { alerts: [listed] } = await listAlerts({ connectionId: alert.connectionId, kind: "all", state: "all", limit: 10 });
+    const { alerts: [listed] } = await listAlerts({ connectionId: alert.connectionId, kind: "all", state: "all", muted: "all", limit: 10 });
     expect(listed!.notices).toMatchObject({ sent: 1, pending: 3, failed: 0 });
     expect(listed!.notices.problem).toMatch(/^webhook: /);
 
@@ -133,6 +133,23 @@ describe("notices", () => {
     await send();
     const email = (await noticesOf(alert.id)).find((n) => n.channel === "email");
     expect(email).toMatchObject({ state: "pending", attempts: 1, lastOutcome: "email: the SMTP server answered 550" });
+  });
+
+  it("fails at once, unsent, a notice queued to a URL since taken out of CONSOLE_ALERT_WEBHOOK_URLS", async () => {
+    const { alert } = await openRotatedKeyAlert("Target removed");
+    const urls = process.env.CONSOLE_ALERT_WEBHOOK_URLS!;
+    stubNoticeEnv({ CONSOLE_ALERT_WEBHOOK_URLS: urls.split(",").filter((url) => url !== receiver.url).join(",") });
+    try {
+      await send();
+    } finally {
+      stubNoticeEnv({ CONSOLE_ALERT_WEBHOOK_URLS: urls });
+    }
+    expect(receiver.received).toHaveLength(0);
+    expect((await noticesOf(alert.id)).find((n) => n.target === receiver.url)).toMatchObject({
+      state: "failed",
+      attempts: 1,
+      lastOutcome: "webhook: no longer in CONSOLE_ALERT_WEBHOOK_URLS, not sent",
+    });
   });
 
   it("sends exactly one opened and one resolved notice per target over an alert's life", async () => {

@@ -17,6 +17,8 @@ export const alertFiltersSchema = z
     connectionId: z.union([z.literal(ALL), z.uuid({ error: "must be a connection id" })]).default(ALL),
     kind: allOr(ALERT_KINDS).default(ALL),
     state: allOr(ALERT_STATES).default(ALL),
+    /** "no": not muted now (the banner's); "yes": muted now. */
+    muted: allOr(["yes", "no"] as const).default(ALL),
     limit: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(200, "must be at most 200").default(50),
   })
   .strict();

@@ -29,7 +29,7 @@ export type AlertSummary = {
   measure: AlertMeasure;
   openedAt: string;
   lastSeenAt: string;
-  /** Found clear since then; it resolves once clear for FLAP_HOLD_MINUTES. */
+  /** Found clear since then; it resolves once clear for CONSOLE_ALERT_HOLD_SECONDS. */
   clearSince: string | null;
   resolvedAt: string | null;
   acknowledgedAt: string | null;
@@ -40,6 +40,9 @@ export type AlertSummary = {
   href: string;
   notices: NoticeSummary;
 };
+
+/** What the banner and the navigation's count show of an open alert. */
+export type BannerAlert = { kind: AlertKind; connectionName: string };
 
 /** How an alert's notices fared. `problem`: the last failed attempt's outcome while one is retrying or has failed. */
 export type NoticeSummary = { sent: number; pending: number; failed: number; problem: string | null };

@@ -24,4 +24,10 @@ export const AUTO_PAUSE_HOURS = 24;
 export const RETRY_DELAYS_SECONDS = [30, 120, 600, 3_600, 6 * 3_600, 12 * 3_600] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 
+/** The wait before the next attempt after `attempts` failed ones, ±20 % so a queue that failed together does not retry together. */
+export function retryDelaySeconds(attempts: number, random = Math.random): number {
+  const base = RETRY_DELAYS_SECONDS[Math.min(attempts, RETRY_DELAYS_SECONDS.length) - 1]!;
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
 export const MAX_DESTINATIONS_PER_CONNECTION = 20;

@@ -6,19 +6,13 @@ import { forwardDestinations, type ForwardDestination } from "@/lib/db/forwardin
 import { postGuarded } from "@/lib/outbound/guarded-post";
 import type { OutboundPolicy } from "@/lib/outbound/address-policy";
 import { decryptSecret } from "@/lib/secrets";
-import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, SERVICE_SIGNING_NEEDS_SERVER_KEY } from "./constants";
+import { MAX_ATTEMPTS, retryDelaySeconds, SERVICE_SIGNING_NEEDS_SERVER_KEY } from "./constants";
 import type { AttemptRecord, TakenDelivery } from "./outbox";
 import { forwardHeaders, type Signer } from "./signing";
 
 /** An attempt's limits: no answer within this is a failed attempt, and at most this much of an answer is kept. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const MAX_ANSWER_BYTES = 4 * 1024;
-
-/** The wait before the next attempt after `attempts` failed ones, ±20 % so a queue that failed together does not retry together. */
-export function retryDelaySeconds(attempts: number, random = Math.random): number {
-  const base = RETRY_DELAYS_SECONDS[Math.min(attempts, RETRY_DELAYS_SECONDS.length) - 1]!;
-  return Math.round(base * (0.8 + 0.4 * random()));
-}
 
 const nextAfterFailure = (attempts: number): AttemptRecord["next"] =>
   attempts >= MAX_ATTEMPTS ? { state: "failed" } : { state: "pending", retrySeconds: retryDelaySeconds(attempts) };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { filtersToQuery } from "./constants";
+import { alertFiltersSchema } from "@/lib/alerts/schemas";
 import { parseEventFilters, parseFiltersLeniently, parseRejectionFilters } from "./filters";
 import { eventFiltersSchema, rejectionFiltersSchema } from "./schemas";
 
@@ -46,6 +47,15 @@ describe("link parameters said to a person", () => {
       { name: "method", label: "method", message: "not a filter of this log; did you mean Method (verificationMethod=PUSH)?" },
       { name: "platform", label: "platform", message: "not a filter of this log; did you mean Platform (devicePlatform=IOS)?" },
       { name: "colour", label: "colour", message: "not a filter of this log" },
+    ]);
+  });
+
+  it("names the list it is no filter of (the Alerts page's)", () => {
+    const { filters, ignored } = parseFiltersLeniently(alertFiltersSchema, { colour: "red", connection: "all", state: "open" }, "the alerts");
+    expect(filters).toMatchObject({ state: "open" });
+    expect(ignored).toEqual([
+      { name: "colour", label: "colour", message: "not a filter of the alerts" },
+      { name: "connection", label: "connection", message: "not a filter of the alerts; did you mean Connection (connectionId=all)?" },
     ]);
   });
 

@@ -51,11 +51,11 @@ const LIKELY_MEANT: Record<string, string> = {
   size: "limit",
 };
 
-function unknownParameter(name: string, value: string, known: string[]): IgnoredFilter {
+function unknownParameter(name: string, value: string, known: string[], listName: string): IgnoredFilter {
   const lower = name.toLowerCase();
   const meant = known.find((k) => k.toLowerCase() === lower) ?? (known.includes(LIKELY_MEANT[lower] ?? "") ? LIKELY_MEANT[lower] : undefined);
   const hint = meant ? `; did you mean ${FILTER_LABELS[meant] ?? meant} (${meant}=${value})?` : "";
-  return { name, label: name, message: `not a filter of this log${hint}` };
+  return { name, label: name, message: `not a filter of ${listName}${hint}` };
 }
 
 /** A left-out parameter in one sentence: "Rows per page (limit): must be a whole number from 1 to 200". */
@@ -65,15 +65,16 @@ export function describeIgnored(f: IgnoredFilter): string {
 
 /**
  * For the page, where a hand-edited link should not cost the whole view: every parameter that does
- * not parse, or that is no filter of this log, is left out (and reported, by its label); the rest apply.
+ * not parse, or that is no filter of the list (`listName`, as the message names it), is left out (and
+ * reported, by its label); the rest apply.
  */
-export function parseFiltersLeniently<T>(schema: FilterSchema<T>, input: QueryInput): { filters: T; ignored: IgnoredFilter[] } {
+export function parseFiltersLeniently<T>(schema: FilterSchema<T>, input: QueryInput, listName = "this log"): { filters: T; ignored: IgnoredFilter[] } {
   const values = toObject(input);
   const known = Object.keys(schema.shape);
   const ignored: IgnoredFilter[] = [];
   for (const name of Object.keys(values)) {
     if (known.includes(name)) continue;
-    ignored.push(unknownParameter(name, values[name]!, known));
+    ignored.push(unknownParameter(name, values[name]!, known, listName));
     delete values[name];
   }
   for (;;) {

@@ -80,13 +80,17 @@ async function showVariant(page: Page, step: TourStep, variant: TourVariant): Pr
  * then it is scrolled to the middle.
  */
 async function frame(page: Page, step: TourStep): Promise<void> {
+  // The pointer in a corner, so no link shows the hover of the last click (the sign-in button's place).
+  const size = page.viewportSize();
+  if (size) await page.mouse.move(size.width - 1, size.height - 1);
   // "instant": a page may scroll smoothly, and the picture must not be taken on the way.
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: "instant" }));
   if (!step.inView) return;
   // Short: the part may re-render as the layout changes; a picture of the page's top is no failure.
   await firstVisible(step.inView(page))
     .evaluate((element) => {
-      if (element.getBoundingClientRect().top > window.innerHeight - 100) element.scrollIntoView({ block: "center", behavior: "instant" });
+      // Below the window's upper 60 %: the caption at the bottom would hide most of it.
+      if (element.getBoundingClientRect().top > window.innerHeight * 0.6) element.scrollIntoView({ block: "center", behavior: "instant" });
     }, undefined, { timeout: 2_000 })
     .catch(() => {});
 }

@@ -19,7 +19,11 @@ export const TOUR_VARIANTS: readonly TourVariant[] = [
 export const TOUR_VIEWPORT = TOUR_VARIANTS[0]!.viewport;
 
 export type TourUser = { email: string; password: string };
-export type TourContext = { user: TourUser; connectionName: string };
+/**
+ * Who the tour signs in as, the connection it shows, and the connection's own application (where the
+ * console forwards its events), which the alert steps take down and bring back.
+ */
+export type TourContext = { user: TourUser; connectionName: string; tenantApp: { failFor(ms: number): void } };
 
 /** A step's outcome: done; done without part of it (a note); or skipped, with the reason in words. */
 export type StepResult = { skipped: string } | { note: string } | void;

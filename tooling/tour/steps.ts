@@ -1,4 +1,4 @@
-import { appears, chooseTheme, firstVisible, heading, openPage, settled, testEventAnswer, themeControl, WAIT_MS } from "./page";
+import { alertCard, appears, chooseTheme, firstVisible, heading, openDrawer, openPage, reloadAlertsUntil, resendLatestEvent, settled, testEventAnswer, themeControl, WAIT_MS } from "./page";
 import { TOUR_VIEWPORT, type TourStep } from "./step";
 
 /** The tour's steps, in order; ./play.ts plays them. */
@@ -51,8 +51,7 @@ export const TOUR_STEPS: readonly TourStep[] = [
       // A real event, not the test event the connection step just sent (its row has a "Test" badge).
       const row = page.getByTestId("webhook-event-row").filter({ hasNotText: /\bTest\b/ });
       if (!(await appears(row))) return { skipped: "the webhook log has no events yet" };
-      await firstVisible(row).click();
-      if (!(await appears(page.getByRole("dialog", { name: "Event details" })))) return { skipped: "the event drawer did not open" };
+      if (!(await openDrawer(row, page.getByRole("dialog", { name: "Event details" })))) return { skipped: "the event drawer did not open" };
     },
   },
   {
@@ -64,8 +63,8 @@ export const TOUR_STEPS: readonly TourStep[] = [
       const rows = page.getByTestId("webhook-rejection-row");
       if (!(await appears(rows))) return { skipped: "no rejections yet" };
       const badSignature = rows.filter({ hasText: "Bad signature" });
-      await firstVisible((await badSignature.count()) > 0 ? badSignature : rows).click();
-      if (!(await appears(page.getByRole("dialog", { name: "Rejection details" })))) return { skipped: "the rejection drawer did not open" };
+      const row = (await badSignature.count()) > 0 ? badSignature : rows;
+      if (!(await openDrawer(row, page.getByRole("dialog", { name: "Rejection details" })))) return { skipped: "the rejection drawer did not open" };
     },
   },
   {
@@ -82,7 +81,7 @@ export const TOUR_STEPS: readonly TourStep[] = [
       if (missing) return missing;
       const row = page.getByTestId("webhook-event-row");
       if (!(await appears(row))) return { skipped: "the webhook log has no events yet" };
-      await firstVisible(row).click();
+      if (!(await openDrawer(row, page.getByRole("dialog", { name: "Event details" })))) return { skipped: "the event drawer did not open" };
       const forwards = page.getByTestId("event-forwards");
       if (!(await appears(forwards.getByText(/Delivered|Waiting|Failed/).first()))) return { skipped: "the drawer shows no forward" };
     },
@@ -103,6 +102,35 @@ export const TOUR_STEPS: readonly TourStep[] = [
     },
     async leave(page) {
       await page.keyboard.press("Escape");
+    },
+  },
+  {
+    slug: "alert-opened",
+    caption: "An alert: the tenant's app answers 503, and the console opens “Destination failing”, shown on every page and sent as a signed webhook and an email",
+    inView: (page) => page.getByTestId("alert").filter({ hasText: "Destination failing" }),
+    async run(page, { connectionName, tenantApp }) {
+      // Down for longer than the tour takes to notice it; the next step brings it back.
+      tenantApp.failFor(10 * 60_000);
+      const failed = await resendLatestEvent(page, connectionName);
+      if (failed) return failed;
+      const title = `Destination failing on ${connectionName}`;
+      const opened = await reloadAlertsUntil(page, "state=open", async () => (await alertCard(page, title).count()) > 0);
+      if (!opened) return { skipped: `no open “${title}” alert within a minute` };
+    },
+  },
+  {
+    slug: "alert-resolved",
+    caption: "The app is back and delivers: the alert resolves once it has stayed clear, with a “resolved” notice",
+    inView: (page) => page.getByTestId("alert").filter({ hasText: "Destination failing" }).first(),
+    async run(page, { connectionName, tenantApp }) {
+      tenantApp.failFor(0);
+      const delivered = await resendLatestEvent(page, connectionName);
+      if (delivered) return delivered;
+      const title = `Destination failing on ${connectionName}`;
+      // Clear at the next evaluation, resolved at the first one after the hold (the demo's and e2e's are short).
+      const resolved = await reloadAlertsUntil(page, "state=open", async () => (await alertCard(page, title).count()) === 0, 90_000);
+      if (!resolved) return { skipped: `“${title}” was still open after 90 s` };
+      if (!(await reloadAlertsUntil(page, "state=resolved", async () => (await alertCard(page, title).count()) > 0))) return { skipped: `no resolved “${title}” alert` };
     },
   },
   {

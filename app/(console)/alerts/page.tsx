@@ -35,7 +35,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
   const user = await requireRole("support");
   const isAdmin = user.role === "admin";
   // A hand-edited link costs only its bad parameters, each named by its label; the others apply.
-  const { filters, ignored } = parseFiltersLeniently(alertFiltersSchema, await searchParams);
+  const { filters, ignored } = parseFiltersLeniently(alertFiltersSchema, await searchParams, "the alerts");
   const connectionId = filters.connectionId === ALL ? null : filters.connectionId;
   // Database reads only, cheap enough to await: the filters, the thresholds and (admins only: support sees
   // nothing of them) the notice targets paint with the heading.
