@@ -102,57 +102,53 @@ export async function listOpenAlerts(now = new Date()): Promise<AlertSummary[]> 
   return selectAlerts(and(eq(alerts.state, "open"), notMuted(now)), 200);
 }
 
-/** One open alert by id, with its connection for the audit record; undefined when it is gone or resolved. */
-async function findOpenAlert(alertId: string) {
+const NOT_OPEN: AlertActionResult = { ok: false, error: "This alert is no longer open: it resolved, or its connection was deleted." };
+
+/**
+ * Changes one open alert and records who did it, in one transaction: acknowledge, mute and unmute. An
+ * alert no longer open (resolved, or its connection deleted) is said so; one `alreadyDone` is left as it is.
+ */
+async function changeOpenAlert(
+  actor: AuditActor,
+  alertId: string,
+  change: { action: string; set: Partial<Alert>; details?: Record<string, unknown>; alreadyDone?: (alert: Alert) => boolean },
+): Promise<AlertActionResult> {
   const db = await getDb();
   const [row] = await db.select().from(alerts).where(and(eq(alerts.id, alertId), eq(alerts.state, "open"))).limit(1);
   const connection = row ? await getConnection(row.connectionId) : undefined;
-  return row && connection ? { row, connection } : undefined;
+  if (!row || !connection) return NOT_OPEN;
+  if (change.alreadyDone?.(row)) return { ok: true };
+  await db.transaction(async (tx) => {
+    await tx.update(alerts).set(change.set).where(eq(alerts.id, row.id));
+    await recordAudit({ actor, action: change.action, outcome: "success", connection, target: row.kind, details: { alertId: row.id, ...change.details } }, tx);
+  });
+  return { ok: true };
 }
 
-const NOT_OPEN: AlertActionResult = { ok: false, error: "This alert is no longer open: it resolved, or its connection was deleted." };
-
-/** Someone is on it: no reminders while it stays open (it still resolves, with a notice). */
+/** Someone is on it: no reminders while it stays open (it still resolves, with a notice). The first to acknowledge is kept. */
 export async function acknowledgeAlert(actor: AuditActor, raw: unknown): Promise<AlertActionResult> {
   const parsed = alertIdSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "Check the request." };
-  const found = await findOpenAlert(parsed.data.alertId);
-  if (!found) return NOT_OPEN;
-  if (found.row.acknowledgedAt) return { ok: true };
-  const db = await getDb();
-  await db.transaction(async (tx) => {
-    await tx.update(alerts).set({ acknowledgedAt: new Date(), acknowledgedBy: actor.id }).where(eq(alerts.id, found.row.id));
-    await recordAudit({ actor, action: "alert.acknowledged", outcome: "success", connection: found.connection, target: found.row.kind, details: { alertId: found.row.id } }, tx);
+  return changeOpenAlert(actor, parsed.data.alertId, {
+    action: "alert.acknowledged",
+    set: { acknowledgedAt: new Date(), acknowledgedBy: actor.id },
+    alreadyDone: (alert) => alert.acknowledgedAt !== null,
   });
-  return { ok: true };
 }
 
-/** No notices (and no banner) for `hours`; `hours: 0` lifts a mute. */
+/** No reminders (and no banner) for one of MUTE_HOURS. */
 export async function muteAlert(actor: AuditActor, raw: unknown): Promise<AlertActionResult> {
   const parsed = muteAlertSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Check the request." };
-  const found = await findOpenAlert(parsed.data.alertId);
-  if (!found) return NOT_OPEN;
   const mutedUntil = new Date(Date.now() + parsed.data.hours * 3_600_000);
-  const db = await getDb();
-  await db.transaction(async (tx) => {
-    await tx.update(alerts).set({ mutedUntil }).where(eq(alerts.id, found.row.id));
-    await recordAudit({ actor, action: "alert.muted", outcome: "success", connection: found.connection, target: found.row.kind, details: { alertId: found.row.id, mutedUntil } }, tx);
-  });
-  return { ok: true };
+  return changeOpenAlert(actor, parsed.data.alertId, { action: "alert.muted", set: { mutedUntil }, details: { mutedUntil } });
 }
 
+/** Lifts a mute before it ends. */
 export async function unmuteAlert(actor: AuditActor, raw: unknown): Promise<AlertActionResult> {
   const parsed = alertIdSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "Check the request." };
-  const found = await findOpenAlert(parsed.data.alertId);
-  if (!found) return NOT_OPEN;
-  const db = await getDb();
-  await db.transaction(async (tx) => {
-    await tx.update(alerts).set({ mutedUntil: null }).where(and(eq(alerts.id, found.row.id), gt(alerts.mutedUntil, new Date())));
-    await recordAudit({ actor, action: "alert.unmuted", outcome: "success", connection: found.connection, target: found.row.kind, details: { alertId: found.row.id } }, tx);
-  });
-  return { ok: true };
+  return changeOpenAlert(actor, parsed.data.alertId, { action: "alert.unmuted", set: { mutedUntil: null } });
 }
 
 /** A connection's thresholds: those in force, and which were set. */

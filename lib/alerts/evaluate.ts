@@ -6,7 +6,7 @@ import { connections } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { firingConditions, measureConnections, measureDestinations, type Firing } from "./conditions";
 import { REMINDER_HOURS } from "./constants";
-import { queueNotices, type NoticeConnection } from "./notices";
+import { noticeQueue, type NoticeConnection } from "./notices";
 
 /**
  * One evaluation: measures every condition (./conditions.ts) and moves each alert along its lifecycle,
@@ -62,9 +62,10 @@ async function applyLifecycle(tx: Executor, firing: Firing[], now: Date) {
   const counts = { opened: 0, updated: 0, cleared: 0, resolved: 0, notices: 0 };
   const open = new Map((await tx.select().from(alerts).where(eq(alerts.state, "open"))).map((a) => [keyOf(a), a]));
   const names = new Map((await tx.select({ id: connections.id, name: connections.name, region: connections.region }).from(connections)).map((c) => [c.id, c as NoticeConnection]));
+  const queue = noticeQueue(tx, now);
   const notify = async (change: "opened" | "resolved" | "reminder", alert: Alert) => {
     const connection = names.get(alert.connectionId);
-    if (connection) counts.notices += await queueNotices(tx, change, alert, connection, now);
+    if (connection) counts.notices += await queue(change, alert, connection);
   };
 
   for (const f of firing) {

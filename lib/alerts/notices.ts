@@ -73,17 +73,26 @@ export function noticeBody(change: NoticeChange, alert: Alert, connection: Notic
 }
 
 /**
- * Queues the notices of one change, one per target (the environment's, then the Alerts page's), in the
- * caller's transaction. A page target's notice keeps its id: it is signed with that target's secret.
+ * Queues notices in the caller's transaction (an evaluation's): each change gets one per target, the
+ * environment's, then the Alerts page's, read once for all the changes. A page target's notice keeps its
+ * id: it is signed with that target's secret.
  */
-export async function queueNotices(tx: Executor, change: NoticeChange, alert: Alert, connection: NoticeConnection, now: Date): Promise<number> {
-  const pageTargets = await tx.select({ id: alertNoticeTargets.id, url: alertNoticeTargets.url }).from(alertNoticeTargets).orderBy(alertNoticeTargets.createdAt);
-  const targets = [
-    ...noticeTargets().map((target) => ({ channel: target.channel, target: target.channel === "webhook" ? target.url : "email", targetId: null })),
-    ...pageTargets.map((target) => ({ channel: "webhook", target: target.url, targetId: target.id })),
-  ];
-  if (targets.length === 0) return 0;
-  const body = JSON.stringify(noticeBody(change, alert, connection, now));
-  await tx.insert(alertNotices).values(targets.map((target) => ({ alertId: alert.id, change, body, ...target })));
-  return targets.length;
+export function noticeQueue(tx: Executor, now: Date) {
+  let targets: Promise<Array<{ channel: string; target: string; targetId: string | null }>> | undefined;
+  const readTargets = async () => {
+    const pageTargets = await tx.select({ id: alertNoticeTargets.id, url: alertNoticeTargets.url }).from(alertNoticeTargets).orderBy(alertNoticeTargets.createdAt);
+    return [
+      ...noticeTargets().map((target) => ({ channel: target.channel, target: target.channel === "webhook" ? target.url : "email", targetId: null })),
+      ...pageTargets.map((target) => ({ channel: "webhook", target: target.url, targetId: target.id })),
+    ];
+  };
+  /** Queues one change's notices; answers how many. */
+  return async (change: NoticeChange, alert: Alert, connection: NoticeConnection): Promise<number> => {
+    targets ??= readTargets();
+    const to = await targets;
+    if (to.length === 0) return 0;
+    const body = JSON.stringify(noticeBody(change, alert, connection, now));
+    await tx.insert(alertNotices).values(to.map((target) => ({ alertId: alert.id, change, body, ...target })));
+    return to.length;
+  };
 }
