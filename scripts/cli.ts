@@ -1,11 +1,23 @@
 import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { closeDb, DatabaseBusyError } from "@/lib/db";
 import { EnvError } from "@/lib/env";
 import { errorMessage } from "@/lib/logger";
 
+/** Where a command prints and what it reads from standard input: the process's own, or a test's. */
+export type CliIo = {
+  print: (line: string) => void;
+  printError: (line: string) => void;
+  readStdin: () => Promise<string | undefined>;
+};
+
+/** A command-line tool: its usage and its main function, given the arguments after the command's name. */
+export type Cli = { usage: string; main: (argv: string[], io: CliIo) => Promise<void> };
+
 /** Reads all of standard input (a piped secret), or undefined when stdin is a terminal. */
-export async function readStdin(): Promise<string | undefined> {
+async function readProcessStdin(): Promise<string | undefined> {
   if (process.stdin.isTTY) return undefined;
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -36,21 +48,36 @@ export function parseCommand<O extends NonNullable<ParseArgsConfig["options"]>>(
   }
 }
 
-/** Runs a CLI's main function: clear one-line errors, exit codes, and the database closed. */
-export async function runCli(usage: string, main: () => Promise<void>): Promise<void> {
-  let code = 0;
-  try {
-    await main();
-  } catch (error) {
-    code = 1;
-    if (error instanceof UsageError) console.error(`${error.message}\n\n${usage}`);
-    else if (error instanceof DatabaseBusyError || error instanceof EnvError) console.error(error.message);
-    else console.error(`Error: ${errorMessage(error)}`);
-  } finally {
-    await closeDb().catch(() => {});
-  }
-  process.exit(code);
+/**
+ * Declares a CLI. When this process was started for `moduleUrl` (`npm run users`), it runs as the
+ * process's command; a test imports it instead and runs it in its own process (runCommandCapturing).
+ */
+export function defineCli(moduleUrl: string, usage: string, main: Cli["main"]): Cli {
+  const cli = { usage, main };
+  const started = process.argv[1];
+  // After the module has finished loading: the main function may use what the module defines below it.
+  if (started && pathToFileURL(path.resolve(started)).href === moduleUrl) setImmediate(() => void runAsProcess(cli));
+  return cli;
 }
 
-// The secrets `npm run demo` generated, so the CLI talks to the same database the same way.
-if (fs.existsSync(".env.local")) process.loadEnvFile(".env.local");
+/** Runs a CLI's main function; a failure is printed as one clear line (a usage error with the usage). Its exit code. */
+export async function runCommand(cli: Cli, argv: string[], io: CliIo): Promise<number> {
+  try {
+    await cli.main(argv, io);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) io.printError(`${error.message}\n\n${cli.usage}`);
+    else if (error instanceof DatabaseBusyError || error instanceof EnvError) io.printError(error.message);
+    else io.printError(`Error: ${errorMessage(error)}`);
+    return 1;
+  }
+}
+
+async function runAsProcess(cli: Cli): Promise<void> {
+  // The secrets `npm run demo` generated, so the CLI talks to the same database the same way.
+  if (fs.existsSync(".env.local")) process.loadEnvFile(".env.local");
+  const io: CliIo = { print: (line) => console.log(line), printError: (line) => console.error(line), readStdin: readProcessStdin };
+  const code = await runCommand(cli, process.argv.slice(2), io);
+  await closeDb().catch(() => {});
+  process.exit(code);
+}

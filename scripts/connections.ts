@@ -4,7 +4,7 @@ import { findConnectionIdByName, listConnections } from "@/lib/connections/repos
 import type { ConnectionMutationResult } from "@/lib/connections/types";
 import { webhookReceiverInfo, webhookUrlFor } from "@/lib/webhooks/url";
 import { env } from "@/lib/env";
-import { cliActor, parseCommand, readStdin, requireOption, runCli, UsageError } from "./cli";
+import { cliActor, defineCli, parseCommand, requireOption, UsageError, type CliIo } from "./cli";
 
 const usage = `Usage: npm run connections -- <command>
   add --name N --region us|eu|au|ca [--unverified] [--allow-same-tenant]
@@ -17,10 +17,10 @@ const usage = `Usage: npm run connections -- <command>
   list      names, regions, key fingerprints (last four characters) and webhook URLs
   remove --name N`;
 
-async function readKeys(): Promise<{ managementKey: string; serverKey: string }> {
+async function readKeys(io: CliIo): Promise<{ managementKey: string; serverKey: string }> {
   const e = env();
   if (e.CONSOLE_MANAGEMENT_KEY) return { managementKey: e.CONSOLE_MANAGEMENT_KEY, serverKey: e.CONSOLE_SERVER_SECRET_KEY ?? "" };
-  const [managementKey = "", serverKey = ""] = ((await readStdin()) ?? "").split(/\r?\n/).map((l) => l.trim());
+  const [managementKey = "", serverKey = ""] = ((await io.readStdin()) ?? "").split(/\r?\n/).map((l) => l.trim());
   if (!managementKey) throw new UsageError("No management key: set CONSOLE_MANAGEMENT_KEY or pipe it on standard input.");
   return { managementKey, serverKey: serverKey || e.CONSOLE_SERVER_SECRET_KEY || "" };
 }
@@ -32,8 +32,8 @@ function addFailureHint(failure: Extract<ConnectionMutationResult, { ok: false }
   return failure.suggestedRegion ? ` Use --region ${failure.suggestedRegion}.` : "";
 }
 
-runCli(usage, async () => {
-  const { command, values } = parseCommand(process.argv.slice(2), {
+export const connectionsCli = defineCli(import.meta.url, usage, async (argv, io) => {
+  const { command, values } = parseCommand(argv, {
     name: { type: "string" },
     region: { type: "string" },
     unverified: { type: "boolean" },
@@ -43,7 +43,7 @@ runCli(usage, async () => {
     case "add": {
       const name = requireOption("name", values.name);
       if (!isRegion(values.region)) throw new UsageError(`--region must be one of ${regions.join(", ")}.`);
-      const keys = await readKeys();
+      const keys = await readKeys(io);
       const result = await createConnection(cliActor, {
         name,
         region: values.region,
@@ -54,13 +54,13 @@ runCli(usage, async () => {
         allowSameKey: values["allow-same-tenant"] ?? false,
       });
       if (!result.ok) throw new Error(`${result.error}${addFailureHint(result)}`);
-      console.log(`Added ${name} (${regionShortNames[values.region]}, ${result.verified ? "key verified" : "unverified"}).`);
-      console.log(`Webhook URL: ${await webhookUrlFor(result.id)}`);
+      io.print(`Added ${name} (${regionShortNames[values.region]}, ${result.verified ? "key verified" : "unverified"}).`);
+      io.print(`Webhook URL: ${await webhookUrlFor(result.id)}`);
       return;
     }
     case "list": {
       const all = await listConnections();
-      if (all.length === 0) console.log("No connections yet. Add one with: npm run connections -- add --name N --region us");
+      if (all.length === 0) io.print("No connections yet. Add one with: npm run connections -- add --name N --region us");
       for (const c of all) {
         const keys = (["management", "server", "server_secondary"] as const)
           .map((kind) => (c.keys[kind] ? `${kind} …${c.keys[kind].last4}` : null))
@@ -69,7 +69,7 @@ runCli(usage, async () => {
         // One unreadable URL (see "Bound to its row" in the README) is named in its row, not the end of the list.
         const receiver = await webhookReceiverInfo(c.id);
         const url = receiver?.url ?? receiver?.unreadable;
-        console.log(`${c.name}\t${regionShortNames[c.region]}\t${c.verifiedAt ? "verified" : "unverified"}\t${keys}\t${url}`);
+        io.print(`${c.name}\t${regionShortNames[c.region]}\t${c.verifiedAt ? "verified" : "unverified"}\t${keys}\t${url}`);
       }
       return;
     }
@@ -79,7 +79,7 @@ runCli(usage, async () => {
       if (!id) throw new Error(`No connection named ${name}.`);
       const result = await deleteConnection(cliActor, { id, confirmName: name });
       if (!result.ok) throw new Error(result.error);
-      console.log(`Removed ${name}, its keys, watch list and webhook history.`);
+      io.print(`Removed ${name}, its keys, watch list and webhook history.`);
       return;
     }
     default:

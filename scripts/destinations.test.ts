@@ -1,46 +1,39 @@
-import { execFile } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
 import { asc } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
 import { auditLog } from "@/lib/db/schema";
 import { SERVICE_SIGNING_NEEDS_SERVER_KEY } from "@/lib/destinations/constants";
-import { withTestPglite } from "@/lib/testing/database";
+import { reloadEnv } from "@/lib/env";
+import { setUpTestDatabase } from "@/lib/testing/database";
 import { insertTestConnection } from "@/lib/testing/webhooks";
+import { runCommandCapturing, runCommandProcess } from "./cli-testing";
+import { destinationsCli } from "./destinations";
 
 // Every URL here is on 127.0.0.1 or 127.0.0.2, the only hosts allowed is 127.0.0.1, and adding a
 // destination sends nothing: no test reaches anything.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "destinations-cli-"));
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-
-// Each CLI run starts tsx and opens (the first time, migrates) the database: tens of seconds on a busy 2-core machine.
-const CLI_TEST_TIMEOUT_MS = 180_000;
-
-/** Runs the CLI on this file's database; its exit code, standard output and standard error. */
-async function cli(...args: string[]) {
-  return promisify(execFile)("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/destinations.ts", ...args], {
-    env: { ...process.env, CONSOLE_DATA_DIR: dataDir, DATABASE_URL: "", CONSOLE_FORWARD_ALLOWED_HOSTS: "127.0.0.1" },
-  }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code, stdout: error.stdout ?? "", stderr: error.stderr ?? "" }),
-  );
-}
-
-const withDatabase = <T>(fn: (db: Database) => Promise<T>) => withTestPglite(path.join(dataDir, "pglite"), fn);
-
-const destinationNames = () => withDatabase(async (db) => (await db.select().from(forwardDestinations).orderBy(asc(forwardDestinations.name))).map((d) => d.name));
-
-const hook = "http://127.0.0.1:9/hook";
-
+let db: Database;
+let tearDown: () => Promise<void>;
 // Acme has no server key (it can only sign with Standard Webhooks); Globex has one.
-beforeAll(() => withDatabase(async () => {
+beforeAll(async () => {
+  vi.stubEnv("CONSOLE_FORWARD_ALLOWED_HOSTS", "127.0.0.1");
+  reloadEnv();
+  ({ db, tearDown } = await setUpTestDatabase());
   await insertTestConnection("Acme");
   await insertTestConnection("Globex", ["srv_globex_key_000000000000001"]);
-}), CLI_TEST_TIMEOUT_MS);
+});
+afterAll(async () => {
+  await tearDown();
+  vi.unstubAllEnvs();
+  reloadEnv();
+});
+
+/** Runs the CLI in this process, on this file's database: its exit code, standard output and standard error. */
+const cli = (...args: string[]) => runCommandCapturing(destinationsCli, args);
+
+const destinationNames = async () => (await db.select().from(forwardDestinations).orderBy(asc(forwardDestinations.name))).map((d) => d.name);
+
+const hook = "http://127.0.0.1:9/hook";
 
 it("adds, lists and removes destinations by connection name; a Standard Webhooks secret is printed once, by add only", async () => {
   const service = await cli("add", "--connection", "globex", "--name", "Orders", "--url", hook, "--types", "authenticator.created, authenticator.deleted");
@@ -75,14 +68,14 @@ it("adds, lists and removes destinations by connection name; a Standard Webhooks
   expect(await cli("remove", "--connection", "Acme", "--name", "Audit")).toMatchObject({ code: 1, stderr: "Error: Acme has no destination named Audit.\n" });
 
   expect(await destinationNames()).toEqual(["Orders"]);
-  const audits = await withDatabase((db) => db.select().from(auditLog).orderBy(asc(auditLog.id)));
+  const audits = await db.select().from(auditLog).orderBy(asc(auditLog.id));
   expect(audits.map((a) => [a.action, a.actorEmail, a.connectionName, a.target])).toEqual([
     ["destination.created", "cli", "Globex", "Orders"],
     ["destination.created", "cli", "Acme", "Audit"],
     ["destination.removed", "cli", "Acme", "Audit"],
   ]);
   expect(JSON.stringify(audits)).not.toContain(secret);
-}, CLI_TEST_TIMEOUT_MS);
+});
 
 it("refuses bad input with the lib's words (or the usage for a bad option) and adds nothing", async () => {
   const before = await destinationNames();
@@ -94,7 +87,6 @@ it("refuses bad input with the lib's words (or the usage for a bad option) and a
     [["Acme", hook, "--signing", "service"], `Error: ${SERVICE_SIGNING_NEEDS_SERVER_KEY}\n`],
     [["Initech", hook], "Error: No connection named Initech.\n"],
   ];
-  // One at a time: the embedded database takes one process.
   for (const [args, stderr] of refused) expect(await add(...args)).toMatchObject({ code: 1, stdout: "", stderr });
   expect(SERVICE_SIGNING_NEEDS_SERVER_KEY).toContain("choose Standard Webhooks");
 
@@ -104,7 +96,8 @@ it("refuses bad input with the lib's words (or the usage for a bad option) and a
     stderr: "Error: This connection already has a destination named orders.\n",
   });
 
-  const unknownOption = await add("Globex", hook, "--secret", "whsec_x");
+  // As npm run destinations runs it, in a process of its own: the usage error is refused before the database is opened.
+  const unknownOption = await runCommandProcess("destinations", ["add", "--connection", "Globex", "--name", "Hook", "--url", hook, "--secret", "whsec_x"]);
   expect(unknownOption).toMatchObject({ code: 1, stdout: "" });
   expect(unknownOption.stderr).toMatch(/^Unknown option '--secret'.*\n\nUsage: npm run destinations -- <command>\n/);
 
@@ -114,4 +107,4 @@ it("refuses bad input with the lib's words (or the usage for a bad option) and a
   });
 
   expect(await destinationNames()).toEqual(before);
-}, CLI_TEST_TIMEOUT_MS);
+});

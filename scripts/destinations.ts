@@ -3,7 +3,7 @@ import { findConnectionIdByName } from "@/lib/connections/repository";
 import { SIGNING_MODE_VALUES, type SigningModeName } from "@/lib/destinations/constants";
 import { createDestination, listDestinationChoices, listDestinations, removeDestination } from "@/lib/destinations/destinations";
 import type { DestinationSummary } from "@/lib/destinations/types";
-import { cliActor, parseCommand, requireOption, runCli, UsageError } from "./cli";
+import { cliActor, defineCli, parseCommand, requireOption, UsageError } from "./cli";
 
 const usage = `Usage: npm run destinations -- <command>
   add --connection C --name N --url URL [--signing service|standard-webhooks] [--types a,b] [--methods x,y]
@@ -44,8 +44,8 @@ function destinationLine(connection: string, d: DestinationSummary): string {
   return [connection, d.name, d.url, state, signingFlag(d.signing), types, methods, `${d.health.pending} pending`].join("\t");
 }
 
-runCli(usage, async () => {
-  const { command, values } = parseCommand(process.argv.slice(2), {
+export const destinationsCli = defineCli(import.meta.url, usage, async (argv, io) => {
+  const { command, values } = parseCommand(argv, {
     connection: { type: "string" },
     name: { type: "string" },
     url: { type: "string" },
@@ -64,12 +64,12 @@ runCli(usage, async () => {
       const connectionId = await requireConnectionId(connection);
       const result = await createDestination(cliActor, { connectionId, name, url, signing, eventTypes, verificationMethods });
       if (!result.ok) throw new Error(result.error);
-      console.log(
+      io.print(
         `Added ${result.name} to ${connection}: ${url}, signing ${signingFlag(signing)}, event types ${listWords(eventTypes)}, verification methods ${listWords(verificationMethods)}.`,
       );
       if (result.secret) {
-        console.log(`Signing secret: ${result.secret}`);
-        console.log("This secret will not be shown again: give it to the receiver now.");
+        io.print(`Signing secret: ${result.secret}`);
+        io.print("This secret will not be shown again: give it to the receiver now.");
       }
       return;
     }
@@ -81,8 +81,8 @@ runCli(usage, async () => {
         // The operator at the console's own shell sees what an admin sees.
         for (const d of await listDestinations(c.id, "admin")) lines.push(destinationLine(c.name, d));
       }
-      if (lines.length === 0) console.log("No destinations yet. Add one with: npm run destinations -- add --connection C --name N --url URL");
-      for (const line of lines) console.log(line);
+      if (lines.length === 0) io.print("No destinations yet. Add one with: npm run destinations -- add --connection C --name N --url URL");
+      for (const line of lines) io.print(line);
       return;
     }
     case "remove": {
@@ -93,7 +93,7 @@ runCli(usage, async () => {
       if (!destination) throw new Error(`${connection} has no destination named ${name}.`);
       const result = await removeDestination(cliActor, { connectionId, destinationId: destination.id });
       if (!result.ok) throw new Error(result.error);
-      console.log(`Removed ${destination.name} from ${connection}, with its queued deliveries and attempts.`);
+      io.print(`Removed ${destination.name} from ${connection}, with its queued deliveries and attempts.`);
       return;
     }
     default:

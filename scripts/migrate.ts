@@ -1,10 +1,10 @@
 import { bindLegacySecrets } from "@/lib/connections/rotate";
 import { getDb, targetFromEnv } from "@/lib/db";
-import { runCli } from "./cli";
+import { defineCli } from "./cli";
 
-runCli("Usage: npm run db:migrate", async () => {
+defineCli(import.meta.url, "Usage: npm run db:migrate", async (_argv, io) => {
   // What a console does when it starts: migrations, then keys stored before binding bound to their row.
   await bindLegacySecrets(await getDb());
   const target = targetFromEnv();
-  console.log(`Migrations applied (${target.kind === "postgres" ? "PostgreSQL" : `PGlite in ${target.dataDir}`}).`);
+  io.print(`Migrations applied (${target.kind === "postgres" ? "PostgreSQL" : `PGlite in ${target.dataDir}`}).`);
 });

@@ -1,5 +1,5 @@
 import { rotateStoredSecrets } from "@/lib/connections/rotate";
-import { parseCommand, runCli, UsageError } from "./cli";
+import { defineCli, parseCommand, UsageError } from "./cli";
 
 const usage = `Usage: npm run secrets -- <command>
   rotate    re-encrypt every stored key and webhook token under the current CONSOLE_ENCRYPTION_KEY, bound to
@@ -7,11 +7,11 @@ const usage = `Usage: npm run secrets -- <command>
             To change the key, set the new one as CONSOLE_ENCRYPTION_KEY and the old one in
             CONSOLE_PREVIOUS_ENCRYPTION_KEYS first; once this has run, the old key can be removed.`;
 
-runCli(usage, async () => {
-  const { command } = parseCommand(process.argv.slice(2), {});
+defineCli(import.meta.url, usage, async (argv, io) => {
+  const { command } = parseCommand(argv, {});
   if (command !== "rotate") throw new UsageError(command ? `Unknown command: ${command}` : "No command given.");
   const { rebound, reencrypted, current, unreadable } = await rotateStoredSecrets();
-  console.log(
+  io.print(
     `Re-bound ${rebound} stored secret(s) to their connection and purpose; re-encrypted ${reencrypted} under the current key; ${current} already bound and current.`,
   );
   if (unreadable > 0) {

@@ -3,7 +3,7 @@ import { roles, type Role } from "@/lib/auth/roles";
 import { unlockSignIn } from "@/lib/auth/throttle";
 import { createUser, listUsers, revokeSessions, setUserDisabled, setUserPassword, setUserRole } from "@/lib/auth/users";
 import { getDb, type Transaction } from "@/lib/db";
-import { cliActor, parseCommand, readStdin, runCli, UsageError } from "./cli";
+import { cliActor, defineCli, parseCommand, UsageError, type CliIo } from "./cli";
 
 const usage = `Usage: npm run users -- <command>
   add --email E --role admin|support [--name N] [--password P]   (password from stdin if not given)
@@ -17,8 +17,8 @@ const usage = `Usage: npm run users -- <command>
 
 disable, set-password, set-role and revoke-sessions end the user's sessions at their next request.`;
 
-async function password(given: string | undefined): Promise<string> {
-  const value = given ?? (await readStdin());
+async function password(given: string | undefined, io: CliIo): Promise<string> {
+  const value = given ?? (await io.readStdin());
   if (!value) throw new UsageError("No password: pass --password or pipe it on standard input.");
   return value;
 }
@@ -47,8 +47,8 @@ function requireRole(role: string | undefined): Role {
   return role as Role;
 }
 
-runCli(usage, async () => {
-  const { command, values } = parseCommand(process.argv.slice(2), {
+export const usersCli = defineCli(import.meta.url, usage, async (argv, io) => {
+  const { command, values } = parseCommand(argv, {
     email: { type: "string" },
     role: { type: "string" },
     name: { type: "string" },
@@ -59,47 +59,47 @@ runCli(usage, async () => {
       const email = requireEmail(values.email);
       const role = requireRole(values.role);
       // Read before the transaction opens: it must not stay open while waiting on standard input.
-      const input = { email, role, name: values.name ?? email.split("@")[0]!, password: await password(values.password) };
+      const input = { email, role, name: values.name ?? email.split("@")[0]!, password: await password(values.password, io) };
       const db = await getDb();
       const user = await db.transaction(async (tx) => {
         const created = await createUser(input, tx);
         await recordAudit({ actor: cliActor, action: "user.created", outcome: "success", target: created.email, details: { role: created.role } }, tx);
         return created;
       });
-      console.log(`Added ${user.role} ${user.email}.`);
+      io.print(`Added ${user.role} ${user.email}.`);
       return;
     }
     case "list": {
       const users = await listUsers();
-      if (users.length === 0) console.log("No console users yet. Add one with: npm run users -- add --email E --role admin");
-      for (const u of users) console.log(`${u.email}\t${u.role}\t${u.disabled ? "disabled" : "active"}\t${u.name}`);
+      if (users.length === 0) io.print("No console users yet. Add one with: npm run users -- add --email E --role admin");
+      for (const u of users) io.print(`${u.email}\t${u.role}\t${u.disabled ? "disabled" : "active"}\t${u.name}`);
       return;
     }
     case "disable":
     case "enable": {
       const email = requireEmail(values.email);
       await changeUser(email, `user.${command}d`, (tx) => setUserDisabled(email, command === "disable", tx));
-      console.log(`${command === "disable" ? "Disabled" : "Enabled"} ${email}.`);
+      io.print(`${command === "disable" ? "Disabled" : "Enabled"} ${email}.`);
       return;
     }
     case "set-password": {
       const email = requireEmail(values.email);
-      const newPassword = await password(values.password);
+      const newPassword = await password(values.password, io);
       await changeUser(email, "user.password_set", (tx) => setUserPassword(email, newPassword, tx));
-      console.log(`Set a new password for ${email}.`);
+      io.print(`Set a new password for ${email}.`);
       return;
     }
     case "set-role": {
       const email = requireEmail(values.email);
       const role = requireRole(values.role);
       await changeUser(email, "user.role_changed", (tx) => setUserRole(email, role, tx), { role });
-      console.log(`${email} is now ${role}; their sessions have ended.`);
+      io.print(`${email} is now ${role}; their sessions have ended.`);
       return;
     }
     case "revoke-sessions": {
       const email = requireEmail(values.email);
       await changeUser(email, "user.sessions_revoked", (tx) => revokeSessions(email, tx));
-      console.log(`Ended every session of ${email}.`);
+      io.print(`Ended every session of ${email}.`);
       return;
     }
     case "unlock": {
@@ -111,7 +111,7 @@ runCli(usage, async () => {
         await recordAudit({ actor: cliActor, action: "user.unlocked", outcome: "success", target: email, details: { cleared: count } }, tx);
         return count;
       });
-      console.log(`Cleared ${cleared} failed sign-in attempt${cleared === 1 ? "" : "s"} for ${email}; it may sign in again from every address.`);
+      io.print(`Cleared ${cleared} failed sign-in attempt${cleared === 1 ? "" : "s"} for ${email}; it may sign in again from every address.`);
       return;
     }
     default:
