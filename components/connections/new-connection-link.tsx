@@ -1,4 +1,4 @@
-import { Link } from "@/components/ui/link";
+import Link from "next/link";
 
 /** The way to add a tenant: in the connections heading and again in the empty list. */
 export function NewConnectionLink() {

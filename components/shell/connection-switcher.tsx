@@ -1,5 +1,5 @@
 "use client";
-import { Link } from "@/components/ui/link";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import { toast } from "@/components/ui/toast";

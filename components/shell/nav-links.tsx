@@ -1,5 +1,5 @@
 "use client";
-import { Link } from "@/components/ui/link";
+import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
 import type { NavItem } from "@/lib/auth/roles";

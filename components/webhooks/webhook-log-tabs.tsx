@@ -1,4 +1,4 @@
-import { Link } from "@/components/ui/link";
+import Link from "next/link";
 import { Skeleton } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 
