@@ -50,7 +50,8 @@ export function parseCommand<O extends NonNullable<ParseArgsConfig["options"]>>(
 
 /**
  * Declares a CLI. When this process was started for `moduleUrl` (`npm run users`), it runs as the
- * process's command; a test imports it instead and runs it in its own process (runCommandCapturing).
+ * process's command; a test imports it instead and runs it in the test's process (runCommandCapturing
+ * in scripts/cli-testing.ts), on the test's database.
  */
 export function defineCli(moduleUrl: string, usage: string, main: Cli["main"]): Cli {
   const cli = { usage, main };
