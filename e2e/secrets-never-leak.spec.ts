@@ -66,9 +66,10 @@ test("no management or server key reaches the browser, for admin or support, on 
   await signIn(page, e2eUsers.admin);
 
   await page.goto("/connections");
-  const detailPaths = await page
-    .getByRole("table", { name: "Connections" })
-    .getByRole("link")
+  // The table streams in after the page's load event: wait for its rows' links before reading them.
+  const connectionLinks = page.getByRole("table", { name: "Connections" }).getByRole("link");
+  await expect(connectionLinks.nth(1)).toBeVisible();
+  const detailPaths = await connectionLinks
     .evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
   expect(detailPaths.length).toBeGreaterThanOrEqual(2);
   await visitAll(page, haystack, [
