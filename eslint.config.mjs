@@ -77,6 +77,14 @@ const config = [
     ignores: [".next*/**", "node_modules/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"],
   },
   { files: ["**/*.{ts,tsx,mts,mjs}"], rules: boundaries(zones) },
+  // Links do not prefetch: components/ui/link.tsx says why.
+  {
+    files: ["**/*.tsx"],
+    ignores: ["components/ui/link.tsx"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [{ name: "next/link", message: "Use Link from @/components/ui/link (it does not prefetch)." }] }],
+    },
+  },
   // A test (and its test-helpers.ts) sets up the state its subject reads, so it may reach any module of another feature.
   { files: ["lib/**/*.{ts,tsx}"], ignores: ["**/*.test.ts", "**/test-helpers.ts"], rules: boundaries([...zones, ...featureZones]) },
 ];

@@ -47,6 +47,8 @@ test("email OTP: the heading paints before the hanging service, whose error take
 
   // In-console navigation: the same, from a link in the shell.
   await page.getByRole("navigation", { name: "Main", exact: true }).getByRole("link", { name: "Overview" }).click();
+  // Links do not prefetch (components/ui/link.tsx): the overview is on its way until its heading shows.
+  await expect(heading(page, "Overview")).toBeVisible();
   await page.getByRole("navigation", { name: "Main", exact: true }).getByRole("link", { name: "Email OTP" }).click();
   await expectHeadingBeforeSection(page, "Email OTP configuration");
   await expect(page.getByText("Could not read the configuration")).toBeVisible({ timeout: SERVICE_TIMEOUT_MS });

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { Suspense } from "react";
 import { AlertBanner, OpenAlertCount } from "@/components/alerts/alert-banner";
 import { OpenAlertsProvider } from "@/components/alerts/open-alerts";

@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { Alert } from "@/components/ui/card";
 import { ALERT_KIND_TEXT } from "@/lib/alerts/constants";
 import { useOpenAlerts } from "./open-alerts";

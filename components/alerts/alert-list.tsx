@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { Card, EmptyState, Skeleton } from "@/components/ui/card";
 import { Time } from "@/components/ui/time";
 import { ALERT_KINDS, ALERT_KIND_TEXT } from "@/lib/alerts/constants";

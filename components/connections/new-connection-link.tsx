@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 
 /** The way to add a tenant: in the connections heading and again in the empty list. */
 export function NewConnectionLink() {

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { EmptyState, PageHeader } from "@/components/ui/card";
 
 /** What a feature page that works on one tenant shows before any connection exists. */

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { Alert, Card, Skeleton } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import type { ConnectionChoice } from "@/lib/connections/types";

@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { toast } from "@/components/ui/toast";
 import { Button } from "@/components/ui/button";
 import { EmptyState, Skeleton } from "@/components/ui/card";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { Alert, Card, EmptyState, Skeleton } from "@/components/ui/card";
 import type { ConnectionChoice } from "@/lib/connections/types";
 import type { EmailOtpStatus } from "@/lib/email-otp/types";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { KeyFingerprint } from "@/components/connections/key-fingerprint";
 import { Badge } from "@/components/ui/badge";
 import { Card, Skeleton, TextSkeleton } from "@/components/ui/card";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { Card } from "@/components/ui/card";
 import { Table, TableHead, TableSkeleton, Td } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";

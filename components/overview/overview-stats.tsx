@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { EmptyState, PageHeader } from "@/components/ui/card";
 import { Time } from "@/components/ui/time";
 import type { ConnectionHealth, OverviewTotals } from "@/lib/overview/types";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { Card, Skeleton } from "@/components/ui/card";
 
 /** One number on the overview, linking to the page that explains it. */

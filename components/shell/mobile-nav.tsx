@@ -8,7 +8,8 @@ import { NavLinks } from "./nav-links";
 /**
  * The phone menu: a button that opens a panel of the console's pages and who is signed in. Escape closes
  * it and gives focus back to the button; a click or tap outside closes it; picking a page (or any other
- * navigation) closes it, so it never covers the page it opened.
+ * navigation) closes it once the page arrives, so it never covers the page it opened, and until then the
+ * picked page's dot shows that the tap was taken (links do not prefetch: components/ui/link.tsx).
  */
 export function MobileNav({ items, badges, children }: { items: NavItem[]; badges?: Partial<Record<string, React.ReactNode>>; children?: React.ReactNode }) {
   const [open, setOpen] = useState(false);
@@ -68,7 +69,8 @@ export function MobileNav({ items, badges, children }: { items: NavItem[]; badge
         hidden={!open}
         className="absolute left-0 z-30 mt-2 w-64 max-w-[calc(100vw-2rem)] rounded-md bg-white p-2 shadow-lg ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700"
       >
-        <NavLinks items={items} badges={badges} onNavigate={() => setOpen(false)} />
+        {/* The page the menu is on closes it at once: no navigation will. */}
+        <NavLinks items={items} badges={badges} onNavigate={(href) => href === pathname && setOpen(false)} />
         {children}
       </div>
     </div>

@@ -1,11 +1,14 @@
 "use client";
-import Link from "next/link";
+import { Link, LinkPending } from "@/components/ui/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
 import type { NavItem } from "@/lib/auth/roles";
 
-/** The console's sections; `badges` puts something beside a section's name (the open alerts' count by /alerts). */
-export function NavLinks({ items, onNavigate, badges }: { items: NavItem[]; onNavigate?: () => void; badges?: Partial<Record<string, React.ReactNode>> }) {
+/**
+ * The console's sections; `badges` puts something beside a section's name (the open alerts' count by
+ * /alerts). A section's dot pulses from its click until its page arrives (LinkPending).
+ */
+export function NavLinks({ items, onNavigate, badges }: { items: NavItem[]; onNavigate?: (href: string) => void; badges?: Partial<Record<string, React.ReactNode>> }) {
   const pathname = usePathname();
   return (
     <ul className="space-y-1">
@@ -16,7 +19,7 @@ export function NavLinks({ items, onNavigate, badges }: { items: NavItem[]; onNa
             <Link
               href={item.href}
               aria-current={active ? "page" : undefined}
-              onClick={onNavigate}
+              onClick={() => onNavigate?.(item.href)}
               className={cn(
                 "flex items-center justify-between rounded-md px-3 py-2 text-sm font-medium",
                 active
@@ -24,7 +27,10 @@ export function NavLinks({ items, onNavigate, badges }: { items: NavItem[]; onNa
                   : "text-slate-700 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white",
               )}
             >
-              {item.label}
+              <span className="flex items-center gap-2">
+                {item.label}
+                <LinkPending />
+              </span>
               {badges?.[item.href]}
             </Link>
           </li>

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { Alert } from "@/components/ui/card";
 import type { AuthenticatorLookup } from "@/lib/users/types";
 import { AuthenticatorTable } from "./authenticator-table";

@@ -1,7 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { UserSearch } from "lucide-react";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { EventForwards } from "@/components/destinations/event-forwards";
 import { Alert } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";

@@ -1,6 +1,6 @@
 "use client";
 import { CircleAlert, CircleCheck, CircleX, LoaderCircle, Send } from "lucide-react";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";

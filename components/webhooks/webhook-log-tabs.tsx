@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { Skeleton } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 

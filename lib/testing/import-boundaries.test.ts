@@ -8,11 +8,11 @@ import { describe, expect, it } from "vitest";
 const root = path.resolve(import.meta.dirname, "../..");
 const eslint = new ESLint({ cwd: root });
 
-async function boundaryMessages(filePath: string, source: string): Promise<string[]> {
+async function boundaryMessages(filePath: string, source: string, ruleId = "import/no-restricted-paths"): Promise<string[]> {
   const [result] = await eslint.lintText(`${source}\nexport {};\n`, { filePath: path.join(root, filePath) });
   const fatal = result!.messages.find((m) => m.fatal);
   if (fatal) throw new Error(`${filePath}: ${fatal.message}`);
-  return result!.messages.filter((m) => m.ruleId === "import/no-restricted-paths").map((m) => m.message);
+  return result!.messages.filter((m) => m.ruleId === ruleId).map((m) => m.message);
 }
 
 describe("import boundaries", () => {
@@ -43,5 +43,13 @@ describe("import boundaries", () => {
     ["e2e uses tooling", "e2e/planted.spec.ts", 'import "../tooling/processes";'],
   ])("allows %s", async (_, filePath, source) => {
     expect(await boundaryMessages(filePath, source)).toEqual([]);
+  });
+
+  it("keeps next/link to components/ui/link.tsx, whose links do not prefetch", async () => {
+    const source = 'import NextLink from "next/link";\nexport const Home = () => <NextLink href="/">Home</NextLink>;';
+    const messages = await boundaryMessages("components/shell/planted.tsx", source, "no-restricted-imports");
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(/Use Link from @\/components\/ui\/link/);
+    expect(await boundaryMessages("components/ui/link.tsx", source, "no-restricted-imports")).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { notFound } from "next/navigation";
 import { AuthCard } from "@/components/auth/auth-card";
 import { SsoSignInButton } from "@/components/auth/sso-sign-in-button";

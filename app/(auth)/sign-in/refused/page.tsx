@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { AuthCard } from "@/components/auth/auth-card";
 import { signInSettings } from "@/lib/auth/oidc-config";
 import { SSO_LINK_PATH, ssoRefusalReasonSchema, ssoRefusalText } from "@/lib/auth/sso-messages";

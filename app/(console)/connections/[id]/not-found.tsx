@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { EmptyState, PageHeader } from "@/components/ui/card";
 
 export default function ConnectionNotFound() {
