@@ -23,6 +23,7 @@ export function LinkPending({ className }: { className?: string }) {
   return (
     <span
       aria-hidden="true"
+      data-pending={pending || undefined}
       className={cn("size-1.5 shrink-0 rounded-full bg-current transition-opacity", pending ? "animate-pulse opacity-70" : "opacity-0", className)}
     />
   );
