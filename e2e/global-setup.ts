@@ -77,8 +77,7 @@ async function startStack(index: number): Promise<() => Promise<void>> {
   let consoleServer: ReturnType<typeof startProcess> | undefined;
   let oidcProvider: RunningOidcProvider | undefined;
   const teardown = async () => {
-    stopProcess(consoleServer);
-    stopProcess(emulator);
+    await Promise.all([stopProcess(consoleServer), stopProcess(emulator)]);
     await oidcProvider?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };

@@ -45,8 +45,8 @@ test.describe("the last enabled admin", () => {
     });
     await waitForUrl(`${loneUrl}/api/health`, 90_000, lone);
   });
-  test.afterAll(() => {
-    stopProcess(lone);
+  test.afterAll(async () => {
+    await stopProcess(lone);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

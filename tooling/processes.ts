@@ -12,13 +12,35 @@ export function startProcess(name: string, command: string, args: string[], env:
   return child;
 }
 
-export function stopProcess(child: ChildProcess | undefined): void {
-  if (!child?.pid || child.exitCode !== null) return;
-  try {
-    process.kill(-child.pid, "SIGTERM");
-  } catch {
-    /* already gone */
-  }
+/**
+ * Stops a child started by startProcess and its whole process group: SIGTERM, and SIGKILL if it has not
+ * exited within `graceMs` (a server busy at the time, or one that ignores SIGTERM, would otherwise keep
+ * running after the run that started it, taking the CPU from whatever runs next). Resolves once it has
+ * exited; whatever else of its group is left then is killed too.
+ */
+export async function stopProcess(child: ChildProcess | undefined, { graceMs = 5_000 } = {}): Promise<void> {
+  if (!child?.pid) return;
+  const pid = child.pid;
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once("exit", () => resolve());
+  });
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      /* the group is gone */
+    }
+  };
+  signalGroup("SIGTERM");
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = await Promise.race([
+    exited.then(() => false),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs))),
+  ]);
+  clearTimeout(timer);
+  signalGroup("SIGKILL");
+  if (gaveUp) await exited;
 }
 
 /** Runs a command to completion; rejects with its output when it fails. */

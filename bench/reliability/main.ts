@@ -65,7 +65,7 @@ async function main(): Promise<number> {
       }
     }
   } finally {
-    emulator.stop();
+    await emulator.stop();
   }
   const count = (status: CheckResult["status"]) => results.filter((r) => r.status === status).length;
   console.log(
