@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 
 /** Starts a long-running child with its output prefixed, killed with its whole process group. */
 export function startProcess(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
@@ -19,12 +20,8 @@ export function startProcess(name: string, command: string, args: string[], env:
  * exited; whatever else of its group is left then is killed too.
  */
 export async function stopProcess(child: ChildProcess | undefined, { graceMs = 5_000 } = {}): Promise<void> {
-  if (!child?.pid) return;
+  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
   const pid = child.pid;
-  const exited = new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once("exit", () => resolve());
-  });
   const signalGroup = (signal: NodeJS.Signals) => {
     try {
       process.kill(-pid, signal);
@@ -32,15 +29,12 @@ export async function stopProcess(child: ChildProcess | undefined, { graceMs = 5
       /* the group is gone */
     }
   };
+  const exited = once(child, "exit");
   signalGroup("SIGTERM");
-  let timer: NodeJS.Timeout | undefined;
-  const gaveUp = await Promise.race([
-    exited.then(() => false),
-    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs))),
-  ]);
-  clearTimeout(timer);
+  const kill = setTimeout(() => signalGroup("SIGKILL"), graceMs);
+  await exited;
+  clearTimeout(kill);
   signalGroup("SIGKILL");
-  if (gaveUp) await exited;
 }
 
 /** Runs a command to completion; rejects with its output when it fails. */

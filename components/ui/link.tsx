@@ -18,13 +18,13 @@ export function Link(props: ComponentProps<typeof NextLink>) {
 }
 
 /** Inside a Link: a small pulsing dot while the page the link opens is on its way (useLinkStatus). */
-export function LinkPending({ className }: { className?: string }) {
+export function LinkPending() {
   const { pending } = useLinkStatus();
   return (
     <span
       aria-hidden="true"
       data-pending={pending || undefined}
-      className={cn("size-1.5 shrink-0 rounded-full bg-current transition-opacity", pending ? "animate-pulse opacity-70" : "opacity-0", className)}
+      className={cn("size-1.5 shrink-0 rounded-full bg-current transition-opacity", pending ? "animate-pulse opacity-70" : "opacity-0")}
     />
   );
 }
