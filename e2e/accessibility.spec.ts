@@ -210,3 +210,21 @@ test("the skip link takes the keyboard to the page's content", async ({ page }) 
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/#main$/);
 });
+
+test("the scan itself finds what is planted: low contrast in either theme, an image without a text alternative", async ({ page }) => {
+  await signIn(page, e2eUsers.support);
+  await visit("/webhooks", "Webhooks")(page);
+  await page.evaluate(() => {
+    const main = document.querySelector("main")!;
+    const faint = Object.assign(document.createElement("p"), { textContent: "Planted: grey on grey" });
+    Object.assign(faint.style, { color: "#777", background: "#888" });
+    main.append(faint, Object.assign(document.createElement("img"), { src: "/planted.png" }));
+  });
+  const failure = await expectNoSeriousA11yViolations(page, "planted", bothThemes).then(
+    () => "no violation found",
+    (error: Error) => error.message,
+  );
+  expect(failure).toContain("planted (light): color-contrast");
+  expect(failure).toContain("planted (light): image-alt");
+  expect(failure).toContain("planted (dark): color-contrast");
+});

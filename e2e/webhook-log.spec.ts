@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { axeViolations } from "./support/axe";
 import { signIn } from "./support/auth";
 import { expireAuthenticator } from "./support/emulator";
 import { e2eUsers } from "./support/env";
@@ -219,8 +219,8 @@ test.describe("webhook log", () => {
     await expireAuthenticator(uniqueUser("axe"));
     await signIn(page, e2eUsers.support);
     const expectNoViolations = async (label: string) => {
-      const results = await new AxeBuilder({ page }).include("main").withTags(["wcag2a", "wcag2aa"]).analyze();
-      expect(results.violations.map((v) => `${label}: ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      const violations = await axeViolations(page, { include: "main", runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
+      expect(violations.map((v) => `${label}: ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
     };
     await page.goto("/webhooks?type=all&connectionId=all");
     await expect(page.getByTestId("webhook-event-row").first()).toBeVisible();
