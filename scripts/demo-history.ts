@@ -1,5 +1,5 @@
 import { and, eq, like, sql } from "drizzle-orm";
-import { bulkLoad, type BulkLoadResult } from "@/tooling/bulk-load";
+import { BULK_TENANT_PREFIX, bulkLoad, type BulkLoadResult } from "@/tooling/bulk-load";
 import { getDb } from "@/lib/db";
 import { webhookEvents } from "@/lib/db/schema";
 
@@ -27,6 +27,7 @@ export async function backfillDemoHistory(connections: readonly HistoryConnectio
   });
   // The loader makes up tenant ids and a short body; the demo's rows carry their tenant's real id (the
   // console reads it back, e.g. for a test event) and the envelope the service sends, as the drawer shows it.
+  // Every row whose tenant the loader made up: its test events too, whose ids have the test events' prefix.
   const e = webhookEvents;
   for (const { id, tenantId } of connections) {
     const data = sql`json_strip_nulls(json_build_object('userId', ${e.userId}, 'verificationMethod', ${e.verificationMethod},
@@ -39,7 +40,7 @@ export async function backfillDemoHistory(connections: readonly HistoryConnectio
         rawBody: sql`json_build_object('version', 1, 'id', ${e.eventId}, 'source', 'https://authsignal.com', 'time', ${e.envelopeTime},
           'tenantId', ${tenantId}::text, 'type', ${e.type}, 'data', ${data})::text`,
       })
-      .where(and(eq(e.connectionId, id), like(e.eventId, `${idPrefix}%`)));
+      .where(and(eq(e.connectionId, id), like(e.tenantId, `${BULK_TENANT_PREFIX}%`)));
   }
   return loaded;
 }

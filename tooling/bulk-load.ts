@@ -62,6 +62,9 @@ export type BulkLoadOptions = {
   deferIndexes?: boolean;
 };
 
+/** The loader makes up each row's tenant id: this prefix and the connection's place in the list. */
+export const BULK_TENANT_PREFIX = "tenant-";
+
 export type BulkLoadResult = { events: number; rejections: number; seconds: number };
 
 /** A deterministic uniform number in [0, 1) for row `g` and dimension `k`. */
@@ -120,7 +123,7 @@ async function insertRows(db: Database, options: BulkLoadOptions): Promise<void>
       insert into webhook_events (connection_id, event_id, type, tenant_id, envelope_time, first_received_at, last_received_at,
         delivery_count, signature_status, raw_body, is_test, user_id, verification_method, authenticator_created_at, expires_at,
         user_authenticator_id, device_name, device_platform)
-      select (${ids})[ci + 1], id, type, 'tenant-' || ci, received, received, received, 1,
+      select (${ids})[ci + 1], id, type, ${BULK_TENANT_PREFIX} || ci, received, received, received, 1,
         case when not (${signed})[ci + 1] then 'unsigned' when ${uniform(9)} < 0.1 then 'verified_key2' else 'verified_key1' end,
         json_build_object('version', 1, 'id', id, 'type', type, 'time', received, 'data',
           json_build_object('userId', user_id, 'verificationMethod', method, 'expiresAt', expires_at, 'devicePlatform', platform))::text,
