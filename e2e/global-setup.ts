@@ -57,8 +57,9 @@ async function startStack(index: number): Promise<() => Promise<void>> {
     SERVICE_TIMEOUT_MS: "3000",
     // The tenants' handlers in the forwarding tests (tooling/tenant-app.ts) listen on 127.0.0.1 over http.
     CONSOLE_FORWARD_ALLOWED_HOSTS: "127.0.0.1",
-    // The alerts' evaluator at its shortest period, so e2e/alerts.spec.ts sees an alert open within seconds.
-    CONSOLE_ALERT_EVALUATE_SECONDS: "10",
+    // The alerts' evaluator at its shortest period, so the alerts spec and the tour see an alert open (and
+    // resolve) within seconds rather than waiting up to a period each time.
+    CONSOLE_ALERT_EVALUATE_SECONDS: "2",
     // And a short hold, so the tour (e2e/tour.spec.ts) sees an alert resolve within seconds of clearing.
     CONSOLE_ALERT_HOLD_SECONDS: "5",
     // As if behind one proxy that appends the caller's address to X-Forwarded-For.

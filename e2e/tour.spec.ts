@@ -16,7 +16,7 @@ import { e2eUsers } from "./support/env";
  * step whose data is missing with a note (a demo goes on), this test fails on it.
  */
 
-// About 60 s on an idle two-core machine (the alert steps wait for evaluations); the margin is for one shared with other work.
+// About 35 s on an idle two-core machine (the alert steps wait for evaluations, every 2 s here); the margin is for one shared with other work.
 test.setTimeout(180_000);
 
 test("the tour plays every step, in both themes, at 1280×800 and 390×844", async ({ page, browser }, testInfo) => {

@@ -55,6 +55,13 @@ describe("parseEnv", () => {
     expect(e.CONSOLE_BOOTSTRAP_ADMIN_EMAIL).toBe("a@b.co");
   });
 
+  it("evaluates alerts every 2 to 3600 s, every minute unless told", () => {
+    expect(parseEnv(valid).CONSOLE_ALERT_EVALUATE_SECONDS).toBe(60);
+    expect(parseEnv({ ...valid, CONSOLE_ALERT_EVALUATE_SECONDS: "2" }).CONSOLE_ALERT_EVALUATE_SECONDS).toBe(2);
+    expect(() => parseEnv({ ...valid, CONSOLE_ALERT_EVALUATE_SECONDS: "1" })).toThrow(/CONSOLE_ALERT_EVALUATE_SECONDS: must be at least 2/);
+    expect(() => parseEnv({ ...valid, CONSOLE_ALERT_EVALUATE_SECONDS: "3601" })).toThrow(/CONSOLE_ALERT_EVALUATE_SECONDS: must be at most 3600/);
+  });
+
   it("takes the number of trusted proxies as a whole number from 0 to 10", () => {
     expect(parseEnv({ ...valid, CONSOLE_TRUSTED_PROXY_HOPS: "2" }).CONSOLE_TRUSTED_PROXY_HOPS).toBe(2);
     for (const bad of ["-1", "1.5", "eleven", "11"]) {

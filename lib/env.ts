@@ -69,7 +69,7 @@ export const envSchema = z
     SERVICE_BASE_URL_AU: optionalUrl,
     SERVICE_BASE_URL_CA: optionalUrl,
     /** Alerts (lib/alerts): how often the evaluator runs, and the silence threshold of a connection that sets none. */
-    CONSOLE_ALERT_EVALUATE_SECONDS: z.coerce.number().int().min(10, "must be at least 10").max(3_600, "must be at most 3600").default(60),
+    CONSOLE_ALERT_EVALUATE_SECONDS: z.coerce.number().int().min(2, "must be at least 2").max(3_600, "must be at most 3600").default(60),
     CONSOLE_ALERT_SILENCE_HOURS: z.coerce.number().int().min(1, "must be at least 1").max(72, "must be at most 72").default(2),
     /**
      * How long an alert whose condition has cleared stays open before it resolves (the flap hold: a
