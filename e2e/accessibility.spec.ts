@@ -4,6 +4,7 @@ import { signIn, type E2eUser } from "./support/auth";
 import { expectNoSeriousA11yViolations, sidewaysOverflow } from "./support/axe";
 import { expireAuthenticator, tenantWebhookUrl } from "./support/emulator";
 import { e2eUsers } from "./support/env";
+import { openDialog } from "./support/team";
 
 /**
  * Every route and every state that matters (drawer open, rejections, dialogs open, a lookup's result),
@@ -117,8 +118,7 @@ const steps: Step[] = [
     name: "team: the add dialog with its field errors",
     roles: ["admin"],
     open: async (page) => {
-      await page.getByRole("button", { name: "Add a user" }).click();
-      const dialog = page.getByRole("dialog");
+      const dialog = await openDialog(page, "Add a user");
       await dialog.getByRole("button", { name: "Add user" }).click();
       await expect(dialog.getByText("Enter an email address.")).toBeVisible();
     },
@@ -128,8 +128,7 @@ const steps: Step[] = [
     roles: ["admin"],
     open: async (page) => {
       await visit("/team", "Team")(page);
-      await page.getByRole("button", { name: `Manage ${e2eUsers.support.name}` }).click();
-      const dialog = page.getByRole("dialog");
+      const dialog = await openDialog(page, `Manage ${e2eUsers.support.name}`);
       await expect(dialog.getByRole("button", { name: "Sign out everywhere" })).toBeVisible();
       await expectNoSeriousA11yViolations(page, "team: a user's dialog", bothThemes);
       await dialog.getByRole("button", { name: "Disable" }).click();

@@ -3,7 +3,7 @@ import { expect, test } from "@playwright/test";
 import { fillSignIn, signIn } from "./support/auth";
 import { expectNoSeriousA11yViolations } from "./support/axe";
 import { e2eUsers } from "./support/env";
-import { member, openTeam } from "./support/team";
+import { member, openDialog, openTeam } from "./support/team";
 
 /**
  * The team page's invitations: an admin adds a user, who sets their password once through a one-time
@@ -22,7 +22,7 @@ test("an admin adds a user and copies the link; the link sets the password once,
   await openTeam(page);
   await expect(member(page, admin.name)).toContainText("You");
 
-  await page.getByRole("button", { name: "Add a user" }).click();
+  await openDialog(page, "Add a user");
   const dialog = page.getByRole("dialog", { name: "Add a user" });
   await dialog.getByRole("button", { name: "Add user" }).click();
   await expect(dialog.getByText("Enter an email address.")).toBeVisible();

@@ -6,7 +6,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { startProcess, stopProcess, waitForUrl } from "../tooling/processes";
 import { fillSignIn } from "./support/auth";
-import { manage, member } from "./support/team";
+import { manage, member, openDialog } from "./support/team";
 
 /** The last enabled admin cannot be demoted or disabled (lib/auth/last-admin.ts), on a console of its own. */
 
@@ -69,8 +69,7 @@ test.describe("the last enabled admin", () => {
     await expect(member(page, bootstrap.name)).toContainText("admin");
 
     // A second admin who is then disabled leaves the first the last enabled one.
-    await page.getByRole("button", { name: "Add a user" }).click();
-    dialog = page.getByRole("dialog");
+    dialog = await openDialog(page, "Add a user");
     await dialog.getByLabel("Email").fill("backup-admin@e2e.test");
     await dialog.getByLabel("Name").fill("Bea Backup");
     await dialog.getByLabel("Role").selectOption("admin");

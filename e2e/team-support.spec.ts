@@ -3,7 +3,7 @@ import { expect, test } from "@playwright/test";
 import { fillSignIn, signIn } from "./support/auth";
 import { e2eUsers } from "./support/env";
 import { captureNextServerAction, replayServerAction, type CapturedAction } from "./support/server-actions";
-import { failureMessage, manage, member, openTeam, signedInContext } from "./support/team";
+import { failureMessage, manage, member, openDialog, openTeam, signedInContext } from "./support/team";
 
 /** Support has no team page, and every team action, captured from an admin and replayed as support, is refused. */
 
@@ -24,8 +24,7 @@ test("support has no team page, and every team action called directly is refused
     captured[name] = await request;
     await expect(page.getByText(done)).toBeVisible();
   };
-  await page.getByRole("button", { name: "Add a user" }).click();
-  let dialog = page.getByRole("dialog");
+  let dialog = await openDialog(page, "Add a user");
   await dialog.getByLabel("Email").fill(sue.email);
   await dialog.getByLabel("Name").fill(sue.name);
   await capture("add", () => dialog.getByRole("button", { name: "Add user" }).click(), `Added ${sue.name}.`);

@@ -11,13 +11,25 @@ export async function openTeam(page: Page) {
   await expect(page.getByRole("heading", { level: 1, name: "Team" })).toBeVisible();
 }
 
+/**
+ * Clicks a team page button that opens a dialog, and returns the dialog once shown. On a loaded CI machine
+ * a click right after the page arrived was lost once (the "Add a user" dialog never opened, the retry
+ * passed): a reader clicks again when nothing happens, and so does this, once the dialog has not shown
+ * within 3 s of a click.
+ */
+export async function openDialog(page: Page, button: string) {
+  const dialog = page.getByRole("dialog");
+  await expect(async () => {
+    if (!(await dialog.isVisible())) await page.getByRole("button", { name: button }).click({ timeout: 5_000 });
+    await expect(dialog).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+  return dialog;
+}
+
 /** Opens a user's Manage dialog on the team page. */
 export async function manage(page: Page, name: string) {
   await openTeam(page);
-  await page.getByRole("button", { name: `Manage ${name}` }).click();
-  const dialog = page.getByRole("dialog");
-  await expect(dialog).toBeVisible();
-  return dialog;
+  return openDialog(page, `Manage ${name}`);
 }
 
 /** A browser context of its own (its own cookies), signed in as `user`. */
