@@ -227,3 +227,16 @@ test("the scan itself finds what is planted: low contrast in either theme, an im
   expect(failure).toContain("planted (light): image-alt");
   expect(failure).toContain("planted (dark): color-contrast");
 });
+
+test("the scan reads the page at rest: a text still fading in to full contrast is read once its transition ends", async ({ page }) => {
+  await signIn(page, e2eUsers.support);
+  await visit("/webhooks", "Webhooks")(page);
+  await page.evaluate(() => {
+    const fading = Object.assign(document.createElement("p"), { textContent: "Planted: fading in" });
+    Object.assign(fading.style, { color: "#ffffff", background: "#ffffff", transition: "color 600ms linear" });
+    document.querySelector("main")!.append(fading);
+    void getComputedStyle(fading).color; // the white is applied, so the change below is a transition
+    fading.style.color = "#000000";
+  });
+  await expectNoSeriousA11yViolations(page, "fading in");
+});

@@ -13,15 +13,19 @@ type AxeScan = {
 };
 
 /**
- * The violations axe-core finds in the page as it stands. axe is put in the page once per document and run
- * there (the console has no frames): @axe-core/playwright sent and compiled its 550 kB source twice per
- * scan, which cost more than many a scan itself (70–220 ms each time, measured).
+ * The violations axe-core finds in the page at rest: once its finite animations and transitions have
+ * finished (a button fading back from disabled reads as low contrast half-way). axe is put in the page
+ * once per document and run there (the console has no frames): @axe-core/playwright sent and compiled
+ * its 550 kB source twice per scan, which cost more than many a scan itself (70–220 ms each time, measured).
  */
 export async function axeViolations(page: Page, { include, runOnly }: AxeScan = {}): Promise<axe.Result[]> {
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axe.source);
   return page.evaluate(
     async ({ include, runOnly }) => {
       const { axe } = window as unknown as { axe: typeof import("axe-core") };
+      // A skeleton's pulse never ends; a transition or an opening dialog's animation does.
+      const finite = document.getAnimations().filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime ?? Infinity)));
+      await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
       // Only violations are read: axe then skips detailing every passing node.
       const results = await axe.run(include ? { include: [include] } : document, { resultTypes: ["violations"], ...(runOnly ? { runOnly } : {}) });
       return results.violations;
