@@ -110,6 +110,9 @@ describe("export", () => {
       select ${log.globex}::uuid, 'bulk-' || g, 'bulk', ${TENANT_ID}, now(), now() - (g || ' seconds')::interval, now(), 'verified_key1',
         '{"bulk":' || g || '}', 'usr_bulk_' || g, 'PUSH', now(), 'ua_bulk_' || g, 'user' || g || '@example.com'
       from generate_series(1, 100000) g`);
+    // Planner statistics as the console keeps them (autovacuum on PostgreSQL, the hourly upkeep on PGlite):
+    // without them PGlite sorts every remaining row for each page (this test alone: 18.6 s, with them 13.4 s).
+    await log.db.execute(sql`analyze webhook_events`);
 
     // Back-pressure: reading the first chunk pulls one batch of rows (one page from the database), not the table.
     let rowsPulled = 0;
