@@ -61,4 +61,14 @@ describe("stopProcess", () => {
     expect(server.signalCode).toBe("SIGTERM");
     await stopProcess(server); // a second stop of an exited process is a no-op
   });
+
+  it("with no grace, kills at once without a SIGTERM first, as a crash would", async () => {
+    // Exits with its own code on SIGTERM: only a SIGKILL that came first leaves it killed by a signal.
+    const server = startProcess("graceful", process.execPath, ["-e", "process.on('SIGTERM', () => process.exit(3)); setInterval(() => {}, 1000)"], process.env);
+    killGroupAfterTest(server.pid!);
+    await new Promise((r) => setTimeout(r, 300));
+    await stopProcess(server, { graceMs: 0 });
+    expect(server.exitCode).toBeNull();
+    expect(server.signalCode).toBe("SIGKILL");
+  });
 });

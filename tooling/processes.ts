@@ -16,8 +16,9 @@ export function startProcess(name: string, command: string, args: string[], env:
 /**
  * Stops a child started by startProcess and its whole process group: SIGTERM, and SIGKILL if it has not
  * exited within `graceMs` (a server busy at the time, or one that ignores SIGTERM, would otherwise keep
- * running after the run that started it, taking the CPU from whatever runs next). Resolves once it has
- * exited; whatever else of its group is left then is killed too.
+ * running after the run that started it, taking the CPU from whatever runs next). With no grace (0) it is
+ * SIGKILL at once, as a crash or the OOM killer would. Resolves once it has exited; whatever else of its
+ * group is left then is killed too.
  */
 export async function stopProcess(child: ChildProcess | undefined, { graceMs = 5_000 } = {}): Promise<void> {
   if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
@@ -30,7 +31,7 @@ export async function stopProcess(child: ChildProcess | undefined, { graceMs = 5
     }
   };
   const exited = once(child, "exit");
-  signalGroup("SIGTERM");
+  if (graceMs > 0) signalGroup("SIGTERM");
   const kill = setTimeout(() => signalGroup("SIGKILL"), graceMs);
   await exited;
   clearTimeout(kill);

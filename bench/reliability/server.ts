@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { closeDb, installDatabase, openDatabase, type Database, type DatabaseTarget } from "@/lib/db";
-import { startProcess, waitForUrl } from "@/tooling/processes";
+import { startProcess, stopProcess, waitForUrl } from "@/tooling/processes";
 
 export const distDir = process.env.NEXT_DIST_DIR || ".next";
 export let adminUrl = process.env.DATABASE_URL || "";
@@ -131,25 +131,6 @@ export type ConsoleServer = {
   kill9: () => Promise<void>;
 };
 
-function exited(child: ChildProcess, timeoutMs: number): Promise<boolean> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), timeoutMs);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
-
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  try {
-    if (child.pid) process.kill(-child.pid, signal);
-  } catch {
-    /* already gone */
-  }
-}
-
 /** Starts `next start` of the build in `distDir` on the scenario's database; resolves once /api/health is 200. */
 export async function startConsole(scenario: Scenario, extraEnv: Record<string, string> = {}): Promise<ConsoleServer> {
   const port = await freePort();
@@ -178,17 +159,8 @@ export async function startConsole(scenario: Scenario, extraEnv: Record<string, 
     child,
     startedAt: Date.now(),
     output,
-    stop: async () => {
-      signalGroup(child, "SIGTERM");
-      if (!(await exited(child, 10_000))) {
-        signalGroup(child, "SIGKILL");
-        await exited(child, 5_000);
-      }
-    },
-    kill9: async () => {
-      signalGroup(child, "SIGKILL");
-      await exited(child, 5_000);
-    },
+    stop: () => stopProcess(child, { graceMs: 10_000 }),
+    kill9: () => stopProcess(child, { graceMs: 0 }),
   };
   try {
     await waitForUrl(`${url}/api/health`, 60_000, child);
