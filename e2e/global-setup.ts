@@ -83,17 +83,21 @@ async function startStack(index: number): Promise<() => Promise<void>> {
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitForUrl(`${stack.emulatorUrl}/_emulator/clock`, 30_000, emulator);
-    oidcProvider = await startOidcProvider({
-      port: stack.oidcPort,
-      clientId: e2eOidc.clientId,
-      clientSecret: oidcClientSecret,
-      redirectUri: `${stack.consoleUrl}/api/auth/callback/oidc`,
-      users: Object.values(e2eOidcUsers),
-      faults: true,
-    });
+    // The provider starts in this process while the emulator starts in its own (the seed needs the emulator).
+    const [provider, emulatorUp] = await Promise.allSettled([
+      startOidcProvider({
+        port: stack.oidcPort,
+        clientId: e2eOidc.clientId,
+        clientSecret: oidcClientSecret,
+        redirectUri: `${stack.consoleUrl}/api/auth/callback/oidc`,
+        users: Object.values(e2eOidcUsers),
+        faults: true,
+      }),
+      waitForUrl(`${stack.emulatorUrl}/_emulator/clock`, 30_000, emulator),
+    ]);
+    if (provider.status === "fulfilled") oidcProvider = provider.value;
+    for (const outcome of [provider, emulatorUp]) if (outcome.status === "rejected") throw outcome.reason;
     await run(bin("tsx"), ["--conditions=react-server", "e2e/support/seed.ts"], env);
-    await run(bin("tsx"), ["--conditions=react-server", "e2e/support/seed-sso.ts"], env);
     consoleServer = startProcess("console", bin("next"), ["start", "-H", "127.0.0.1", "-p", String(stack.consolePort)], env);
     await waitForUrl(`${stack.consoleUrl}/api/health`, 60_000, consoleServer);
   } catch (error) {

@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { closeDb, installDatabase, openDatabase, type Database, type DatabaseTarget } from "@/lib/db";
+import { createPgliteFromTemplate } from "@/lib/testing/pglite-template";
 import { startProcess, stopProcess, waitForUrl } from "@/tooling/processes";
 
 export const distDir = process.env.NEXT_DIST_DIR || ".next";
@@ -53,7 +54,10 @@ export function freePort(): Promise<number> {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** One scenario's own database: created empty, migrated by the first open, removed by dispose(). */
+/**
+ * One scenario's own database, removed by dispose(): PGlite's a copy of the migrated template, PostgreSQL's
+ * created empty and migrated by the first open.
+ */
 export type Scenario = {
   name: string;
   target: DatabaseTarget;
@@ -77,6 +81,7 @@ export async function adminQuery(text: string, values: unknown[] = []): Promise<
 export async function createScenario(name: string): Promise<Scenario> {
   if (!adminUrl) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), `reliability-${name}-`));
+    await createPgliteFromTemplate(path.join(dir, "pglite"));
     return {
       name,
       target: { kind: "pglite", dataDir: path.join(dir, "pglite") },

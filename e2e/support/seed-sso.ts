@@ -1,15 +1,15 @@
 import { createUser } from "@/lib/auth/users";
-import { closeDb, getDb } from "@/lib/db";
+import { getDb } from "@/lib/db";
 import { consoleUsers } from "@/lib/db/schema";
 import { e2eEnv } from "./env";
 import { e2eLinkerLocalAccount, e2eOidcUsers } from "./oidc";
 
 /**
- * Before the console starts (PGlite is single-process): the console user of someone who signed in
- * through single sign-on before and whom an admin then disabled, and the password account that
+ * The single sign-on side of the seed (./seed.ts): the console user of someone who signed in through
+ * single sign-on before and whom an admin then disabled, and the password account that
  * e2eOidcUsers.linker links single sign-on to.
  */
-async function main() {
+export async function seedSsoAccounts() {
   const { leaver } = e2eOidcUsers;
   const db = await getDb();
   await db.insert(consoleUsers).values({
@@ -22,10 +22,4 @@ async function main() {
     lastSignInAt: new Date(Date.now() - 86_400_000),
   });
   await createUser({ email: e2eOidcUsers.linker.email, ...e2eLinkerLocalAccount });
-  await closeDb();
 }
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
