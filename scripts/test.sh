@@ -35,13 +35,15 @@ echo "== build"; npm run -s build
 # Crash, logs, service faults, deep nesting, fuzz and forwarding against the same build (.ci/run repeats
 # it on PostgreSQL), beside e2e: e2e's one worker keeps about one core of two busy (its tests wait on the
 # browser, the server and timers), and each reliability check is bound by its console's one thread, so
-# the two together fill the machine where one after the other left half of it idle. The suite's servers
-# listen on free ports, its folders and databases are its own; its output is printed once e2e is done.
+# the two together fill the machine where one after the other left half of it idle. At nice 10, so that
+# e2e, which sets the pace, is not slowed; the checks' limits are seconds apart from what they measure.
+# The suite's servers listen on free ports, its folders and databases are its own; its output is
+# printed once e2e is done.
 echo "== e2e (Chromium), with the reliability suite (PGlite) beside it"
 set -m # a process group of its own, which cleanup can end whole
 (
   status=0
-  DATABASE_URL= npm run -s reliability > "$results/reliability.log" 2>&1 || status=$?
+  DATABASE_URL= nice -n 10 npm run -s reliability > "$results/reliability.log" 2>&1 || status=$?
   echo "$status" > "$results/reliability.status"
 ) &
 reliability=$!
