@@ -9,9 +9,9 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
+import type { QueryResult } from "pg";
 import { closeDb, installDatabase, openDatabase, type Database, type DatabaseTarget } from "@/lib/db";
-import { createPgliteFromTemplate } from "@/lib/testing/pglite-template";
+import { createPgliteFromTemplate, databaseUrl, migratedPostgresTemplate, withAdminClient } from "@/lib/testing/templates";
 import { startProcess, stopProcess, waitForUrl } from "@/tooling/processes";
 
 export const distDir = process.env.NEXT_DIST_DIR || ".next";
@@ -55,8 +55,8 @@ export function freePort(): Promise<number> {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * One scenario's own database, removed by dispose(): PGlite's a copy of the migrated template, PostgreSQL's
- * created empty and migrated by the first open.
+ * One scenario's own database, a copy of the migrated template (lib/testing/templates.ts), removed by
+ * dispose().
  */
 export type Scenario = {
   name: string;
@@ -68,14 +68,8 @@ export type Scenario = {
   dispose: () => Promise<void>;
 };
 
-export async function adminQuery(text: string, values: unknown[] = []): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await client.query(text, values);
-  } finally {
-    await client.end();
-  }
+export function adminQuery(text: string, values: unknown[] = []): Promise<QueryResult> {
+  return withAdminClient(adminUrl, (c) => c.query(text, values));
 }
 
 export async function createScenario(name: string): Promise<Scenario> {
@@ -90,13 +84,12 @@ export async function createScenario(name: string): Promise<Scenario> {
     };
   }
   const databaseName = `reliability_${crypto.randomBytes(6).toString("hex")}`;
-  await adminQuery(`create database ${databaseName}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
+  await adminQuery(`create database ${databaseName} template ${await migratedPostgresTemplate(adminUrl)}`);
+  const url = databaseUrl(adminUrl, databaseName);
   return {
     name,
-    target: { kind: "postgres", url: url.toString() },
-    env: { DATABASE_URL: url.toString() },
+    target: { kind: "postgres", url },
+    env: { DATABASE_URL: url },
     databaseName,
     dispose: async () => {
       await adminQuery(`alter database ${databaseName} allow_connections true`).catch(() => {});

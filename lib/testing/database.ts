@@ -7,10 +7,12 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { inject } from "vitest";
 import { closeDb, openDatabase, installDatabase, schema, type Database, type DatabaseHandle } from "@/lib/db";
+import { databaseUrl, withAdminClient } from "./templates";
 
 /**
  * Gives a test file a fresh, migrated database of the same kind the suite runs on:
- * a new PostgreSQL database when DATABASE_URL is set, else an in-memory PGlite.
+ * a new PostgreSQL database when DATABASE_URL is set, else an in-memory PGlite (each a copy of the run's
+ * migrated template, lib/testing/templates.ts).
  */
 export async function setUpTestDatabase(): Promise<{ db: Database; handle: DatabaseHandle; url?: string; tearDown: () => Promise<void> }> {
   const adminUrl = process.env.DATABASE_URL;
@@ -20,15 +22,14 @@ export async function setUpTestDatabase(): Promise<{ db: Database; handle: Datab
     return { db: handle.db, handle, tearDown: () => closeTestDatabase(handle) };
   }
   const name = `console_test_${crypto.randomBytes(6).toString("hex")}`;
-  await withAdminClient(adminUrl, (c) => c.query(`create database ${name}`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ kind: "postgres", url: url.toString() });
+  await withAdminClient(adminUrl, (c) => c.query(`create database ${name} template ${inject("postgresTemplate")}`));
+  const url = databaseUrl(adminUrl, name);
+  const handle = await openDatabase({ kind: "postgres", url });
   installDatabase(handle);
   return {
     db: handle.db,
     handle,
-    url: url.toString(),
+    url,
     tearDown: async () => {
       await closeTestDatabase(handle);
       await withAdminClient(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`));
@@ -59,16 +60,6 @@ export async function withTestPglite<T>(dataDir: string, fn: (db: Database) => P
     return await fn(handle.db);
   } finally {
     await handle.close();
-  }
-}
-
-async function withAdminClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
   }
 }
 

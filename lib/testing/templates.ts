@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
 import { openDatabase } from "@/lib/db";
 
 const migrationsFolder = path.resolve("lib/db/migrations");
@@ -11,11 +12,12 @@ const templatesFolder = path.resolve(".data/templates");
  * Initialising PGlite and applying the migrations takes seconds of CPU (5 s for the e2e stack's seed on
  * two cores), which every test file, e2e stack and reliability scenario on the embedded database would
  * pay. The first caller makes one migrated database and dumps it (dumpDataDir) to a file named for the
- * migrations it holds, kept in .data/templates, and every later one (in this run or the next, in any
- * process) starts its database as a copy of that file. Returns the file.
+ * migrations it holds and the month, kept in .data/templates, and every later one (in this run or the
+ * next, in any process) starts its database as a copy of that file. Returns the file.
  */
 export async function migratedPgliteTemplate(): Promise<string> {
-  const file = path.join(templatesFolder, `pglite-${migrationsDigest()}.tar`);
+  // The month too: the migrations make the partition of the month they run in (lib/webhooks/partitions.ts).
+  const file = path.join(templatesFolder, `pglite-${migrationsDigest()}-${new Date().toISOString().slice(0, 7)}.tar`);
   if (!fs.existsSync(file)) {
     const handle = await openDatabase({ kind: "pglite", dataDir: undefined });
     const dump = await (handle.db as unknown as { $client: PGlite }).$client.dumpDataDir("none");
@@ -25,6 +27,11 @@ export async function migratedPgliteTemplate(): Promise<string> {
     const partial = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
     fs.renameSync(partial, file);
+    // Those of other migrations or months are not used again (a day on, no run still reads them).
+    for (const name of fs.readdirSync(templatesFolder)) {
+      const other = path.join(templatesFolder, name);
+      if (other !== file && Date.now() - fs.statSync(other).mtimeMs > 86_400_000) fs.rmSync(other, { force: true });
+    }
   }
   return file;
 }
@@ -38,6 +45,49 @@ export async function createPgliteFromTemplate(dataDir: string): Promise<void> {
   const template = new Blob([fs.readFileSync(await migratedPgliteTemplate())]);
   const handle = await openDatabase({ kind: "pglite", dataDir, template });
   await handle.close();
+}
+
+/**
+ * PostgreSQL's counterpart: a migrated database on the server of `adminUrl`, named for the migrations and
+ * the month, made once per server; `create database x template <it>` copies it in a sixth of the time
+ * that creating and migrating a database takes (70 ms against 400 ms, measured). It is migrated under
+ * another name and renamed when complete, so a run cut short never leaves one with migrations missing.
+ * Returns its name.
+ */
+export async function migratedPostgresTemplate(adminUrl: string): Promise<string> {
+  const name = `console_template_${migrationsDigest()}_${new Date().toISOString().slice(0, 7).replace("-", "_")}`;
+  const exists = async () => (await withAdminClient(adminUrl, (c) => c.query("select 1 from pg_database where datname = $1", [name]))).rowCount === 1;
+  if (await exists()) return name;
+  const building = `${name}_${crypto.randomBytes(4).toString("hex")}`;
+  await withAdminClient(adminUrl, (c) => c.query(`create database ${building}`));
+  try {
+    const handle = await openDatabase({ kind: "postgres", url: databaseUrl(adminUrl, building), poolSize: 1 });
+    await handle.close();
+    // Waits (up to 5 s) for the closed connection's server process to end, as CREATE DATABASE … TEMPLATE does.
+    await withAdminClient(adminUrl, (c) => c.query(`alter database ${building} rename to ${name}`));
+  } catch (error) {
+    await withAdminClient(adminUrl, (c) => c.query(`drop database if exists ${building} with (force)`));
+    if (!(await exists())) throw error; // else another process made it first
+  }
+  return name;
+}
+
+/** `adminUrl` with another database. */
+export function databaseUrl(adminUrl: string, database: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** One connection to the server of `url` for the time of `fn`. */
+export async function withAdminClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
 }
 
 function migrationsDigest(): string {
