@@ -36,7 +36,8 @@ echo "== build"; npm run -s build
 # it on PostgreSQL), beside e2e: e2e's one worker keeps about one core of two busy (its tests wait on the
 # browser, the server and timers), and each reliability check is bound by its console's one thread, so
 # the two together fill the machine where one after the other left half of it idle. At nice 10, so that
-# e2e, which sets the pace, is not slowed; the checks' limits are seconds apart from what they measure.
+# e2e, which sets the pace, comes first when both want a core (it is slowed all the same, as its own
+# bursts use both: a third on its heaviest test, measured); the checks' limits leave seconds to spare.
 # The suite's servers listen on free ports, its folders and databases are its own; its output is
 # printed once e2e is done.
 echo "== e2e (Chromium), with the reliability suite (PGlite) beside it"
