@@ -14,7 +14,7 @@
  */
 import crypto from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
-import type { Database } from "@/lib/db";
+import type { Database, Executor } from "@/lib/db";
 import { connections, connectionSecrets } from "@/lib/db/schema";
 import { encryptSecret, fingerprint } from "@/lib/secrets";
 import { TEST_EVENT_ID_PREFIX } from "@/lib/webhooks/constants";
@@ -84,15 +84,24 @@ function z(id: string): string {
 /** 1-based pick from an array literal by a uniform number. */
 const pick = (array: SQL, length: number, u: SQL) => sql`(${array})[1 + floor(${u} * ${sql.raw(String(length))})::int]`;
 
-export async function bulkLoad(db: Database, options: BulkLoadOptions): Promise<BulkLoadResult> {
+export async function bulkLoad(db: Database, loadOptions: BulkLoadOptions): Promise<BulkLoadResult> {
   const started = performance.now();
+  const options = { ...loadOptions, now: loadOptions.now ?? new Date(), days: loadOptions.days ?? 90 };
   const deferIndexes = options.deferIndexes ?? options.events >= 100_000;
-  await (deferIndexes ? withoutSecondaryIndexes(db, ["webhook_events", "webhook_rejections"], () => insertRows(db, options)) : insertRows(db, options));
+  // Before the transaction: a partition another instance makes at the same moment fails its statement.
+  await ensureEventPartitions(new Date(options.now.getTime() - options.days * 86_400_000), options.now, db);
+  // One transaction, free of the pool's statement timeout (lib/db's, for a runaway read): a batch of
+  // 100k rows or an index built again over millions may take longer, the more so on a busy machine
+  // (40k rows took more than 15 s once, in CI's PostgreSQL run at nice 19 beside e2e).
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`set local statement_timeout = 0`);
+    await (deferIndexes ? withoutSecondaryIndexes(tx, ["webhook_events", "webhook_rejections"], () => insertRows(tx, options)) : insertRows(tx, options));
+  });
   return { events: options.events, rejections: options.rejections ?? Math.floor(options.events / 50), seconds: (performance.now() - started) / 1000 };
 }
 
 /** Runs `fn` with the tables' non-unique indexes dropped, then creates them again exactly as they were. */
-async function withoutSecondaryIndexes(db: Database, tables: string[], fn: () => Promise<void>): Promise<void> {
+async function withoutSecondaryIndexes(db: Executor, tables: string[], fn: () => Promise<void>): Promise<void> {
   const result = (await db.execute(sql`
     select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as definition
     from pg_index i
@@ -106,10 +115,9 @@ async function withoutSecondaryIndexes(db: Database, tables: string[], fn: () =>
   }
 }
 
-async function insertRows(db: Database, options: BulkLoadOptions): Promise<void> {
+async function insertRows(db: Executor, options: BulkLoadOptions): Promise<void> {
   const { connections: targets, events, days = 90, users = 200_000, now = new Date(), batch = 100_000, idPrefix = "bulk-" } = options;
   const rejections = options.rejections ?? Math.floor(events / 50);
-  await ensureEventPartitions(new Date(now.getTime() - days * 86_400_000), now, db);
   const ids = uuidArray(targets.map((c) => c.id));
   const signed = sql.raw(`array[${targets.map((c) => (c.signed ? "true" : "false")).join(",")}]::boolean[]`);
   const n = sql.raw(String(targets.length));
