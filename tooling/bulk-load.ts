@@ -84,19 +84,27 @@ function z(id: string): string {
 /** 1-based pick from an array literal by a uniform number. */
 const pick = (array: SQL, length: number, u: SQL) => sql`(${array})[1 + floor(${u} * ${sql.raw(String(length))})::int]`;
 
+/**
+ * Runs `fn` in one transaction free of the pool's statement timeout (lib/db's, for a runaway read): a
+ * batch of 100k rows or an index built again over millions may take longer, the more so on a busy machine
+ * (40k rows took more than 15 s once, in CI's PostgreSQL run at nice 19 beside e2e).
+ */
+export async function inUntimedTransaction(db: Database, fn: (tx: Executor) => Promise<unknown>): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`set local statement_timeout = 0`);
+    await fn(tx);
+  });
+}
+
 export async function bulkLoad(db: Database, loadOptions: BulkLoadOptions): Promise<BulkLoadResult> {
   const started = performance.now();
   const options = { ...loadOptions, now: loadOptions.now ?? new Date(), days: loadOptions.days ?? 90 };
   const deferIndexes = options.deferIndexes ?? options.events >= 100_000;
   // Before the transaction: a partition another instance makes at the same moment fails its statement.
   await ensureEventPartitions(new Date(options.now.getTime() - options.days * 86_400_000), options.now, db);
-  // One transaction, free of the pool's statement timeout (lib/db's, for a runaway read): a batch of
-  // 100k rows or an index built again over millions may take longer, the more so on a busy machine
-  // (40k rows took more than 15 s once, in CI's PostgreSQL run at nice 19 beside e2e).
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`set local statement_timeout = 0`);
-    await (deferIndexes ? withoutSecondaryIndexes(tx, ["webhook_events", "webhook_rejections"], () => insertRows(tx, options)) : insertRows(tx, options));
-  });
+  await inUntimedTransaction(db, (tx) =>
+    deferIndexes ? withoutSecondaryIndexes(tx, ["webhook_events", "webhook_rejections"], () => insertRows(tx, options)) : insertRows(tx, options),
+  );
   return { events: options.events, rejections: options.rejections ?? Math.floor(options.events / 50), seconds: (performance.now() - started) / 1000 };
 }
 

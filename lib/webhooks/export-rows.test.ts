@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { TENANT_ID } from "@/lib/testing/webhooks";
+import { inUntimedTransaction } from "@/tooling/bulk-load";
 import { csvCell, EVENT_EXPORT_COLUMNS, exportStream, isoTimestamp } from "./export";
 import { iterateWebhookEvents } from "./export-rows";
 import { at, filters, setUpSeededWebhookLog } from "./test-helpers";
@@ -104,12 +105,13 @@ describe("export iteration", () => {
 
 describe("export", () => {
   it("streams 100k events with bounded memory, pulling pages only as the reader asks", async () => {
-    await log.db.execute(sql`
+    // Free of the pool's statement timeout, as the bulk loader is: on a starved PostgreSQL it can pass 15 s.
+    await inUntimedTransaction(log.db, (tx) => tx.execute(sql`
       insert into webhook_events (connection_id, event_id, type, tenant_id, envelope_time, first_received_at, last_received_at,
         signature_status, raw_body, user_id, verification_method, expires_at, user_authenticator_id, email)
       select ${log.globex}::uuid, 'bulk-' || g, 'bulk', ${TENANT_ID}, now(), now() - (g || ' seconds')::interval, now(), 'verified_key1',
         '{"bulk":' || g || '}', 'usr_bulk_' || g, 'PUSH', now(), 'ua_bulk_' || g, 'user' || g || '@example.com'
-      from generate_series(1, 100000) g`);
+      from generate_series(1, 100000) g`));
     // Planner statistics as the console keeps them (autovacuum on PostgreSQL, the hourly upkeep on PGlite):
     // without them PGlite sorts every remaining row for each page (this test alone: 18.6 s, with them 13.4 s).
     await log.db.execute(sql`analyze webhook_events`);
