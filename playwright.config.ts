@@ -2,9 +2,9 @@ import { defineConfig, devices } from "@playwright/test";
 import { e2eEnv, e2eWorkers } from "./e2e/support/env";
 
 /**
- * E2E runs against a production build (`next build` first), the emulator and Debian's Chromium. With
- * E2E_WORKERS=n (npm test uses 2) n workers run spec files side by side, each against a stack of its own;
- * baseURL is this worker's stack (the config is loaded again in each worker).
+ * E2E runs against a production build (`next build` first), the emulator and Debian's Chromium. Two
+ * workers (E2E_WORKERS=n for n) run spec files side by side, each against a stack of its own; baseURL is
+ * this worker's stack (the config is loaded again in each worker).
  */
 export default defineConfig({
   testDir: "./e2e",

@@ -26,8 +26,7 @@ echo "== unit and integration (${DATABASE_URL:+PostgreSQL}${DATABASE_URL:-PGlite
 npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json"
 echo "== build"; npm run -s build
 echo "== e2e (Chromium)"
-# One worker unless E2E_WORKERS says more (each worker gets a stack of its own, e2e/support/env.ts): on two
-# cores two stacks and two browsers compete for the CPU and the suite runs slower, not faster.
+# Two workers unless E2E_WORKERS says otherwise, each with a stack of its own (e2e/support/env.ts).
 PLAYWRIGHT_JSON_OUTPUT_FILE="$results/e2e.json" npx playwright test --reporter=list,json
 # Crash, logs, service faults, deep nesting and fuzz against the same build; .ci/run repeats it on PostgreSQL.
 echo "== reliability (PGlite)"; DATABASE_URL= npm run -s reliability
