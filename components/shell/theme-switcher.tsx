@@ -1,8 +1,9 @@
 "use client";
 import { Monitor, Moon, Sun } from "lucide-react";
 import { useTheme } from "next-themes";
-import { useId, useSyncExternalStore } from "react";
+import { useId } from "react";
 import { cn } from "@/components/ui/cn";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { themeChoices, type ThemeChoice } from "./theme-settings";
 
 const options: Record<ThemeChoice, { label: string; Icon: typeof Sun }> = {
@@ -10,20 +11,6 @@ const options: Record<ThemeChoice, { label: string; Icon: typeof Sun }> = {
   dark: { label: "Dark", Icon: Moon },
   system: { label: "System", Icon: Monitor },
 };
-
-const subscribeToNothing = () => () => {};
-
-/**
- * True in the browser after hydration, false on the server and during hydration: the stored choice is
- * only known in the browser, so the control renders no choice until then (no hydration mismatch).
- */
-function useHydrated() {
-  return useSyncExternalStore(
-    subscribeToNothing,
-    () => true,
-    () => false,
-  );
-}
 
 /**
  * Light, Dark or System, as native radio buttons in a fieldset: Tab reaches the current choice, the arrow
@@ -33,6 +20,7 @@ function useHydrated() {
  */
 export function ThemeSwitcher({ labels = false, className }: { labels?: boolean; className?: string }) {
   const { theme, setTheme } = useTheme();
+  // The stored choice is only known in the browser: no choice is shown until then (no hydration mismatch).
   const hydrated = useHydrated();
   const name = useId();
   return (

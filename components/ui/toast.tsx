@@ -1,6 +1,7 @@
 "use client";
-import { lazy, Suspense, useSyncExternalStore } from "react";
+import { lazy, Suspense } from "react";
 import type { ExternalToast } from "sonner";
+import { useHydrated } from "./use-hydrated";
 
 /**
  * Toasts, with sonner (about 10 KB gzip) loaded once the page is interactive rather than with it: a
@@ -15,12 +16,10 @@ const show = (kind: Kind) => (message: string, options?: ExternalToast) => {
 export const toast = { success: show("success"), error: show("error"), info: show("info"), warning: show("warning") };
 
 const Toaster = lazy(() => loadSonner().then(({ Toaster }) => ({ default: Toaster })));
-const noSubscription = () => () => {};
 
 export function DeferredToaster(props: React.ComponentProps<typeof Toaster>) {
-  // False on the server and while hydrating, true after: the Toaster is not part of the first load.
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
-  return hydrated ? (
+  // Mounted once hydrated: the Toaster is not part of the first load.
+  return useHydrated() ? (
     <Suspense fallback={null}>
       <Toaster {...props} />
     </Suspense>
