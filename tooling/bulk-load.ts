@@ -123,8 +123,8 @@ async function withoutSecondaryIndexes(db: Executor, tables: string[], fn: () =>
   }
 }
 
-async function insertRows(db: Executor, options: BulkLoadOptions): Promise<void> {
-  const { connections: targets, events, days = 90, users = 200_000, now = new Date(), batch = 100_000, idPrefix = "bulk-" } = options;
+async function insertRows(db: Executor, options: BulkLoadOptions & { now: Date; days: number }): Promise<void> {
+  const { connections: targets, events, days, users = 200_000, now, batch = 100_000, idPrefix = "bulk-" } = options;
   const rejections = options.rejections ?? Math.floor(events / 50);
   const ids = uuidArray(targets.map((c) => c.id));
   const signed = sql.raw(`array[${targets.map((c) => (c.signed ? "true" : "false")).join(",")}]::boolean[]`);

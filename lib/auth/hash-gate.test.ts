@@ -77,7 +77,7 @@ describe("HashGate", () => {
     // An interval after the second's real start (60 ms at the earliest: the busy loop's end), not after
     // its due time (which would be 100 ms). Read on the run's clock rather than as the gap between the
     // two notes: the note of the second start can itself come late on a loaded machine (39.9 ms apart
-    // once on a loaded machine: the note came late, the gate had spaced the third start right).
+    // once, while the gate had spaced the third start right).
     expect(starts[2]).toBeGreaterThanOrEqual(108);
   });
 });
