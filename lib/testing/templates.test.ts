@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/lib/db";
 import { consoleUsers } from "@/lib/db/schema";
+import { openTestPglite } from "./database";
 import { createPgliteFromTemplate, databaseUrl, migratedPostgresTemplate, withAdminClient } from "./templates";
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "templates-test-"));
@@ -33,6 +34,16 @@ it.skipIf(Boolean(adminUrl))("PGlite: creates a database with every migration ap
   const again = await openDatabase({ kind: "pglite", dataDir });
   expect(await again.db.select({ email: consoleUsers.email }).from(consoleUsers)).toEqual([{ email: "kept@example.test" }]);
   await again.close();
+});
+
+it.skipIf(Boolean(adminUrl))("PGlite: the template holds only the database PGlite opens, postgres (template0 and template1 were a third of every copy)", async () => {
+  const handle = await openTestPglite(undefined);
+  try {
+    const databases = (await handle.db.execute(sql`select datname from pg_database order by 1`)) as unknown as { rows: { datname: string }[] };
+    expect(databases.rows).toEqual([{ datname: "postgres" }]);
+  } finally {
+    await handle.close();
+  }
 });
 
 it.skipIf(!adminUrl)("PostgreSQL: one template, made once, with every migration applied, which a database is created from", async () => {

@@ -17,10 +17,13 @@ const templatesFolder = path.resolve(".data/templates");
  */
 export async function migratedPgliteTemplate(): Promise<string> {
   // The month too: the migrations make the partition of the month they run in (lib/webhooks/partitions.ts).
-  const file = path.join(templatesFolder, `pglite-${migrationsDigest()}-${new Date().toISOString().slice(0, 7)}.tar`);
+  // "lean": made by makeLean below, so that a template made before it is not taken for one.
+  const file = path.join(templatesFolder, `pglite-lean-${migrationsDigest()}-${new Date().toISOString().slice(0, 7)}.tar`);
   if (!fs.existsSync(file)) {
     const handle = await openDatabase({ kind: "pglite", dataDir: undefined });
-    const dump = await (handle.db as unknown as { $client: PGlite }).$client.dumpDataDir("none");
+    const client = (handle.db as unknown as { $client: PGlite }).$client;
+    await makeLean(client);
+    const dump = await client.dumpDataDir("none");
     await handle.close();
     fs.mkdirSync(templatesFolder, { recursive: true });
     // Written aside and renamed: processes that make it at the same time each put a whole file in place.
@@ -34,6 +37,20 @@ export async function migratedPgliteTemplate(): Promise<string> {
     }
   }
   return file;
+}
+
+/**
+ * What every copy of the template would otherwise pay for when it opens (a third less CPU for each, 0.66
+ * s against 0.92 s, measured): a checkpoint, so that PostgreSQL starts without replaying the migrations'
+ * WAL, and no template0 and template1, which are 15 of the dump's 42 MB and which nothing opens or
+ * copies (PGlite opens `postgres`; neither the console nor a test creates a database on PGlite).
+ */
+async function makeLean(client: PGlite): Promise<void> {
+  await client.exec("update pg_database set datistemplate = false where datname in ('template0', 'template1')");
+  // One statement each: DROP DATABASE cannot run in the transaction a multi-statement query is.
+  await client.exec("drop database template0");
+  await client.exec("drop database template1");
+  await client.exec("checkpoint");
 }
 
 /**
