@@ -37,6 +37,10 @@ export default defineConfig({
         "--disable-sync",
         // The GPU process's work (software compositing) done in the browser process: a tenth less CPU per test.
         "--in-process-gpu",
+        // Every page a test leaves would stay alive in the back/forward cache, frozen, for a Back that no
+        // test presses (a Back inside the console is the router's). Without it, 8 % less CPU: 96–102
+        // core-s against 104–111 for 21 tests on one worker, 447 against 469 for the suite on two.
+        "--disable-features=BackForwardCache",
       ],
     },
   },
