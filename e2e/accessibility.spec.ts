@@ -200,8 +200,7 @@ for (const role of ["admin", "support"] as const) {
 }
 
 test("the skip link takes the keyboard to the page's content", async ({ page }) => {
-  await signIn(page, e2eUsers.support);
-  await page.goto("/webhooks");
+  await signIn(page, e2eUsers.support, "/webhooks");
   await page.keyboard.press("Tab");
   const skip = page.getByRole("link", { name: "Skip to content" });
   await expect(skip).toBeFocused();

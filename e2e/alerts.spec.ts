@@ -172,8 +172,7 @@ test("an admin acknowledges, mutes and unmutes the alert", async ({ page }) => {
 });
 
 test("the banner follows a mute made in another tab as soon as the user moves to another page", async ({ page, browser }) => {
-  await signIn(page, e2eUsers.support);
-  await page.goto("/users");
+  await signIn(page, e2eUsers.support, "/users");
   await expect(banner(page)).toContainText(`Signatures refused on ${name}`);
   const nav = page.getByRole("navigation", { name: "Main", exact: true });
 
@@ -196,8 +195,7 @@ test("the banner follows a mute made in another tab as soon as the user moves to
 });
 
 test("a threshold out of range is named on its field and saves nothing; a valid one saves", async ({ page }) => {
-  await signIn(page, e2eUsers.admin);
-  await page.goto(alertsPage());
+  await signIn(page, e2eUsers.admin, alertsPage());
   const form = page.getByRole("form", { name: `Thresholds of ${name}` });
   const badSignatures = form.getByLabel("Bad signatures");
   await expect(badSignatures).toHaveAttribute("placeholder", "5 (default)");
@@ -229,8 +227,7 @@ test("an admin adds a notice target (its secret shown once), sends it a signed t
   await new Promise<void>((resolve) => handler.listen(0, "127.0.0.1", resolve));
   const target = `E2E chat ${crypto.randomBytes(3).toString("hex")}`;
   try {
-    await signIn(page, e2eUsers.admin);
-    await page.goto("/alerts");
+    await signIn(page, e2eUsers.admin, "/alerts");
     const section = page.getByRole("region", { name: "Notice targets" });
     const add = async (targetName: string, url: string) => {
       await section.getByRole("button", { name: "Add a notice target" }).click();
@@ -260,8 +257,7 @@ test("an admin adds a notice target (its secret shown once), sends it a signed t
     expect(new Webhook(shown).verify(posted.body, posted.headers)).toMatchObject({ type: "alert.test", data: { target: { name: target } } });
 
     const support = await (await browser.newContext()).newPage();
-    await signIn(support, e2eUsers.support);
-    await support.goto("/alerts");
+    await signIn(support, e2eUsers.support, "/alerts");
     await expect(support.getByRole("heading", { name: "Alerts", level: 1 })).toBeVisible();
     await expect(support.getByRole("region", { name: "Notice targets" })).toHaveCount(0);
     await expect(support.getByText(target)).toHaveCount(0);

@@ -4,8 +4,7 @@ import { sidewaysOverflow } from "./support/axe";
 import { e2eUsers } from "./support/env";
 
 test("the audit log lists changes and filters by action, connection and actor in the URL", async ({ page }) => {
-  await signIn(page, e2eUsers.admin);
-  await page.goto("/audit");
+  await signIn(page, e2eUsers.admin, "/audit");
   const rows = page.getByRole("table", { name: "Audit records, newest first" }).locator("tbody tr");
   await expect(rows.filter({ hasText: "connection.created" }).filter({ hasText: "Globex" })).toHaveCount(1);
 

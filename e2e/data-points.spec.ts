@@ -5,8 +5,7 @@ import { captureNextServerAction, replayServerAction } from "./support/server-ac
 
 test.describe("data points", () => {
   test("a lookup shows every field with readable badges; a missing id names the connection", async ({ page }) => {
-    await signIn(page, e2eUsers.admin);
-    await page.goto("/data-points");
+    await signIn(page, e2eUsers.admin, "/data-points");
     await page.getByLabel("Data point id").fill("dp_order_total");
     await page.getByRole("button", { name: "Look up" }).click();
     await expect(page).toHaveURL(/\/data-points\?id=dp_order_total$/);
@@ -21,8 +20,7 @@ test.describe("data points", () => {
   });
 
   test("the watch list: add from a lookup, refresh all, remove; support may view but not change it", async ({ page, browser }) => {
-    await signIn(page, e2eUsers.admin);
-    await page.goto("/data-points?id=dp_loyalty_tier");
+    await signIn(page, e2eUsers.admin, "/data-points?id=dp_loyalty_tier");
     await expect(page.getByTestId("data-point-name")).toHaveText("Loyalty tier");
     const captured = captureNextServerAction(page);
     await page.getByRole("button", { name: "Add to watch list" }).click();
@@ -42,8 +40,7 @@ test.describe("data points", () => {
     // Support: can look up and see the list, has no watch controls, and a replayed admin action is refused.
     const supportContext = await browser.newContext();
     const support = await supportContext.newPage();
-    await signIn(support, e2eUsers.support);
-    await support.goto("/data-points?id=dp_loyalty_tier");
+    await signIn(support, e2eUsers.support, "/data-points?id=dp_loyalty_tier");
     await expect(support.getByTestId("data-point-name")).toHaveText("Loyalty tier");
     await expect(support.getByRole("button", { name: "Add to watch list" })).toHaveCount(0);
     const replay = await replayServerAction(support.request, watchAction);
@@ -62,8 +59,7 @@ test.describe("data points", () => {
   });
 
   test("an over-long id in a link is named in the form and not looked up", async ({ page }) => {
-    await signIn(page, e2eUsers.support);
-    await page.goto(`/data-points?id=${"x".repeat(201)}`);
+    await signIn(page, e2eUsers.support, `/data-points?id=${"x".repeat(201)}`);
     await expect(page.getByText("Data point ids have at most 200 characters.")).toBeVisible();
     await expect(page.getByLabel("Data point id")).toHaveValue("x".repeat(201));
     await expect(page.getByTestId("streamed-section-pending")).toHaveCount(0);

@@ -17,8 +17,7 @@ test.beforeAll(async () => {
 test.afterAll(() => tenantApp.close());
 
 test("an admin adds the tenant's handler; a real event reaches it signed as the service, and the health line counts it", async ({ page }) => {
-  await signIn(page, e2eUsers.admin);
-  await page.goto("/destinations");
+  await signIn(page, e2eUsers.admin, "/destinations");
   await expect(page.getByRole("heading", { name: "Destinations", level: 1 })).toBeVisible();
 
   // A URL the rules refuse: named in words under the field, nothing saved.
@@ -41,8 +40,7 @@ test("an admin adds the tenant's handler; a real event reaches it signed as the 
 });
 
 test("a Standard Webhooks destination shows its secret once; support sees destinations but cannot change them", async ({ page, browser }) => {
-  await signIn(page, e2eUsers.admin);
-  await page.goto("/destinations");
+  await signIn(page, e2eUsers.admin, "/destinations");
   const captured = captureNextServerAction(page);
   await addDestination(page, "Billing", `${tenantApp.url}/billing`, /Standard Webhooks/);
   const createAction = await captured;
@@ -56,8 +54,7 @@ test("a Standard Webhooks destination shows its secret once; support sees destin
 
   const supportContext = await browser.newContext();
   const support = await supportContext.newPage();
-  await signIn(support, e2eUsers.support);
-  await support.goto("/destinations");
+  await signIn(support, e2eUsers.support, "/destinations");
   await expect(support.getByTestId("destination-Billing")).toContainText("Standard Webhooks");
   await expect(support.getByRole("button", { name: "Add a destination" })).toHaveCount(0);
   await expect(support.getByRole("button", { name: "Remove" })).toHaveCount(0);
@@ -69,8 +66,7 @@ test("a Standard Webhooks destination shows its secret once; support sees destin
 });
 
 test("from the log: an event's drawer lists its forwards and resends it; a replay of the filters shows its size, then its progress", async ({ page }) => {
-  await signIn(page, e2eUsers.admin);
-  await page.goto("/destinations");
+  await signIn(page, e2eUsers.admin, "/destinations");
   await addDestination(page, "Tenant app", `${tenantApp.url}/tenants/acme`);
   await expect(page.getByTestId("destination-Tenant app")).toContainText("Delivering");
   const userId = uniqueUser("forwarded");

@@ -30,8 +30,7 @@ test.afterAll(async () => {
 });
 
 test("the typed confirmation shows what to type and says when the text does not match", async ({ page }) => {
-  await signIn(page, e2eUsers.admin);
-  await page.goto("/email-otp");
+  await signIn(page, e2eUsers.admin, "/email-otp");
   await expectNoSeriousA11yViolations(page, "email OTP");
   const dialog = await openDeleteDialog(page);
   const input = dialog.getByLabel("Type Acme to confirm");
@@ -58,8 +57,7 @@ test("the typed confirmation shows what to type and says when the text does not 
 });
 
 test("email OTP: typed confirmation, one request per double click, 5xx not done, second attempt says there was none", async ({ page, browser }) => {
-  await signIn(page, e2eUsers.admin);
-  await page.goto("/email-otp");
+  await signIn(page, e2eUsers.admin, "/email-otp");
   await expect(page.getByTestId("email-otp-fields")).toContainText("SENDGRID");
   await expect(page.getByTestId("email-otp-fields")).toContainText("Attempts allowed");
   await expect(page.getByTestId("email-otp-fields")).toContainText("10 min (600 s)");

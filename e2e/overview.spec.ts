@@ -21,8 +21,7 @@ test.describe("overview", () => {
   });
 
   test("admins see each connection's health, the latest expiries and charts that open the log", async ({ page }) => {
-    await signIn(page, e2eUsers.admin);
-    await page.goto("/");
+    await signIn(page, e2eUsers.admin, "/");
     await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
 
     const acme = card(page, "Acme");
@@ -67,8 +66,7 @@ test.describe("overview", () => {
   });
 
   test("support sees the same health without admin-only fields or links", async ({ page }) => {
-    await signIn(page, e2eUsers.support);
-    await page.goto("/");
+    await signIn(page, e2eUsers.support, "/");
     const acme = card(page, "Acme");
     await expect(acme).toBeVisible();
     await expect(acme.getByText("Needs attention")).toBeVisible();

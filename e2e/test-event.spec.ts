@@ -8,8 +8,7 @@ test("an admin sends a test event through the public receiver URL; the log marks
   const supportContext = await browser.newContext();
   const support = await supportContext.newPage();
   const supportSignedIn = signIn(support, e2eUsers.support);
-  await signIn(page, e2eUsers.admin);
-  await page.goto("/connections");
+  await signIn(page, e2eUsers.admin, "/connections");
   await page.getByRole("link", { name: "Globex", exact: true }).filter({ visible: true }).first().click();
   await expect(page).toHaveURL(/\/connections\/[0-9a-f-]{36}$/);
   const connectionId = new URL(page.url()).pathname.split("/").pop()!;

@@ -25,8 +25,7 @@ test("the tour plays every step, in both themes, at 1280×800 and 390×844", asy
   const tenantApp = await startAcmeTenantApp();
   const setup = await browser.newContext();
   const admin = await setup.newPage();
-  await signIn(admin, e2eUsers.admin);
-  await admin.goto("/destinations");
+  await signIn(admin, e2eUsers.admin, "/destinations");
   await addDestination(admin, "Tenant app", `${tenantApp.url}/tenants/acme`);
   await expect(admin.getByTestId("destination-Tenant app")).toBeVisible();
   // As in `npm run tour`, Acme's destination alert opens at its first failed attempt (the alert steps).

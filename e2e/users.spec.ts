@@ -60,8 +60,7 @@ test.describe("user authenticators", () => {
   });
 
   test("an empty or over-long user id gets a message and no lookup", async ({ page }) => {
-    await signIn(page, e2eUsers.support);
-    await page.goto(`/users?userId=${"x".repeat(300)}`);
+    await signIn(page, e2eUsers.support, `/users?userId=${"x".repeat(300)}`);
     await expect(page.getByText("User ids have at most 255 characters.")).toBeVisible();
     await expect(page.getByRole("table")).toHaveCount(0);
   });
@@ -83,8 +82,7 @@ test.describe("user authenticators", () => {
   });
 
   test("a connection switch never re-runs a lookup: it runs only when asked, in the connection it was asked in", async ({ page }) => {
-    await signIn(page, e2eUsers.admin);
-    await page.goto("/users");
+    await signIn(page, e2eUsers.admin, "/users");
     const switcher = page.getByLabel("Connection", { exact: true });
     if ((await switcher.locator("option:checked").textContent()) !== "Acme (US)") await switchConnection(page, "Acme (US)", "Acme");
 
@@ -112,8 +110,7 @@ test.describe("user authenticators", () => {
   });
 
   test("lookup=1 from inside the console (the webhook log's link) looks up once, and a switch after it does not", async ({ page }) => {
-    await signIn(page, e2eUsers.admin);
-    await page.goto("/users");
+    await signIn(page, e2eUsers.admin, "/users");
     const switcher = page.getByLabel("Connection", { exact: true });
     if ((await switcher.locator("option:checked").textContent()) !== "Acme (US)") await switchConnection(page, "Acme (US)", "Acme");
     const before = await lookupAuditRows(page);

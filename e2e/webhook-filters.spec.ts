@@ -8,8 +8,7 @@ import { e2eUsers } from "./support/env";
  */
 test.describe("webhook log filters", () => {
   test("a bad filter in a link is left out and named; the API answers 400", async ({ page }) => {
-    await signIn(page, e2eUsers.support);
-    await page.goto("/webhooks?receivedFrom=yesterday&verificationMethod=push");
+    await signIn(page, e2eUsers.support, "/webhooks?receivedFrom=yesterday&verificationMethod=push");
     await expect(page.getByText("One filter in the link was left out")).toBeVisible();
     await expect(page.getByText("Received from: must be an ISO 8601 time, e.g. 2026-01-31T12:00:00Z.")).toBeVisible();
     // The valid filter still applies (upper-cased, as the spec's values are) and the form stays.
@@ -31,8 +30,7 @@ test.describe("webhook log filters", () => {
   });
 
   test("the filter bar: selects apply at once, time presets stay relative in the link", async ({ page }) => {
-    await signIn(page, e2eUsers.support);
-    await page.goto("/webhooks");
+    await signIn(page, e2eUsers.support, "/webhooks");
     const bar = page.getByRole("search", { name: "Filter webhook events" });
     await bar.getByLabel("Method").selectOption("PUSH");
     await expect(page).toHaveURL(/verificationMethod=PUSH/);
@@ -44,8 +42,7 @@ test.describe("webhook log filters", () => {
   });
 
   test("link parameters that are no filter are named, and a bad page size is said in words", async ({ page }) => {
-    await signIn(page, e2eUsers.support);
-    await page.goto("/webhooks?method=PUSH&userId=usr_nobody");
+    await signIn(page, e2eUsers.support, "/webhooks?method=PUSH&userId=usr_nobody");
     await expect(page.getByText("method: not a filter of this log; did you mean Method (verificationMethod=PUSH)?")).toBeVisible();
     await expect(page.getByRole("search", { name: "Filter webhook events" }).getByLabel("User id", { exact: true })).toHaveValue("usr_nobody");
     await page.goto("/webhooks?limit=abc");

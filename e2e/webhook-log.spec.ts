@@ -12,8 +12,7 @@ import { postForgedEvent, rowFor, uniqueUser } from "./support/webhook-log";
  */
 test.describe("webhook log", () => {
   test("an expiry in the emulator appears while following live; detail, filter, shared link", async ({ page, browser }) => {
-    await signIn(page, e2eUsers.admin);
-    await page.goto("/webhooks");
+    await signIn(page, e2eUsers.admin, "/webhooks");
     await expect(page.getByRole("heading", { name: "Webhooks" })).toBeVisible();
     // Visible only: while React reveals the streamed page, its copy of the heading sits hidden beside loading.tsx's.
     await expect(page.getByText(/kept for\s+\d+ days/).filter({ visible: true })).toBeVisible();
@@ -70,8 +69,7 @@ test.describe("webhook log", () => {
   test("support users see email and phone masked in the page and the API", async ({ page }) => {
     const userId = uniqueUser("pii");
     await expireAuthenticator(userId, { verificationMethod: "EMAIL_OTP", email: "jordan.private@example.com" });
-    await signIn(page, e2eUsers.support);
-    await page.goto(`/webhooks?userId=${userId}`);
+    await signIn(page, e2eUsers.support, `/webhooks?userId=${userId}`);
     await expect(page.getByTestId("webhook-event-row")).toHaveCount(1);
     await page.getByTestId("webhook-event-row").click();
     const detail = page.getByRole("dialog", { name: "Event details" });
@@ -92,8 +90,7 @@ test.describe("webhook log", () => {
   test("the log follows the shell's connection; All connections says whose each event is", async ({ page }) => {
     const userId = uniqueUser("conn");
     await expireAuthenticator(userId);
-    await signIn(page, e2eUsers.admin);
-    await page.goto("/webhooks?type=all");
+    await signIn(page, e2eUsers.admin, "/webhooks?type=all");
     await expect(rowFor(page, userId)).toHaveCount(1);
     const filters = page.getByRole("search", { name: "Filter webhook events" });
     await expect(filters.getByLabel("Connection")).toHaveValue(/^[0-9a-f-]{36}$/);
@@ -114,8 +111,7 @@ test.describe("webhook log", () => {
   test("rows open the drawer by click and by Enter; j/k and the buttons move; Escape gives focus back to the row", async ({ page }) => {
     const prefix = uniqueUser("nav");
     for (const n of [1, 2, 3]) await expireAuthenticator(`${prefix}_${n}`);
-    await signIn(page, e2eUsers.admin);
-    await page.goto(`/webhooks?userId=${prefix}&userIdMatch=prefix`);
+    await signIn(page, e2eUsers.admin, `/webhooks?userId=${prefix}&userIdMatch=prefix`);
     const rows = page.getByTestId("webhook-event-row");
     await expect(rows).toHaveCount(3);
     const drawer = page.getByRole("dialog", { name: "Event details" });

@@ -41,8 +41,7 @@ test.describe("webhook receiver", () => {
       await emulatorJson("POST", "clock/advance", { seconds: 31 });
       expect(attempts).toBe(2);
 
-      await signIn(page, e2eUsers.admin);
-      await page.goto(`/webhooks?userId=${userId}`);
+      await signIn(page, e2eUsers.admin, `/webhooks?userId=${userId}`);
       await expect(page.getByTestId("webhook-event-row")).toHaveCount(1);
       await expect(page.getByTestId("delivery-count")).toContainText("×2");
       await page.getByTestId("webhook-event-row").getByRole("link").click();
@@ -57,8 +56,7 @@ test.describe("webhook receiver", () => {
     const { eventId, response } = await postForgedEvent(request);
     expect(await response.json()).toMatchObject({ error: "unauthorized" });
 
-    await signIn(page, e2eUsers.support);
-    await page.goto("/webhooks");
+    await signIn(page, e2eUsers.support, "/webhooks");
     await page.getByRole("link", { name: "Rejections" }).click();
     const row = page.getByTestId("webhook-rejection-row").filter({ hasText: eventId });
     await expect(row).toHaveCount(1);
@@ -107,8 +105,7 @@ test.describe("webhook receiver", () => {
     const response = await request.post(await tenantWebhookUrl(), { headers: signedWebhookHeaders(body, Math.floor(Date.now() / 1000) - 600), data: body });
     expect(response.status()).toBe(401);
 
-    await signIn(page, e2eUsers.support);
-    await page.goto("/webhooks?tab=rejections&reason=stale_timestamp");
+    await signIn(page, e2eUsers.support, "/webhooks?tab=rejections&reason=stale_timestamp");
     const row = page.getByTestId("webhook-rejection-row").filter({ hasText: eventId });
     await expect(row).toContainText(/signature timestamp is 60\d s in the past/);
     await row.getByRole("link").click();
