@@ -39,7 +39,7 @@ export default defineConfig({
         "--in-process-gpu",
         // Every page a test leaves would stay alive in the back/forward cache, frozen, for a Back that no
         // test presses (a Back inside the console is the router's). Without it, 8 % less CPU: 96–102
-        // core-s against 104–111 for 21 tests on one worker, 447 against 469 for the suite on two.
+        // core-s against 104–111 for 21 tests on one worker; 447 against 469 for the suite on two (one run each).
         "--disable-features=BackForwardCache",
       ],
     },

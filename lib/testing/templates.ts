@@ -40,7 +40,7 @@ export async function migratedPgliteTemplate(): Promise<string> {
 }
 
 /**
- * What every copy of the template would otherwise pay for when it opens (a third less CPU for each, 0.66
+ * What every copy of the template would otherwise pay for when it opens (a quarter less CPU for each, 0.66
  * s against 0.92 s, measured): a checkpoint, so that PostgreSQL starts without replaying the migrations'
  * WAL, and no template0 and template1, which are 15 of the dump's 42 MB and which nothing opens or
  * copies (PGlite opens `postgres`; neither the console nor a test creates a database on PGlite).
