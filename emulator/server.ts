@@ -121,6 +121,10 @@ export async function startEmulator(options: StartEmulatorOptions): Promise<Runn
         if (outcome !== "hang") sendReply(res, outcome);
       });
   });
+  // Longer than any client keeps an idle connection (Node's fetch: 4 s), so that the client, never the
+  // server, ends it: a server ending one as a client sends on it answers ECONNRESET, which a starved test
+  // thread (its 4 s timer late) met once in CI, on the first call of a test after the file's previous one.
+  server.keepAliveTimeout = 65_000;
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
