@@ -1,6 +1,7 @@
 import { defineConfig } from "vitest/config";
 import os from "node:os";
 import path from "node:path";
+import { scaled } from "./lib/testing/timeouts";
 
 export default defineConfig({
   resolve: {
@@ -13,8 +14,9 @@ export default defineConfig({
     include: ["{lib,emulator,scripts,app,tooling}/**/*.test.ts", "docs/**/*.test.ts"],
     environment: "node",
     globalSetup: ["lib/testing/global-setup.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Stretched by TEST_TIMEOUT_SCALE where a run gets little CPU (lib/testing/timeouts.ts).
+    testTimeout: scaled(30_000),
+    hookTimeout: scaled(60_000),
     // Integration tests share one database per file; files run side by side in worker threads, one more
     // than the machine has cores: a file spends much of its time waiting on the database, a child process
     // or a timer, which the extra file fills. Measured on two cores (vitest run, PGlite, 92 files): child

@@ -2,6 +2,7 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { scaled } from "@/lib/testing/timeouts";
 import { TENANT_ID } from "@/lib/testing/webhooks";
 import { inUntimedTransaction } from "@/tooling/bulk-load";
 import { csvCell, EVENT_EXPORT_COLUMNS, exportStream, isoTimestamp } from "./export";
@@ -167,5 +168,5 @@ describe("export", () => {
     // 100k row objects held at once take well over 100 MB of heap; streaming holds a few pages.
     expect(bytes).toBeGreaterThan(15_000_000);
     expect(peakRetained).toBeLessThan(16 * 1024 * 1024);
-  }, 180_000);
+  }, scaled(180_000));
 });

@@ -11,6 +11,7 @@ import { bulkLoad, insertBulkConnections } from "@/tooling/bulk-load";
 import type { Database } from "@/lib/db";
 import { webhookEvents } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
+import { scaled } from "@/lib/testing/timeouts";
 import { ALL_TYPES } from "./constants";
 import { encodeCursor } from "./cursor";
 import { cursorBound } from "./paging";
@@ -33,7 +34,7 @@ beforeAll(async () => {
   smallConnection = connections.at(-1)!.id;
   await bulkLoad(db, { connections, events: EVENTS, rejections: 0, now: NOW });
   await db.execute(sql`vacuum analyze webhook_events`);
-}, 120_000);
+}, scaled(120_000));
 afterAll(() => tearDown());
 
 type FilterInput = Record<string, string>;
@@ -107,7 +108,7 @@ describe("the log's query plans", () => {
     }
     expect(cases.length).toBeGreaterThan(400);
     expect(walks).toEqual([]);
-  }, 300_000);
+  }, scaled(300_000));
 });
 
 /** webhook_events, or one of its monthly partitions. */

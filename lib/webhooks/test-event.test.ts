@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { auditLog, webhookEvents } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
+import { scaled } from "@/lib/testing/timeouts";
 import { expiredEvent, insertTestConnection, TENANT_ID, webhookRequest } from "@/lib/testing/webhooks";
 import { TEST_EVENT_ID_PREFIX, TEST_EVENT_NEEDS_SERVER_KEY } from "./constants";
 import { receiveWebhook } from "./receive";
@@ -159,7 +160,7 @@ describe("a test event through the public receiver URL", () => {
     const report = await send();
     expect(report).toMatchObject({ outcome: "timeout", status: null, headline: "No answer within 5 s." });
     expect(report.ms).toBeGreaterThanOrEqual(4900);
-  }, 15_000);
+  }, scaled(15_000));
 
   it("refuses without a server key, and an id that is not a connection's, sending nothing", async () => {
     const before = requests;

@@ -1,0 +1,17 @@
+/**
+ * How many times its usual limit a test or hook may run before Vitest calls it hung: TEST_TIMEOUT_SCALE,
+ * 1 unless set. A limit here catches a hang; it never checks speed (benchmarks do). CI's PostgreSQL run
+ * sets 4: at nice 19 beside e2e it gets only the CPU the other phases leave idle, and there sign-in.test's
+ * 100 wrong passwords, 3.7 s alone, took 13 to 57 s over six runs, once past the usual 30 s.
+ */
+export const TIMEOUT_SCALE = readScale(process.env.TEST_TIMEOUT_SCALE);
+
+function readScale(value: string | undefined): number {
+  if (value === undefined || value === "") return 1;
+  const scale = Number(value);
+  if (!Number.isFinite(scale) || scale < 1) throw new Error(`TEST_TIMEOUT_SCALE must be a number of at least 1, not "${value}".`);
+  return scale;
+}
+
+/** A test's or hook's own limit (`it(name, fn, scaled(180_000))`), stretched as the defaults are. */
+export const scaled = (ms: number) => ms * TIMEOUT_SCALE;
