@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { scaled } from "@/lib/testing/timeouts";
 import { FETCH_BLOCKED_PORTS, portProblem } from "./ports.mjs";
 
 /** What this Node's fetch says when asked to connect to `port` on a loopback address nothing listens on. */
@@ -33,7 +34,7 @@ describe("the fetch standard's blocked ports", () => {
 
 describe("npm start", () => {
   const npmStart = (port: string) =>
-    promisify(execFile)("npm", ["start", "--silent"], { env: { ...process.env, PORT: port }, timeout: 20_000 }).then(
+    promisify(execFile)("npm", ["start", "--silent"], { env: { ...process.env, PORT: port }, timeout: scaled(20_000) }).then(
       ({ stderr }) => ({ code: 0, stderr }),
       (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? "" }),
     );

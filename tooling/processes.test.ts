@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { scaled } from "@/lib/testing/timeouts";
 import { startProcess, stopProcess } from "./processes";
 
 /** A server that ignores SIGTERM and has a child of its own (in its process group); prints the child's pid. */
@@ -48,7 +49,7 @@ describe("stopProcess", () => {
     await stopProcess(server, { graceMs: 500 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(500);
     expect(server.signalCode).toBe("SIGKILL");
-    await expect.poll(() => isRunning(childPid), { timeout: 2_000 }).toBe(false);
+    await expect.poll(() => isRunning(childPid), { timeout: scaled(2_000) }).toBe(false);
   });
 
   it("resolves as soon as a process that stops on SIGTERM has exited", async () => {

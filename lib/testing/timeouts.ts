@@ -4,7 +4,7 @@
  * sets 4: at nice 19 beside e2e it gets only the CPU the other phases leave idle, and there sign-in.test's
  * 100 wrong passwords, 3.7 s alone, took 13 to 57 s over eight runs, twice past the usual 30 s.
  */
-export const TIMEOUT_SCALE = readScale(process.env.TEST_TIMEOUT_SCALE);
+const TIMEOUT_SCALE = readScale(process.env.TEST_TIMEOUT_SCALE);
 
 function readScale(value: string | undefined): number {
   if (value === undefined || value === "") return 1;
@@ -13,5 +13,8 @@ function readScale(value: string | undefined): number {
   return scale;
 }
 
-/** A test's or hook's own limit (`it(name, fn, scaled(180_000))`), stretched as the defaults are. */
+/**
+ * Any other limit a test sets to catch a hang, stretched as the defaults are: its own or a hook's
+ * (`it(name, fn, scaled(180_000))`), a poll's, a child process's.
+ */
 export const scaled = (ms: number) => ms * TIMEOUT_SCALE;
