@@ -1,0 +1,39 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { snapshotProcessState } from "./process-state";
+
+const probe = globalThis as unknown as Record<string, unknown>;
+
+describe("snapshotProcessState", () => {
+  afterEach(() => {
+    delete process.env.PROCESS_STATE_TEST_ADDED;
+    delete probe.__processStateTestAdded;
+  });
+
+  it("puts back every environment variable a file added, changed or removed", () => {
+    process.env.PROCESS_STATE_TEST_CHANGED = "before";
+    process.env.PROCESS_STATE_TEST_REMOVED = "here";
+    const restore = snapshotProcessState();
+    process.env.PROCESS_STATE_TEST_ADDED = "new";
+    process.env.PROCESS_STATE_TEST_CHANGED = "after";
+    delete process.env.PROCESS_STATE_TEST_REMOVED;
+    restore();
+    expect(process.env.PROCESS_STATE_TEST_ADDED).toBeUndefined();
+    expect(process.env.PROCESS_STATE_TEST_CHANGED).toBe("before");
+    expect(process.env.PROCESS_STATE_TEST_REMOVED).toBe("here");
+    delete process.env.PROCESS_STATE_TEST_CHANGED;
+    delete process.env.PROCESS_STATE_TEST_REMOVED;
+  });
+
+  it("removes what a file put on globalThis (a database handle, a job's state) and keeps what was there", () => {
+    probe.__processStateTestKept = 1;
+    const restore = snapshotProcessState();
+    probe.__processStateTestAdded = { open: true };
+    const symbol = Symbol("added");
+    probe[symbol as unknown as string] = true;
+    restore();
+    expect("__processStateTestAdded" in probe).toBe(false);
+    expect(Reflect.ownKeys(globalThis)).not.toContain(symbol);
+    expect(probe.__processStateTestKept).toBe(1);
+    delete probe.__processStateTestKept;
+  });
+});
