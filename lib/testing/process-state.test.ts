@@ -2,11 +2,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { snapshotProcessState } from "./process-state";
 
 const probe = globalThis as unknown as Record<string, unknown>;
+const variables = ["PROCESS_STATE_TEST_ADDED", "PROCESS_STATE_TEST_CHANGED", "PROCESS_STATE_TEST_REMOVED"];
 
 describe("snapshotProcessState", () => {
   afterEach(() => {
-    delete process.env.PROCESS_STATE_TEST_ADDED;
+    for (const name of variables) delete process.env[name];
     delete probe.__processStateTestAdded;
+    delete probe.__processStateTestKept;
   });
 
   it("puts back every environment variable a file added, changed or removed", () => {
@@ -20,8 +22,6 @@ describe("snapshotProcessState", () => {
     expect(process.env.PROCESS_STATE_TEST_ADDED).toBeUndefined();
     expect(process.env.PROCESS_STATE_TEST_CHANGED).toBe("before");
     expect(process.env.PROCESS_STATE_TEST_REMOVED).toBe("here");
-    delete process.env.PROCESS_STATE_TEST_CHANGED;
-    delete process.env.PROCESS_STATE_TEST_REMOVED;
   });
 
   it("removes what a file put on globalThis (a database handle, a job's state) and keeps what was there", () => {
@@ -29,11 +29,10 @@ describe("snapshotProcessState", () => {
     const restore = snapshotProcessState();
     probe.__processStateTestAdded = { open: true };
     const symbol = Symbol("added");
-    probe[symbol as unknown as string] = true;
+    Reflect.set(globalThis, symbol, true);
     restore();
     expect("__processStateTestAdded" in probe).toBe(false);
     expect(Reflect.ownKeys(globalThis)).not.toContain(symbol);
     expect(probe.__processStateTestKept).toBe(1);
-    delete probe.__processStateTestKept;
   });
 });
