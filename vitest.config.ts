@@ -1,10 +1,13 @@
 import { defineConfig } from "vitest/config";
 import os from "node:os";
 import path from "node:path";
+import { SlowestFilesFirst } from "./lib/testing/test-order";
 import { testFilesNeedingOwnThread, testFolders } from "./lib/testing/thread-sharing";
 import { scaled } from "./lib/testing/timeouts";
 
 const ownThreadFiles = testFilesNeedingOwnThread(import.meta.dirname);
+// Vitest takes `--sequence.shuffle.files` (any order: see docs/development.md) only when no sequencer is set.
+const shuffling = process.argv.some((arg) => arg.startsWith("--sequence.shuffle"));
 
 export default defineConfig({
   resolve: {
@@ -26,6 +29,8 @@ export default defineConfig({
     // faster than a process, and the extra file keeps both cores busy).
     pool: "threads",
     maxWorkers: os.availableParallelism() + 1,
+    // The slowest files first, so that none is left running alone at the end (lib/testing/test-order.ts).
+    sequence: shuffling ? {} : { sequencer: SlowestFilesFirst },
     env: {
       NODE_ENV: "test",
       // What next.config.js's experimental.authInterrupts sets in the app, so forbidden() works in tests.
