@@ -1,9 +1,9 @@
 import { defineConfig } from "vitest/config";
 import os from "node:os";
 import path from "node:path";
-import { SlowestFilesFirst } from "./lib/testing/test-order";
-import { testFilesNeedingOwnThread, testFolders } from "./lib/testing/thread-sharing";
-import { scaled } from "./lib/testing/timeouts";
+import { SlowestFilesFirst } from "./lib/testing/test-order.ts";
+import { testFilesNeedingOwnThread, testFolders } from "./lib/testing/thread-sharing.ts";
+import { scaled } from "./lib/testing/timeouts.ts";
 
 const ownThreadFiles = testFilesNeedingOwnThread(import.meta.dirname);
 // Vitest takes `--sequence.shuffle.files` (any order: see docs/development.md) only when no sequencer is set.
