@@ -19,6 +19,7 @@ export default defineConfig({
   test: {
     environment: "node",
     globalSetup: ["lib/testing/global-setup.ts"],
+    setupFiles: ["lib/testing/throw-deprecations.ts"],
     // Stretched by TEST_TIMEOUT_SCALE where a run gets little CPU (lib/testing/timeouts.ts).
     testTimeout: scaled(30_000),
     hookTimeout: scaled(60_000),

@@ -116,13 +116,17 @@ export async function throttleState(caller: SignInCaller, now = new Date(), quer
       .where(and(match, failedWithin(now)))
       .orderBy(desc(loginAttempts.attemptedAt))
       .limit(limit);
-  const [pair, address, [emailFailures], [knownAddress], deviceFailures] = await Promise.all([
-    recentFailures(and(eq(loginAttempts.email, key), eq(loginAttempts.ip, caller.address), notSinceSucceeded(db, now)), PAIR_MAX_FAILURES),
-    recentFailures(eq(loginAttempts.ip, caller.address), ADDRESS_MAX_FAILURES),
-    db.select({ n: count(), lastAt: max(loginAttempts.attemptedAt) }).from(loginAttempts).where(and(eq(loginAttempts.email, key), failedWithin(now))),
-    knownAddressQuery(db, key, caller.address, now),
-    caller.device ? recentFailures(eq(loginAttempts.device, caller.device), DEVICE_MAX_FAILURES) : Promise.resolve([]),
-  ]);
+  // One after another: inside claimAttempt's transaction they share one connection, on which node-postgres
+  // queues a query sent while another runs, with a deprecation warning (pg 9 will refuse it). Each is a
+  // read of a few index entries.
+  const pair = await recentFailures(and(eq(loginAttempts.email, key), eq(loginAttempts.ip, caller.address), notSinceSucceeded(db, now)), PAIR_MAX_FAILURES);
+  const address = await recentFailures(eq(loginAttempts.ip, caller.address), ADDRESS_MAX_FAILURES);
+  const [emailFailures] = await db
+    .select({ n: count(), lastAt: max(loginAttempts.attemptedAt) })
+    .from(loginAttempts)
+    .where(and(eq(loginAttempts.email, key), failedWithin(now)));
+  const [knownAddress] = await knownAddressQuery(db, key, caller.address, now);
+  const deviceFailures = caller.device ? await recentFailures(eq(loginAttempts.device, caller.device), DEVICE_MAX_FAILURES) : [];
   const liftsAt = (rows: { at: Date }[], limit: number) => (rows.length >= limit ? [rows[limit - 1]!.at.getTime() + WINDOW_MS] : []);
   const addressRefusal = liftsAt(address, ADDRESS_MAX_FAILURES);
   const pairRefusal = liftsAt(pair, PAIR_MAX_FAILURES);
