@@ -121,6 +121,8 @@ function lockDataDir(dataDir: string): () => void {
   }
   fs.writeFileSync(lockFile, String(process.pid));
   const release = () => {
+    // A process that opens and closes many (the reliability suite's scenarios) keeps no listener per close.
+    process.off("exit", release);
     if (readLockHolder(lockFile) === process.pid) fs.rmSync(lockFile, { force: true });
   };
   process.once("exit", release);
