@@ -40,7 +40,11 @@ function summarize(row: Alert & { connectionName: string; region: string; acknow
     state: row.state,
     connection: { id: row.connectionId, name: row.connectionName, region: row.region },
     subject: row.subject || null,
-    summary: alertSummary(row.kind, measure),
+    // Its numbers are from when it was last seen: once the condition has cleared, the line says so.
+    summary:
+      row.state === "open" && row.clearSince === null
+        ? alertSummary(row.kind, measure)
+        : `When last seen: ${alertSummary(row.kind, measure, { asOfLastSeen: true })}`,
     measure,
     openedAt,
     lastSeenAt: row.lastSeenAt.toISOString(),

@@ -7,8 +7,11 @@ import type { AlertMeasure, AlertSummary, BannerAlert } from "./types";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** The condition in one line, with its numbers; never an event's content. */
-export function alertSummary(kind: AlertKind, m: AlertMeasure): string {
+/**
+ * The condition in one line, with its numbers; never an event's content. `asOfLastSeen`: told of an
+ * alert whose condition has cleared, as it stood when last seen (a destination "had failed", not "has").
+ */
+export function alertSummary(kind: AlertKind, m: AlertMeasure, { asOfLastSeen = false } = {}): string {
   switch (kind) {
     case "silence":
       return `No event for ${plural(m.value, "hour")} (threshold ${m.threshold} h), in hours that had events on other days this week.`;
@@ -21,9 +24,11 @@ export function alertSummary(kind: AlertKind, m: AlertMeasure): string {
     case "receiver_errors":
       return `${plural(m.value, "delivery", "deliveries")} answered with a server error (5xx) in the last hour (threshold ${m.threshold}).`;
     case "destination_failing":
-      return m.paused
-        ? `Destination ${m.destinationName ?? ""} was paused after a day of failed attempts: nothing is sent to it until it is resumed.`
-        : `Destination ${m.destinationName ?? ""} has failed every attempt for ${m.value === 0 ? "less than a minute" : plural(m.value, "minute")} (threshold ${m.threshold} min).`;
+      if (m.paused) {
+        const paused = `Destination ${m.destinationName ?? ""} was paused after a day of failed attempts`;
+        return asOfLastSeen ? `${paused}.` : `${paused}: nothing is sent to it until it is resumed.`;
+      }
+      return `Destination ${m.destinationName ?? ""} ${asOfLastSeen ? "had" : "has"} failed every attempt for ${m.value === 0 ? "less than a minute" : plural(m.value, "minute")} (threshold ${m.threshold} min).`;
   }
 }
 

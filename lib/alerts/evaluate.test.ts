@@ -181,6 +181,8 @@ describe("the other conditions", () => {
     reloadEnv();
     try {
       expect(await evaluateAlerts({ now: minutesAfter(t0, 1) })).toMatchObject({ cleared: 1, resolved: 0 });
+      const { alerts: clearing } = await listAlerts({ ...everything, connectionId: connection.id });
+      expect(clearing.map((a) => a.summary)).toEqual(["When last seen: Destination App had failed every attempt for less than a minute (threshold 0 min)."]);
       expect(await evaluateAlerts({ now: new Date(minutesAfter(t0, 1).getTime() + 20_000) })).toMatchObject({ resolved: 0 });
       expect(await evaluateAlerts({ now: new Date(minutesAfter(t0, 1).getTime() + 30_000) })).toMatchObject({ resolved: 1 });
     } finally {
@@ -189,6 +191,13 @@ describe("the other conditions", () => {
     }
     const [alert] = await alertsOf(connection.id);
     expect(await noticeChanges(alert!.id)).toEqual(["opened", "opened", "resolved", "resolved"]);
+    // Resolved, it reads as it stood when last seen, not as if still failing.
+    const { alerts: resolved } = await listAlerts({ ...everything, connectionId: connection.id });
+    expect(resolved.map((a) => [a.state, a.summary])).toEqual([
+      ["resolved", "When last seen: Destination App had failed every attempt for less than a minute (threshold 0 min)."],
+    ]);
+    const resolvedNotice = (await noticesOf(alert!.id)).find((n) => n.change === "resolved")!;
+    expect(JSON.parse(resolvedNotice.body).text).toContain("It was: Destination App had failed every attempt");
   });
 });
 

@@ -52,7 +52,7 @@ const HEADLINE: Record<NoticeChange, string> = { opened: "Alert", resolved: "Rec
 export function noticeBody(change: NoticeChange, alert: Alert, connection: NoticeConnection, now: Date): NoticeBody {
   const measure = alert.measure as AlertMeasure;
   const title = ALERT_KIND_TEXT[alert.kind].label;
-  const summary = alertSummary(alert.kind, measure);
+  const summary = alertSummary(alert.kind, measure, { asOfLastSeen: change === "resolved" });
   const openedAt = alert.openedAt.toISOString();
   const resolvedAt = alert.resolvedAt?.toISOString() ?? null;
   const links = {
