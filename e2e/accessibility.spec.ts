@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { signIn, type E2eUser } from "./support/auth";
+import { signIn, waitForHydration, type E2eUser } from "./support/auth";
 import { expectNoSeriousA11yViolations, sidewaysOverflow } from "./support/axe";
 import { expireAuthenticator, tenantWebhookUrl } from "./support/emulator";
 import { e2eUsers } from "./support/env";
@@ -212,6 +212,7 @@ test("the skip link takes the keyboard to the page's content", async ({ page }) 
 test("the scan itself finds what is planted: low contrast in either theme, an image without a text alternative", async ({ page }) => {
   await signIn(page, e2eUsers.support);
   await visit("/webhooks", "Webhooks")(page);
+  await waitForHydration(page);
   await page.evaluate(() => {
     const main = document.querySelector("main")!;
     const faint = Object.assign(document.createElement("p"), { textContent: "Planted: grey on grey" });
@@ -230,6 +231,7 @@ test("the scan itself finds what is planted: low contrast in either theme, an im
 test("the scan reads the page at rest: a text still fading in to full contrast is read once its transition ends", async ({ page }) => {
   await signIn(page, e2eUsers.support);
   await visit("/webhooks", "Webhooks")(page);
+  await waitForHydration(page);
   await page.evaluate(() => {
     const fading = Object.assign(document.createElement("p"), { textContent: "Planted: fading in" });
     Object.assign(fading.style, { color: "#ffffff", background: "#ffffff", transition: "color 600ms linear" });
@@ -238,4 +240,5 @@ test("the scan reads the page at rest: a text still fading in to full contrast i
     fading.style.color = "#000000";
   });
   await expectNoSeriousA11yViolations(page, "fading in");
+  await expect(page.getByText("Planted: fading in"), "the scan read the planted text").toBeVisible();
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signIn } from "./support/auth";
+import { signIn, waitForHydration } from "./support/auth";
 import { sidewaysOverflow } from "./support/axe";
 import { e2eEnv, e2eUsers } from "./support/env";
 
@@ -116,6 +116,7 @@ test.describe("user authenticators", () => {
     const before = await lookupAuditRows(page);
 
     // A same-origin link inside the console, as the webhook log's drawer has.
+    await waitForHydration(page);
     await page.evaluate(() => {
       const a = document.createElement("a");
       a.href = "/users?userId=usr_bob&lookup=1";

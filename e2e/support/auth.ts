@@ -44,3 +44,12 @@ export async function signIn(page: Page, user: E2eUser = e2eUsers.admin, path = 
   const session = (await page.context().cookies()).filter(isSessionCookie);
   if (session.length > 0) sessionCookies.set(user.email, session);
 }
+
+/**
+ * Waits until the page is hydrated: the shell's Sign out button is disabled until then. A test that adds
+ * nodes to the page waits for it first: hydration removes what the served HTML did not have (a planted
+ * node was gone before the scan that should have found it, in a CI run).
+ */
+export async function waitForHydration(page: Page) {
+  await expect(page.getByRole("button", { name: "Sign out", includeHidden: true })).toBeEnabled();
+}
