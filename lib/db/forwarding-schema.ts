@@ -34,6 +34,22 @@ export const forwardDestinations = pgTable(
     /** The verification methods forwarded; null: all (an event without one included). */
     verificationMethods: text("verification_methods").array(),
     signing: signingModeEnum("signing").notNull().default("service"),
+    /**
+     * Standard Webhooks only: also forward events the console stored without verifying their signature
+     * (`unsigned`). A destination signing as the service never gets them: that signature vouches for the sender.
+     */
+    includeUnverified: boolean("include_unverified").notNull().default(false),
+    /** At most this many deliveries started per second (live, retries and replays alike); null: no cap. */
+    maxPerSecond: integer("max_per_second"),
+    /** The rate cap's next free slot: a take reserves one slot of 1/maxPerSecond s per delivery, across instances. */
+    rateNextAt: at("rate_next_at"),
+    /** Failed attempts since the last delivered one: the circuit breaker trips at a threshold. */
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    /** Set when the breaker tripped: then one delivery at a time is sent, as a probe, at `probeAt`, until one is delivered. */
+    trippedAt: at("tripped_at"),
+    probeAt: at("probe_at"),
+    /** Why this destination cannot sign now (a secret or server key that cannot be decrypted), in words; null: it can. */
+    signingProblem: text("signing_problem"),
     /** The Standard Webhooks secret, encrypted (lib/secrets.ts, bound to this destination). */
     secretCiphertext: text("secret_ciphertext"),
     /** After a rotation, the previous secret: still signed with until `previousSecretExpiresAt`. */
@@ -54,8 +70,14 @@ export const forwardReplays = pgTable("forward_replays", {
     .references(() => forwardDestinations.id, { onDelete: "cascade" }),
   /** The log's filters as its link says them (a query string). */
   filters: text("filters").notNull(),
-  /** How many deliveries it queued. */
+  /** How many events it selected when it started (what it will queue). */
   total: integer("total").notNull(),
+  /** How many deliveries it has queued so far: it queues in chunks, so that webhooks keep being stored meanwhile. */
+  queued: integer("queued").notNull().default(0),
+  /** Where queuing stands: the keyset position of the last event queued (null: none yet). */
+  queueCursor: text("queue_cursor"),
+  /** When the last chunk was queued (null: still queuing). */
+  queuedAt: at("queued_at"),
   createdBy: uuid("created_by").references(() => consoleUsers.id, { onDelete: "set null" }),
   createdAt: at("created_at").notNull().defaultNow(),
   cancelledAt: at("cancelled_at"),
@@ -82,6 +104,8 @@ export const forwardDeliveries = pgTable(
     replayId: uuid("replay_id").references(() => forwardReplays.id, { onDelete: "set null" }),
     attempts: integer("attempts").notNull().default(0),
     dueAt: at("due_at").notNull().defaultNow(),
+    /** While an attempt is under way: when its lease ends. Counts the destination's deliveries in flight. */
+    leasedUntil: at("leased_until"),
     createdAt: at("created_at").notNull().defaultNow(),
     finishedAt: at("finished_at"),
     /** The last attempt's outcome in words. */
@@ -89,8 +113,10 @@ export const forwardDeliveries = pgTable(
   },
   (t) => [
     index("forward_deliveries_due_idx").on(t.dueAt).where(sql`${t.state} = 'pending'`),
-    // A destination's queue (its health line counts it; a removal or a replay's cancel reads it).
-    index("forward_deliveries_pending_idx").on(t.destinationId).where(sql`${t.state} = 'pending'`),
+    // A destination's queue, oldest due first: the fair pick takes each destination's next due ones, and its health line counts it.
+    index("forward_deliveries_destination_due_idx").on(t.destinationId, t.dueAt).where(sql`${t.state} = 'pending'`),
+    // A destination's deliveries in flight (its concurrency and its breaker's one probe at a time).
+    index("forward_deliveries_in_flight_idx").on(t.destinationId).where(sql`${t.leasedUntil} is not null`),
     index("forward_deliveries_destination_idx").on(t.destinationId, t.createdAt),
     // The retention purge (lib/webhooks/retention.ts) removes deliveries, with their attempts, as it removes events.
     index("forward_deliveries_created_idx").on(t.createdAt),
