@@ -31,3 +31,13 @@ export function retryDelaySeconds(attempts: number, random = Math.random): numbe
 }
 
 export const MAX_DESTINATIONS_PER_CONNECTION = 20;
+
+/**
+ * The circuit breaker: this many failed attempts in a row trip it; then one delivery at a time is sent,
+ * as a probe, the first after BREAKER_FIRST_PROBE_SECONDS and each next one after as long again as the
+ * breaker has been tripped (the waits double), at most BREAKER_MAX_PROBE_SECONDS apart, until one is
+ * delivered. The 24-hour pause stays the last step.
+ */
+export const BREAKER_THRESHOLD = 5;
+export const BREAKER_FIRST_PROBE_SECONDS = 30;
+export const BREAKER_MAX_PROBE_SECONDS = 600;

@@ -8,6 +8,7 @@ import type { OutboundPolicy } from "@/lib/outbound/address-policy";
 import { decryptSecret } from "@/lib/secrets";
 import { MAX_ATTEMPTS, retryDelaySeconds, SERVICE_SIGNING_NEEDS_SERVER_KEY } from "./constants";
 import type { AttemptRecord, TakenDelivery } from "./outbox";
+import { startWithinCap } from "./pacing";
 import { forwardHeaders, type Signer } from "./signing";
 
 /** An attempt's limits: no answer within this is a failed attempt, and at most this much of an answer is kept. */
@@ -46,8 +47,14 @@ function answerOutcome(status: number): { ok: boolean; outcome: string } {
   return { ok: false, outcome: `answered ${status}` };
 }
 
-/** Sends each taken delivery once, side by side, and answers what each attempt did. */
-export async function attemptDeliveries(deliveries: readonly TakenDelivery[], policy: OutboundPolicy): Promise<AttemptRecord[]> {
+/** Waits until `at` (a rate cap's slot); at once when it has passed. */
+const until = (at: Date) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at.getTime() - Date.now())));
+
+/**
+ * Starts one attempt of each taken delivery, side by side, each at its rate slot, and answers one
+ * promise per delivery, so a caller can record each as it ends rather than wait for the slowest.
+ */
+export async function startAttempts(deliveries: readonly TakenDelivery[], policy: OutboundPolicy): Promise<Array<Promise<AttemptRecord>>> {
   if (deliveries.length === 0) return [];
   const db = await getDb();
   const destinationIds = [...new Set(deliveries.map((d) => d.destinationId))];
@@ -55,35 +62,40 @@ export async function attemptDeliveries(deliveries: readonly TakenDelivery[], po
   const byId = new Map(destinations.map((d) => [d.id, d]));
   const signers = await signersFor(destinations);
 
-  return Promise.all(
-    deliveries.map(async (delivery): Promise<AttemptRecord> => {
-      const startedAt = new Date();
-      const base = { deliveryId: delivery.id, destinationId: delivery.destinationId, startedAt, latencyMs: 0, status: null, responseBody: null };
-      const destination = byId.get(delivery.destinationId);
-      const { body } = delivery;
-      if (!destination) return { ...base, ok: false, outcome: "the destination was removed", next: { state: "failed" } };
-      if (body === null) return { ...base, ok: false, outcome: "the event is no longer stored (removed by the retention period)", next: { state: "failed" } };
-      const signer = signers.get(destination.id)!;
-      if ("problem" in signer) return { ...base, ok: false, outcome: signer.problem, next: nextAfterFailure(delivery.attempts) };
+  return deliveries.map(async (delivery): Promise<AttemptRecord> => {
+    await until(delivery.sendAt);
+    await startWithinCap(delivery.destinationId, byId.get(delivery.destinationId)?.maxPerSecond ?? null);
+    const startedAt = new Date();
+    const base = { deliveryId: delivery.id, destinationId: delivery.destinationId, startedAt, latencyMs: 0, status: null, responseBody: null };
+    const destination = byId.get(delivery.destinationId);
+    const { body } = delivery;
+    if (!destination) return { ...base, ok: false, outcome: "the destination was removed", next: { state: "failed" } };
+    if (body === null) return { ...base, ok: false, outcome: "the event is no longer stored (removed by the retention period)", next: { state: "failed" } };
+    const signer = signers.get(destination.id)!;
+    if ("problem" in signer) return { ...base, ok: false, outcome: signer.problem, next: nextAfterFailure(delivery.attempts) };
 
-      const result = await postGuarded(destination.url, {
-        headers: forwardHeaders(signer, delivery.eventId, body, startedAt),
-        body,
-        timeoutMs: ATTEMPT_TIMEOUT_MS,
-        maxResponseBytes: MAX_ANSWER_BYTES,
-        policy,
-      });
-      if (result.kind === "failed") return { ...base, latencyMs: result.latencyMs, ok: false, outcome: result.words, next: nextAfterFailure(delivery.attempts) };
-      const { ok, outcome } = answerOutcome(result.status);
-      return {
-        ...base,
-        latencyMs: result.latencyMs,
-        status: result.status,
-        ok,
-        outcome,
-        responseBody: result.body,
-        next: ok ? { state: "delivered" } : nextAfterFailure(delivery.attempts),
-      };
-    }),
-  );
+    const result = await postGuarded(destination.url, {
+      headers: forwardHeaders(signer, delivery.eventId, body, startedAt),
+      body,
+      timeoutMs: ATTEMPT_TIMEOUT_MS,
+      maxResponseBytes: MAX_ANSWER_BYTES,
+      policy,
+    });
+    if (result.kind === "failed") return { ...base, latencyMs: result.latencyMs, ok: false, outcome: result.words, next: nextAfterFailure(delivery.attempts) };
+    const { ok, outcome } = answerOutcome(result.status);
+    return {
+      ...base,
+      latencyMs: result.latencyMs,
+      status: result.status,
+      ok,
+      outcome,
+      responseBody: result.body,
+      next: ok ? { state: "delivered" } : nextAfterFailure(delivery.attempts),
+    };
+  });
+}
+
+/** Sends each taken delivery once, side by side, and answers what each attempt did once all have ended. */
+export async function attemptDeliveries(deliveries: readonly TakenDelivery[], policy: OutboundPolicy): Promise<AttemptRecord[]> {
+  return Promise.all(await startAttempts(deliveries, policy));
 }

@@ -4,7 +4,7 @@ import { recordAudit } from "@/lib/audit/audit";
 import { getConnection } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
-import { AUTO_PAUSE_HOURS } from "./constants";
+import { AUTO_PAUSE_HOURS, BREAKER_FIRST_PROBE_SECONDS, BREAKER_MAX_PROBE_SECONDS, BREAKER_THRESHOLD } from "./constants";
 
 /**
  * The outbox's two statements: taking due deliveries, and writing what their attempts did. Both are
@@ -14,32 +14,96 @@ import { AUTO_PAUSE_HOURS } from "./constants";
 /** How long a taken delivery is this worker's: past it (a crash), another takes it again. Longer than an attempt (10 s) can last. */
 export const LEASE_SECONDS = 60;
 
-/** A taken delivery, with its event's stored body (null when the retention period removed the event meanwhile). */
-export type TakenDelivery = { id: number; destinationId: string; connectionId: string; eventId: string; attempts: number; body: string | null };
+/**
+ * Deliveries of one destination under way at once, across every instance: a destination that hangs for
+ * the whole attempt holds at most this many, and the rest of the workers' room goes to the others.
+ */
+export const DESTINATION_IN_FLIGHT = 16;
 
 /**
- * Takes up to `limit` due deliveries of destinations that are on and not paused, oldest due first:
- * each is leased (its due time moved past the lease) and its attempt counted in the statement that
- * finds it, and rows another worker is taking at that moment are skipped (FOR UPDATE SKIP LOCKED),
- * so two workers, in one console or in several, never send one delivery at once. The same statement
- * reads each event's stored body, the bytes to forward.
+ * A rate cap's slots are this much more than 1/max_per_second apart: a send starts a little after its
+ * slot (a timer, a busy event loop, the network), and a late one beside one on time would otherwise put
+ * one more than the cap into some second, as the destination counts them.
+ */
+export const RATE_SPACING = 1.05;
+
+/**
+ * A taken delivery, with its event's stored body (null when the retention period removed the event
+ * meanwhile) and signature status, and `sendAt`: when its destination's rate cap lets it start (now,
+ * without a cap).
+ */
+export type TakenDelivery = {
+  id: number;
+  destinationId: string;
+  connectionId: string;
+  eventId: string;
+  attempts: number;
+  body: string | null;
+  sendAt: Date;
+};
+
+/**
+ * Takes up to `limit` due deliveries, fairly across destinations: each destination that is on, not
+ * paused and has something due gets its own room, and the batch takes every destination's oldest due
+ * delivery before any destination's second (round robin), so one destination's backlog (a replay, a
+ * retry storm) never queues another's fresh events behind it. A destination's room is the least of:
+ * - DESTINATION_IN_FLIGHT less its deliveries in flight (leased, on any instance);
+ * - while its breaker is tripped, one probe at a time, and only once `probe_at` has come;
+ * - with a rate cap, the slots left in the next second: each delivery taken reserves the next slot of
+ *   RATE_SPACING/max_per_second s (`rate_next_at` moves on), and is sent at its slot, so no second sees
+ *   more than the cap start, however many workers and instances take.
+ * The destinations are locked for the statement (FOR NO KEY UPDATE SKIP LOCKED: storing an event,
+ * which only references a destination, is not held up), so two instances never count one destination's
+ * room at once. Each delivery taken is leased (its due time and lease end moved past LEASE_SECONDS) and
+ * its attempt counted in the same statement, which also reads each event's stored body.
  */
 export async function takeDueDeliveries(limit: number): Promise<TakenDelivery[]> {
   const db = await getDb();
   const taken = (await db.execute(sql`
-    with due as (
-      select d.id, d.connection_id, d.event_id from forward_deliveries d
-      join forward_destinations f on f.id = d.destination_id
-      where d.state = 'pending' and d.due_at <= now() and f.enabled and f.paused_at is null
-      order by d.due_at
-      limit ${limit}
-      for update of d skip locked
+    with destinations as (
+      select f.id, f.max_per_second as cap, greatest(coalesce(f.rate_next_at, now()), now()) as slot,
+        least(
+          case when f.tripped_at is null then ${DESTINATION_IN_FLIGHT} else 1 end
+            - (select count(*) from forward_deliveries x where x.destination_id = f.id and x.leased_until > now())::int,
+          case when f.max_per_second is null then ${DESTINATION_IN_FLIGHT}
+            else ceil(extract(epoch from now() + interval '1 second' - greatest(coalesce(f.rate_next_at, now()), now())) * f.max_per_second / ${RATE_SPACING})::int end
+        ) as room
+      from forward_destinations f
+      where f.enabled and f.paused_at is null and (f.tripped_at is null or f.probe_at <= now())
+        and exists (select 1 from forward_deliveries d where d.destination_id = f.id and d.state = 'pending' and d.due_at <= now())
+      for no key update of f skip locked
+    ), ranked as (
+      select d.id, d.destination_id, d.connection_id, d.event_id, d.due_at, c.cap, c.slot,
+        row_number() over (partition by d.destination_id order by d.due_at, d.id) as rank
+      from destinations c cross join lateral (
+        select d.id, d.destination_id, d.connection_id, d.event_id, d.due_at from forward_deliveries d
+        where d.destination_id = c.id and d.state = 'pending' and d.due_at <= now()
+        order by d.due_at
+        limit greatest(c.room, 0)
+        for update of d skip locked
+      ) d
+    ), picked as (
+      select * from ranked order by rank, due_at limit ${limit}
+    ), paced as (
+      update forward_destinations f set rate_next_at = p.slot + make_interval(secs => p.taken * ${RATE_SPACING}::float8 / f.max_per_second)
+      from (select destination_id, min(slot) as slot, count(*) as taken from picked where cap is not null group by destination_id) p
+      where f.id = p.destination_id
     )
-    update forward_deliveries d set due_at = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = d.attempts + 1
-    from due left join webhook_events w on w.connection_id = due.connection_id and w.event_id = due.event_id
-    where d.id = due.id
-    returning d.id, d.destination_id, d.connection_id, d.event_id, d.attempts, w.raw_body`)) as unknown as {
-    rows: Array<{ id: string | number; destination_id: string; connection_id: string; event_id: string; attempts: number; raw_body: string | null }>;
+    update forward_deliveries d set due_at = now() + make_interval(secs => ${LEASE_SECONDS}),
+      leased_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = d.attempts + 1
+    from picked left join webhook_events w on w.connection_id = picked.connection_id and w.event_id = picked.event_id
+    where d.id = picked.id
+    returning d.id, d.destination_id, d.connection_id, d.event_id, d.attempts, w.raw_body,
+      case when picked.cap is null then now() else picked.slot + make_interval(secs => (picked.rank - 1) * ${RATE_SPACING}::float8 / picked.cap) end as send_at`)) as unknown as {
+    rows: Array<{
+      id: string | number;
+      destination_id: string;
+      connection_id: string;
+      event_id: string;
+      attempts: number;
+      raw_body: string | null;
+      send_at: Date | string;
+    }>;
   };
   return taken.rows.map((row) => ({
     id: Number(row.id),
@@ -48,6 +112,7 @@ export async function takeDueDeliveries(limit: number): Promise<TakenDelivery[]>
     eventId: row.event_id,
     attempts: row.attempts,
     body: row.raw_body,
+    sendAt: new Date(row.send_at),
   }));
 }
 
@@ -65,10 +130,14 @@ export type AttemptRecord = {
 };
 
 /**
- * Writes a batch's attempts, moves each delivery on, and keeps each destination's failing-since time
- * (cleared by a delivered attempt, set by the first failed one), in one statement; a delivery removed
- * while it was being sent (its destination removed) is skipped. Then pauses, with an audit record,
- * each destination that has been failing for AUTO_PAUSE_HOURS.
+ * Writes a batch's attempts, moves each delivery on and ends its lease, and keeps each destination's
+ * failing-since time and circuit breaker, in one statement; a delivery removed while it was being sent
+ * (its destination removed) is skipped. Per destination, from this batch's attempts in order: a
+ * delivered one clears failing-since and closes the breaker; failed ones after the last delivered one
+ * add to its consecutive failures, and at BREAKER_THRESHOLD the breaker trips: then one delivery at a
+ * time is sent, as a probe, after a wait as long as the breaker has been tripped (30 s at first, so the
+ * waits double, at most BREAKER_MAX_PROBE_SECONDS). Then pauses, with an audit record, each destination
+ * that has been failing for AUTO_PAUSE_HOURS.
  */
 export async function recordAttempts(records: readonly AttemptRecord[]): Promise<void> {
   if (records.length === 0) return;
@@ -96,15 +165,34 @@ export async function recordAttempts(records: readonly AttemptRecord[]): Promise
       insert into forward_attempts (delivery_id, destination_id, started_at, latency_ms, status, ok, outcome, response_body)
       select delivery_id, destination_id, started_at, latency_ms, status, ok, outcome, response_body from r
     ), deliveries as (
-      update forward_deliveries d set state = r.state::forward_delivery_state, last_outcome = r.outcome,
-        due_at = case when r.state = 'pending' then now() + make_interval(secs => r.retry_seconds) else d.due_at end,
-        finished_at = case when r.state = 'pending' then null else now() end
       -- One cancelled while it was being sent (its replay cancelled) stays cancelled; its attempt is recorded.
-      from r where d.id = r.delivery_id and d.state = 'pending'
+      update forward_deliveries d set leased_until = null,
+        state = case when d.state = 'pending' then r.state::forward_delivery_state else d.state end,
+        last_outcome = case when d.state = 'pending' then r.outcome else d.last_outcome end,
+        due_at = case when d.state = 'pending' and r.state = 'pending' then now() + make_interval(secs => r.retry_seconds) else d.due_at end,
+        finished_at = case when d.state <> 'pending' then d.finished_at when r.state = 'pending' then null else now() end
+      from r where d.id = r.delivery_id
+    ), runs as (
+      select destination_id, max(started_at) filter (where ok) as last_ok_at,
+        min(started_at) filter (where not ok) as first_failed_at, count(*) filter (where not ok) as failed
+      from r group by destination_id
+    ), since_ok as (
+      select runs.destination_id, runs.last_ok_at,
+        (select count(*) from r where r.destination_id = runs.destination_id and not r.ok and r.started_at > runs.last_ok_at) as failed_after,
+        (select min(r.started_at) from r where r.destination_id = runs.destination_id and not r.ok and r.started_at > runs.last_ok_at) as failing_from
+      from runs
+    ), outcome as (
+      select f.id,
+        case when runs.last_ok_at is null then f.consecutive_failures + runs.failed else since_ok.failed_after end as consecutive,
+        case when runs.last_ok_at is null then coalesce(f.failing_since, runs.first_failed_at) else since_ok.failing_from end as failing_since,
+        case when runs.last_ok_at is null then f.tripped_at end as tripped_at
+      from forward_destinations f join runs on runs.destination_id = f.id join since_ok on since_ok.destination_id = f.id
     )
-    update forward_destinations f set failing_since = case when latest.ok then null else coalesce(f.failing_since, latest.started_at) end
-    from (select distinct on (destination_id) destination_id, ok, started_at from r order by destination_id, started_at desc) latest
-    where f.id = latest.destination_id`);
+    update forward_destinations f set failing_since = outcome.failing_since, consecutive_failures = outcome.consecutive,
+      tripped_at = case when outcome.consecutive >= ${BREAKER_THRESHOLD} then coalesce(outcome.tripped_at, now()) end,
+      probe_at = case when outcome.consecutive >= ${BREAKER_THRESHOLD} then now() + make_interval(secs =>
+        least(${BREAKER_MAX_PROBE_SECONDS}, greatest(${BREAKER_FIRST_PROBE_SECONDS}, extract(epoch from now() - coalesce(outcome.tripped_at, now()))))) end
+    from outcome where f.id = outcome.id`);
   if (records.some((r) => !r.ok)) await pauseLongFailing([...new Set(records.filter((r) => !r.ok).map((r) => r.destinationId))]);
 }
 

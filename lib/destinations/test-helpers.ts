@@ -51,8 +51,9 @@ export async function deliveriesOf(destinationId: string) {
   return db.select().from(forwardDeliveries).where(eq(forwardDeliveries.destinationId, destinationId)).orderBy(forwardDeliveries.id);
 }
 
-/** Makes every pending delivery due now, as if its wait (a retry's, or a lease's) had passed. */
+/** Makes every pending delivery due now, as if its wait (a retry's, a lease's, a tripped breaker's probe's) had passed. */
 export async function makeDueNow(): Promise<void> {
   const db = await getDb();
-  await db.execute(sql`update forward_deliveries set due_at = now() - interval '1 second' where state = 'pending'`);
+  await db.execute(sql`update forward_deliveries set due_at = now() - interval '1 second', leased_until = null where state = 'pending'`);
+  await db.execute(sql`update forward_destinations set probe_at = now() - interval '1 second', rate_next_at = null where tripped_at is not null or rate_next_at is not null`);
 }

@@ -3,33 +3,39 @@ import { performance } from "node:perf_hooks";
 import { errorMessage, logger } from "@/lib/logger";
 import { outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
 import { eventsReceived, onDeliveriesQueued } from "@/lib/webhooks/webhooks";
-import { attemptDeliveries } from "./forward";
-import { recordAttempts, takeDueDeliveries } from "./outbox";
+import { attemptDeliveries, startAttempts } from "./forward";
+import { recordAttempts, takeDueDeliveries, type AttemptRecord } from "./outbox";
 
 /**
- * The forwarding workers of this process: a few lanes, each taking a batch of due deliveries, sending
- * them side by side and recording the attempts, then the next batch. An idle lane sleeps until storing
- * queues a delivery here (onDeliveriesQueued), a destination is turned back on, or the poll interval
- * passes (for what other instances queued, and retries coming due). The receiver never waits for any
- * of it: storing only queues, and while a flood of webhooks fills the process, the lanes give way.
+ * The forwarding worker of this process. It takes due deliveries (fairly across destinations, each
+ * within its own room: lib/destinations/outbox.ts) while it has room for more under way, starts each
+ * one's attempt, and records each attempt as it ends, gathered into few statements. Nothing waits for
+ * the slowest send of a batch: a destination that hangs holds only its own deliveries, and every one
+ * that ends frees room for the next take. It takes when storing queues a delivery here
+ * (onDeliveriesQueued), when an attempt ends, when a destination is turned back on or a replay queued
+ * (wakeForwarding), and every POLL_MS (what other instances queued, retries and probes coming due).
+ * The receiver never waits for any of it: storing only queues, and while a flood of webhooks fills the
+ * process, the worker gives way.
  */
 
-const LANES = 4;
-const BATCH_SIZE = 25;
-const IDLE_POLL_MS = 1_000;
+/** Attempts under way at once in this process, over every destination. */
+const MAX_IN_FLIGHT = 100;
+/** Deliveries one take asks for at most: a few statements per batch, not per delivery. */
+const BATCH_SIZE = 50;
+const POLL_MS = 1_000;
 const ERROR_PAUSE_MS = 5_000;
 /**
- * How long a lane woken by storing waits before it takes: the events stored meanwhile go in the same
- * batch (a few statements per batch, not per event), for a few milliseconds more on each forward.
+ * How long a take prompted by storing or by an ended attempt waits: the events stored and the attempts
+ * ended meanwhile go in the same statements, for a few milliseconds more on each forward.
  */
-const GATHER_MS = 50;
+const GATHER_MS = 20;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Receiving comes first: the service waits for the console's answer to each webhook (and sends it
  * again when none comes in time), a destination waits for nothing. So while storing keeps this
  * process's event loop nearly full (at least BUSY_UTILIZATION of each LOAD_WINDOW_MS for FLOOD_WINDOWS
- * windows in a row, events arriving), the lanes forward one batch per FLOOD_PASS_MS between them and
+ * windows in a row, events arriving), the worker takes one batch per FLOOD_PASS_MS and
  * leave the rest queued, durable in the outbox, until a window is not full. That one batch keeps
  * forwards moving through a flood that does not end. A burst is no flood (a steady stream arrives in
  * bursts, and holding its forwards back would only delay them), nor is a replay alone (no events
@@ -49,42 +55,35 @@ export async function forwardDueDeliveries(policy: OutboundPolicy = outboundPoli
 }
 
 /**
- * The lanes' shared state: the idle lanes' wake-ups, oldest first, whether a wake found every lane
- * busy (then the next lane to finish goes on instead of sleeping, so no wake is lost), and whether
- * webhooks flood the process now, with when a lane last passed during one.
+ * The worker's state: attempts under way, whether a take is running (and whether another was asked
+ * for meanwhile), attempts ended and not yet recorded, and whether webhooks flood the process now,
+ * with when the worker last took during one.
  */
-export type Workers = { idle: Array<() => void>; wakeWhileBusy: boolean; flooded: boolean; lastFloodPassAt: number };
-export const newWorkers = (): Workers => ({ idle: [], wakeWhileBusy: false, flooded: false, lastFloodPassAt: 0 });
+export type Workers = {
+  policy: () => OutboundPolicy;
+  inFlight: number;
+  taking: boolean;
+  takeAgain: boolean;
+  gathering: NodeJS.Timeout | undefined;
+  ended: AttemptRecord[];
+  recording: boolean;
+  flooded: boolean;
+  lastFloodPassAt: number;
+  stopped: boolean;
+};
+export const newWorkers = (policy: () => OutboundPolicy = outboundPolicyFromEnv): Workers => ({
+  policy,
+  inFlight: 0,
+  taking: false,
+  takeAgain: false,
+  gathering: undefined,
+  ended: [],
+  recording: false,
+  flooded: false,
+  lastFloodPassAt: 0,
+  stopped: false,
+});
 const state = globalThis as unknown as { __forwardingWorkers?: Workers };
-
-/** Wakes one idle lane: one event queued needs one lane's pass, not every lane's. */
-function wakeOne(workers: Workers): void {
-  const wake = workers.idle.shift();
-  if (wake) wake();
-  else workers.wakeWhileBusy = true;
-}
-
-/** Sleeps until woken, or for `pollMs` when given. */
-function idle(workers: Workers, pollMs?: number): Promise<void> {
-  if (workers.wakeWhileBusy) {
-    workers.wakeWhileBusy = false;
-    return Promise.resolve();
-  }
-  return new Promise<void>((resolve) => {
-    let timer: NodeJS.Timeout | undefined;
-    const wake = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    workers.idle.push(wake);
-    if (pollMs !== undefined) {
-      timer = setTimeout(() => {
-        workers.idle.splice(workers.idle.indexOf(wake), 1);
-        resolve();
-      }, pollMs);
-    }
-  });
-}
 
 /**
  * Every LOAD_WINDOW_MS: whether the last FLOOD_WINDOWS windows were all full (the event loop nearly
@@ -106,7 +105,7 @@ export function watchForFloods(workers: Workers, received: () => number = events
   return () => clearInterval(timer);
 }
 
-/** Returns at once, or during a flood once it eases or this lane's turn for the flood's one batch per FLOOD_PASS_MS comes. */
+/** Returns at once, or during a flood once it eases or the turn for the flood's one batch per FLOOD_PASS_MS comes. */
 export async function giveWayToFloods(workers: Workers): Promise<void> {
   while (workers.flooded) {
     if (Date.now() - workers.lastFloodPassAt >= FLOOD_PASS_MS) {
@@ -117,43 +116,105 @@ export async function giveWayToFloods(workers: Workers): Promise<void> {
   }
 }
 
-/**
- * One lane. Lane 0 also polls while idle (for what other instances queued and for retries coming due);
- * the others sleep until woken, by storing, by a destination turned back on, or by a lane that took a
- * full batch (more is waiting): an idle console asks the database once a second, not once per lane,
- * and a busy one takes each queued event in one lane's statement, not in every lane's.
- */
-async function runLane(workers: Workers, lane: number): Promise<void> {
-  for (;;) {
-    try {
-      await giveWayToFloods(workers);
-      const taken = await forwardDueDeliveries();
-      if (taken === BATCH_SIZE) wakeOne(workers);
-      else await idle(workers, lane === 0 ? IDLE_POLL_MS : undefined);
-    } catch (error) {
-      logger.error("forwarding pass failed", { error: errorMessage(error) });
-      await pause(ERROR_PAUSE_MS);
-    }
+/** Records the ended attempts, in statements of up to a batch each, one statement at a time. */
+async function recordEnded(workers: Workers): Promise<void> {
+  if (workers.recording) return;
+  workers.recording = true;
+  try {
+    while (workers.ended.length > 0) await recordAttempts(workers.ended.splice(0, BATCH_SIZE));
+  } catch (error) {
+    // Their deliveries stay leased and are taken again when the lease ends: at least once.
+    logger.error("recording forwarding attempts failed", { error: errorMessage(error) });
+  } finally {
+    workers.recording = false;
   }
 }
 
-/** Starts this process's forwarding lanes (once, also across dev reloads); they run as long as the process. */
-export function startForwarding(): void {
-  if (state.__forwardingWorkers) return;
-  const workers = newWorkers();
-  let gathering: NodeJS.Timeout | undefined;
-  onDeliveriesQueued(() => {
-    gathering ??= setTimeout(() => {
-      gathering = undefined;
-      wakeOne(workers);
-    }, GATHER_MS);
-  });
-  state.__forwardingWorkers = workers;
-  watchForFloods(workers);
-  for (let lane = 0; lane < LANES; lane++) void runLane(workers, lane);
+function attemptEnded(workers: Workers, record: AttemptRecord | null): void {
+  workers.inFlight--;
+  if (record) workers.ended.push(record);
+  void recordEnded(workers).then(() => takeSoon(workers));
 }
 
-/** Wakes an idle lane now: deliveries may be due (a destination turned back on, a replay queued). */
+/**
+ * Takes due deliveries while there is room, starting each one's attempt. One take runs at a time; one
+ * asked for meanwhile runs after it, so no prompt is lost.
+ */
+export async function takeAndStart(workers: Workers): Promise<void> {
+  if (workers.taking) {
+    workers.takeAgain = true;
+    return;
+  }
+  workers.taking = true;
+  try {
+    do {
+      workers.takeAgain = false;
+      await giveWayToFloods(workers);
+      const room = Math.min(MAX_IN_FLIGHT - workers.inFlight, BATCH_SIZE);
+      if (room <= 0 || workers.stopped) break;
+      const taken = await takeDueDeliveries(room);
+      workers.inFlight += taken.length;
+      const attempts = await startAttempts(taken, workers.policy()).catch((error: unknown) => {
+        workers.inFlight -= taken.length;
+        throw error;
+      });
+      for (const attempt of attempts) {
+        attempt.then(
+          (record) => attemptEnded(workers, record),
+          (error: unknown) => {
+            logger.error("a forwarding attempt failed", { error: errorMessage(error) });
+            attemptEnded(workers, null);
+          },
+        );
+      }
+      if (taken.length === room) workers.takeAgain = true;
+    } while (workers.takeAgain);
+  } catch (error) {
+    logger.error("forwarding pass failed", { error: errorMessage(error) });
+    await pause(ERROR_PAUSE_MS);
+  } finally {
+    workers.taking = false;
+  }
+}
+
+/** A take GATHER_MS from now, unless one is already coming. */
+function takeSoon(workers: Workers): void {
+  if (workers.stopped) return;
+  workers.gathering ??= setTimeout(() => {
+    workers.gathering = undefined;
+    void takeAndStart(workers);
+  }, GATHER_MS);
+}
+
+/**
+ * Starts a worker: it takes when told (the answer's `wake`), on a poll, and whenever an attempt ends.
+ * `stop` ends its polling and taking; attempts under way finish and are recorded.
+ */
+export function startWorkers(workers: Workers = newWorkers()): { workers: Workers; wake: () => void; stop: () => void } {
+  const stopWatching = watchForFloods(workers);
+  const poll = setInterval(() => void takeAndStart(workers), POLL_MS).unref();
+  void takeAndStart(workers);
+  return {
+    workers,
+    wake: () => takeSoon(workers),
+    stop: () => {
+      workers.stopped = true;
+      clearInterval(poll);
+      clearTimeout(workers.gathering);
+      stopWatching();
+    },
+  };
+}
+
+/** Starts this process's forwarding worker (once, also across dev reloads); it runs as long as the process. */
+export function startForwarding(): void {
+  if (state.__forwardingWorkers) return;
+  const { workers, wake } = startWorkers();
+  state.__forwardingWorkers = workers;
+  onDeliveriesQueued(wake);
+}
+
+/** Takes now: deliveries may be due (a destination turned back on, a replay queued). */
 export function wakeForwarding(): void {
-  if (state.__forwardingWorkers) wakeOne(state.__forwardingWorkers);
+  if (state.__forwardingWorkers) takeSoon(state.__forwardingWorkers);
 }

@@ -1,8 +1,9 @@
 import "server-only";
-import { promises as dns, type LookupAddress } from "node:dns";
+import type { LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
 import { env } from "@/lib/env";
+import { dnsResolver } from "./resolve";
 
 /**
  * Where the console may send a request to a URL someone typed (webhook forwarding destinations, alert
@@ -21,10 +22,11 @@ export function outboundPolicyFromEnv(): OutboundPolicy {
 
 export const MAX_URL_LENGTH = 2048;
 
-/** Every address a host name has: dns.lookup with `all`, or a test's stand-in that names the answer. */
+/** Every address a host name has: resolveWithDns, or a test's stand-in that names the answer. */
 export type ResolveAll = (hostname: string) => Promise<readonly LookupAddress[]>;
 
-export const resolveWithDns: ResolveAll = (hostname) => dns.lookup(hostname, { all: true });
+/** Every address of a name, within a deadline and off libuv's threads (resolve.ts says why). */
+export const resolveWithDns: ResolveAll = dnsResolver();
 
 export type DestinationRule = "too_long" | "invalid_url" | "scheme" | "credentials" | "refused_address" | "unresolved";
 

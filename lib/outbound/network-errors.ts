@@ -8,6 +8,10 @@ export const NETWORK_ERRORS: Record<string, string> = {
   ECONNRESET: "the connection was reset",
   ENOTFOUND: "no such host name",
   EAI_AGAIN: "the host name could not be looked up",
+  // c-ares's (lib/outbound/resolve.ts): the DNS servers did not answer in time, or refused.
+  ETIMEOUT: "looking up the host name took too long",
+  ESERVFAIL: "the DNS servers failed to look up the host name",
+  EREFUSED: "the DNS servers refused the look-up",
   EHOSTUNREACH: "host unreachable",
   ENETUNREACH: "network unreachable",
   ETIMEDOUT: "the connection timed out",
