@@ -21,11 +21,12 @@
  * Results: bench/results/forward.json.
  */
 import { sql } from "drizzle-orm";
-import { createDestination } from "@/lib/destinations/destinations";
 import { bulkLoad, insertBulkConnections } from "@/tooling/bulk-load";
-import { runIngestPhases, ingestRates, sendEventsAtRate, webhookSenders, WEBHOOK_URLS } from "./ingest";
-import { rowsOf, sleep, withDatabase, type Scenario } from "./reliability/server";
+import { runIngestPhases, ingestRates, sendEventsAtRate } from "./ingest";
+import { sleep, withDatabase } from "./reliability/server";
 import { benchConsole, benchScenario } from "./support/console";
+import { ACTOR, addDestinations, count, deliveryLatency, FORWARD_ENV, forwardingScenario, type Forwarding } from "./support/forwarding";
+import { capRun, hangingRun, ISOLATION_TARGETS } from "./forward-isolation";
 import { startForwardReceiver, type ForwardReceiver } from "./support/forward-receiver";
 import { measuredPart, median, round, sum, type BackendContext } from "./support/part";
 import type { BackendKey, Metric } from "./support/report";
@@ -47,14 +48,13 @@ const outageRate = (backend: BackendContext) => Math.max(1, Math.round(STEADY_RA
 const REPLAY_EVENTS = Number(process.env.BENCH_FORWARD_REPLAY_EVENTS ?? 100_000);
 /** How long the handler may take to receive what was stored, after the sending stops. */
 const SETTLE_MS = 180_000;
-const FORWARD_ENV = { CONSOLE_FORWARD_ALLOWED_HOSTS: "127.0.0.1" };
-const ACTOR = { id: null, email: "bench" };
 
 const TARGETS = {
   ingest: "ingest ÷ /api/health with one active destination within 0.05 of the ratio without one, on both databases",
   steady: "50,000 events forwarded to a healthy local destination, p99 stored → delivered ≤ 2 s, on both databases",
   outage: "a destination down for the first half of a run, then back: every event delivered, none twice at once",
   replay: "a replay of 100,000 events to a local destination ≥ 1,000 events/s on PostgreSQL",
+  ...ISOLATION_TARGETS,
 };
 
 export const forwardPart = measuredPart(
@@ -64,65 +64,51 @@ export const forwardPart = measuredPart(
   measure,
 );
 
+/** The runs to make (BENCH_FORWARD_RUNS, comma-separated; all by default): a figure of one run can be taken again alone. */
+const RUNS = ["ingest", "steady", "outage", "replay", "hanging", "cap"] as const;
+const chosenRuns = new Set(process.env.BENCH_FORWARD_RUNS?.split(",").map((run) => run.trim()) ?? RUNS);
+
 async function measure(backend: BackendContext) {
   const receiver = await startForwardReceiver();
   try {
-    const pairs = [];
-    for (let pair = 0; pair < INGEST_PAIRS; pair++) {
-      pairs.push({ without: await ingestRun(backend, receiver, "none"), withOne: await ingestRun(backend, receiver, "one") });
+    const metrics: Metric[] = [];
+    const figures: Record<string, unknown> = {};
+    if (chosenRuns.has("ingest")) {
+      const ingest = await ingestRuns(backend, receiver);
+      metrics.push(...ingest.metrics);
+      Object.assign(figures, ingest.figures);
     }
-    const withEvery = await ingestRun(backend, receiver, "every");
-    const withoutRatio = median(pairs.map((p) => p.without.ratio));
-    const steady = await steadyRun(backend, receiver);
-    const outage = await outageRun(backend, receiver);
-    const replay = await replayRun(backend, receiver);
-    const metrics: Metric[] = [
-      { metric: "ingest ratio without destinations (median)", value: round(withoutRatio, 3), unit: "" },
-      { metric: "ingest ratio with one active destination (median)", value: round(median(pairs.map((p) => p.withOne.ratio)), 3), unit: "" },
-      { metric: "ingest ratio lost to one destination (median of pairs)", value: round(median(pairs.map((p) => p.without.ratio - p.withOne.ratio)), 3), unit: "", target: { op: "<=", value: 0.05 } },
-      { metric: "ingest ratio with a destination per connection", value: round(withEvery.ratio, 3), unit: "" },
-      { metric: "ingest ratio lost to forwarding every event", value: round(withoutRatio - withEvery.ratio, 3), unit: "" },
-      { metric: "events forwarded during ingest, not delivered", value: sum(pairs, (p) => p.withOne.undelivered) + withEvery.undelivered, unit: "", target: { op: "<=", value: 0 } },
-      ...steady.metrics,
-      ...outage.metrics,
-      ...replay.metrics,
-      { metric: "forwards failing the signature check, or sent twice at once", value: receiver.problems.length, unit: "", target: { op: "<=", value: 0 } },
-    ];
-    return { metrics, ingestPairs: pairs, withEvery, steady: steady.figures, outage: outage.figures, replay: replay.figures, problems: receiver.problems.slice(0, 10) };
+    const runs = { steady: steadyRun, outage: outageRun, replay: replayRun, hanging: hangingRun, cap: capRun };
+    for (const [name, run] of Object.entries(runs)) {
+      if (!chosenRuns.has(name)) continue;
+      const result = await run(backend, receiver);
+      metrics.push(...result.metrics);
+      figures[name] = result.figures;
+    }
+    metrics.push({ metric: "forwards failing the signature check, or sent twice at once", value: receiver.problems.length, unit: "", target: { op: "<=", value: 0 } });
+    return { metrics, ...figures, problems: receiver.problems.slice(0, 10) };
   } finally {
     await receiver.close();
   }
 }
 
-/** Which of the connections forward to the handler: none, the first, or every one. */
-type Forwarding = "none" | "one" | "every";
-
-/** A fresh database with WEBHOOK_URLS connections, those `forwarding` says forwarding to the handler. */
-async function forwardingScenario(name: string, receiver: ForwardReceiver, forwarding: Forwarding = "every") {
-  const scenario = await benchScenario(`${NAME}-${name}`);
-  const senders = await webhookSenders(scenario, WEBHOOK_URLS);
-  receiver.acceptKeys(...senders.map((s) => s.key));
-  const forwarded = { none: [], one: senders.slice(0, 1), every: senders }[forwarding];
-  if (forwarded.length > 0) await withDatabase(scenario, () => addDestinations(receiver, forwarded.map((s) => s.connectionId)));
-  return { scenario, senders };
-}
-
-async function addDestinations(receiver: ForwardReceiver, connectionIds: string[]): Promise<string[]> {
-  const ids = [];
-  for (const connectionId of connectionIds) {
-    const created = await createDestination(
-      ACTOR,
-      { connectionId, name: "Bench handler", url: receiver.url, signing: "service", eventTypes: [], verificationMethods: [] },
-      { allowedHosts: ["127.0.0.1"] },
-    );
-    if (!created.ok) throw new Error(created.error);
-    ids.push(created.id);
+async function ingestRuns(backend: BackendContext, receiver: ForwardReceiver) {
+  const pairs = [];
+  for (let pair = 0; pair < INGEST_PAIRS; pair++) {
+    pairs.push({ without: await ingestRun(backend, receiver, "none"), withOne: await ingestRun(backend, receiver, "one") });
   }
-  return ids;
+  const withEvery = await ingestRun(backend, receiver, "every");
+  const withoutRatio = median(pairs.map((p) => p.without.ratio));
+  const metrics: Metric[] = [
+    { metric: "ingest ratio without destinations (median)", value: round(withoutRatio, 3), unit: "" },
+    { metric: "ingest ratio with one active destination (median)", value: round(median(pairs.map((p) => p.withOne.ratio)), 3), unit: "" },
+    { metric: "ingest ratio lost to one destination (median of pairs)", value: round(median(pairs.map((p) => p.without.ratio - p.withOne.ratio)), 3), unit: "", target: { op: "<=", value: 0.05 } },
+    { metric: "ingest ratio with a destination per connection", value: round(withEvery.ratio, 3), unit: "" },
+    { metric: "ingest ratio lost to forwarding every event", value: round(withoutRatio - withEvery.ratio, 3), unit: "" },
+    { metric: "events forwarded during ingest, not delivered", value: sum(pairs, (p) => p.withOne.undelivered) + withEvery.undelivered, unit: "", target: { op: "<=", value: 0 } },
+  ];
+  return { metrics, figures: { ingestPairs: pairs, withEvery } };
 }
-
-const count = async (scenario: Scenario, query: ReturnType<typeof sql>) =>
-  withDatabase(scenario, async (db) => Number(rowsOf<{ n: string | number }>(await db.execute(query))[0]!.n));
 
 /** Waits until the handler has gone `quietMs` without a new forward (the outbox is drained). */
 async function untilQuiet(receiver: ForwardReceiver, quietMs = 2_000): Promise<void> {
@@ -156,19 +142,6 @@ async function ingestRun(backend: BackendContext, receiver: ForwardReceiver, for
   } finally {
     await scenario.dispose();
   }
-}
-
-/** Milliseconds from stored to delivered, over the delivered forwards (the database's clock at both ends). */
-async function deliveryLatency(scenario: Scenario) {
-  return withDatabase(scenario, async (db) => {
-    const [row] = rowsOf<{ p50: number; p99: number; max: number; delivered: string; waiting: string; failed: string }>(
-      await db.execute(sql`
-        select percentile_cont(0.5) within group (order by ms) as p50, percentile_cont(0.99) within group (order by ms) as p99, max(ms) as max,
-          count(*) filter (where state = 'delivered') as delivered, count(*) filter (where state = 'pending') as waiting, count(*) filter (where state = 'failed') as failed
-        from (select state, extract(epoch from (finished_at - created_at)) * 1000 as ms from forward_deliveries) d`),
-    );
-    return { p50: round(Number(row!.p50), 0), p99: round(Number(row!.p99), 0), max: round(Number(row!.max), 0), delivered: Number(row!.delivered), waiting: Number(row!.waiting), failed: Number(row!.failed) };
-  });
 }
 
 async function steadyRun(backend: BackendContext, receiver: ForwardReceiver) {
@@ -241,7 +214,7 @@ async function replayRun(backend: BackendContext, receiver: ForwardReceiver) {
       await bulkLoad(db, { connections: [connection!], events: REPLAY_EVENTS, rejections: 0, days: 7 });
       const { readServerKeys } = await import("@/lib/connections/keys");
       receiver.acceptKeys(...(await readServerKeys(connection!.id)));
-      const [destinationId] = await addDestinations(receiver, [connection!.id]);
+      const [destinationId] = await addDestinations(receiver.url, [connection!.id]);
       const { startReplay } = await import("@/lib/destinations/replay");
       const started = performance.now();
       const replay = await startReplay(ACTOR, { connectionId: connection!.id, destinationId: destinationId!, filters: "" });

@@ -15,6 +15,8 @@ export async function startForwardReceiver({ answerDelayMs = 0 }: { answerDelayM
   const delivered = new Map<string, number>();
   /** When the last event not delivered before arrived (the end of a drain). */
   let lastNewDeliveryAt = 0;
+  /** When each forward arrived (its request's end), in order: a destination's rate as it sees it. */
+  const arrivals: number[] = [];
   const inFlight = new Set<string>();
   const problems: string[] = [];
   const keys: string[] = [];
@@ -30,6 +32,7 @@ export async function startForwardReceiver({ answerDelayMs = 0 }: { answerDelayM
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const id = String(request.headers["webhook-id"] ?? "");
+      arrivals.push(Date.now());
       if (inFlight.has(id)) problems.push(`event ${id}: sent again while an attempt was still in flight`);
       inFlight.add(id);
       if (Date.now() < downUntil) {
@@ -58,10 +61,20 @@ export async function startForwardReceiver({ answerDelayMs = 0 }: { answerDelayM
     /** Answers 503 to every forward for `ms`. */
     goDown: (ms: number) => (downUntil = Date.now() + ms),
     refusedWhileDown: () => refusedWhileDown,
+    /** The most forwards that arrived within any one second. */
+    mostInOneSecond: () => {
+      let most = 0;
+      for (let first = 0, last = 0; last < arrivals.length; last++) {
+        while (arrivals[last]! - arrivals[first]! >= 1_000) first++;
+        most = Math.max(most, last - first + 1);
+      }
+      return most;
+    },
     /** Forgets what it received (between runs); keys are kept. */
     reset: () => {
       delivered.clear();
       lastNewDeliveryAt = 0;
+      arrivals.length = 0;
       problems.length = 0;
       refusedWhileDown = 0;
     },
@@ -74,5 +87,18 @@ export async function startForwardReceiver({ answerDelayMs = 0 }: { answerDelayM
       return done();
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A handler that takes every forward and never answers: each attempt to it lasts the attempt's whole limit. */
+export async function startHangingHandler() {
+  const server = http.createServer(() => {});
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", 511, resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hangs`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
