@@ -1,16 +1,21 @@
 import type { Instrumentation } from "next";
 
-/** Runs once when a console server starts: migrations, the bootstrap admin, background jobs. */
+/**
+ * Runs once when a console server starts: in production Next's own prints of the errors it catches go to
+ * the redacting logger instead (lib/request-errors.ts says why that takes patching console.error); then
+ * migrations, the bootstrap admin, background jobs.
+ */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  if (process.env.NODE_ENV === "production") (await import("./lib/request-errors")).quietNextErrorPrints();
   const { startUp } = await import("./lib/startup");
   await startUp();
 }
 
 /**
  * An error Next caught while serving a request (a page's render, a route handler), written through
- * lib/logger. Next has printed the error itself by then, whole: server actions therefore catch their own
- * (lib/server-action.ts), and route handlers answer theirs, so a database error's parameters never get here.
+ * lib/logger, in place of Next's own print of it. Server actions still catch their own
+ * (lib/server-action.ts), and route handlers answer theirs where they can.
  */
 export const onRequestError: Instrumentation.onRequestError = async (error, request, context) => {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;

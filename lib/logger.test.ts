@@ -43,6 +43,31 @@ describe("redact", () => {
   });
 });
 
+describe("a webhook URL's token", () => {
+  const TOKEN = "Zq3k9WbX2mN7pR4tY8vL1cH6jD0sF5gA";
+  it.each([
+    ["a plain path", `POST /api/webhooks/${TOKEN} failed`],
+    ["a malformed escape after the token", `URI malformed: /api/webhooks/${TOKEN}%zz`],
+    ["a lone percent", `http://127.0.0.1:3000/api/webhooks/${TOKEN}%`],
+    ["an encoded token", `/api/webhooks/${[...TOKEN].map((c) => `%${c.charCodeAt(0).toString(16)}`).join("")}`],
+    ["encoded slashes", `%2Fapi%2Fwebhooks%2F${TOKEN}`],
+    ["twice-encoded slashes", `%252Fapi%252Fwebhooks%252F${TOKEN}%252`],
+    ["an encoded letter", `/api/%77ebhooks/${TOKEN}%zz`],
+    ["doubled slashes", `/api//webhooks//${TOKEN}?x=%zz`],
+    ["a quoted input", `TypeError: Invalid URL { input: 'http://h/api/webhooks/${TOKEN}%E0%A4%A' }`],
+  ])("never reaches a line: %s", (_, text) => {
+    logger.error(text, { error: text, nested: { path: text }, list: [text] });
+    expect(lines.join("\n")).not.toMatch(/Zq3k9WbX|%5a%71|%5A%71/i);
+    expect(logged()[0]).toMatchObject({ error: expect.stringContaining("[redacted]") });
+  });
+
+  it("leaves other paths alone", () => {
+    const fields = { path: "/webhooks?userId=usr_1", file: "lib/webhooks/receive.ts", other: "/api/webhook-events/42", route: "/api/webhooks/[[...path]]" };
+    logger.warn("read", fields);
+    expect(logged()[0]).toMatchObject(fields);
+  });
+});
+
 describe("errorMessage", () => {
   it("recognises drizzle's wrapper by its shape, not its class (the built server holds several copies)", () => {
     const cause = Object.assign(new Error(`date/time field value out of range: "0000-01-01"`), { code: "22008", routine: "DateTimeParseError" });

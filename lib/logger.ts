@@ -2,7 +2,7 @@ import "server-only";
 /**
  * One-line JSON logs on standard error, so a CLI's standard output stays its answer. Fields whose
  * names suggest a secret are replaced before anything is written: a key passed by mistake never
- * reaches a log.
+ * reaches a log; so is a webhook URL's token in any text (a message that quotes the path asked for).
  *
  * Repeats: a warn or error line whose level, message, `error` and `reason` fields match one written
  * in the last 10 s is counted, not written; when that window ends one line
@@ -20,13 +20,31 @@ const REPEAT_KEY_FIELDS = ["error", "reason"] as const;
 type Fields = Record<string, unknown>;
 type Level = "info" | "warn" | "error";
 
+/** A word as it may be written in a URL's path: each letter itself or percent-encoded, once or twice (either case). */
+const spelled = (word: string) => [...word].map((c) => `(?:${c}|%(?:25)?${c.charCodeAt(0).toString(16)})`).join("");
+const SLASHES = "(?:/|%(?:25)?2f|\\\\)+";
+/**
+ * A webhook URL's path in any spelling Next or a client may give it (`/api/webhooks/<token>`, percent-encoded
+ * letters or slashes, doubled slashes, a malformed escape such as `%zz` in or after the token): the segment
+ * after it is a connection's secret token, whatever message quotes it (an error that names the URL asked for).
+ * A route's pattern (`/api/webhooks/[[...path]]`) is left as it is: no token starts with a bracket.
+ */
+const WEBHOOK_TOKEN = new RegExp(`(${spelled("api")}${SLASHES}${spelled("webhooks")}${SLASHES})(?!\\[)[^\\s/?#"'<>\`,;)\\]}]+`, "gi");
+
+/** A string with every webhook URL's token replaced. */
+export function redactWebhookTokens(text: string): string {
+  return text.replace(WEBHOOK_TOKEN, "$1[redacted]");
+}
+
+function redactValue(value: unknown): unknown {
+  if (typeof value === "string") return redactWebhookTokens(value);
+  if (Array.isArray(value)) return value.map(redactValue);
+  return value && typeof value === "object" ? redact(value as Fields) : value;
+}
+
+/** Fields whose names suggest a secret, at any depth, and a webhook URL's token in any string. */
 export function redact(fields: Fields): Fields {
-  return Object.fromEntries(
-    Object.entries(fields).map(([k, v]) => [
-      k,
-      SECRET_FIELD.test(k) ? "[redacted]" : v && typeof v === "object" && !Array.isArray(v) ? redact(v as Fields) : v,
-    ]),
-  );
+  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, SECRET_FIELD.test(k) ? "[redacted]" : redactValue(v)]));
 }
 
 function emit(line: Fields) {
@@ -73,7 +91,7 @@ export function flushRepeatedLogLines(): void {
 
 function write(level: Level, message: string, fields: Fields = {}) {
   if (level !== "info" && countRepeat(level, message, fields)) return;
-  emit({ level, message, ...redact(fields) });
+  emit({ level, message: redactWebhookTokens(message), ...redact(fields) });
 }
 
 export const logger = {

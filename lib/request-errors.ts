@@ -11,6 +11,7 @@ type OnRequestError = Parameters<Instrumentation.onRequestError>;
  * SQLSTATE and names but no value. The digest is what the visitor's error page shows, to find the line.
  */
 export function logRequestError(error: OnRequestError[0], request: OnRequestError[1], context: OnRequestError[2]): void {
+  if (error instanceof Object) claimPrinted(error);
   const digest = error instanceof Object && "digest" in error && typeof error.digest === "string" ? error.digest : undefined;
   logger.error("request failed", {
     method: request.method,
@@ -20,4 +21,67 @@ export function logRequestError(error: OnRequestError[0], request: OnRequestErro
     digest,
     error: errorMessage(error),
   });
+}
+
+/*
+ * Next prints an error it catches whole (message, stack and every property: a failed query's SQL and
+ * parameters, a URL an error quotes) before it calls onRequestError, and `next start` has no option to
+ * stop it: the `quiet` flag that would is only for a custom server (next({ quiet: true })), and
+ * next.config's `logging` covers fetches and requests, not errors. So its console.error calls of those
+ * shapes, and only those, are taken over here (Next 16.4, build/output/log.js `error`, which every one of
+ * them goes through: `⨯` then the error, or `⨯ unhandledRejection:` / `uncaughtException:` then it):
+ * - `⨯ <error>`: a route handler's or a render's error (route-module.js onRequestError, then
+ *   instrumentation's), or one of the server's own (base-server.js logError). The first kind reaches
+ *   logRequestError just after, which writes its line; any other is written as "server error" after
+ *   CLAIM_MS, so none is lost.
+ * - `⨯ unhandledRejection: <reason>` and `⨯ uncaughtException: <error>` (process-error-handlers.js): a
+ *   promise a page started and nothing awaited, say. Written at once as what they are.
+ * Every other print (Next's own words, warnings, anything of ours) is left as it is. In development Next's
+ * print stays: it maps the stack to the source, and the only data is the developer's own.
+ */
+
+/** How long a printed error waits for onRequestError (called a few awaits after the print) before it is written alone. */
+const CLAIM_MS = 1_000;
+const waiting = new Map<object, ReturnType<typeof setTimeout>>();
+
+function claimPrinted(error: object): void {
+  const timer = waiting.get(error);
+  if (timer) clearTimeout(timer);
+  waiting.delete(error);
+}
+
+const ANSI = /\u001b\[[0-9;]*m/g;
+const isNextErrorPrefix = (value: unknown) => typeof value === "string" && value.replace(ANSI, "") === "⨯";
+const PROCESS_EVENTS: Record<string, string> = { "unhandledRejection:": "unhandled rejection", "uncaughtException:": "uncaught exception" };
+
+/** True when the console.error arguments were Next's print of an error, now handed to the logger instead. */
+export function takeOverNextErrorPrint(args: readonly unknown[]): boolean {
+  if (!isNextErrorPrefix(args[0])) return false;
+  if (args.length === 2 && args[1] instanceof Error) {
+    const error = args[1];
+    const timer = setTimeout(() => {
+      waiting.delete(error);
+      logger.error("server error", { error: errorMessage(error) });
+    }, CLAIM_MS);
+    timer.unref?.();
+    waiting.set(error, timer);
+    return true;
+  }
+  const event = typeof args[1] === "string" ? PROCESS_EVENTS[args[1]] : undefined;
+  if (args.length === 3 && event) {
+    logger.error(event, { error: errorMessage(args[2]) });
+    return true;
+  }
+  return false;
+}
+
+/** Installs the take-over on console.error, once per process (instrumentation.ts's register, in production). */
+export function quietNextErrorPrints(): void {
+  const holder = globalThis as { __quietNextErrorPrints?: true };
+  if (holder.__quietNextErrorPrints) return;
+  holder.__quietNextErrorPrints = true;
+  const print = console.error.bind(console);
+  console.error = (...args: unknown[]) => {
+    if (!takeOverNextErrorPrint(args)) print(...args);
+  };
 }

@@ -4,6 +4,7 @@ import { roleForGroups } from "@/lib/auth/sso-claims";
 import { errorMessage } from "@/lib/logger";
 import { DEMO_ALERTS } from "./demo-alerts";
 import { DEMO_OIDC_NAME, demoUsers, logTail, startDemoStack, terminal, type DemoStack } from "./demo-stack";
+import { readPort } from "./ports.mjs";
 import { demoOidcGroups, demoOidcUsers } from "@/tooling/oidc-users";
 
 /**
@@ -16,7 +17,7 @@ import { demoOidcGroups, demoOidcUsers } from "@/tooling/oidc-users";
 const dataDir = path.resolve(".data/demo");
 const logFile = path.join(dataDir, "demo.log");
 const PORT_VARIABLES = ["PORT", "EMULATOR_PORT", "OIDC_PORT", "TENANT_APP_PORT", "NOTICE_PORT", "SMTP_PORT"] as const;
-const port = (env: (typeof PORT_VARIABLES)[number], fallback: number) => ({ port: Number(process.env[env] ?? fallback), env });
+const port = (env: (typeof PORT_VARIABLES)[number], fallback: number) => ({ port: readPort(env, fallback), env });
 
 /** What signing in as a demo provider user gives, for the banner. */
 function ssoOutcome(groups: string[], emailVerified: boolean): string {

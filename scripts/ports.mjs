@@ -23,8 +23,9 @@ export const FETCH_BLOCKED_PORTS = new Set([
 export function portProblem(variable, value) {
   const port = Number(value);
   const retry = `Choose another port: ${variable}=<port>.`;
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    return `${variable}=${value} is not a port (a whole number from 1 to 65535). ${retry}`;
+  // The text as set, quoted (an empty one shows as ""), never Number()'s NaN.
+  if (!/^\d+$/.test(String(value ?? "")) || !Number.isInteger(port) || port < 1 || port > 65535) {
+    return `${variable} must be a port number from 1 to 65535, not ${JSON.stringify(String(value ?? ""))}. ${retry}`;
   }
   if (FETCH_BLOCKED_PORTS.has(port)) {
     return (
@@ -33,6 +34,17 @@ export function portProblem(variable, value) {
     );
   }
   return undefined;
+}
+
+/**
+ * The port the variable sets (its fallback when it is unset), or an error naming the variable and the
+ * text it holds: read as text and judged before Number() could turn "abc" into NaN.
+ */
+export function readPort(variable, fallback, environment = process.env) {
+  const value = environment[variable] ?? String(fallback);
+  const problem = portProblem(variable, value);
+  if (problem) throw new Error(problem);
+  return Number(value);
 }
 
 // Run as a script: checks each variable named on the command line that is set (an unset one takes its default).

@@ -7,6 +7,7 @@ import { STORY_INCIDENTS } from "@/emulator/server";
 import { errorMessage } from "@/lib/logger";
 import { TOUR_ALERTS } from "./demo-alerts";
 import { demoUsers, logTail, startDemoStack, terminal, type DemoStack } from "./demo-stack";
+import { readPort } from "./ports.mjs";
 
 /**
  * npm run tour: starts the demo stack on ports of its own (TOUR_PORT 3030, TOUR_EMULATOR_PORT 4030,
@@ -22,7 +23,7 @@ const logFile = path.join(dataDir, "tour.log");
 const VIDEO_FILE = path.join(outDir, "tour.webm");
 /** How long each step stays on screen in the video. */
 const VIDEO_PAUSE_MS = 2_500;
-const port = (env: string, fallback: number) => ({ port: Number(process.env[env] ?? fallback), env });
+const port = (env: string, fallback: number) => ({ port: readPort(env, fallback), env });
 const say = (line: string) => terminal.out(`${line}\n`);
 
 /** An executable named `name` on PATH, or null. */

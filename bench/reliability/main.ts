@@ -14,6 +14,7 @@ import { faultsCheck } from "./faults";
 import { fuzzCheck } from "./fuzz-check";
 import { logsCheck } from "./logs";
 import { forwardCheck } from "./forward";
+import { requestErrorsCheck } from "./request-errors";
 import { formatResult, type CheckResult } from "./result";
 import { backend, distDir, prepareOwnEnv } from "./server";
 import { withServiceConsole } from "./service-console";
@@ -24,7 +25,7 @@ type Check = { key: string; run: (context: { emulatorUrl: string }) => Promise<C
 const checks: Check[] = [
   { key: "crash", run: async () => [await crashCheck()] },
   { key: "two", run: () => twoInstancesCheck() },
-  { key: "logs", run: () => logsCheck() },
+  { key: "logs", run: async () => [...(await logsCheck()), await requestErrorsCheck()] },
   // Checks 4 and 5 share one console pointed at the emulator.
   { key: "pages", run: ({ emulatorUrl }) => withServiceConsole(async (fixture) => [await faultsCheck(emulatorUrl, fixture), await deepNestingCheck(fixture)]) },
   { key: "fuzz", run: async () => [await fuzzCheck()] },

@@ -93,7 +93,7 @@ export function ThresholdsForm({
           );
         })}
       </div>
-      <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
+      <Button type="submit" untilHydrated disabled={isSubmitting} aria-busy={isSubmitting}>
         {isSubmitting ? "Saving…" : "Save thresholds"}
       </Button>
     </form>

@@ -51,7 +51,7 @@ export function SignInForm({ callbackPath, autoFocus }: { callbackPath: string; 
           {...register("password")}
         />
       </Field>
-      <Button type="submit" className="w-full" disabled={isSubmitting}>
+      <Button type="submit" untilHydrated className="w-full" disabled={isSubmitting}>
         {isSubmitting ? "Signing in…" : "Sign in"}
       </Button>
     </form>

@@ -165,7 +165,7 @@ export function ConnectionForm(props: ConnectionFormProps) {
           <input type="checkbox" {...register("removeServerSecondaryKey")} /> Remove the second server key (rotation finished)
         </label>
       ) : null}
-      <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
+      <Button type="submit" untilHydrated disabled={isSubmitting} aria-busy={isSubmitting}>
         {isSubmitting ? "Checking the key…" : editing ? "Save changes" : "Add connection"}
       </Button>
     </form>

@@ -2,6 +2,7 @@
 import { Menu, X } from "lucide-react";
 import { usePathname } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import type { NavItem } from "@/lib/auth/roles";
 import { NavLinks } from "./nav-links";
 
@@ -17,6 +18,8 @@ export function MobileNav({ items, badges, children }: { items: NavItem[]; badge
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const pathname = usePathname();
+  // Served as HTML first: until hydrated, a tap would open nothing.
+  const hydrated = useHydrated();
 
   // Any navigation closes it (a link in the panel, the browser's back button). Adjusting state while
   // rendering (React's "storing information from previous renders") avoids an effect's extra paint.
@@ -58,6 +61,7 @@ export function MobileNav({ items, badges, children }: { items: NavItem[]; badge
         type="button"
         aria-expanded={open}
         aria-controls={panelId}
+        disabled={!hydrated}
         onClick={() => setOpen((o) => !o)}
         className="inline-flex items-center gap-1.5 rounded-md px-2 py-1.5 text-sm font-medium text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 dark:text-slate-100 dark:ring-slate-600 dark:hover:bg-slate-800"
       >

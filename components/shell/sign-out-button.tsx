@@ -2,7 +2,6 @@
 import { useState } from "react";
 import { toast } from "@/components/ui/toast";
 import { Button } from "@/components/ui/button";
-import { useHydrated } from "@/components/ui/use-hydrated";
 
 /**
  * Signs out through next-auth's own endpoint, the two requests next-auth/react's signOut() makes (its
@@ -24,16 +23,15 @@ async function signOut(): Promise<boolean> {
   }
 }
 
-/** Disabled until hydrated: served as HTML first, a click before its handler is attached would do nothing. */
+/** Disabled until hydrated, as every Button with an onClick is: served as HTML first, a click before its handler is attached would do nothing. */
 export function SignOutButton() {
   const [pending, setPending] = useState(false);
-  const hydrated = useHydrated();
   return (
     <Button
       variant="secondary"
       size="sm"
       className="whitespace-nowrap"
-      disabled={!hydrated || pending}
+      disabled={pending}
       onClick={async () => {
         setPending(true);
         if (await signOut()) {

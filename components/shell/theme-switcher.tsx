@@ -20,11 +20,12 @@ const options: Record<ThemeChoice, { label: string; Icon: typeof Sun }> = {
  */
 export function ThemeSwitcher({ labels = false, className }: { labels?: boolean; className?: string }) {
   const { theme, setTheme } = useTheme();
-  // The stored choice is only known in the browser: no choice is shown until then (no hydration mismatch).
+  // The stored choice is only known in the browser: no choice is shown until then (no hydration mismatch),
+  // and none can be made (a click before would check a radio that hydration then unchecks).
   const hydrated = useHydrated();
   const name = useId();
   return (
-    <fieldset className={cn("min-w-0", className)}>
+    <fieldset disabled={!hydrated} className={cn("min-w-0", className)}>
       <legend className={labels ? "mb-1.5 px-3 text-xs font-medium text-slate-600 dark:text-slate-400" : "sr-only"}>Theme</legend>
       <div className="inline-flex rounded-md bg-slate-100 p-0.5 ring-1 ring-inset ring-slate-300 dark:bg-slate-800 dark:ring-slate-600">
         {themeChoices.map((choice) => {

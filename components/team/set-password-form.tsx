@@ -86,7 +86,7 @@ export function SetPasswordForm({ setPasswordAction }: { setPasswordAction: (inp
           {...register("confirmation")}
         />
       </Field>
-      <Button type="submit" className="w-full" disabled={isSubmitting || done}>
+      <Button type="submit" untilHydrated className="w-full" disabled={isSubmitting || done}>
         {isSubmitting ? "Setting the password…" : "Set password"}
       </Button>
     </form>

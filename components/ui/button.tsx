@@ -1,6 +1,8 @@
+"use client";
 import { Link } from "@/components/ui/link";
 import { forwardRef, type ButtonHTMLAttributes } from "react";
 import { cn } from "./cn";
+import { useHydrated } from "./use-hydrated";
 
 const variants = {
   // White on indigo-600 / red-600 passes AA in both themes; a lighter hover in dark would not.
@@ -14,16 +16,26 @@ const variants = {
 export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   variant?: keyof typeof variants;
   size?: "sm" | "md";
+  /**
+   * Disabled until the page's script has hydrated it: the default for a button with an onClick, which
+   * the served HTML cannot run (a click before then would be lost). A form's submit button sets it when
+   * its form is handled by script (a native submit would send the fields in the URL, a password among
+   * them); a GET filter form's does not, as it works before hydration.
+   */
+  untilHydrated?: boolean;
 };
 
 export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
-  { variant = "primary", size = "md", className, type = "button", ...props },
+  { variant = "primary", size = "md", className, type = "button", untilHydrated, disabled, ...props },
   ref,
 ) {
+  const hydrated = useHydrated();
+  const waiting = !hydrated && (untilHydrated ?? props.onClick !== undefined);
   return (
     <button
       ref={ref}
       type={type}
+      disabled={disabled || waiting}
       className={cn(
         "inline-flex items-center justify-center gap-2 rounded-md font-medium shadow-sm transition-colors disabled:cursor-not-allowed",
         size === "sm" ? "px-2.5 py-1.5 text-sm" : "px-3.5 py-2 text-sm",

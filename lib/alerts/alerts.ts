@@ -1,11 +1,13 @@
 import "server-only";
 import { and, count, desc, eq, gt, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
+import type { Role } from "@/lib/auth/roles";
 import { userShownName } from "@/lib/auth/users";
 import { getConnection } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { alertEvaluations, alerts, alertThresholds, type Alert } from "@/lib/db/alerts-schema";
 import { connections, consoleUsers } from "@/lib/db/schema";
+import { outcomeForRole } from "@/lib/outbound/shown-to-role";
 import { ALL, alertIdSchema, muteAlertSchema, thresholdsSchema, type AlertFilters } from "./schemas";
 import { alertHref, alertSummary } from "./display";
 import { thresholdsFor } from "./thresholds";
@@ -89,8 +91,11 @@ function filterCondition(filters: AlertFilters, now = new Date()): SQL | undefin
   );
 }
 
-/** The alerts the filters select, open ones first, newest first; with how many there are and when the evaluator last ran. */
-export async function listAlerts(filters: AlertFilters): Promise<AlertPage> {
+/**
+ * The alerts the filters select, open ones first, newest first; with how many there are and when the
+ * evaluator last ran. Support (the default: the smaller view) sees a notice's refused address by its range only.
+ */
+export async function listAlerts(filters: AlertFilters, role: Role = "support"): Promise<AlertPage> {
   const db = await getDb();
   const where = filterCondition(filters);
   const [items, [total], [evaluation]] = await Promise.all([
@@ -98,7 +103,8 @@ export async function listAlerts(filters: AlertFilters): Promise<AlertPage> {
     db.select({ n: count() }).from(alerts).where(where),
     db.select({ finishedAt: alertEvaluations.finishedAt }).from(alertEvaluations).where(eq(alertEvaluations.id, 1)),
   ]);
-  return { alerts: items, total: total?.n ?? 0, lastEvaluatedAt: evaluation?.finishedAt?.toISOString() ?? null };
+  const shown = items.map((a) => (a.notices.problem ? { ...a, notices: { ...a.notices, problem: outcomeForRole(a.notices.problem, role, "the target's host") } } : a));
+  return { alerts: shown, total: total?.n ?? 0, lastEvaluatedAt: evaluation?.finishedAt?.toISOString() ?? null };
 }
 
 /** The open alerts that are not muted at `now` (the banner, the overview's cards), newest first. */

@@ -18,5 +18,5 @@ export async function handleListAlerts(request: Request): Promise<Response> {
       issue.code === "unrecognized_keys" ? `${issue.keys.join(", ")}: not a filter (use connectionId, kind, state, muted or limit)` : `${issue.path.join(".")}: ${issue.message}`;
     return apiError(400, "invalid_request", description);
   }
-  return apiJson(await listAlerts(parsed.data));
+  return apiJson(await listAlerts(parsed.data, user.role));
 }

@@ -62,7 +62,7 @@ describe("adding and removing notice targets", () => {
     expect(row).toMatchObject({ name: "Ops chat", url: `${receiver.url}?channel=ops`, secretCiphertext: expect.stringMatching(/^v2\./) });
     expect(row!.secretCiphertext).not.toContain(secret.slice(6));
 
-    const targets = await listNoticeTargets();
+    const targets = await listNoticeTargets("admin");
     expect(targets).toEqual([
       { id: null, source: "environment", channel: "webhook", name: "CONSOLE_ALERT_WEBHOOK_URLS", where: new URL(receiver.url).origin, createdAt: null, createdBy: null },
       { id: row!.id, source: "page", channel: "webhook", name: "Ops chat", where: receiver.url, createdAt: row!.createdAt.toISOString(), createdBy: null },

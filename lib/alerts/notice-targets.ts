@@ -2,6 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
+import type { Role } from "@/lib/auth/roles";
 import { userShownName } from "@/lib/auth/users";
 import { getDb } from "@/lib/db";
 import { alertNoticeTargets, type AlertNoticeTarget } from "@/lib/db/alerts-schema";
@@ -9,6 +10,7 @@ import { consoleUsers } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { databaseErrorCode } from "@/lib/logger";
 import { checkUrlToSave, outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
+import { urlOrigin } from "@/lib/outbound/shown-to-role";
 import { decryptSecret, encryptSecret, newSigningSecret, SecretDecryptionError } from "@/lib/secrets";
 import { MAX_NOTICE_TARGETS, TEST_NOTICE_TYPE } from "./constants";
 import { postNotice, targetSecretBinding, type NoticeSenderOptions } from "./notice-sender";
@@ -28,17 +30,20 @@ type ActionResult = { ok: true } | { ok: false; error: string };
 
 const GONE = { ok: false, error: "This notice target no longer exists." } as const;
 
-/** Origin and path: a query (or a Slack-like token in it) is not for a list. */
-const originAndPath = (url: string) => {
+/**
+ * For admins origin and path: a query (or a Slack-like token in it) is not for a list; for support the
+ * origin only, as a token in the path is a secret too.
+ */
+const shownWhere = (url: string, role: Role) => {
   const { origin, pathname } = new URL(url);
-  return `${origin}${pathname}`;
+  return role === "admin" ? `${origin}${pathname}` : urlOrigin(url);
 };
 
 /** How many the environment's email goes to, never who. */
 const recipients = (n: number) => `${n} ${n === 1 ? "recipient" : "recipients"} (CONSOLE_ALERT_EMAIL_TO)`;
 
-/** Every target of the notices: the environment's first (not removable here), then the page's, oldest first. */
-export async function listNoticeTargets(): Promise<NoticeTargetSummary[]> {
+/** Every target of the notices, as `role` may see it: the environment's first (not removable here), then the page's, oldest first. */
+export async function listNoticeTargets(role: Role): Promise<NoticeTargetSummary[]> {
   const e = env();
   const fromEnvironment = noticeTargets().map(
     (target): NoticeTargetSummary => ({
@@ -47,7 +52,7 @@ export async function listNoticeTargets(): Promise<NoticeTargetSummary[]> {
       channel: target.channel,
       name: target.channel === "webhook" ? "CONSOLE_ALERT_WEBHOOK_URLS" : "CONSOLE_SMTP_URL",
       // Only the origin: the operator's URL may carry a token in its path (Slack's do), and admins did not type it.
-      where: target.channel === "webhook" ? new URL(target.url).origin : recipients(e.CONSOLE_ALERT_EMAIL_TO.length),
+      where: target.channel === "webhook" ? urlOrigin(target.url) : recipients(e.CONSOLE_ALERT_EMAIL_TO.length),
       createdAt: null,
       createdBy: null,
     }),
@@ -70,7 +75,7 @@ export async function listNoticeTargets(): Promise<NoticeTargetSummary[]> {
       source: "page",
       channel: "webhook",
       name: row.name,
-      where: originAndPath(row.url),
+      where: shownWhere(row.url, role),
       createdAt: row.createdAt.toISOString(),
       createdBy: row.createdBy,
     }),

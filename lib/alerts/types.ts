@@ -63,7 +63,8 @@ export type ThresholdsResult = AlertActionResult & { field?: string };
 
 /**
  * A webhook (or email) target of the notices, as admins see it on the Alerts page: never a secret; of a
- * page target's URL its origin and path (a query may carry a credential), of the environment's its origin.
+ * page target's URL its origin and path (a query may carry a credential), of the environment's its origin
+ * (support: every URL's origin only).
  */
 export type NoticeTargetSummary = {
   /** A page target's id; null for one the environment sets, which only the environment can remove. */

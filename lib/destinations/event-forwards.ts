@@ -5,6 +5,7 @@ import type { Role } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
 import { forwardAttempts, forwardDeliveries, forwardDestinations } from "@/lib/db/forwarding-schema";
 import { webhookEvents } from "@/lib/db/schema";
+import { outcomeForRole } from "@/lib/outbound/shown-to-role";
 import { findDestination, GONE } from "./destinations";
 import { resendInputSchema } from "./schemas";
 import type { EventForwards } from "./types";
@@ -54,7 +55,7 @@ export async function listEventForwards(connectionId: string, eventId: string, r
             status: a.status,
             ok: a.ok,
             latencyMs: a.latencyMs,
-            outcome: a.outcome,
+            outcome: outcomeForRole(a.outcome, role, "the destination's host"),
             responseBody: role === "admin" ? a.responseBody : null,
           })),
       })),

@@ -3,17 +3,8 @@ import { asc, eq, sql } from "drizzle-orm";
 import type { Role } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
+import { urlForRole } from "@/lib/outbound/shown-to-role";
 import type { DestinationState, DestinationSummary } from "./types";
-
-/**
- * A destination's URL as `role` may see it: support sees no query string, where a receiver's own token
- * often travels (the audit records keep the origin only, for the same reason).
- */
-function urlFor(url: string, role: Role): string {
-  if (role === "admin") return url;
-  const parsed = new URL(url);
-  return parsed.search ? `${parsed.origin}${parsed.pathname}?…` : url;
-}
 
 /** A connection's destinations, each with its last 24 h of attempts summed up in SQL (no rows read into JavaScript). */
 export async function listDestinationSummaries(connectionId: string, role: Role, now = new Date()): Promise<DestinationSummary[]> {
@@ -39,7 +30,7 @@ export async function listDestinationSummaries(connectionId: string, role: Role,
       id: d.id,
       connectionId: d.connectionId,
       name: d.name,
-      url: urlFor(d.url, role),
+      url: urlForRole(d.url, role),
       enabled: d.enabled,
       signing: d.signing,
       eventTypes: d.eventTypes,

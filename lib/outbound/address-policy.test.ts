@@ -49,6 +49,14 @@ describe("classifyAddress", () => {
     ["64:ff9b::a00:1", "rfc6052"],
     ["2002:a00:1::", "6to4"],
     ["::ffff:10.0.0.1", "private"],
+    // IPv4-compatible (::/96, deprecated): what it carries is loopback, the metadata service, private or even public.
+    ["::7f00:1", "ipv4Compatible"],
+    ["::a9fe:a9fe", "ipv4Compatible"],
+    ["::a00:5", "ipv4Compatible"],
+    ["::808:808", "ipv4Compatible"],
+    ["::8.8.8.8", "ipv4Compatible"],
+    ["0:0:0:0:0:0:127.0.0.1", "ipv4Compatible"],
+    ["::2", "ipv4Compatible"],
     ["1.2.3", "not an IP address"],
     ["0x7f.1", "not an IP address"],
     ["example.com", "not an IP address"],
@@ -79,6 +87,8 @@ describe("checkDestinationUrl", () => {
     ["https://127.0.0.2/", "refused_address"],
     ["https://[::1]/", "refused_address"],
     ["https://[::ffff:127.0.0.1]/", "refused_address"],
+    ["https://[::7f00:1]/", "refused_address"],
+    ["https://[::169.254.169.254]/", "refused_address"],
     ["https://0x7f.0.0.2/", "refused_address"],
     ["https://2130706434/", "refused_address"],
     ["https://169.254.169.254/latest/meta-data/", "refused_address"],
@@ -121,6 +131,7 @@ describe("resolveDestination", () => {
     "rebind.invalid": ["127.0.0.2"],
     "mixed.invalid": ["8.8.8.8", "::1"],
     "public.invalid": ["8.8.8.8", "2606:4700::1111"],
+    "compatible.invalid": ["8.8.8.8", "::a9fe:a9fe"],
     "empty.invalid": [],
   });
 
@@ -131,6 +142,10 @@ describe("resolveDestination", () => {
       description: "rebind.invalid resolves to an address that is not allowed: the address 127.0.0.2 is not allowed (loopback)",
     });
     expect(await resolveDestination("https://mixed.invalid/", policy, lookup)).toMatchObject({ rule: "refused_address" });
+    expect(await resolveDestination("https://compatible.invalid/", policy, lookup)).toMatchObject({
+      rule: "refused_address",
+      description: expect.stringContaining("the address ::a9fe:a9fe is not allowed (ipv4Compatible)"),
+    });
   });
 
   it("accepts a name whose every address is public, and an allowed name whatever it resolves to", async () => {

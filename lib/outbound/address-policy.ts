@@ -3,6 +3,7 @@ import type { LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
 import { env } from "@/lib/env";
+import { isIpv4Compatible } from "./ipv4-compatible";
 import { dnsResolver } from "./resolve";
 
 /**
@@ -40,11 +41,15 @@ export type AddressClass = { allowed: true } | { allowed: false; range: string }
  * 169.254.169.254 metadata service among them), uniqueLocal, carrierGradeNat, unspecified, multicast,
  * broadcast, reserved, and the IPv6 forms that carry an IPv4 address inside (rfc6052, 6to4, teredo), since
  * what they reach is not what they look like. process() first turns an IPv4-mapped address
- * (::ffff:127.0.0.1) into the IPv4 address it is, so it is judged as that.
+ * (::ffff:127.0.0.1) into the IPv4 address it is, so it is judged as that. The deprecated IPv4-compatible
+ * range ::/96 (::7f00:1, ::a9fe:a9fe), which ipaddr.js calls unicast, is refused as "ipv4Compatible": a
+ * stack that still maps it would reach 127.0.0.1 or the metadata service.
  */
 export function classifyAddress(address: string): AddressClass {
   // node:net is the strict parser: ipaddr.js alone also takes "1.2.3" or "0x7f.1".
-  if (!isIP(address)) return { allowed: false, range: "not an IP address" };
+  const family = isIP(address);
+  if (!family) return { allowed: false, range: "not an IP address" };
+  if (family === 6 && isIpv4Compatible(address)) return { allowed: false, range: "ipv4Compatible" };
   const range = ipaddr.process(address).range();
   return range === "unicast" ? { allowed: true } : { allowed: false, range };
 }

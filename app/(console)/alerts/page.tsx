@@ -42,7 +42,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
   const [connections, thresholds, targets] = await Promise.all([
     listConnections(),
     connectionId ? getThresholds(connectionId) : null,
-    isAdmin ? listNoticeTargets() : null,
+    isAdmin ? listNoticeTargets(user.role) : null,
   ]);
   const connection = connections.find((c) => c.id === connectionId);
   const query = alertFiltersQuery(filters);
@@ -54,7 +54,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
       <AlertFiltersForm key={query} filters={filters} connections={connections} />
       <StreamedSection key={`list?${query}`} title="The alerts" fallback={<AlertListSkeleton />}>
         <AlertList
-          page={listAlerts(filters)}
+          page={listAlerts(filters, user.role)}
           filtered={query !== ""}
           evaluateSeconds={CONSOLE_ALERT_EVALUATE_SECONDS}
           moreHref={filters.limit < MOST ? `/alerts?${alertFiltersQuery({ ...filters, limit: MOST })}` : null}
