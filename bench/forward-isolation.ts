@@ -7,7 +7,12 @@
  *   delivered (target ≤ 2 s);
  * - cap: a replay of BENCH_FORWARD_CAP_EVENTS (3,000) events to a destination capped at
  *   BENCH_FORWARD_CAP (100) deliveries per second, and the most forwards the handler saw in any one
- *   second (target ≤ the cap).
+ *   second (target ≤ the cap);
+ * - receiving during a replay: BENCH_FORWARD_REPLAY_EVENTS (100,000) events loaded; webhooks at the
+ *   steady rate for RECEIVING_SECONDS with the console idle, then again from the start of a console
+ *   that finds a replay of all of them to queue (as one a restart interrupted: its queue written in
+ *   chunks by the console, then sent); the p99 of the receiver's answers in both (target: during ≤ 2×
+ *   without).
  */
 import { sql } from "drizzle-orm";
 import { bulkLoad } from "@/tooling/bulk-load";
@@ -24,10 +29,13 @@ const HANGING_RATE = Number(process.env.BENCH_FORWARD_HANGING_RATE ?? 20);
 const HANGING_SECONDS = 30;
 const CAP = Number(process.env.BENCH_FORWARD_CAP ?? 100);
 const CAP_EVENTS = Number(process.env.BENCH_FORWARD_CAP_EVENTS ?? 3_000);
+const REPLAY_EVENTS = Number(process.env.BENCH_FORWARD_REPLAY_EVENTS ?? 100_000);
+const RECEIVING_SECONDS = 20;
 
 export const ISOLATION_TARGETS = {
   hanging: "with one destination hanging and 10,000 replayed events queued to it, a second destination's p99 stored → delivered ≤ 2 s, on both databases",
   cap: "a replay to a destination capped at 100 deliveries per second: no second sees more than 100 arrive",
+  receiving: "receiver p99 during a 100,000-event replay ≤ 2× its p99 without one, on both databases",
 };
 
 /** Loads `events` events into the connection and replays them all to the destination (queued before the console starts). */
@@ -98,6 +106,42 @@ export async function capRun(backend: BackendContext, receiver: ForwardReceiver)
       { metric: `cap: most forwards in any 1 s at a cap of ${CAP}/s`, value: most, unit: "", target: { op: "<=", value: CAP } },
       { metric: "cap: replay's average rate (console start → last delivered)", value: round(total / seconds, 0), unit: "ev/s" },
       { metric: "cap: events not delivered", value: total - receiver.delivered.size, unit: "", target: { op: "<=", value: 0 } },
+    ];
+    return { metrics, figures };
+  } finally {
+    await scenario.dispose();
+  }
+}
+
+export async function receivingRun(backend: BackendContext, receiver: ForwardReceiver, rate: number) {
+  receiver.reset();
+  const { scenario, senders, destinationIds } = await forwardingScenario("receiving", receiver, "one");
+  try {
+    const connectionId = senders[0]!.connectionId;
+    await withDatabase(scenario, (db) => bulkLoad(db, { connections: [{ id: connectionId, name: "Bench history", signed: true }], events: REPLAY_EVENTS, rejections: 0, days: 7, idPrefix: "history-" }));
+    const answerP99 = async () => {
+      const server = await benchConsole(scenario, FORWARD_ENV);
+      try {
+        const result = await sendEventsAtRate(server.url, senders, rate * RECEIVING_SECONDS, rate);
+        return { p99: result.latency.p99, ok: result["2xx"] };
+      } finally {
+        await server.stop();
+      }
+    };
+    const without = await answerP99();
+    // A replay of every loaded event whose queue is still to be written: the console writes it in chunks.
+    const total = await count(scenario, sql`select count(*) as n from webhook_events where connection_id = ${connectionId} and not is_test and signature_status <> 'unsigned'`);
+    await withDatabase(scenario, (db) =>
+      db.execute(sql`insert into forward_replays (destination_id, filters, total, queued) values (${destinationIds[0]!}, '', ${total}, 0)`),
+    );
+    const during = await answerP99();
+    const replayed = await count(scenario, sql`select count(*) as n from forward_deliveries where origin = 'replay'`);
+    console.log(`  ${backend.key} receiving: answer p99 ${without.p99} ms without a replay, ${during.p99} ms during one (${replayed} of ${total} queued by then)`);
+    const figures = { rate, withoutP99Ms: without.p99, duringP99Ms: during.p99, replayTotal: total, queuedMeanwhile: replayed };
+    const metrics: Metric[] = [
+      { metric: "receiving: answer p99 without a replay", value: without.p99, unit: "ms" },
+      { metric: `receiving: answer p99 during a replay of ${total.toLocaleString("en")}`, value: during.p99, unit: "ms" },
+      { metric: "receiving: p99 during ÷ without", value: round(during.p99 / without.p99, 2), unit: "", target: { op: "<=", value: 2 } },
     ];
     return { metrics, figures };
   } finally {

@@ -26,7 +26,7 @@ import { runIngestPhases, ingestRates, sendEventsAtRate } from "./ingest";
 import { sleep, withDatabase } from "./reliability/server";
 import { benchConsole, benchScenario } from "./support/console";
 import { ACTOR, addDestinations, count, deliveryLatency, FORWARD_ENV, forwardingScenario, type Forwarding } from "./support/forwarding";
-import { capRun, hangingRun, ISOLATION_TARGETS } from "./forward-isolation";
+import { capRun, hangingRun, ISOLATION_TARGETS, receivingRun } from "./forward-isolation";
 import { startForwardReceiver, type ForwardReceiver } from "./support/forward-receiver";
 import { measuredPart, median, round, sum, type BackendContext } from "./support/part";
 import type { BackendKey, Metric } from "./support/report";
@@ -65,7 +65,7 @@ export const forwardPart = measuredPart(
 );
 
 /** The runs to make (BENCH_FORWARD_RUNS, comma-separated; all by default): a figure of one run can be taken again alone. */
-const RUNS = ["ingest", "steady", "outage", "replay", "hanging", "cap"] as const;
+const RUNS = ["ingest", "steady", "outage", "replay", "hanging", "cap", "receiving"] as const;
 const chosenRuns = new Set(process.env.BENCH_FORWARD_RUNS?.split(",").map((run) => run.trim()) ?? RUNS);
 
 async function measure(backend: BackendContext) {
@@ -78,7 +78,8 @@ async function measure(backend: BackendContext) {
       metrics.push(...ingest.metrics);
       Object.assign(figures, ingest.figures);
     }
-    const runs = { steady: steadyRun, outage: outageRun, replay: replayRun, hanging: hangingRun, cap: capRun };
+    const receiving = (backend: BackendContext, receiver: ForwardReceiver) => receivingRun(backend, receiver, STEADY_RATE[backend.key]);
+    const runs = { steady: steadyRun, outage: outageRun, replay: replayRun, hanging: hangingRun, cap: capRun, receiving };
     for (const [name, run] of Object.entries(runs)) {
       if (!chosenRuns.has(name)) continue;
       const result = await run(backend, receiver);
