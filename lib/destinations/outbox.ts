@@ -15,7 +15,7 @@ import { AUTO_PAUSE_HOURS } from "./constants";
 export const LEASE_SECONDS = 60;
 
 /** A taken delivery, with its event's stored body (null when the retention period removed the event meanwhile). */
-export type TakenDelivery = { id: number; destinationId: string; connectionId: string; eventId: string; attempts: number; body: string | null };
+export type TakenDelivery = { id: number; destinationId: string; connectionId: string; eventId: string; attempts: number; body: string | null; signatureStatus: string | null };
 
 /**
  * Takes up to `limit` due deliveries of destinations that are on and not paused, oldest due first:
@@ -38,8 +38,8 @@ export async function takeDueDeliveries(limit: number): Promise<TakenDelivery[]>
     update forward_deliveries d set due_at = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = d.attempts + 1
     from due left join webhook_events w on w.connection_id = due.connection_id and w.event_id = due.event_id
     where d.id = due.id
-    returning d.id, d.destination_id, d.connection_id, d.event_id, d.attempts, w.raw_body`)) as unknown as {
-    rows: Array<{ id: string | number; destination_id: string; connection_id: string; event_id: string; attempts: number; raw_body: string | null }>;
+    returning d.id, d.destination_id, d.connection_id, d.event_id, d.attempts, w.raw_body, w.signature_status`)) as unknown as {
+    rows: Array<{ id: string | number; destination_id: string; connection_id: string; event_id: string; attempts: number; raw_body: string | null; signature_status: string | null }>;
   };
   return taken.rows.map((row) => ({
     id: Number(row.id),
@@ -48,6 +48,7 @@ export async function takeDueDeliveries(limit: number): Promise<TakenDelivery[]>
     eventId: row.event_id,
     attempts: row.attempts,
     body: row.raw_body,
+    signatureStatus: row.signature_status,
   }));
 }
 
