@@ -75,16 +75,22 @@ export function AddDestination({ connectionId, hasServerKey, createAction }: { c
           </p>
         ) : null}
         {watch("signing") === "standard_webhooks" ? (
-          <label className="flex items-start gap-2 text-sm text-slate-700 dark:text-slate-300">
-            <input type="checkbox" className="mt-0.5 accent-indigo-600" aria-describedby="destination-unverified-hint" {...register("includeUnverified")} />
-            <span>
-              Include events the console could not verify
-              <span id="destination-unverified-hint" className="block text-xs text-slate-500 dark:text-slate-400">
-                Events stored while the connection had no server key: anyone with the webhook URL could have posted them. Each forward says{" "}
+          <div className="flex items-start gap-2 text-sm text-slate-700 dark:text-slate-300">
+            <input
+              id="destination-unverified"
+              type="checkbox"
+              className="mt-0.5 accent-indigo-600"
+              aria-describedby="destination-unverified-hint"
+              {...register("includeUnverified")}
+            />
+            <div>
+              <label htmlFor="destination-unverified">Include events the console could not verify</label>
+              <p id="destination-unverified-hint" className="text-xs text-slate-500 dark:text-slate-400">
+                Events stored while the connection had no server key: anyone with its webhook address could have posted them. Each forward says{" "}
                 <code>webhook-verification: verified</code> or <code>unsigned</code>.
-              </span>
-            </span>
-          </label>
+              </p>
+            </div>
+          </div>
         ) : null}
       </fieldset>
       <Field id="destination-rate" label="Maximum deliveries per second" error={rateError} hint={`Optional, 1 to ${MAX_PER_SECOND_LIMIT}; empty: no cap. Live forwards, retries and replays all keep to it.`}>

@@ -15,6 +15,7 @@ import type { DestinationState, DestinationSummary } from "@/lib/destinations/ty
 import { AddDestination } from "./add-destination";
 import type { DestinationActions } from "./destination-actions";
 import { DestinationRate } from "./destination-rate";
+import { ProbeWhen } from "./probe-when";
 import { SecretReveal } from "@/components/ui/secret-reveal";
 
 const stateBadges: Record<DestinationState, { tone: BadgeTone; label: string }> = {
@@ -112,13 +113,7 @@ function DestinationCard({ destination, connectionId, actions }: { destination: 
             {destination.name} <Badge tone={badge.tone}>{badge.label}</Badge>
             {health.state === "tripped" && health.tripped ? (
               <span className="text-xs font-normal text-slate-600 dark:text-slate-400">
-                {health.tripped.probeAt ? (
-                  <>
-                    next probe <Time iso={health.tripped.probeAt} />
-                  </>
-                ) : (
-                  "a probe is under way"
-                )}
+                <ProbeWhen probeAt={health.tripped.probeAt} />
               </span>
             ) : null}
           </h3>

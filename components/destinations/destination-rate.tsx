@@ -50,7 +50,7 @@ export function DestinationRate({
         Change cap
       </Button>
       <Dialog open={open} onClose={() => setOpen(false)} title={`Delivery cap of ${name}`}>
-        <form onSubmit={save} className="space-y-4">
+        <form onSubmit={save} noValidate className="space-y-4" aria-label={`Delivery cap of ${name}`}>
           <Field
             id="destination-rate-change"
             label="Maximum deliveries per second"

@@ -4,11 +4,12 @@ import { useState } from "react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Alert, Skeleton } from "@/components/ui/card";
-import { ExactTime, Time } from "@/components/ui/time";
+import { ExactTime } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
 import { callAction } from "@/lib/call-action";
 import type { EventForwards as Forwards } from "@/lib/destinations/types";
 import { useForwardingActions } from "./forwarding-actions";
+import { ProbeWhen } from "./probe-when";
 
 const WHILE_WAITING_MS = 3000;
 
@@ -87,13 +88,7 @@ export function EventForwards({ id, connectionId, eventId }: { id: number; conne
             </div>
             {destination.tripped ? (
               <p className="text-sm text-slate-600 dark:text-slate-400">
-                After a run of failed attempts the console sends this destination one delivery at a time
-                {destination.tripped.probeAt ? (
-                  <>
-                    ; the next probe goes <Time iso={destination.tripped.probeAt} />
-                  </>
-                ) : null}
-                .
+                After a run of failed attempts the console sends this destination one delivery at a time (<ProbeWhen probeAt={destination.tripped.probeAt} />).
               </p>
             ) : null}
             {destination.deliveries.flatMap((delivery) => delivery.attempts).length === 0 ? (

@@ -25,7 +25,7 @@ const UNREADABLE: Record<SecretDecryptionReason, string> = {
   format: "its stored form is not one the console knows",
 };
 
-const OLD_KEY_REMEDY = "if CONSOLE_ENCRYPTION_KEY was changed, add the old key to CONSOLE_PREVIOUS_ENCRYPTION_KEYS and run `npm run secrets -- rotate`";
+const OLD_KEY_REMEDY = "if CONSOLE_ENCRYPTION_KEY was changed, add the old key to CONSOLE_PREVIOUS_ENCRYPTION_KEYS and run “npm run secrets -- rotate”";
 
 export const unreadableDestinationSecret = (reason: SecretDecryptionReason, previous = false) =>
   `This destination's ${previous ? "previous " : ""}signing secret cannot be read (${UNREADABLE[reason]}): rotate its secret on the Destinations page and give the new one to the handler, or, ${OLD_KEY_REMEDY}.`;
