@@ -65,6 +65,39 @@ test("a Standard Webhooks destination shows its secret once; support sees destin
   await removeDestination(page, "Billing");
 });
 
+test("the form offers unverified events for Standard Webhooks only and takes a delivery cap; the list shows both and the cap changes", async ({ page }) => {
+  await signIn(page, e2eUsers.admin, "/destinations");
+  await page.getByRole("button", { name: "Add a destination" }).click();
+  const form = page.getByRole("form", { name: "Add a destination" });
+  const unverified = form.getByLabel("Include events the console could not verify");
+  await expect(unverified).toHaveCount(0);
+  await form.getByLabel(/Standard Webhooks/).check();
+  await unverified.check();
+  await form.getByLabel("Name").fill("Capped");
+  await form.getByLabel("URL").fill(`${tenantApp.url}/capped`);
+  const rate = form.getByLabel("Maximum deliveries per second");
+  await rate.fill("0");
+  await form.getByRole("button", { name: "Add destination" }).click();
+  await expect(form.getByText("Maximum deliveries per second is a whole number from 1 to 10000, or empty for no cap.")).toBeVisible();
+  await rate.fill("20");
+  await form.getByRole("button", { name: "Add destination" }).click();
+  await page.getByRole("button", { name: "Done" }).click();
+  const card = page.getByTestId("destination-Capped");
+  await expect(card).toContainText("20 per second");
+  await expect(card).toContainText("Included, marked unsigned");
+
+  await card.getByRole("button", { name: "Change cap" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delivery cap of Capped" });
+  await dialog.getByLabel("Maximum deliveries per second").fill("10001");
+  await dialog.getByRole("button", { name: "Save cap" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText(/whole number from 1 to 10000/);
+  await dialog.getByLabel("Maximum deliveries per second").fill("");
+  await dialog.getByRole("button", { name: "Save cap" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(card).toContainText("No cap");
+  await removeDestination(page, "Capped");
+});
+
 test("from the log: an event's drawer lists its forwards and resends it; a replay of the filters shows its size, then its progress", async ({ page }) => {
   await signIn(page, e2eUsers.admin, "/destinations");
   await addDestination(page, "Tenant app", `${tenantApp.url}/tenants/acme`);

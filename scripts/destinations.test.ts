@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import type { Database } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
 import { auditLog } from "@/lib/db/schema";
-import { SERVICE_SIGNING_NEEDS_SERVER_KEY } from "@/lib/destinations/constants";
+import { SERVICE_SIGNING_NEEDS_SERVER_KEY, SERVICE_SIGNING_TAKES_ONLY_VERIFIED } from "@/lib/destinations/constants";
 import { reloadEnv } from "@/lib/env";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { insertTestConnection } from "@/lib/testing/webhooks";
@@ -107,4 +107,20 @@ it("refuses bad input with the lib's words (or the usage for a bad option) and a
   });
 
   expect(await destinationNames()).toEqual(before);
+});
+
+it("add takes --include-unverified (Standard Webhooks only) and --max-per-second, refused with the lib's words", async () => {
+  const added = await cli("add", "--connection", "Acme", "--name", "Capped", "--url", hook, "--signing", "standard-webhooks", "--include-unverified", "--max-per-second", "50");
+  expect(added).toMatchObject({ code: 0, stderr: "" });
+  expect(added.stdout).toMatch(/^Added Capped to Acme: .*, verification methods all, at most 50 per second, unverified events included\.$/m);
+  const [row] = (await db.select().from(forwardDestinations)).filter((d) => d.name === "Capped");
+  expect(row).toMatchObject({ includeUnverified: true, maxPerSecond: 50 });
+
+  const add = (...rest: string[]) => cli("add", "--connection", "Globex", "--name", "Refused", "--url", hook, ...rest);
+  expect(await add("--include-unverified")).toMatchObject({ code: 1, stderr: `Error: ${SERVICE_SIGNING_TAKES_ONLY_VERIFIED}\n` });
+  for (const rate of ["0", "10001", "ten"]) {
+    expect(await add("--max-per-second", rate)).toMatchObject({ code: 1, stderr: "Error: Maximum deliveries per second is a whole number from 1 to 10000, or empty for no cap.\n" });
+  }
+  expect((await destinationNames()).filter((name) => name === "Refused")).toEqual([]);
+  expect(await cli("remove", "--connection", "Acme", "--name", "Capped")).toMatchObject({ code: 0 });
 });

@@ -7,11 +7,15 @@ import { cliActor, defineCli, parseCommand, requireOption, UsageError } from "./
 
 const usage = `Usage: npm run destinations -- <command>
   add --connection C --name N --url URL [--signing service|standard-webhooks] [--types a,b] [--methods x,y]
+      [--include-unverified] [--max-per-second N]
       Forwards the events connection C receives to URL (https; http only for a host in
       CONSOLE_FORWARD_ALLOWED_HOSTS). Nothing is sent when it is added.
-      --signing service (the default) signs them as the service does, with the connection's server key;
-      standard-webhooks with a secret of the destination's own, printed this once.
+      --signing service (the default) signs them as the service does, with the connection's server key,
+      and only events the console verified; standard-webhooks with a secret of the destination's own,
+      printed this once. --include-unverified (standard-webhooks only) sends it the events the console
+      could not verify too, marked webhook-verification: unsigned.
       --types and --methods forward only those event types and verification methods (default: all).
+      --max-per-second N caps the deliveries started per second (1 to 10000; default: no cap).
   list [--connection C]   connection, name, URL, on/off/paused, signing, event types, verification methods,
                           deliveries pending; never a secret
   remove --connection C --name N   the destination, with its queued deliveries and attempts`;
@@ -52,6 +56,8 @@ export const destinationsCli = defineCli(import.meta.url, usage, async (argv, io
     signing: { type: "string" },
     types: { type: "string" },
     methods: { type: "string" },
+    "include-unverified": { type: "boolean" },
+    "max-per-second": { type: "string" },
   });
   switch (command) {
     case "add": {
@@ -62,10 +68,12 @@ export const destinationsCli = defineCli(import.meta.url, usage, async (argv, io
       const eventTypes = readList(values.types);
       const verificationMethods = readList(values.methods);
       const connectionId = await requireConnectionId(connection);
-      const result = await createDestination(cliActor, { connectionId, name, url, signing, eventTypes, verificationMethods });
+      const extra = { includeUnverified: values["include-unverified"] === true, maxPerSecond: values["max-per-second"] };
+      const result = await createDestination(cliActor, { connectionId, name, url, signing, eventTypes, verificationMethods, ...extra });
       if (!result.ok) throw new Error(result.error);
+      const options = [extra.maxPerSecond ? `, at most ${extra.maxPerSecond.trim()} per second` : "", extra.includeUnverified ? ", unverified events included" : ""].join("");
       io.print(
-        `Added ${result.name} to ${connection}: ${url}, signing ${signingFlag(signing)}, event types ${listWords(eventTypes)}, verification methods ${listWords(verificationMethods)}.`,
+        `Added ${result.name} to ${connection}: ${url}, signing ${signingFlag(signing)}, event types ${listWords(eventTypes)}, verification methods ${listWords(verificationMethods)}${options}.`,
       );
       if (result.secret) {
         io.print(`Signing secret: ${result.secret}`);

@@ -2,10 +2,11 @@
 import { Plus } from "lucide-react";
 import type { useForm } from "react-hook-form";
 import { AddDialog, useAddDialog } from "@/components/ui/add-dialog";
+import { Field, fieldControlProps, Input } from "@/components/ui/input";
 import { NameAndUrlFields } from "@/components/ui/name-url-fields";
 import { newSecretShown } from "@/components/ui/secret-reveal";
 import { toast } from "@/components/ui/toast";
-import { SERVICE_SIGNING_NEEDS_SERVER_KEY, SIGNING_MODE_VALUES, SIGNING_MODES } from "@/lib/destinations/constants";
+import { MAX_PER_SECOND_LIMIT, SERVICE_SIGNING_NEEDS_SERVER_KEY, SIGNING_MODE_VALUES, SIGNING_MODES } from "@/lib/destinations/constants";
 import type { CreateDestinationInput } from "@/lib/destinations/schemas";
 import { KNOWN_EVENT_TYPES, KNOWN_METHODS } from "@/lib/webhooks/constants";
 import type { DestinationActions } from "./destination-actions";
@@ -14,11 +15,20 @@ type FormValues = Omit<CreateDestinationInput, "connectionId">;
 
 /** "Add a destination": where this connection's events go next, how they are signed, and which ones. */
 export function AddDestination({ connectionId, hasServerKey, createAction }: { connectionId: string; hasServerKey: boolean; createAction: DestinationActions["create"] }) {
-  const blank: FormValues = { name: "", url: "", signing: hasServerKey ? "service" : "standard_webhooks", eventTypes: [], verificationMethods: [] };
+  const blank: FormValues = {
+    name: "",
+    url: "",
+    signing: hasServerKey ? "service" : "standard_webhooks",
+    eventTypes: [],
+    verificationMethods: [],
+    includeUnverified: false,
+    maxPerSecond: "",
+  };
   const dialog = useAddDialog({
     schema: () => import("@/lib/destinations/schemas").then((m) => m.createDestinationSchema.omit({ connectionId: true })),
     blank,
-    submit: (values: FormValues) => createAction({ ...values, connectionId }),
+    // The box is shown for Standard Webhooks only: ticked, then switched to the service, it does not count.
+    submit: (values: FormValues) => createAction({ ...values, includeUnverified: values.signing === "standard_webhooks" && values.includeUnverified === true, connectionId }),
     added: (result) => {
       toast.success(`Added ${result.name}: new events are forwarded to it.`);
       return result.secret ? { name: result.name, secret: result.secret } : null;
@@ -26,8 +36,10 @@ export function AddDestination({ connectionId, hasServerKey, createAction }: { c
   });
   const {
     register,
+    watch,
     formState: { errors },
   } = dialog.form;
+  const rateError = errors.maxPerSecond?.message as string | undefined;
 
   return (
     <AddDialog
@@ -62,7 +74,28 @@ export function AddDestination({ connectionId, hasServerKey, createAction }: { c
             {errors.signing.message}
           </p>
         ) : null}
+        {watch("signing") === "standard_webhooks" ? (
+          <div className="flex items-start gap-2 text-sm text-slate-700 dark:text-slate-300">
+            <input
+              id="destination-unverified"
+              type="checkbox"
+              className="mt-0.5 accent-indigo-600"
+              aria-describedby="destination-unverified-hint"
+              {...register("includeUnverified")}
+            />
+            <div>
+              <label htmlFor="destination-unverified">Include events the console could not verify</label>
+              <p id="destination-unverified-hint" className="text-xs text-slate-500 dark:text-slate-400">
+                Events stored while the connection had no server key: anyone with its webhook address could have posted them. Each forward says{" "}
+                <code>webhook-verification: verified</code> or <code>unsigned</code>.
+              </p>
+            </div>
+          </div>
+        ) : null}
       </fieldset>
+      <Field id="destination-rate" label="Maximum deliveries per second" error={rateError} hint={`Optional, 1 to ${MAX_PER_SECOND_LIMIT}; empty: no cap. Live forwards, retries and replays all keep to it.`}>
+        <Input {...fieldControlProps("destination-rate", rateError, true)} type="number" inputMode="numeric" min={1} max={MAX_PER_SECOND_LIMIT} step={1} className="sm:w-40" {...register("maxPerSecond")} />
+      </Field>
       <ChoiceGroup legend="Event types" hint="None ticked: every type." values={KNOWN_EVENT_TYPES} register={register("eventTypes")} />
       <ChoiceGroup legend="Verification methods" hint="None ticked: every method." values={KNOWN_METHODS} register={register("verificationMethods")} />
     </AddDialog>

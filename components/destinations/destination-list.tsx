@@ -14,11 +14,14 @@ import { AUTO_PAUSE_HOURS } from "@/lib/destinations/constants";
 import type { DestinationState, DestinationSummary } from "@/lib/destinations/types";
 import { AddDestination } from "./add-destination";
 import type { DestinationActions } from "./destination-actions";
+import { DestinationRate } from "./destination-rate";
+import { ProbeWhen } from "./probe-when";
 import { SecretReveal } from "@/components/ui/secret-reveal";
 
 const stateBadges: Record<DestinationState, { tone: BadgeTone; label: string }> = {
   delivered: { tone: "success", label: "Delivering" },
   failing: { tone: "danger", label: "Failing" },
+  tripped: { tone: "warning", label: "Tripped: probing" },
   paused: { tone: "warning", label: "Paused" },
   off: { tone: "neutral", label: "Off" },
 };
@@ -108,6 +111,11 @@ function DestinationCard({ destination, connectionId, actions }: { destination: 
         <div className="min-w-0">
           <h3 className="flex flex-wrap items-center gap-2 font-semibold">
             {destination.name} <Badge tone={badge.tone}>{badge.label}</Badge>
+            {health.state === "tripped" && health.tripped ? (
+              <span className="text-xs font-normal text-slate-600 dark:text-slate-400">
+                <ProbeWhen probeAt={health.tripped.probeAt} />
+              </span>
+            ) : null}
           </h3>
           <code className="mt-1 block text-sm break-all text-slate-600 dark:text-slate-400">{destination.url}</code>
         </div>
@@ -122,6 +130,7 @@ function DestinationCard({ destination, connectionId, actions }: { destination: 
                 Turn on
               </Button>
             )}
+            <DestinationRate ids={ids} name={destination.name} maxPerSecond={destination.maxPerSecond} setRate={actions.setRate} disabled={pending} />
             {destination.signing === "standard_webhooks" ? (
               <Button size="sm" variant="secondary" disabled={pending} onClick={rotate}>
                 Rotate secret
@@ -147,6 +156,17 @@ function DestinationCard({ destination, connectionId, actions }: { destination: 
           </div>
         ) : null}
       </div>
+      {health.signingProblem ? (
+        <Alert tone="danger" title="Cannot sign its forwards">
+          {health.signingProblem} Its deliveries fail until then; every other destination is unaffected.
+        </Alert>
+      ) : null}
+      {health.state === "tripped" && health.tripped ? (
+        <Alert tone="warning" title="Tripped: probing">
+          After a run of failed attempts since <Time iso={health.tripped.since} />, the console sends one delivery at a time to see whether it answers again; the
+          others wait ({health.pending} waiting) and go as soon as a probe is delivered.
+        </Alert>
+      ) : null}
       {health.state === "paused" ? (
         <Alert tone="warning" title="Paused">
           Every attempt failed for {AUTO_PAUSE_HOURS} hours, so the console stopped sending <Time iso={health.pausedAt} />. Events still queue ({health.pending} waiting)
@@ -164,6 +184,8 @@ function DestinationCard({ destination, connectionId, actions }: { destination: 
         <Fact term="Signing">{signingLabels[destination.signing]}</Fact>
         <Fact term="Events">{destination.eventTypes?.join(", ") ?? "All types"}</Fact>
         <Fact term="Methods">{destination.verificationMethods?.join(", ") ?? "All methods"}</Fact>
+        <Fact term="Unverified events">{destination.signing === "service" ? "Never (signs as the service)" : destination.includeUnverified ? "Included, marked unsigned" : "Not forwarded"}</Fact>
+        <Fact term="Cap">{destination.maxPerSecond === null ? "No cap" : `${destination.maxPerSecond} per second`}</Fact>
         <Fact term="Waiting">{health.pending}</Fact>
         <Fact term="Delivered, 24 h">{health.successRate === null ? "No attempts" : `${percent(health.successRate)} of ${health.attempts24h}`}</Fact>
         <Fact term="p95 latency, 24 h">{health.p95LatencyMs === null ? "—" : `${health.p95LatencyMs} ms`}</Fact>

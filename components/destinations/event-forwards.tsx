@@ -9,6 +9,7 @@ import { toast } from "@/components/ui/toast";
 import { callAction } from "@/lib/call-action";
 import type { EventForwards as Forwards } from "@/lib/destinations/types";
 import { useForwardingActions } from "./forwarding-actions";
+import { ProbeWhen } from "./probe-when";
 
 const WHILE_WAITING_MS = 3000;
 
@@ -75,8 +76,9 @@ export function EventForwards({ id, connectionId, eventId }: { id: number; conne
                 {destination.deliveries[0] ? (
                   <Badge tone={deliveryBadges[destination.deliveries[0].state].tone}>{deliveryBadges[destination.deliveries[0].state].label}</Badge>
                 ) : (
-                  <Badge>Not forwarded (its filters or the destination off)</Badge>
-                )}
+                  <Badge>Not forwarded</Badge>
+                )}{" "}
+                {destination.tripped ? <Badge tone="warning">Tripped: probing</Badge> : null}
               </p>
               {actions ? (
                 <Button size="sm" variant="secondary" disabled={!destination.enabled || sending !== null} onClick={() => resend(destination.destinationId, destination.destinationName)}>
@@ -84,8 +86,15 @@ export function EventForwards({ id, connectionId, eventId }: { id: number; conne
                 </Button>
               ) : null}
             </div>
+            {destination.tripped ? (
+              <p className="text-sm text-slate-600 dark:text-slate-400">
+                After a run of failed attempts the console sends this destination one delivery at a time (<ProbeWhen probeAt={destination.tripped.probeAt} />).
+              </p>
+            ) : null}
             {destination.deliveries.flatMap((delivery) => delivery.attempts).length === 0 ? (
-              <p className="text-sm text-slate-600 dark:text-slate-400">{destination.deliveries.length > 0 ? "No attempt yet." : "Nothing sent."}</p>
+              <p className="text-sm text-slate-600 dark:text-slate-400">
+                {destination.deliveries.length > 0 ? "No attempt yet." : (destination.notForwarded ?? "Nothing sent.")}
+              </p>
             ) : (
               <ol className="space-y-2 text-sm">
                 {destination.deliveries.flatMap((delivery) =>

@@ -32,7 +32,19 @@ export type ConnectionMeasures = {
   thresholds: { silenceHours: number; badSignatures: number; unsignedEvents: number; lateEvents: number; receiverErrors: number };
 };
 
-export type FailingDestination = { connectionId: string; destinationId: string; name: string; failingSince: Date | null; pausedAt: Date | null; thresholdMinutes: number };
+export type FailingDestination = {
+  connectionId: string;
+  destinationId: string;
+  name: string;
+  failingSince: Date | null;
+  pausedAt: Date | null;
+  thresholdMinutes: number;
+  /** Why it cannot sign (lib/destinations/signers.ts): fires at once, as no attempt can succeed until someone acts. */
+  signingProblem: string | null;
+  /** Its circuit breaker: tripped since, and the next probe. */
+  trippedAt: Date | null;
+  probeAt: Date | null;
+};
 
 /** A condition that holds now: what the evaluator opens or keeps open. */
 export type Firing = { connectionId: string; kind: AlertKind; subject: string; measure: AlertMeasure };
@@ -94,15 +106,15 @@ export async function measureConnections(db: Executor, now: Date): Promise<Conne
   }));
 }
 
-/** Destinations on, and paused or failing for at least their connection's threshold. */
+/** Destinations on, and paused, unable to sign, or failing for at least their connection's threshold. */
 export async function measureDestinations(db: Executor, now: Date): Promise<FailingDestination[]> {
   const at = sql`${now.toISOString()}::timestamptz`;
   const minutes = threshold("destination_failing_minutes", "destinationFailingMinutes");
   const rows = rowsOf(
     await db.execute(sql`
-      select f.id, f.connection_id, f.name, f.failing_since, f.paused_at, ${minutes} as threshold_minutes
+      select f.id, f.connection_id, f.name, f.failing_since, f.paused_at, ${minutes} as threshold_minutes, f.signing_problem, f.tripped_at, f.probe_at
       from forward_destinations f left join alert_thresholds t on t.connection_id = f.connection_id
-      where f.enabled and (f.paused_at is not null or f.failing_since <= ${at} - make_interval(mins => ${minutes}))`),
+      where f.enabled and (f.paused_at is not null or f.signing_problem is not null or f.failing_since <= ${at} - make_interval(mins => ${minutes}))`),
   );
   return rows.map((row) => ({
     connectionId: row.connection_id as string,
@@ -111,6 +123,9 @@ export async function measureDestinations(db: Executor, now: Date): Promise<Fail
     failingSince: date(row.failing_since),
     pausedAt: date(row.paused_at),
     thresholdMinutes: Number(row.threshold_minutes),
+    signingProblem: (row.signing_problem as string | null) ?? null,
+    trippedAt: date(row.tripped_at),
+    probeAt: date(row.probe_at),
   }));
 }
 
@@ -137,7 +152,16 @@ export function firingConditions(connections: readonly ConnectionMeasures[], des
     fire(
       d.connectionId,
       "destination_failing",
-      { value: minutes, threshold: d.thresholdMinutes, windowMinutes: null, destinationName: d.name, paused: d.pausedAt !== null, failingSince: d.failingSince?.toISOString() ?? null },
+      {
+        value: minutes,
+        threshold: d.thresholdMinutes,
+        windowMinutes: null,
+        destinationName: d.name,
+        paused: d.pausedAt !== null,
+        failingSince: d.failingSince?.toISOString() ?? null,
+        signingProblem: d.signingProblem,
+        tripped: d.trippedAt ? { since: d.trippedAt.toISOString(), probeAt: d.probeAt?.toISOString() ?? null } : null,
+      },
       d.destinationId,
     );
   }

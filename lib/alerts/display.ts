@@ -24,12 +24,21 @@ export function alertSummary(kind: AlertKind, m: AlertMeasure, { asOfLastSeen = 
     case "receiver_errors":
       return `${plural(m.value, "delivery", "deliveries")} answered with a server error (5xx) in the last hour (threshold ${m.threshold}).`;
     case "destination_failing":
-      if (m.paused) {
-        const paused = `Destination ${m.destinationName ?? ""} was paused after a day of failed attempts`;
-        return asOfLastSeen ? `${paused}.` : `${paused}: nothing is sent to it until it is resumed.`;
-      }
-      return `Destination ${m.destinationName ?? ""} ${asOfLastSeen ? "had" : "has"} failed every attempt for ${m.value === 0 ? "less than a minute" : plural(m.value, "minute")} (threshold ${m.threshold} min).`;
+      return destinationSummary(m, asOfLastSeen);
   }
+}
+
+/** A failing destination: paused, unable to sign (words of lib/destinations/signers.ts), or failing, and whether its breaker is tripped. */
+function destinationSummary(m: AlertMeasure, asOfLastSeen: boolean): string {
+  const name = `Destination ${m.destinationName ?? ""}`;
+  if (m.paused) {
+    const paused = `${name} was paused after a day of failed attempts`;
+    return asOfLastSeen ? `${paused}.` : `${paused}: nothing is sent to it until it is resumed.`;
+  }
+  if (m.signingProblem) return `${name} ${asOfLastSeen ? "could not" : "cannot"} sign its forwards, so every attempt fails: ${m.signingProblem}`;
+  const failing = `${name} ${asOfLastSeen ? "had" : "has"} failed every attempt for ${m.value === 0 ? "less than a minute" : plural(m.value, "minute")} (threshold ${m.threshold} min).`;
+  if (!m.tripped || asOfLastSeen) return failing;
+  return `${failing} Its circuit breaker is tripped: the console sends one delivery at a time as a probe${m.tripped.probeAt ? `, the next at ${m.tripped.probeAt}` : ""}, and the rest wait.`;
 }
 
 const WINDOW_MS: Partial<Record<AlertKind, number>> = {

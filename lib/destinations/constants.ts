@@ -11,8 +11,18 @@ export const SIGNING_MODE_VALUES = Object.keys(SIGNING_MODES) as SigningModeName
 export const SERVICE_SIGNING_NEEDS_SERVER_KEY =
   "Signing as the service needs the connection's server key: add it in Settings and keys, or choose Standard Webhooks.";
 
+/** Why a destination signing as the service cannot take unverified events: said by the form and by the server alike. */
+export const SERVICE_SIGNING_TAKES_ONLY_VERIFIED =
+  "A destination signing as the service gets only the events the console verified: its signature vouches for the sender. Choose Standard Webhooks to include the others.";
+
 /** The header that carries the event id, the same across attempts and replays, in both signing modes. */
 export const EVENT_ID_HEADER = "webhook-id";
+
+/** The header that carries the console's verdict on the event: `verified` or `unsigned` (lib/destinations/verdict.ts). */
+export const VERIFICATION_HEADER = "webhook-verification";
+
+/** A destination's optional cap on deliveries started per second (the form, the CLI, and the schema's bounds). */
+export const MAX_PER_SECOND_LIMIT = 10_000;
 
 /** How long a rotated Standard Webhooks secret still signs, beside the new one. */
 export const PREVIOUS_SECRET_HOURS = 24;

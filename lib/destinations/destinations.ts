@@ -8,12 +8,12 @@ import { getDb } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
 import { databaseErrorCode } from "@/lib/logger";
 import { checkUrlToSave, outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
-import { decryptSecret, encryptSecret, newSigningSecret } from "@/lib/secrets";
-import { MAX_DESTINATIONS_PER_CONNECTION, PREVIOUS_SECRET_HOURS, SERVICE_SIGNING_NEEDS_SERVER_KEY } from "./constants";
+import { decryptSecret, encryptSecret, newSigningSecret, SecretDecryptionError } from "@/lib/secrets";
+import { MAX_DESTINATIONS_PER_CONNECTION, PREVIOUS_SECRET_HOURS, SERVICE_SIGNING_NEEDS_SERVER_KEY, SERVICE_SIGNING_TAKES_ONLY_VERIFIED } from "./constants";
 import { listDestinationSummaries } from "./health";
 import { wakeForwarding } from "./worker";
-import { createDestinationSchema, destinationIdSchema, setDestinationEnabledSchema, type CreateDestinationInput } from "./schemas";
-import type { DestinationSecretResult, DestinationSummary } from "./types";
+import { createDestinationSchema, destinationIdSchema, setDestinationEnabledSchema, setDestinationRateSchema, type CreateDestinationInput } from "./schemas";
+import type { DestinationField, DestinationSecretResult, DestinationSummary } from "./types";
 
 /**
  * A connection's forwarding destinations: where the events it receives go next (lib/destinations/outbox.ts
@@ -49,7 +49,7 @@ export async function createDestination(
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path[0];
-    return { ok: false, error: issue?.message ?? "Check the form.", field: field === "name" || field === "url" || field === "signing" ? field : undefined };
+    return { ok: false, error: issue?.message ?? "Check the form.", field: FORM_FIELDS.includes(field as DestinationField) ? (field as DestinationField) : undefined };
   }
   const input = parsed.data;
   const connection = await getConnection(input.connectionId);
@@ -57,6 +57,7 @@ export async function createDestination(
   const url = await checkUrlToSave(input.url, policy);
   if (!url.ok) return { ok: false, error: url.error, field: "url" };
   if (input.signing === "service" && !connection.keys.server) return { ok: false, error: SERVICE_SIGNING_NEEDS_SERVER_KEY, field: "signing" };
+  if (input.signing === "service" && input.includeUnverified) return { ok: false, error: SERVICE_SIGNING_TAKES_ONLY_VERIFIED, field: "includeUnverified" };
 
   const db = await getDb();
   const id = crypto.randomUUID();
@@ -76,6 +77,8 @@ export async function createDestination(
         signing: input.signing,
         eventTypes: input.eventTypes.length > 0 ? input.eventTypes : null,
         verificationMethods: input.verificationMethods.length > 0 ? input.verificationMethods : null,
+        includeUnverified: input.includeUnverified,
+        maxPerSecond: input.maxPerSecond ?? null,
         secretCiphertext: secret ? sealDestinationSecret(secret, connection.id, id) : null,
         createdBy: actor.id,
       });
@@ -86,7 +89,14 @@ export async function createDestination(
           outcome: "success",
           connection,
           target: input.name,
-          details: { url: url.url.origin, signing: input.signing, eventTypes: input.eventTypes, verificationMethods: input.verificationMethods },
+          details: {
+            url: url.url.origin,
+            signing: input.signing,
+            eventTypes: input.eventTypes,
+            verificationMethods: input.verificationMethods,
+            includeUnverified: input.includeUnverified,
+            maxPerSecond: input.maxPerSecond ?? null,
+          },
         },
         tx,
       );
@@ -100,6 +110,8 @@ export async function createDestination(
 }
 
 class TooManyDestinations extends Error {}
+
+const FORM_FIELDS: readonly DestinationField[] = ["name", "url", "signing", "includeUnverified", "maxPerSecond"];
 
 /** The destination of this connection, with the connection (for its audit record), or undefined. */
 export async function findDestination(connectionId: string, destinationId: string) {
@@ -136,6 +148,24 @@ export async function setDestinationEnabled(actor: AuditActor, raw: unknown): Pr
   return { ok: true };
 }
 
+/** Changes a destination's cap on deliveries per second (null: none); audited as destination.rate_changed. */
+export async function setDestinationRate(actor: AuditActor, raw: unknown): Promise<ActionResult> {
+  const parsed = setDestinationRateSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Check the request." };
+  const { connectionId, destinationId, maxPerSecond } = parsed.data;
+  const found = await findDestination(connectionId, destinationId);
+  if (!found) return GONE;
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx.update(forwardDestinations).set({ maxPerSecond, updatedAt: new Date() }).where(eq(forwardDestinations.id, destinationId));
+    await recordAudit(
+      { actor, action: "destination.rate_changed", outcome: "success", connection: found.connection, target: found.row.name, details: { from: found.row.maxPerSecond, to: maxPerSecond } },
+      tx,
+    );
+  });
+  return { ok: true };
+}
+
 /** Removes a destination with its queue and its attempts. */
 export async function removeDestination(actor: AuditActor, raw: unknown): Promise<ActionResult> {
   const parsed = destinationIdSchema.safeParse(raw);
@@ -162,7 +192,9 @@ export async function rotateDestinationSecret(actor: AuditActor, raw: unknown): 
   const { row, connection } = found;
   if (row.signing !== "standard_webhooks" || !row.secretCiphertext) return { ok: false, error: "Only a Standard Webhooks destination has a secret to rotate." };
   const secret = newSigningSecret();
-  const current = decryptSecret(row.secretCiphertext, { connectionId: connection.id, destinationId: row.id, kind: "destination_secret" });
+  // A secret that cannot be read any more (lib/destinations/signers.ts says so on the page) is replaced
+  // without signing beside the new one: rotating is how an admin mends it.
+  const current = readableSecret(row.secretCiphertext, connection.id, row.id);
   const previousSecretExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_HOURS * 3_600_000);
   const db = await getDb();
   await db.transaction(async (tx) => {
@@ -170,13 +202,22 @@ export async function rotateDestinationSecret(actor: AuditActor, raw: unknown): 
       .update(forwardDestinations)
       .set({
         secretCiphertext: sealDestinationSecret(secret, connection.id, row.id),
-        previousSecretCiphertext: sealDestinationSecret(current, connection.id, row.id, true),
-        previousSecretExpiresAt,
+        previousSecretCiphertext: current === null ? null : sealDestinationSecret(current, connection.id, row.id, true),
+        previousSecretExpiresAt: current === null ? null : previousSecretExpiresAt,
+        signingProblem: null,
         updatedAt: new Date(),
       })
       .where(eq(forwardDestinations.id, row.id));
-    await recordAudit({ actor, action: "destination.secret_rotated", outcome: "success", connection, target: row.name, details: { previousSecretExpiresAt } }, tx);
+    await recordAudit({ actor, action: "destination.secret_rotated", outcome: "success", connection, target: row.name, details: { previousSecretExpiresAt: current === null ? null : previousSecretExpiresAt } }, tx);
   });
   return { ok: true, id: row.id, name: row.name, secret };
 }
 
+function readableSecret(sealed: string, connectionId: string, destinationId: string): string | null {
+  try {
+    return decryptSecret(sealed, { connectionId, destinationId, kind: "destination_secret" });
+  } catch (error) {
+    if (error instanceof SecretDecryptionError) return null;
+    throw error;
+  }
+}

@@ -1,15 +1,15 @@
 import "server-only";
 import { inArray } from "drizzle-orm";
-import { readServerKeys } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
-import { forwardDestinations, type ForwardDestination } from "@/lib/db/forwarding-schema";
+import { forwardDestinations } from "@/lib/db/forwarding-schema";
 import { postGuarded } from "@/lib/outbound/guarded-post";
 import type { OutboundPolicy } from "@/lib/outbound/address-policy";
-import { decryptSecret } from "@/lib/secrets";
-import { MAX_ATTEMPTS, retryDelaySeconds, SERVICE_SIGNING_NEEDS_SERVER_KEY } from "./constants";
+import { MAX_ATTEMPTS, retryDelaySeconds } from "./constants";
 import type { AttemptRecord, TakenDelivery } from "./outbox";
 import { startWithinCap } from "./pacing";
-import { forwardHeaders, type Signer } from "./signing";
+import { signersFor } from "./signers";
+import { forwardHeaders } from "./signing";
+import { verificationOf, whyNotForwarded } from "./verdict";
 
 /** An attempt's limits: no answer within this is a failed attempt, and at most this much of an answer is kept. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -17,28 +17,6 @@ export const MAX_ANSWER_BYTES = 4 * 1024;
 
 const nextAfterFailure = (attempts: number): AttemptRecord["next"] =>
   attempts >= MAX_ATTEMPTS ? { state: "failed" } : { state: "pending", retrySeconds: retryDelaySeconds(attempts) };
-
-/** Each destination's signer, read once per batch; a destination that cannot sign gets the reason instead. */
-async function signersFor(destinations: ForwardDestination[]): Promise<Map<string, Signer | { problem: string }>> {
-  const serverKeys = new Map<string, Promise<string[]>>();
-  const signers = new Map<string, Signer | { problem: string }>();
-  for (const destination of destinations) {
-    const { id, connectionId } = destination;
-    if (destination.signing === "service") {
-      if (!serverKeys.has(connectionId)) serverKeys.set(connectionId, readServerKeys(connectionId));
-      const keys = await serverKeys.get(connectionId)!;
-      signers.set(id, keys.length > 0 ? { mode: "service", serverKeys: keys } : { problem: SERVICE_SIGNING_NEEDS_SERVER_KEY });
-      continue;
-    }
-    const secrets = [];
-    if (destination.secretCiphertext) secrets.push(decryptSecret(destination.secretCiphertext, { connectionId, destinationId: id, kind: "destination_secret" }));
-    if (destination.previousSecretCiphertext && destination.previousSecretExpiresAt && destination.previousSecretExpiresAt > new Date()) {
-      secrets.push(decryptSecret(destination.previousSecretCiphertext, { connectionId, destinationId: id, kind: "destination_previous_secret" }));
-    }
-    signers.set(id, secrets.length > 0 ? { mode: "standard_webhooks", secrets } : { problem: "This destination has no signing secret: rotate it to make one." });
-  }
-  return signers;
-}
 
 /** What an answer says in words: delivered, or why not. */
 function answerOutcome(status: number): { ok: boolean; outcome: string } {
@@ -69,13 +47,18 @@ export async function startAttempts(deliveries: readonly TakenDelivery[], policy
     const base = { deliveryId: delivery.id, destinationId: delivery.destinationId, startedAt, latencyMs: 0, status: null, responseBody: null };
     const destination = byId.get(delivery.destinationId);
     const { body } = delivery;
-    if (!destination) return { ...base, ok: false, outcome: "the destination was removed", next: { state: "failed" } };
-    if (body === null) return { ...base, ok: false, outcome: "the event is no longer stored (removed by the retention period)", next: { state: "failed" } };
+    // Failures that say nothing of the destination's health: its breaker and failing time do not count them.
+    const notItsFault = { ...base, ok: false, countsAgainstDestination: false } as const;
+    if (!destination) return { ...notItsFault, outcome: "the destination was removed", next: { state: "failed" } };
+    if (body === null) return { ...notItsFault, outcome: "the event is no longer stored (removed by the retention period)", next: { state: "failed" } };
+    // Queueing already holds to this rule; a resend, a replay or a row queued before it never gets past it.
+    const refused = whyNotForwarded(destination.signing, destination.includeUnverified, delivery.signatureStatus ?? "unsigned");
+    if (refused) return { ...notItsFault, outcome: `not sent: ${refused}`, next: { state: "failed" } };
     const signer = signers.get(destination.id)!;
     if ("problem" in signer) return { ...base, ok: false, outcome: signer.problem, next: nextAfterFailure(delivery.attempts) };
 
     const result = await postGuarded(destination.url, {
-      headers: forwardHeaders(signer, delivery.eventId, body, startedAt),
+      headers: forwardHeaders(signer, delivery.eventId, body, verificationOf(delivery.signatureStatus ?? "unsigned"), startedAt),
       body,
       timeoutMs: ATTEMPT_TIMEOUT_MS,
       maxResponseBytes: MAX_ANSWER_BYTES,

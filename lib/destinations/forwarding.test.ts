@@ -104,9 +104,10 @@ describe("forwarding as the service", () => {
 
 describe("Standard Webhooks signing", () => {
   it("signs with the destination's secret, shown once, and with the previous one too for a day after a rotation", async () => {
-    const { connection, destination } = await destinationFor([], { signing: "standard_webhooks" });
+    // Verified events: one the console could not verify reaches only a destination that asked (verification.test.ts).
+    const { connection, destination } = await destinationFor([KEY1], { signing: "standard_webhooks" });
     expect(destination.secret).toMatch(/^whsec_/);
-    const first = await receiveEvent(connection.token, []);
+    const first = await receiveEvent(connection.token, [KEY1]);
     await drain();
     const headersOf = (index: number) => receiver.received[index]!.headers as Record<string, string>;
     expect(new StandardWebhook(destination.secret!).verify(receiver.received[0]!.body, headersOf(0))).toMatchObject({ id: first.id });
@@ -114,7 +115,7 @@ describe("Standard Webhooks signing", () => {
 
     const rotated = await rotateDestinationSecret(admin, { connectionId: connection.id, destinationId: destination.id });
     if (!rotated.ok) throw new Error(rotated.error);
-    await receiveEvent(connection.token, []);
+    await receiveEvent(connection.token, [KEY1]);
     await drain();
     for (const secret of [destination.secret!, rotated.secret!]) expect(() => new StandardWebhook(secret).verify(receiver.received[1]!.body, headersOf(1))).not.toThrow();
   });

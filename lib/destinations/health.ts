@@ -2,9 +2,17 @@ import "server-only";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Role } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
-import { forwardDestinations } from "@/lib/db/forwarding-schema";
+import { forwardDestinations, type ForwardDestination } from "@/lib/db/forwarding-schema";
 import { urlForRole } from "@/lib/outbound/shown-to-role";
-import type { DestinationState, DestinationSummary } from "./types";
+import type { DestinationState, DestinationSummary, TrippedBreaker } from "./types";
+
+/** The breaker of a destination as pages show it: tripped since when, probing next when; null while closed, or while off or paused (nothing probes then). */
+export const trippedOf = (d: Pick<ForwardDestination, "trippedAt" | "probeAt" | "enabled" | "pausedAt">): TrippedBreaker | null =>
+  d.trippedAt && d.enabled && !d.pausedAt ? { since: d.trippedAt.toISOString(), probeAt: d.probeAt?.toISOString() ?? null } : null;
+
+/** Off and paused say what an admin must do; tripped, that the console only probes; failing, that attempts fail. */
+const stateOf = (d: ForwardDestination): DestinationState =>
+  !d.enabled ? "off" : d.pausedAt ? "paused" : d.trippedAt ? "tripped" : d.failingSince || d.signingProblem ? "failing" : "delivered";
 
 /** A connection's destinations, each with its last 24 h of attempts summed up in SQL (no rows read into JavaScript). */
 export async function listDestinationSummaries(connectionId: string, role: Role, now = new Date()): Promise<DestinationSummary[]> {
@@ -25,7 +33,6 @@ export async function listDestinationSummaries(connectionId: string, role: Role,
   const byId = new Map(figures.rows.map((row) => [row.id, row]));
   return destinations.map((d) => {
     const f = byId.get(d.id) ?? { attempts: 0, delivered: 0, p95: null, pending: 0 };
-    const state: DestinationState = !d.enabled ? "off" : d.pausedAt ? "paused" : d.failingSince ? "failing" : "delivered";
     return {
       id: d.id,
       connectionId: d.connectionId,
@@ -35,10 +42,12 @@ export async function listDestinationSummaries(connectionId: string, role: Role,
       signing: d.signing,
       eventTypes: d.eventTypes,
       verificationMethods: d.verificationMethods,
+      includeUnverified: d.includeUnverified,
+      maxPerSecond: d.maxPerSecond,
       previousSecretExpiresAt: d.previousSecretExpiresAt && d.previousSecretExpiresAt > now ? d.previousSecretExpiresAt.toISOString() : null,
       createdAt: d.createdAt.toISOString(),
       health: {
-        state,
+        state: stateOf(d),
         attempts24h: f.attempts,
         delivered24h: f.delivered,
         successRate: f.attempts > 0 ? f.delivered / f.attempts : null,
@@ -46,6 +55,8 @@ export async function listDestinationSummaries(connectionId: string, role: Role,
         pending: f.pending,
         failingSince: d.failingSince?.toISOString() ?? null,
         pausedAt: d.pausedAt?.toISOString() ?? null,
+        tripped: trippedOf(d),
+        signingProblem: d.signingProblem,
       },
     };
   });

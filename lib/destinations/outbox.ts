@@ -39,6 +39,7 @@ export type TakenDelivery = {
   eventId: string;
   attempts: number;
   body: string | null;
+  signatureStatus: string | null;
   sendAt: Date;
 };
 
@@ -93,7 +94,7 @@ export async function takeDueDeliveries(limit: number): Promise<TakenDelivery[]>
       leased_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = d.attempts + 1
     from picked left join webhook_events w on w.connection_id = picked.connection_id and w.event_id = picked.event_id
     where d.id = picked.id
-    returning d.id, d.destination_id, d.connection_id, d.event_id, d.attempts, w.raw_body,
+    returning d.id, d.destination_id, d.connection_id, d.event_id, d.attempts, w.raw_body, w.signature_status,
       case when picked.cap is null then now() else picked.slot + make_interval(secs => (picked.rank - 1) * ${RATE_SPACING}::float8 / picked.cap) end as send_at`)) as unknown as {
     rows: Array<{
       id: string | number;
@@ -102,6 +103,7 @@ export async function takeDueDeliveries(limit: number): Promise<TakenDelivery[]>
       event_id: string;
       attempts: number;
       raw_body: string | null;
+      signature_status: string | null;
       send_at: Date | string;
     }>;
   };
@@ -112,6 +114,7 @@ export async function takeDueDeliveries(limit: number): Promise<TakenDelivery[]>
     eventId: row.event_id,
     attempts: row.attempts,
     body: row.raw_body,
+    signatureStatus: row.signature_status,
     sendAt: new Date(row.send_at),
   }));
 }
@@ -125,6 +128,8 @@ export type AttemptRecord = {
   ok: boolean;
   outcome: string;
   responseBody: string | null;
+  /** False for a failure that says nothing of the destination (its event gone, a refusal): not counted in its failing time or breaker. */
+  countsAgainstDestination?: false;
   /** What the delivery becomes: delivered, failed for good, or pending again after `retrySeconds`. */
   next: { state: "delivered" | "failed" } | { state: "pending"; retrySeconds: number };
 };
@@ -152,6 +157,7 @@ export async function recordAttempts(records: readonly AttemptRecord[]): Promise
       ok: r.ok,
       outcome: r.outcome,
       response_body: r.responseBody,
+      counts: r.countsAgainstDestination ?? true,
       state: r.next.state,
       retry_seconds: r.next.state === "pending" ? r.next.retrySeconds : null,
     })),
@@ -159,7 +165,7 @@ export async function recordAttempts(records: readonly AttemptRecord[]): Promise
   await db.execute(sql`
     with r as (
       select r.* from json_to_recordset(${rows}::json) as r(delivery_id bigint, destination_id uuid, started_at timestamptz, latency_ms int,
-        status int, ok boolean, outcome text, response_body text, state text, retry_seconds int)
+        status int, ok boolean, outcome text, response_body text, counts boolean, state text, retry_seconds int)
       join forward_deliveries d on d.id = r.delivery_id
     ), attempts as (
       insert into forward_attempts (delivery_id, destination_id, started_at, latency_ms, status, ok, outcome, response_body)
@@ -175,11 +181,11 @@ export async function recordAttempts(records: readonly AttemptRecord[]): Promise
     ), runs as (
       select destination_id, max(started_at) filter (where ok) as last_ok_at,
         min(started_at) filter (where not ok) as first_failed_at, count(*) filter (where not ok) as failed
-      from r group by destination_id
+      from r where counts group by destination_id
     ), since_ok as (
       select runs.destination_id, runs.last_ok_at,
-        (select count(*) from r where r.destination_id = runs.destination_id and not r.ok and r.started_at > runs.last_ok_at) as failed_after,
-        (select min(r.started_at) from r where r.destination_id = runs.destination_id and not r.ok and r.started_at > runs.last_ok_at) as failing_from
+        (select count(*) from r where r.counts and r.destination_id = runs.destination_id and not r.ok and r.started_at > runs.last_ok_at) as failed_after,
+        (select min(r.started_at) from r where r.counts and r.destination_id = runs.destination_id and not r.ok and r.started_at > runs.last_ok_at) as failing_from
       from runs
     ), outcome as (
       select f.id,
@@ -193,7 +199,8 @@ export async function recordAttempts(records: readonly AttemptRecord[]): Promise
       probe_at = case when outcome.consecutive >= ${BREAKER_THRESHOLD} then now() + make_interval(secs =>
         least(${BREAKER_MAX_PROBE_SECONDS}, greatest(${BREAKER_FIRST_PROBE_SECONDS}, extract(epoch from now() - coalesce(outcome.tripped_at, now()))))) end
     from outcome where f.id = outcome.id`);
-  if (records.some((r) => !r.ok)) await pauseLongFailing([...new Set(records.filter((r) => !r.ok).map((r) => r.destinationId))]);
+  const failing = records.filter((r) => !r.ok && r.countsAgainstDestination !== false);
+  if (failing.length > 0) await pauseLongFailing([...new Set(failing.map((r) => r.destinationId))]);
 }
 
 async function pauseLongFailing(destinationIds: string[]): Promise<void> {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { displayNameSchema } from "@/lib/display-name";
-import { SIGNING_MODE_VALUES } from "./constants";
+import { MAX_PER_SECOND_LIMIT, SIGNING_MODE_VALUES } from "./constants";
 
 /** One schema per input, shared by the form, the server actions and the CLI. Client-safe. */
 
@@ -11,6 +11,14 @@ const matchList = (what: string) =>
     .max(50, `At most 50 ${what}s.`)
     .transform((values) => [...new Set(values)]);
 
+const RATE_WORDS = `Maximum deliveries per second is a whole number from 1 to ${MAX_PER_SECOND_LIMIT}, or empty for no cap.`;
+
+/** A cap on deliveries started per second: empty (a form's blank field) or absent is none (null). */
+const maxPerSecond = z.preprocess(
+  (value) => (value === "" || value === undefined || value === null ? null : typeof value === "string" ? Number(value.trim()) : value),
+  z.number(RATE_WORDS).int(RATE_WORDS).min(1, RATE_WORDS).max(MAX_PER_SECOND_LIMIT, RATE_WORDS).nullable(),
+);
+
 export const createDestinationSchema = z.object({
   connectionId: z.uuid(),
   name: displayNameSchema({ required: "Give the destination a name.", max: 100 }),
@@ -19,6 +27,9 @@ export const createDestinationSchema = z.object({
   signing: z.enum(SIGNING_MODE_VALUES, "Choose how forwarded events are signed."),
   eventTypes: matchList("event type"),
   verificationMethods: matchList("verification method"),
+  // Standard Webhooks only: the server refuses it with service signing (lib/destinations/verdict.ts).
+  includeUnverified: z.boolean().default(false),
+  maxPerSecond: maxPerSecond.optional(),
 });
 export type CreateDestinationInput = z.input<typeof createDestinationSchema>;
 
@@ -27,6 +38,10 @@ export type DestinationIdInput = z.infer<typeof destinationIdSchema>;
 
 export const setDestinationEnabledSchema = destinationIdSchema.extend({ enabled: z.boolean() });
 export type SetDestinationEnabledInput = z.infer<typeof setDestinationEnabledSchema>;
+
+/** A new cap on a destination's deliveries per second (null or empty: none). */
+export const setDestinationRateSchema = destinationIdSchema.extend({ maxPerSecond });
+export type SetDestinationRateInput = z.input<typeof setDestinationRateSchema>;
 
 /** A replay: the log's filters (its query string) to one destination of the connection. */
 export const replayInputSchema = z.object({ connectionId: z.uuid(), destinationId: z.uuid(), filters: z.string().max(4096) });

@@ -1,21 +1,24 @@
 import "server-only";
 import { Webhook } from "standardwebhooks";
 import { signatureHeader } from "@/lib/webhooks/webhooks";
-import { EVENT_ID_HEADER } from "./constants";
+import { EVENT_ID_HEADER, VERIFICATION_HEADER } from "./constants";
+import type { Verification } from "./verdict";
 
 /**
  * The headers of one forward. `service`: X-Signature-V2 over the exact stored body with a fresh `t`,
  * one `v2=` per server key held, so a handler verifying with the service's SDK accepts it, a replay
  * of an old event included. `standard_webhooks`: webhook-id, webhook-timestamp and webhook-signature
  * (`v1,<sig>`, and the previous secret's beside it while it still signs). Both carry the event id in
- * `webhook-id`, the same on every attempt and replay.
+ * `webhook-id`, the same on every attempt and replay, and the console's verdict on the event in
+ * `webhook-verification` (`verified`, or `unsigned` for the events only a destination that asked for
+ * them gets), so a handler can tell what the console checked without trusting the signature for it.
  */
 export type Signer =
   | { mode: "service"; serverKeys: readonly string[] }
   | { mode: "standard_webhooks"; secrets: readonly string[] };
 
-export function forwardHeaders(signer: Signer, eventId: string, body: string, now = new Date()): Record<string, string> {
-  const headers: Record<string, string> = { "content-type": "application/json", [EVENT_ID_HEADER]: eventId };
+export function forwardHeaders(signer: Signer, eventId: string, body: string, verification: Verification, now = new Date()): Record<string, string> {
+  const headers: Record<string, string> = { "content-type": "application/json", [EVENT_ID_HEADER]: eventId, [VERIFICATION_HEADER]: verification };
   if (signer.mode === "service") {
     headers["x-signature-v2"] = signatureHeader(body, Math.floor(now.getTime() / 1000), signer.serverKeys);
     return headers;

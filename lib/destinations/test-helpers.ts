@@ -1,9 +1,11 @@
 /** What the forwarding tests share: a real local receiver (the tenant's own handler) and ways to queue events. */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { getDb } from "@/lib/db";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { getDb, type Database } from "@/lib/db";
 import { forwardDeliveries } from "@/lib/db/forwarding-schema";
 import type { OutboundPolicy } from "@/lib/outbound/address-policy";
+import { setUpTestDatabase } from "@/lib/testing/database";
 import { expiredEvent, webhookRequest } from "@/lib/testing/webhooks";
 import { receiveWebhook } from "@/lib/webhooks/receive";
 import { eq, sql } from "drizzle-orm";
@@ -56,4 +58,28 @@ export async function makeDueNow(): Promise<void> {
   const db = await getDb();
   await db.execute(sql`update forward_deliveries set due_at = now() - interval '1 second', leased_until = null where state = 'pending'`);
   await db.execute(sql`update forward_destinations set probe_at = now() - interval '1 second', rate_next_at = null where tripped_at is not null or rate_next_at is not null`);
+}
+
+/**
+ * A forwarding test file's ground: a fresh database and a receiver (both ready in the tests, through
+ * the object answered), each test starting with nothing due and nothing received; `afterEachTest` clears more.
+ */
+export function setUpForwardingFile(afterEachTest?: (db: Database) => Promise<unknown>) {
+  const bed = {} as { db: Database; receiver: Awaited<ReturnType<typeof startReceiver>> };
+  let tearDown: () => Promise<void>;
+  beforeAll(async () => {
+    ({ db: bed.db, tearDown } = await setUpTestDatabase());
+    bed.receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await bed.receiver.close();
+    await tearDown();
+  });
+  afterEach(async () => {
+    await bed.db.execute(sql`update forward_deliveries set state = 'cancelled' where state = 'pending'`);
+    await afterEachTest?.(bed.db);
+    bed.receiver.received.length = 0;
+    bed.receiver.answerWith(() => 200);
+  });
+  return bed;
 }

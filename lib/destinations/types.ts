@@ -2,8 +2,15 @@ import type { SigningModeName } from "./constants";
 
 /** What pages may know of a destination: never its secret. Client-safe. */
 
-/** delivered: the last attempt was delivered (or none yet); failing: the last one failed; paused: by the 24 h rule; off: by an admin. */
-export type DestinationState = "delivered" | "failing" | "paused" | "off";
+/**
+ * delivered: the last attempt was delivered (or none yet); failing: the last one failed, or it cannot
+ * sign; tripped: its circuit breaker opened after a run of failures, so one delivery at a time probes
+ * it; paused: by the 24 h rule; off: by an admin.
+ */
+export type DestinationState = "delivered" | "failing" | "tripped" | "paused" | "off";
+
+/** A tripped breaker: since when, and when the next probe goes (null: one is under way or due). */
+export type TrippedBreaker = { since: string; probeAt: string | null };
 
 export type DestinationHealth = {
   state: DestinationState;
@@ -18,6 +25,9 @@ export type DestinationHealth = {
   pending: number;
   failingSince: string | null;
   pausedAt: string | null;
+  tripped: TrippedBreaker | null;
+  /** Why it cannot sign now, in words that say what to do (an unreadable secret or server key); null: it can. */
+  signingProblem: string | null;
 };
 
 export type DestinationSummary = {
@@ -30,6 +40,10 @@ export type DestinationSummary = {
   /** null: every event type (or method). */
   eventTypes: string[] | null;
   verificationMethods: string[] | null;
+  /** Standard Webhooks only: it also gets events the console could not verify (webhook-verification: unsigned). */
+  includeUnverified: boolean;
+  /** At most this many deliveries start per second; null: no cap. */
+  maxPerSecond: number | null;
   /** While a rotated Standard Webhooks secret still signs, beside the new one. */
   previousSecretExpiresAt: string | null;
   createdAt: string;
@@ -39,7 +53,9 @@ export type DestinationSummary = {
 /** What creating a destination (or rotating its secret) answers: a Standard Webhooks secret, shown this once. */
 export type DestinationSecretResult =
   | { ok: true; id: string; name: string; secret: string | null }
-  | { ok: false; error: string; field?: "name" | "url" | "signing" };
+  | { ok: false; error: string; field?: DestinationField };
+
+export type DestinationField = "name" | "url" | "signing" | "includeUnverified" | "maxPerSecond";
 
 /** A replay's progress: its deliveries by state. running while some wait; finished or cancelled after. */
 export type ReplayProgress = {
@@ -69,5 +85,8 @@ export type EventForwards = {
   destinationId: string;
   destinationName: string;
   enabled: boolean;
+  /** Why the event was never queued to it, in words ("Not forwarded: …"); null when it was. */
+  notForwarded: string | null;
+  tripped: TrippedBreaker | null;
   deliveries: Array<{ id: number; state: "pending" | "delivered" | "failed" | "cancelled"; origin: string; createdAt: string; dueAt: string; attempts: ForwardAttemptView[] }>;
 };

@@ -140,7 +140,8 @@ describe("deliveries queued", () => {
     const otherCopy = await import("./store");
     let heard = 0;
     otherCopy.onDeliveriesQueued(() => heard++);
-    await storeEvent({ ...received(), connectionId: forwarded.id });
+    // Verified: an unverified event is never queued to a destination signing as the service.
+    await storeEvent({ ...received(), connectionId: forwarded.id, signatureStatus: "verified_key1" });
     expect(heard).toBe(1);
     // An event of a connection without destinations queues nothing, so says nothing.
     await storeEvent(received());

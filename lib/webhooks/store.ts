@@ -212,13 +212,16 @@ async function writeEvents(db: Executor, events: ReceivedEvent[]): Promise<Store
       -- A subquery per row (its LIMIT keeps the planner from making it a join): one index probe per
       -- partition for each event, never a scan of the table, however few rows the planner expects.
       where (select true from webhook_events w where w.connection_id = event.connection_id and w.event_id = event.event_id limit 1) is null
-      returning connection_id, event_id, type, verification_method, is_test
+      returning connection_id, event_id, type, verification_method, is_test, signature_status
     ), queued as (
       insert into forward_deliveries (destination_id, connection_id, event_id)
       select d.id, i.connection_id, i.event_id from inserted i
       join forward_destinations d on d.connection_id = i.connection_id and d.enabled
         and (d.event_types is null or i.type = any(d.event_types))
         and (d.verification_methods is null or i.verification_method = any(d.verification_methods))
+        -- mayForward (lib/destinations/verdict.ts) in SQL: an event the console could not verify is
+        -- never signed as the service, and goes only where an admin asked for unverified events.
+        and (i.signature_status <> 'unsigned' or (d.signing = 'standard_webhooks' and d.include_unverified))
       where not i.is_test
       returning 1
     )

@@ -1,9 +1,17 @@
 "use server";
 import type { ActionResult } from "@/lib/call-action";
-import { createDestination, removeDestination, rotateDestinationSecret, setDestinationEnabled } from "@/lib/destinations/destinations";
+import { createDestination, removeDestination, rotateDestinationSecret, setDestinationEnabled, setDestinationRate } from "@/lib/destinations/destinations";
 import { resendEvent } from "@/lib/destinations/event-forwards";
 import { cancelReplay, countReplay, startReplay } from "@/lib/destinations/replay";
-import type { CreateDestinationInput, DestinationIdInput, ReplayIdInput, ReplayInput, ResendInput, SetDestinationEnabledInput } from "@/lib/destinations/schemas";
+import type {
+  CreateDestinationInput,
+  DestinationIdInput,
+  ReplayIdInput,
+  ReplayInput,
+  ResendInput,
+  SetDestinationEnabledInput,
+  SetDestinationRateInput,
+} from "@/lib/destinations/schemas";
 import type { DestinationSecretResult } from "@/lib/destinations/types";
 import { runAction } from "@/lib/server-action";
 
@@ -17,6 +25,10 @@ export async function createDestinationAction(input: CreateDestinationInput): Pr
 
 export async function setDestinationEnabledAction(input: SetDestinationEnabledInput): Promise<ActionResult> {
   return runAction({ name: "setDestinationEnabledAction", role: "admin", revalidate: pages }, (user) => setDestinationEnabled(user, input));
+}
+
+export async function setDestinationRateAction(input: SetDestinationRateInput): Promise<ActionResult> {
+  return runAction({ name: "setDestinationRateAction", role: "admin", revalidate: pages }, (user) => setDestinationRate(user, input));
 }
 
 export async function removeDestinationAction(input: DestinationIdInput): Promise<ActionResult> {

@@ -8,6 +8,7 @@ import {
   resendEventAction,
   rotateDestinationSecretAction,
   setDestinationEnabledAction,
+  setDestinationRateAction,
   startReplayAction,
 } from "./actions";
 
@@ -15,6 +16,7 @@ import {
 export const destinationActions: DestinationActions = {
   create: createDestinationAction,
   setEnabled: setDestinationEnabledAction,
+  setRate: setDestinationRateAction,
   remove: removeDestinationAction,
   rotate: rotateDestinationSecretAction,
 };
