@@ -12,6 +12,7 @@ import { listEventForwards, resendEvent } from "./event-forwards";
 import { attemptDeliveries } from "./forward";
 import { recordAttempts, takeDueDeliveries } from "./outbox";
 import { cancelReplay, continueReplays, countReplay, getReplayProgress, startReplay } from "./replay";
+import { replayDurationWords } from "./replay-time";
 import { deliveriesOf, LOCAL_POLICY, receiveEvent, startReceiver } from "./test-helpers";
 import { forwardDueDeliveries } from "./worker";
 
@@ -149,6 +150,15 @@ describe("replay bounds", () => {
     await db.update(forwardDestinations).set({ includeUnverified: true, maxPerSecond: 10 }).where(eq(forwardDestinations.id, standard));
     expect(await countReplay(all(standard))).toMatchObject({ count: 8, skippedUnverified: 0, skippedUnverifiedWhy: null, maxPerSecond: 10 });
     await db.update(forwardDestinations).set({ includeUnverified: false }).where(eq(forwardDestinations.id, standard));
+  });
+
+  it("says how long a replay takes at the destination's rate cap", () => {
+    expect(replayDurationWords(100_000, 10)).toBe("about 2 h 47 min");
+    expect(replayDurationWords(36_000, 10)).toBe("about 1 h");
+    expect(replayDurationWords(1_000_000, 5)).toBe("about 2 d 7 h");
+    expect(replayDurationWords(900, 10)).toBe("about 2 min");
+    expect(replayDurationWords(30, 10)).toBe("about 3 s");
+    expect(replayDurationWords(1, 10)).toBe("about a second");
   });
 
   it("refuses a replay larger than the limit with the count and the limit, and records nothing", async () => {

@@ -9,7 +9,7 @@ import { parseEventFilters, replayCondition } from "@/lib/webhooks/webhooks";
 import { findDestination, GONE } from "./destinations";
 import { continueReplaysInBackground, destinationFilter, sendable, takesUnverified } from "./replay-queue";
 import { replayIdSchema, replayInputSchema, type ReplayInput } from "./schemas";
-import type { ReplayPreview, ReplayProgress, RunningReplay } from "./types";
+import type { ReplayPreview, ReplayProgress, RunningReplay, StartReplayResult } from "./types";
 
 /**
  * Replay from the log: the events the log's filters select (one connection's, never a test event) that
@@ -26,9 +26,7 @@ export { continueReplays } from "./replay-queue";
 export const MAX_REPLAY_EVENTS = 1_000_000;
 
 type Failure = { ok: false; error: string };
-/** A refusal because a replay to the destination still runs: its id, so the page can offer to cancel it. */
-export type StartReplayFailure = Failure & { runningReplayId?: string };
-export type StartReplayResult = { ok: true; replayId: string; total: number; skippedUnverified: number; skippedByFilters: number } | StartReplayFailure;
+type StartReplayFailure = Extract<StartReplayResult, { ok: false }>;
 type Selection = { ok: true; destination: ForwardDestination; connection: { id: string; name: string }; condition: SQL; filters: string };
 
 async function select(raw: ReplayInput): Promise<Selection | Failure> {
@@ -148,7 +146,8 @@ export async function startReplay(
       },
       tx,
     );
-    return { ok: true, replayId, total: split.count, skippedUnverified: split.skippedUnverified, skippedByFilters: split.skippedByFilters };
+    const skippedUnverifiedWhy = unverifiedWhy(destination, split.skippedUnverified);
+    return { ok: true, replayId, total: split.count, skippedUnverified: split.skippedUnverified, skippedUnverifiedWhy, skippedByFilters: split.skippedByFilters };
   });
   if (started.ok) continueReplaysInBackground({ chunkSize });
   return started;

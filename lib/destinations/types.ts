@@ -80,6 +80,11 @@ export type ReplayPreview = {
   running: RunningReplay | null;
 };
 
+/** What starting a replay answers; refused while another to the destination runs, with that one's id (to offer cancelling it). */
+export type StartReplayResult =
+  | { ok: true; replayId: string; total: number; skippedUnverified: number; skippedUnverifiedWhy: string | null; skippedByFilters: number }
+  | { ok: false; error: string; runningReplayId?: string };
+
 export type ForwardAttemptView = {
   startedAt: string;
   status: number | null;

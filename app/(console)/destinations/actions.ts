@@ -4,7 +4,7 @@ import { createDestination, removeDestination, rotateDestinationSecret, setDesti
 import { resendEvent } from "@/lib/destinations/event-forwards";
 import { cancelReplay, countReplay, startReplay } from "@/lib/destinations/replay";
 import type { CreateDestinationInput, DestinationIdInput, ReplayIdInput, ReplayInput, ResendInput, SetDestinationEnabledInput } from "@/lib/destinations/schemas";
-import type { DestinationSecretResult } from "@/lib/destinations/types";
+import type { DestinationSecretResult, ReplayPreview, StartReplayResult } from "@/lib/destinations/types";
 import { runAction } from "@/lib/server-action";
 
 // Admins only; lib/destinations parses, checks the URL's rules and audits. The list shows on this page
@@ -33,11 +33,11 @@ export async function resendEventAction(input: ResendInput): Promise<ActionResul
   return runAction({ name: "resendEventAction", role: "admin" }, (user) => resendEvent(user, input));
 }
 
-export async function previewReplayAction(input: ReplayInput): Promise<ActionResult<{ count: number }>> {
+export async function previewReplayAction(input: ReplayInput): Promise<ActionResult<ReplayPreview>> {
   return runAction({ name: "previewReplayAction", role: "admin" }, () => countReplay(input));
 }
 
-export async function startReplayAction(input: ReplayInput): Promise<ActionResult<{ replayId: string; total: number }>> {
+export async function startReplayAction(input: ReplayInput): Promise<StartReplayResult> {
   return runAction({ name: "startReplayAction", role: "admin" }, (user) => startReplay(user, input));
 }
 
