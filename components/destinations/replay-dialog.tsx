@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { Select } from "@/components/ui/input";
+import { Time } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
 import { callAction } from "@/lib/call-action";
 import { replayDurationWords } from "@/lib/destinations/replay-time";
@@ -164,7 +165,7 @@ export function ReplayDialog({
               {p?.running ? (
                 <Alert tone="warning" title={`A replay to ${destinationName} is still running`}>
                   <p>
-                    Started {new Date(p.running.startedAt).toLocaleString()},{" "}
+                    Started <Time iso={p.running.startedAt} />,{" "}
                     {p.running.queued < p.running.total
                       ? `${count(p.running.queued)} of ${count(p.running.total)} queued so far`
                       : `${count(p.running.waiting)} of ${count(p.running.total)} still waiting`}
