@@ -42,9 +42,11 @@ export const ISOLATION_TARGETS = {
 async function replayHistory(scenario: Scenario, connectionId: string, destinationId: string, events: number): Promise<number> {
   return withDatabase(scenario, async (db) => {
     await bulkLoad(db, { connections: [{ id: connectionId, name: "Bench history", signed: true }], events, rejections: 0, days: 1, idPrefix: "history-" });
-    const { startReplay } = await import("@/lib/destinations/replay");
+    const { continueReplays, startReplay } = await import("@/lib/destinations/replay");
     const replay = await startReplay(ACTOR, { connectionId, destinationId, filters: "" });
     if (!replay.ok) throw new Error(replay.error);
+    // Its queue is written in chunks after the start: all of it before the database is closed.
+    await continueReplays();
     return replay.total;
   });
 }

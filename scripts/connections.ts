@@ -1,4 +1,4 @@
-import { createConnection, deleteConnection } from "@/lib/connections/connections";
+import { createConnection, deleteConnection, getConnection, updateConnection } from "@/lib/connections/connections";
 import { isRegion, regions, regionShortNames } from "@/lib/service/regions";
 import { findConnectionIdByName, listConnections } from "@/lib/connections/repository";
 import type { ConnectionMutationResult } from "@/lib/connections/types";
@@ -14,6 +14,12 @@ const usage = `Usage: npm run connections -- <command>
       --unverified saves even when the region cannot be reached to check the key.
       --allow-same-tenant adds it even when another connection already holds this management key in
       this region (a second connection to the same tenant, as the web form's "Add a second connection anyway").
+  set-keys --name N [--unverified] [--allow-same-tenant]
+      Replaces connection N's management key, its server API secret key, or both (after a rotation at
+      the service), taken as add takes them: CONSOLE_MANAGEMENT_KEY and/or CONSOLE_SERVER_SECRET_KEY,
+      or piped on standard input (the management key on the first line, left empty to keep it; the
+      server API secret key on the second). A new management key is checked against the connection's
+      region, as the connection's page does; each replaced key is audited.
   list      names, regions, key fingerprints (last four characters) and webhook URLs
   remove --name N`;
 
@@ -23,6 +29,17 @@ async function readKeys(io: CliIo): Promise<{ managementKey: string; serverKey: 
   const [managementKey = "", serverKey = ""] = ((await io.readStdin()) ?? "").split(/\r?\n/).map((l) => l.trim());
   if (!managementKey) throw new UsageError("No management key: set CONSOLE_MANAGEMENT_KEY or pipe it on standard input.");
   return { managementKey, serverKey: serverKey || e.CONSOLE_SERVER_SECRET_KEY || "" };
+}
+
+/** The keys set-keys replaces: either may be empty (kept), not both. */
+async function readReplacementKeys(io: CliIo): Promise<{ managementKey: string; serverKey: string }> {
+  const e = env();
+  if (e.CONSOLE_MANAGEMENT_KEY || e.CONSOLE_SERVER_SECRET_KEY) return { managementKey: e.CONSOLE_MANAGEMENT_KEY ?? "", serverKey: e.CONSOLE_SERVER_SECRET_KEY ?? "" };
+  const [managementKey = "", serverKey = ""] = ((await io.readStdin()) ?? "").split(/\r?\n/).map((l) => l.trim());
+  if (!managementKey && !serverKey) {
+    throw new UsageError("No key given: set CONSOLE_MANAGEMENT_KEY and/or CONSOLE_SERVER_SECRET_KEY, or pipe them on standard input (the management key on the first line, empty to keep it; the server key on the second).");
+  }
+  return { managementKey, serverKey };
 }
 
 /** The flag or option that answers a refused add, as the web form's buttons do. */
@@ -58,6 +75,8 @@ export const connectionsCli = defineCli(import.meta.url, usage, async (argv, io)
       io.print(`Webhook URL: ${await webhookUrlFor(result.id)}`);
       return;
     }
+    case "set-keys":
+      return setKeys(requireOption("name", values.name), { unverified: values.unverified ?? false, allowSameTenant: values["allow-same-tenant"] ?? false }, io);
     case "list": {
       const all = await listConnections();
       if (all.length === 0) io.print("No connections yet. Add one with: npm run connections -- add --name N --region us");
@@ -86,3 +105,26 @@ export const connectionsCli = defineCli(import.meta.url, usage, async (argv, io)
       throw new UsageError(command ? `Unknown command: ${command}` : "No command given.");
   }
 });
+
+/** set-keys: through the same lib function as the connection page's form, so a key is checked and audited alike. */
+async function setKeys(name: string, flags: { unverified: boolean; allowSameTenant: boolean }, io: CliIo): Promise<void> {
+  const id = await findConnectionIdByName(name);
+  const current = id ? await getConnection(id) : undefined;
+  if (!id || !current) throw new Error(`No connection named ${name}.`);
+  const keys = await readReplacementKeys(io);
+  const result = await updateConnection(cliActor, {
+    id,
+    name: current.name,
+    region: current.region,
+    managementKey: keys.managementKey,
+    serverKey: keys.serverKey,
+    serverSecondaryKey: "",
+    saveUnverified: flags.unverified,
+    allowSameKey: flags.allowSameTenant,
+    removeServerSecondaryKey: false,
+  });
+  // The region is the connection's: a key of another region is said by the lib, and changed on its page.
+  if (!result.ok) throw new Error(`${result.error}${result.suggestedRegion ? "" : addFailureHint(result)}`);
+  const replaced = [keys.managementKey ? `management key (${result.verified ? "verified" : "unverified"})` : null, keys.serverKey ? "server API secret key" : null].filter(Boolean);
+  io.print(`Replaced ${current.name}'s ${replaced.join(" and ")}.`);
+}

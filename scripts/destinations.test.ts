@@ -1,12 +1,15 @@
-import { asc } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "@/lib/db";
-import { forwardDestinations } from "@/lib/db/forwarding-schema";
-import { auditLog } from "@/lib/db/schema";
+import { forwardDeliveries, forwardDestinations } from "@/lib/db/forwarding-schema";
+import { auditLog, webhookEvents } from "@/lib/db/schema";
 import { SERVICE_SIGNING_NEEDS_SERVER_KEY, SERVICE_SIGNING_TAKES_ONLY_VERIFIED } from "@/lib/destinations/constants";
+import { getReplayProgress } from "@/lib/destinations/replay";
+import { receiveEvent } from "@/lib/destinations/test-helpers";
 import { reloadEnv } from "@/lib/env";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { insertTestConnection } from "@/lib/testing/webhooks";
+import { KEY1 } from "@/lib/webhooks/test-helpers";
 import { runCommandCapturing, runCommandProcess } from "./cli-testing";
 import { destinationsCli } from "./destinations";
 
@@ -123,4 +126,76 @@ it("add takes --include-unverified (Standard Webhooks only) and --max-per-second
   }
   expect((await destinationNames()).filter((name) => name === "Refused")).toEqual([]);
   expect(await cli("remove", "--connection", "Acme", "--name", "Capped")).toMatchObject({ code: 0 });
+});
+
+describe("replay", () => {
+  // Initrode's events: three received before `between`, two after (one of them stored unverified); its
+  // destination Handler signs as the service, added after they arrived (so only a replay queues them).
+  let between: string;
+  let before: string[];
+  let after: string[];
+  beforeAll(async () => {
+    const initrode = await insertTestConnection("Initrode", [KEY1]);
+    before = [];
+    for (let i = 0; i < 3; i++) before.push((await receiveEvent(initrode.token, [KEY1])).id);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    between = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    after = [];
+    for (let i = 0; i < 3; i++) after.push((await receiveEvent(initrode.token, [KEY1])).id);
+    await db.update(webhookEvents).set({ signatureStatus: "unsigned" }).where(eq(webhookEvents.eventId, after[2]!));
+    expect(await cli("add", "--connection", "Initrode", "--name", "Handler", "--url", hook)).toMatchObject({ code: 0 });
+  });
+  const queuedBy = async (replayId: string) => (await db.select().from(forwardDeliveries).where(eq(forwardDeliveries.replayId, replayId))).map((d) => d.eventId).sort();
+
+  it("queues the events received in a window, says how many and what it left out, and waits until they are queued", async () => {
+    const replayed = await cli("replay", "--connection", "initrode", "--name", "handler", "--since", between);
+    expect(replayed).toMatchObject({ code: 0, stderr: "" });
+    const replayId = /\(replay ([0-9a-f-]{36})\)/.exec(replayed.stdout)?.[1];
+    expect(replayed.stdout).toBe(
+      [
+        `Queued 2 events received from ${between} to now to Handler (replay ${replayId}).`,
+        "1 event is left out: the console could not verify its signature when it arrived, and Handler signs as the service, which would tell it the service sent it.",
+        `The console's forwarding workers send them. Follow it: GET /api/replays/${replayId} (an admin's token), or the log's Replay… dialog.`,
+        `Cancel it: npm run destinations -- cancel-replay --replay ${replayId}`,
+        "",
+      ].join("\n"),
+    );
+    // All queued when it exits: nothing is left for a background pass.
+    expect(await queuedBy(replayId!)).toEqual(after.slice(0, 2).sort());
+    expect(await getReplayProgress(replayId!)).toMatchObject({ state: "running", queued: 2, total: 2 });
+
+    const second = await cli("replay", "--connection", "Initrode", "--name", "Handler", "--since", between);
+    expect(second).toMatchObject({ code: 1, stdout: "" });
+    expect(second.stderr).toMatch(/^Error: A replay to Handler is still running \(started [^,]+, 2 of 2 still waiting\)\./);
+    expect(second.stderr).toContain(`To cancel it: npm run destinations -- cancel-replay --replay ${replayId}\n`);
+
+    expect(await cli("cancel-replay", "--replay", replayId!)).toEqual({ code: 0, stdout: `Cancelled replay ${replayId}: 2 events that waited will not be sent.\n`, stderr: "" });
+    expect(await cli("cancel-replay", "--replay", replayId!)).toMatchObject({ code: 1, stderr: "Error: This replay has already been cancelled or no longer exists.\n" });
+
+    const earlier = await cli("replay", "--connection", "Initrode", "--name", "Handler", "--since", "2000-01-01T00:00:00Z", "--until", between);
+    expect(earlier).toMatchObject({ code: 0, stdout: expect.stringMatching(new RegExp(`^Queued 3 events received from 2000-01-01T00:00:00Z to ${between} to Handler `)) });
+    const earlierId = /\(replay ([0-9a-f-]{36})\)/.exec(earlier.stdout)![1]!;
+    expect(await queuedBy(earlierId)).toEqual([...before].sort());
+    await cli("cancel-replay", "--replay", earlierId);
+
+    const audits = await db.select().from(auditLog).where(eq(auditLog.connectionName, "Initrode")).orderBy(asc(auditLog.id));
+    expect(audits.map((a) => [a.action, a.actorEmail, a.target])).toEqual([
+      ["destination.created", "cli", "Handler"],
+      ["destination.replay_started", "cli", "Handler"],
+      ["destination.replay_cancelled", "cli", "Handler"],
+      ["destination.replay_started", "cli", "Handler"],
+      ["destination.replay_cancelled", "cli", "Handler"],
+    ]);
+  });
+
+  it("refuses a window it cannot read, and a destination or connection it cannot find, in words", async () => {
+    const replay = (...rest: string[]) => cli("replay", "--connection", "Initrode", "--name", "Handler", ...rest);
+    expect(await replay("--since", "yesterday")).toMatchObject({ code: 1, stderr: expect.stringMatching(/^--since must be an ISO 8601 time with its offset, e.g. 2026-01-31T12:00:00Z\.\n\nUsage:/) });
+    expect(await replay()).toMatchObject({ code: 1, stderr: expect.stringMatching(/^--since is required\.\n\nUsage:/) });
+    expect(await replay("--since", between, "--until", "2000-01-01T00:00:00Z")).toMatchObject({ code: 1, stderr: expect.stringMatching(/^--until must be later than --since\.\n/) });
+    expect(await cli("replay", "--connection", "Initrode", "--name", "Nowhere", "--since", between)).toMatchObject({ code: 1, stderr: "Error: Initrode has no destination named Nowhere.\n" });
+    expect(await cli("replay", "--connection", "Umbrella", "--name", "Handler", "--since", between)).toMatchObject({ code: 1, stderr: "Error: No connection named Umbrella.\n" });
+    expect(await cli("cancel-replay", "--replay", "not-an-id")).toMatchObject({ code: 1, stderr: "Error: --replay must be a replay's id (a UUID), not not-an-id.\n" });
+  });
 });

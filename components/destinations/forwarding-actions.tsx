@@ -2,12 +2,13 @@
 import { createContext, useContext } from "react";
 import type { ActionResult } from "@/lib/call-action";
 import type { ReplayIdInput, ReplayInput, ResendInput } from "@/lib/destinations/schemas";
+import type { ReplayPreview, StartReplayResult } from "@/lib/destinations/types";
 
 /** What an admin may do from the log (resend an event, replay a filter), handed down by the page. */
 export type ForwardingActions = {
   resend: (input: ResendInput) => Promise<ActionResult>;
-  previewReplay: (input: ReplayInput) => Promise<ActionResult<{ count: number }>>;
-  startReplay: (input: ReplayInput) => Promise<ActionResult<{ replayId: string; total: number }>>;
+  previewReplay: (input: ReplayInput) => Promise<ActionResult<ReplayPreview>>;
+  startReplay: (input: ReplayInput) => Promise<StartReplayResult>;
   cancelReplay: (input: ReplayIdInput) => Promise<ActionResult<{ cancelled: number }>>;
 };
 

@@ -6,9 +6,11 @@ import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { Select } from "@/components/ui/input";
+import { Time } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
 import { callAction } from "@/lib/call-action";
-import type { ReplayProgress } from "@/lib/destinations/types";
+import { replayDurationWords } from "@/lib/destinations/replay-time";
+import type { ReplayPreview, ReplayProgress } from "@/lib/destinations/types";
 import type { ForwardingActions } from "./forwarding-actions";
 
 const PROGRESS_INTERVAL_MS = 1000;
@@ -20,10 +22,17 @@ async function fetchProgress(replayId: string): Promise<ReplayProgress> {
   return body;
 }
 
+const count = (n: number) => n.toLocaleString("en");
+const events = (n: number) => `${count(n)} event${n === 1 ? "" : "s"}`;
+/** Polled while it queues or sends; finished and cancelled do not change. */
+const moving = (state: ReplayProgress["state"] | undefined) => state === undefined || state === "queuing" || state === "running";
+
 /**
  * "Replay to a destination": the events the log's current filters select (one connection's), sent to one
- * of its destinations. It says how many before it starts, shows the progress while the workers send
- * them, and can cancel what still waits.
+ * of its destinations. Before it starts it says how many will be sent, how many are left out (never
+ * verified, or outside the destination's own filters) and why, how long it takes at the destination's
+ * rate cap, and whether a replay to it still runs (one at a time, which it offers to cancel); then it
+ * shows the queuing and sending, and can cancel what still waits.
  */
 export function ReplayDialog({
   connectionId,
@@ -47,25 +56,26 @@ export function ReplayDialog({
   const [replayId, setReplayId] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const input = { connectionId, destinationId, filters };
+  const destinationName = usable.find((d) => d.id === destinationId)?.name ?? "This destination";
 
-  // The number, asked for when the dialog opens on a destination (the filters are the page's).
+  // The numbers, asked for when the dialog opens on a destination (the filters are the page's).
   const preview = useQuery({
     queryKey: ["replay-count", connectionId, destinationId, filters],
-    queryFn: async () => {
+    queryFn: async (): Promise<ReplayPreview> => {
       const result = await callAction(() => actions.previewReplay({ connectionId, destinationId, filters }));
       if (!result.ok) throw new Error(result.error);
-      return result.count;
+      return result;
     },
     enabled: open && destinationId !== "" && replayId === null,
     staleTime: 0,
   });
-  const count = preview.data ?? null;
+  const p = preview.data;
 
   const progress = useQuery({
     queryKey: ["replay", replayId],
     queryFn: () => fetchProgress(replayId!),
     enabled: replayId !== null,
-    refetchInterval: (q) => (q.state.data && q.state.data.state !== "running" ? false : PROGRESS_INTERVAL_MS),
+    refetchInterval: (q) => (moving(q.state.data?.state) ? PROGRESS_INTERVAL_MS : false),
   });
 
   const close = () => {
@@ -78,20 +88,30 @@ export function ReplayDialog({
     setFailure(null);
     const result = await callAction(() => actions.startReplay(input));
     setBusy(false);
-    if (!result.ok) return setFailure(result.error);
+    if (!result.ok) {
+      setFailure(result.error);
+      // Another replay started meanwhile: the preview shows it, with its Cancel.
+      if ("runningReplayId" in result && result.runningReplayId) void preview.refetch();
+      return;
+    }
     setReplayId(result.replayId);
-    toast.success(`Replaying ${result.total} event${result.total === 1 ? "" : "s"}.`);
+    toast.success(`Replaying ${events(result.total)}.`);
   };
-  const cancel = async () => {
-    if (!replayId) return;
+  const cancel = async (id: string) => {
     setBusy(true);
-    const result = await callAction(() => actions.cancelReplay({ replayId }));
+    const result = await callAction(() => actions.cancelReplay({ replayId: id }));
     setBusy(false);
-    if (result.ok) toast.success(`Cancelled: ${result.cancelled} waiting event${result.cancelled === 1 ? "" : "s"} will not be sent.`);
+    if (result.ok) toast.success(`Cancelled: ${events(result.cancelled)} waiting will not be sent.`);
     else toast.error(result.error);
-    void progress.refetch();
+    if (id === replayId) void progress.refetch();
+    else {
+      setFailure(null);
+      void preview.refetch();
+    }
   };
-  const p = progress.data;
+  const r = progress.data;
+  const tooMany = p ? p.count > p.maxEvents : false;
+  const blocked = !p || p.count === 0 || tooMany || p.running !== null;
 
   return (
     <>
@@ -120,29 +140,65 @@ export function ReplayDialog({
                   ))}
                 </Select>
               </div>
-              <p role="status" className="font-medium" data-testid="replay-count">
-                {count === null ? "Counting the events…" : count === 1 ? "1 event matches these filters." : `${count} events match these filters.`}
-              </p>
-              <div className="flex justify-end gap-2">
+              <div role="status" className="space-y-1.5">
+                <p className="font-medium" data-testid="replay-count">
+                  {!p ? "Counting the events…" : countWords(p)}
+                </p>
+                {p?.skippedUnverifiedWhy ? <p className="text-slate-700 dark:text-slate-300">{p.skippedUnverifiedWhy}</p> : null}
+                {p && p.skippedByFilters > 0 ? (
+                  <p className="text-slate-700 dark:text-slate-300">
+                    {events(p.skippedByFilters)} {p.skippedByFilters === 1 ? "is" : "are"} left out by {destinationName}&apos;s own event types and verification methods.
+                  </p>
+                ) : null}
+                {p && p.maxPerSecond !== null && p.count > 0 && !tooMany ? (
+                  <p className="text-slate-700 dark:text-slate-300" data-testid="replay-duration">
+                    Sending {p.count === 1 ? "it" : "them"} takes {replayDurationWords(p.count, p.maxPerSecond)} at {count(p.maxPerSecond)} per second,{" "}
+                    {destinationName}&apos;s limit, which its live events share.
+                  </p>
+                ) : null}
+              </div>
+              {p && tooMany ? (
+                <Alert tone="danger">
+                  This replay would send {events(p.count)}; at most {count(p.maxEvents)} at once: narrow the log&apos;s filters (a shorter time window, say).
+                </Alert>
+              ) : null}
+              {p?.running ? (
+                <Alert tone="warning" title={`A replay to ${destinationName} is still running`}>
+                  <p>
+                    Started <Time iso={p.running.startedAt} />,{" "}
+                    {p.running.queued < p.running.total
+                      ? `${count(p.running.queued)} of ${count(p.running.total)} queued so far`
+                      : `${count(p.running.waiting)} of ${count(p.running.total)} still waiting`}
+                    . One replay runs at a time per destination: wait until it finishes, or cancel it to start this one.
+                  </p>
+                  <div className="mt-2 flex flex-wrap gap-2">
+                    <Button size="sm" variant="secondary" onClick={() => setReplayId(p.running!.replayId)}>
+                      Show its progress
+                    </Button>
+                    <Button size="sm" variant="danger" onClick={() => cancel(p.running!.replayId)} disabled={busy}>
+                      Cancel the running replay
+                    </Button>
+                  </div>
+                </Alert>
+              ) : null}
+              <div className="flex flex-wrap justify-end gap-2">
                 <Button variant="secondary" onClick={close}>
                   Close
                 </Button>
-                <Button onClick={start} disabled={busy || !count} aria-busy={busy}>
-                  {busy ? "Starting…" : `Replay ${count ?? ""} event${count === 1 ? "" : "s"}`}
+                <Button onClick={start} disabled={busy || blocked} aria-busy={busy}>
+                  {busy ? "Starting…" : `Replay ${p ? count(p.count) : ""} event${p?.count === 1 ? "" : "s"}`}
                 </Button>
               </div>
             </>
           ) : (
             <>
               <p role="status" aria-live="polite" data-testid="replay-progress">
-                {!p
-                  ? "Starting…"
-                  : `${p.state === "running" ? "Sending" : p.state === "cancelled" ? "Cancelled" : "Finished"}: ${p.delivered} of ${p.total} delivered, ${p.failed} failed, ${p.waiting} waiting${p.cancelled ? `, ${p.cancelled} cancelled` : ""}.`}
+                {!r ? "Starting…" : progressWords(r)}
               </p>
-              {p ? <ReplayBar done={p.delivered + p.failed + p.cancelled} total={p.total} /> : null}
+              {r ? <ReplayBar done={r.delivered + r.failed + r.cancelled} total={r.total} /> : null}
               <div className="flex justify-end gap-2">
-                {p?.state === "running" ? (
-                  <Button variant="danger" onClick={cancel} disabled={busy}>
+                {moving(r?.state) && r ? (
+                  <Button variant="danger" onClick={() => cancel(r.replayId)} disabled={busy}>
                     Cancel replay
                   </Button>
                 ) : null}
@@ -156,6 +212,27 @@ export function ReplayDialog({
       </Dialog>
     </>
   );
+}
+
+/** "1 event matches these filters.", or with some left out, how many of those that match will be sent. */
+function countWords(p: ReplayPreview): string {
+  const matching = p.count + p.skippedUnverified + p.skippedByFilters;
+  const matches = `${events(matching)} match${matching === 1 ? "es" : ""} these filters`;
+  return matching === p.count ? `${matches}.` : `${matches}; ${count(p.count)} will be sent.`;
+}
+
+function progressWords(r: ReplayProgress): string {
+  const sent = `${count(r.delivered)} of ${count(r.total)} delivered, ${count(r.failed)} failed, ${count(r.waiting)} waiting${r.cancelled ? `, ${count(r.cancelled)} cancelled` : ""}`;
+  switch (r.state) {
+    case "queuing":
+      return `Queuing: ${count(r.queued)} of ${count(r.total)} queued; ${sent}.`;
+    case "running":
+      return `Sending: ${sent}.`;
+    case "cancelled":
+      return `Cancelled: ${sent}.`;
+    case "finished":
+      return `Finished: ${sent}.`;
+  }
 }
 
 function ReplayBar({ done, total }: { done: number; total: number }) {

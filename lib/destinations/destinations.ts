@@ -11,7 +11,8 @@ import { checkUrlToSave, outboundPolicyFromEnv, type OutboundPolicy } from "@/li
 import { decryptSecret, encryptSecret, newSigningSecret, SecretDecryptionError } from "@/lib/secrets";
 import { MAX_DESTINATIONS_PER_CONNECTION, PREVIOUS_SECRET_HOURS, SERVICE_SIGNING_NEEDS_SERVER_KEY, SERVICE_SIGNING_TAKES_ONLY_VERIFIED } from "./constants";
 import { listDestinationSummaries } from "./health";
-import { wakeForwarding } from "./worker";
+import { startReplayQueuing } from "./replay-queue";
+import { startForwarding as startForwardingWorker, wakeForwarding } from "./worker";
 import { createDestinationSchema, destinationIdSchema, setDestinationEnabledSchema, setDestinationRateSchema, type CreateDestinationInput } from "./schemas";
 import type { DestinationField, DestinationSecretResult, DestinationSummary } from "./types";
 
@@ -20,7 +21,11 @@ import type { DestinationField, DestinationSecretResult, DestinationSummary } fr
  * and worker.ts send them). Admins change them, every change audited; the pages list them for everyone.
  */
 
-export { startForwarding } from "./worker";
+/** Starts this process's forwarding: its worker, and the queuing of replays that a restart interrupted. */
+export function startForwarding(): void {
+  startForwardingWorker();
+  startReplayQueuing();
+}
 
 type ActionResult = { ok: true } | { ok: false; error: string };
 

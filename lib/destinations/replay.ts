@@ -2,23 +2,32 @@ import "server-only";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getConnection } from "@/lib/connections/connections";
-import { getDb } from "@/lib/db";
-import { forwardDestinations, forwardReplays } from "@/lib/db/forwarding-schema";
+import { getDb, type Executor } from "@/lib/db";
+import { forwardDestinations, forwardReplays, type ForwardDestination } from "@/lib/db/forwarding-schema";
+import { webhookEvents } from "@/lib/db/schema";
 import { parseEventFilters, replayCondition } from "@/lib/webhooks/webhooks";
 import { findDestination, GONE } from "./destinations";
+import { continueReplaysInBackground, destinationFilter, sendable, takesUnverified } from "./replay-queue";
 import { replayIdSchema, replayInputSchema, type ReplayInput } from "./schemas";
-import type { ReplayProgress } from "./types";
-import { wakeForwarding } from "./worker";
+import type { ReplayPreview, ReplayProgress, RunningReplay, StartReplayResult } from "./types";
 
 /**
- * Replay from the log: the events the log's filters select (one connection's, never a test event),
- * queued to one of that connection's destinations in one INSERT … SELECT, then sent by the workers like
- * any delivery. Its size is shown before it starts; its progress is its deliveries' states; cancelling
- * drops those still waiting.
+ * Replay from the log: the events the log's filters select (one connection's, never a test event) that
+ * the destination takes (its own filters, and never an event the console could not verify unless it
+ * may have those), queued to one of that connection's destinations in chunks (./replay-queue.ts), then
+ * sent by the workers like any delivery. Its size is shown before it starts; one runs at a time per
+ * destination, of at most MAX_REPLAY_EVENTS; its progress is its queuing and its deliveries' states;
+ * cancelling stops the queuing and drops the deliveries still waiting.
  */
 
+export { continueReplays } from "./replay-queue";
+
+/** The most events one replay may send: past this the log's filters must be narrowed. */
+export const MAX_REPLAY_EVENTS = 1_000_000;
+
 type Failure = { ok: false; error: string };
-type Selection = { ok: true; destination: typeof forwardDestinations.$inferSelect; connection: { id: string; name: string }; condition: SQL; filters: string };
+type StartReplayFailure = Extract<StartReplayResult, { ok: false }>;
+type Selection = { ok: true; destination: ForwardDestination; connection: { id: string; name: string }; condition: SQL; filters: string };
 
 async function select(raw: ReplayInput): Promise<Selection | Failure> {
   const parsed = replayInputSchema.safeParse(raw);
@@ -31,54 +40,137 @@ async function select(raw: ReplayInput): Promise<Selection | Failure> {
   return { ok: true, destination: found.row, connection: found.connection, condition: replayCondition(parsedFilters.filters, connectionId), filters };
 }
 
-const firstRow = <T>(result: unknown) => (result as { rows: T[] }).rows[0];
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+const count = (n: number) => n.toLocaleString("en");
+const events = (n: number) => `${count(n)} event${n === 1 ? "" : "s"}`;
 
-/** How many events a replay of these filters would queue. */
-export async function countReplay(raw: ReplayInput): Promise<{ ok: true; count: number } | Failure> {
+/** The selection split three ways: sent, left out as unverified, left out by the destination's filters. Events received after `until` are not counted. */
+async function countSplit(selection: Selection, until: Date, db: Executor) {
+  const { destination: d, condition } = selection;
+  const [row] = rowsOf<{ count: number; unverified: number; filtered: number }>(
+    await db.execute(sql`
+      select count(*) filter (where ${sendable(d)})::int as count,
+        count(*) filter (where ${destinationFilter(d)} and not (${sendable(d)}))::int as unverified,
+        count(*) filter (where not ${destinationFilter(d)})::int as filtered
+      from webhook_events where ${condition} and ${webhookEvents.firstReceivedAt} <= ${until.toISOString()}::timestamptz`),
+  );
+  return { count: row?.count ?? 0, skippedUnverified: row?.unverified ?? 0, skippedByFilters: row?.filtered ?? 0 };
+}
+
+/** Why events the console could not verify are not sent to this destination, in a sentence. */
+function unverifiedWhy(d: ForwardDestination, skipped: number): string | null {
+  if (skipped === 0 || takesUnverified(d)) return null;
+  const which = `${events(skipped)} ${skipped === 1 ? "is" : "are"} left out: the console could not verify ${skipped === 1 ? "its" : "their"} signature when ${skipped === 1 ? "it" : "they"} arrived`;
+  return d.signing === "service"
+    ? `${which}, and ${d.name} signs as the service, which would tell it the service sent ${skipped === 1 ? "it" : "them"}.`
+    : `${which}, and ${d.name} is not set to take events the console could not verify.`;
+}
+
+/** A replay to this destination that has not finished: still queuing, or with deliveries waiting. */
+async function runningReplay(destinationId: string, db: Executor): Promise<RunningReplay | null> {
+  const [row] = rowsOf<{ id: string; created_at: Date | string; total: number; queued: number; waiting: number }>(
+    await db.execute(sql`
+      select r.id, r.created_at, r.total, r.queued,
+        (select count(*) from forward_deliveries d where d.destination_id = ${destinationId} and d.state = 'pending' and d.replay_id = r.id)::int as waiting
+      from forward_replays r
+      where r.destination_id = ${destinationId} and r.cancelled_at is null
+        and (r.queued_at is null or exists (select 1 from forward_deliveries d where d.destination_id = ${destinationId} and d.state = 'pending' and d.replay_id = r.id))
+      order by r.created_at desc limit 1`),
+  );
+  return row ? { replayId: row.id, startedAt: new Date(row.created_at).toISOString(), total: row.total, queued: row.queued, waiting: row.waiting } : null;
+}
+
+function runningRefusal(name: string, running: RunningReplay): StartReplayFailure {
+  const where = running.queued < running.total ? `${count(running.queued)} of ${count(running.total)} queued so far` : `${count(running.waiting)} of ${count(running.total)} still waiting`;
+  return {
+    ok: false,
+    runningReplayId: running.replayId,
+    error: `A replay to ${name} is still running (started ${running.startedAt}, ${where}). One replay runs at a time per destination: wait until it finishes, or cancel it (replay ${running.replayId}) and start this one.`,
+  };
+}
+
+const tooLarge = (total: number, limit: number): Failure => ({
+  ok: false,
+  error: `This replay would send ${events(total)}; at most ${count(limit)} at once: narrow the log's filters (a shorter time window, say).`,
+});
+
+/** What a replay of these filters would do: how many events it sends, and how many it leaves out and why. */
+export async function countReplay(raw: ReplayInput): Promise<({ ok: true } & ReplayPreview) | Failure> {
   const selection = await select(raw);
   if (!selection.ok) return selection;
   const db = await getDb();
-  const row = firstRow<{ count: number }>(await db.execute(sql`select count(*)::int as count from webhook_events where ${selection.condition}`));
-  return { ok: true, count: row?.count ?? 0 };
+  const split = await countSplit(selection, new Date(), db);
+  const d = selection.destination;
+  return { ok: true, ...split, skippedUnverifiedWhy: unverifiedWhy(d, split.skippedUnverified), maxEvents: MAX_REPLAY_EVENTS, maxPerSecond: d.maxPerSecond, running: await runningReplay(d.id, db) };
 }
 
-/** Queues the selected events to the destination, in one statement with the replay's row and its audit record. */
-export async function startReplay(actor: AuditActor, raw: ReplayInput): Promise<{ ok: true; replayId: string; total: number } | Failure> {
+/**
+ * Starts a replay: counts what it will send (the events received until now), refuses one past
+ * `maxEvents` or while another replay to the destination runs, then records the replay and its audit
+ * record, and queues its events in chunks in the background (of `chunkSize` events, else sized to a short
+ * time each). The check and the insert run under a lock on the destination's row, so two starts (on two
+ * instances) cannot both pass it.
+ */
+export async function startReplay(
+  actor: AuditActor,
+  raw: ReplayInput,
+  { maxEvents = MAX_REPLAY_EVENTS, chunkSize }: { maxEvents?: number; chunkSize?: number } = {},
+): Promise<StartReplayResult> {
   const selection = await select(raw);
   if (!selection.ok) return selection;
-  const { destination, connection, condition, filters } = selection;
+  const { destination, connection, filters } = selection;
   if (!destination.enabled) return { ok: false, error: `${destination.name} is off: turn it on to replay to it.` };
   const db = await getDb();
+  // Receipt times are the receiving instance's clock, stored to the millisecond: the bound is too.
+  const until = new Date();
+  const running = await runningReplay(destination.id, db);
+  if (running) return runningRefusal(destination.name, running);
+  // Counted before the transaction: a large count is a long read, and the lock below would hold the
+  // destination's row (which the workers update) through it.
+  const split = await countSplit(selection, until, db);
+  if (split.count > maxEvents) return tooLarge(split.count, maxEvents);
   const replayId = crypto.randomUUID();
-  const total = await db.transaction(async (tx) => {
-    await tx.insert(forwardReplays).values({ id: replayId, destinationId: destination.id, filters, total: 0, createdBy: actor.id });
-    const queued = firstRow<{ total: number }>(
-      await tx.execute(sql`
-        with queued as (
-          insert into forward_deliveries (destination_id, connection_id, event_id, origin, replay_id)
-          select ${destination.id}, connection_id, event_id, 'replay', ${replayId} from webhook_events where ${condition}
-          returning 1
-        )
-        select count(*)::int as total from queued`),
-    )!.total;
-    await tx.update(forwardReplays).set({ total: queued }).where(eq(forwardReplays.id, replayId));
+  const started = await db.transaction(async (tx): Promise<StartReplayResult> => {
+    await tx.execute(sql`select id from forward_destinations where id = ${destination.id} for update`);
+    const other = await runningReplay(destination.id, tx);
+    if (other) return runningRefusal(destination.name, other);
+    await tx.insert(forwardReplays).values({ id: replayId, destinationId: destination.id, filters, total: split.count, createdBy: actor.id, createdAt: until });
     await recordAudit(
-      { actor, action: "destination.replay_started", outcome: "success", connection, target: destination.name, details: { replayId, events: queued, filters } },
+      {
+        actor,
+        action: "destination.replay_started",
+        outcome: "success",
+        connection,
+        target: destination.name,
+        details: { replayId, events: split.count, skippedUnverified: split.skippedUnverified, skippedByFilters: split.skippedByFilters, filters },
+      },
       tx,
     );
-    return queued;
+    const skippedUnverifiedWhy = unverifiedWhy(destination, split.skippedUnverified);
+    return { ok: true, replayId, total: split.count, skippedUnverified: split.skippedUnverified, skippedUnverifiedWhy, skippedByFilters: split.skippedByFilters };
   });
-  wakeForwarding();
-  return { ok: true, replayId, total };
+  if (started.ok) continueReplaysInBackground({ chunkSize });
+  return started;
 }
 
-/** Where a replay is: its deliveries counted by state (one indexed read of its own rows). */
+/** Where a replay is: how far queuing has gone, and its deliveries counted by state (one indexed read of its own rows). */
 export async function getReplayProgress(replayId: string): Promise<ReplayProgress | null> {
   if (!replayIdSchema.safeParse({ replayId }).success) return null;
   const db = await getDb();
-  const row = firstRow<{ total: number; cancelled_at: Date | null; name: string; connection_id: string; delivered: number; failed: number; cancelled: number; waiting: number }>(
+  const [row] = rowsOf<{
+    total: number;
+    queued: number;
+    queued_at: Date | null;
+    cancelled_at: Date | null;
+    name: string;
+    connection_id: string;
+    delivered: number;
+    failed: number;
+    cancelled: number;
+    waiting: number;
+  }>(
     await db.execute(sql`
-      select r.total, r.cancelled_at, f.name, f.connection_id,
+      select r.total, r.queued, r.queued_at, r.cancelled_at, f.name, f.connection_id,
         count(*) filter (where d.state = 'delivered')::int as delivered,
         count(*) filter (where d.state = 'failed')::int as failed,
         count(*) filter (where d.state = 'cancelled')::int as cancelled,
@@ -89,20 +181,12 @@ export async function getReplayProgress(replayId: string): Promise<ReplayProgres
       group by r.id, f.id`),
   );
   if (!row) return null;
-  return {
-    replayId,
-    connectionId: row.connection_id,
-    destinationName: row.name,
-    total: row.total,
-    delivered: row.delivered,
-    failed: row.failed,
-    cancelled: row.cancelled,
-    waiting: row.waiting,
-    state: row.cancelled_at ? "cancelled" : row.waiting > 0 ? "running" : "finished",
-  };
+  const { total, queued, delivered, failed, cancelled, waiting } = row;
+  const state = row.cancelled_at ? "cancelled" : !row.queued_at ? "queuing" : waiting > 0 ? "running" : "finished";
+  return { replayId, connectionId: row.connection_id, destinationName: row.name, total, queued, delivered, failed, cancelled, waiting, state };
 }
 
-/** Cancels a replay: its deliveries still waiting are dropped (one under way finishes); audited. */
+/** Cancels a replay: its queuing stops and its deliveries still waiting are dropped (one under way finishes); audited. */
 export async function cancelReplay(actor: AuditActor, raw: unknown): Promise<{ ok: true; cancelled: number } | Failure> {
   const parsed = replayIdSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "Check the request." };
@@ -117,20 +201,23 @@ export async function cancelReplay(actor: AuditActor, raw: unknown): Promise<{ o
   const gone: Failure = { ok: false, error: "This replay has already been cancelled or no longer exists." };
   if (!found || !connection) return gone;
   return db.transaction(async (tx) => {
+    // Waits for a chunk being queued (it holds the row), so the drop below sees that chunk's deliveries;
+    // the next chunk finds the replay cancelled and queues nothing.
     const [replay] = await tx
       .update(forwardReplays)
       .set({ cancelledAt: new Date() })
       .where(and(eq(forwardReplays.id, replayId), isNull(forwardReplays.cancelledAt)))
       .returning();
     if (!replay) return gone;
-    const cancelled = firstRow<{ cancelled: number }>(
+    const [dropped] = rowsOf<{ cancelled: number }>(
       await tx.execute(sql`
         with dropped as (
           update forward_deliveries set state = 'cancelled', finished_at = now(), last_outcome = 'cancelled with its replay'
           where replay_id = ${replayId} and state = 'pending' returning 1
         )
         select count(*)::int as cancelled from dropped`),
-    )!.cancelled;
+    );
+    const cancelled = dropped!.cancelled;
     await recordAudit(
       { actor, action: "destination.replay_cancelled", outcome: "success", connection, target: found.destination.name, details: { replayId, cancelled } },
       tx,

@@ -57,18 +57,49 @@ export type DestinationSecretResult =
 
 export type DestinationField = "name" | "url" | "signing" | "includeUnverified" | "maxPerSecond";
 
-/** A replay's progress: its deliveries by state. running while some wait; finished or cancelled after. */
+/**
+ * A replay's progress: its deliveries by state, and how far queuing has gone (it queues in chunks).
+ * queuing while events are still being queued; running while some wait; finished or cancelled after.
+ */
 export type ReplayProgress = {
   replayId: string;
   connectionId: string;
   destinationName: string;
+  /** The events it selected when it started. */
   total: number;
+  /** Deliveries queued so far (total once queuing is done). */
+  queued: number;
   delivered: number;
   failed: number;
   cancelled: number;
   waiting: number;
-  state: "running" | "finished" | "cancelled";
+  state: "queuing" | "running" | "finished" | "cancelled";
 };
+
+/** A replay to a destination that has not finished: another cannot start until it does or is cancelled. */
+export type RunningReplay = { replayId: string; startedAt: string; total: number; queued: number; waiting: number };
+
+/** What a replay of the log's filters to one destination would do, said before it starts. */
+export type ReplayPreview = {
+  /** The events it would send. */
+  count: number;
+  /** Events the filters select that the destination must not get: stored without a verified signature. */
+  skippedUnverified: number;
+  /** Why, in a sentence (null when none is skipped so). */
+  skippedUnverifiedWhy: string | null;
+  /** Events the filters select that the destination's own event types and methods leave out. */
+  skippedByFilters: number;
+  /** The most one replay may send; a larger one is refused. */
+  maxEvents: number;
+  /** The destination's rate cap (deliveries per second), null without one. */
+  maxPerSecond: number | null;
+  running: RunningReplay | null;
+};
+
+/** What starting a replay answers; refused while another to the destination runs, with that one's id (to offer cancelling it). */
+export type StartReplayResult =
+  | { ok: true; replayId: string; total: number; skippedUnverified: number; skippedUnverifiedWhy: string | null; skippedByFilters: number }
+  | { ok: false; error: string; runningReplayId?: string };
 
 export type ForwardAttemptView = {
   startedAt: string;

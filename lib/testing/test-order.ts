@@ -12,8 +12,10 @@ export const slowestTestFiles = [
   "lib/webhooks/export-rows.test.ts", // 29 s: 100k events streamed
   "lib/auth/sign-in.test.ts", // 11 s
   "lib/webhooks/query-plans.test.ts", // 11 s
+  "lib/destinations/replay-queue.test.ts", // 10 s here: replays queued in chunks
   "lib/destinations/worker.test.ts", // 9 s, waiting on a blocked event loop
   "lib/auth/throttle.test.ts", // 8 s
+  "lib/destinations/isolation.test.ts", // 8 s here: a hanging destination, a rate cap
   "lib/webhooks/test-event.test.ts", // 5 s, waiting out a timeout
 ];
 

@@ -12,7 +12,7 @@ import type {
   SetDestinationEnabledInput,
   SetDestinationRateInput,
 } from "@/lib/destinations/schemas";
-import type { DestinationSecretResult } from "@/lib/destinations/types";
+import type { DestinationSecretResult, ReplayPreview, StartReplayResult } from "@/lib/destinations/types";
 import { runAction } from "@/lib/server-action";
 
 // Admins only; lib/destinations parses, checks the URL's rules and audits. The list shows on this page
@@ -45,11 +45,11 @@ export async function resendEventAction(input: ResendInput): Promise<ActionResul
   return runAction({ name: "resendEventAction", role: "admin" }, (user) => resendEvent(user, input));
 }
 
-export async function previewReplayAction(input: ReplayInput): Promise<ActionResult<{ count: number }>> {
+export async function previewReplayAction(input: ReplayInput): Promise<ActionResult<ReplayPreview>> {
   return runAction({ name: "previewReplayAction", role: "admin" }, () => countReplay(input));
 }
 
-export async function startReplayAction(input: ReplayInput): Promise<ActionResult<{ replayId: string; total: number }>> {
+export async function startReplayAction(input: ReplayInput): Promise<StartReplayResult> {
   return runAction({ name: "startReplayAction", role: "admin" }, (user) => startReplay(user, input));
 }
 
