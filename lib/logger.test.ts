@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { DrizzleQueryError, sql } from "drizzle-orm";
 import { setUpTestDatabase, unreachableDatabase } from "@/lib/testing/database";
+import { captureLogLines } from "@/lib/testing/log-lines";
 import { databaseErrorCode, errorMessage, flushRepeatedLogLines, logger, redact } from "./logger";
 
 const EMAIL = "jane@example.com";
@@ -9,20 +10,9 @@ const BODY = JSON.stringify({ type: "authenticator.expired", data: { email: EMAI
 /** Anything of a body, a parameter, an email or a phone number. */
 const PERSONAL = /jane|5555551234|authenticator\.expired|Failed query|params/;
 
-let lines: string[];
-beforeEach(() => {
-  lines = [];
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    lines.push(...String(chunk).split("\n").filter(Boolean));
-    return true;
-  });
-});
-afterEach(() => {
-  flushRepeatedLogLines();
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
-const logged = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+const log = captureLogLines();
+
+const logged = () => log.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
 
 async function failure(run: () => Promise<unknown>): Promise<unknown> {
   return run().then(
@@ -57,7 +47,7 @@ describe("a webhook URL's token", () => {
     ["a quoted input", `TypeError: Invalid URL { input: 'http://h/api/webhooks/${TOKEN}%E0%A4%A' }`],
   ])("never reaches a line: %s", (_, text) => {
     logger.error(text, { error: text, nested: { path: text }, list: [text] });
-    expect(lines.join("\n")).not.toMatch(/Zq3k9WbX|%5a%71|%5A%71/i);
+    expect(log.lines.join("\n")).not.toMatch(/Zq3k9WbX|%5a%71|%5A%71/i);
     expect(logged()[0]).toMatchObject({ error: expect.stringContaining("[redacted]") });
   });
 
@@ -118,8 +108,8 @@ describe("errorMessage", () => {
       for (const error of [check, uuid, yearZero, nul]) {
         logger.error("webhook event not stored", { eventId: "evt_1", error: errorMessage(error) });
       }
-      expect(lines).toHaveLength(4);
-      for (const line of lines) expect(line).not.toMatch(PERSONAL);
+      expect(log.lines).toHaveLength(4);
+      for (const line of log.lines) expect(line).not.toMatch(PERSONAL);
       expect(logged().map((l) => l.error)).toEqual([
         expect.stringMatching(/^database error 23514: integrity constraint violation \(constraint "log_probe_body_short", table "log_probe"/),
         expect.stringMatching(/^database error 22P02: data exception/),
@@ -165,7 +155,7 @@ describe("repeated lines", () => {
     for (let i = 0; i < 1000; i++) {
       logger.error("webhook event not stored", { eventId: `evt_${i}`, error: "database error 08006: connection exception" });
     }
-    expect(lines).toHaveLength(1);
+    expect(log.lines).toHaveLength(1);
     vi.advanceTimersByTime(10_000);
     expect(logged()).toEqual([
       expect.objectContaining({ level: "error", message: "webhook event not stored", eventId: "evt_0", error: "database error 08006: connection exception" }),
@@ -190,9 +180,9 @@ describe("repeated lines", () => {
     logger.warn("webhook event not stored", { error: "database error 23514" });
     logger.info("retention purge", { events: 1 });
     logger.info("retention purge", { events: 1 });
-    expect(lines).toHaveLength(5);
+    expect(log.lines).toHaveLength(5);
     vi.advanceTimersByTime(10_000);
-    expect(lines).toHaveLength(5);
+    expect(log.lines).toHaveLength(5);
   });
 
   it("writes a pending count when flushed (as on exit)", () => {

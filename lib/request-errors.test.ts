@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { flushRepeatedLogLines } from "./logger";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { captureLogLines } from "@/lib/testing/log-lines";
 import { logRequestError, takeOverNextErrorPrint } from "./request-errors";
 
 // Next's prints of the errors it catches, as Next 16.4's log.error makes them (`⨯`, red and bold on a
@@ -15,21 +15,12 @@ const failedQuery = () =>
 const context = { routerKind: "App Router", routePath: "/api/webhook-events", routeType: "route", revalidateReason: undefined } as const;
 const request = { path: `/api/webhook-events?userId=${SECRET}`, method: "GET", headers: {} };
 
-let lines: string[];
+const log = captureLogLines();
 beforeEach(() => {
   vi.useFakeTimers();
-  lines = [];
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    lines.push(...String(chunk).split("\n").filter(Boolean));
-    return true;
-  });
 });
-afterEach(() => {
-  flushRepeatedLogLines();
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
-const messages = () => lines.map((line) => (JSON.parse(line) as { message: string }).message);
+
+const messages = () => log.lines.map((line) => (JSON.parse(line) as { message: string }).message);
 
 describe("Next's print of an error it caught", () => {
   it("is taken over, and the request's own line is the only one written", () => {
@@ -38,23 +29,23 @@ describe("Next's print of an error it caught", () => {
     logRequestError(error, request, context);
     vi.advanceTimersByTime(5_000);
     expect(messages()).toEqual(["request failed"]);
-    expect(lines.join("\n")).not.toContain(SECRET);
-    expect(lines[0]).toContain("database error 42703");
+    expect(log.lines.join("\n")).not.toContain(SECRET);
+    expect(log.lines[0]).toContain("database error 42703");
   });
 
   it("is written as a server error when no request claims it (the server's own failures)", () => {
     expect(takeOverNextErrorPrint(["⨯", failedQuery()])).toBe(true);
-    expect(lines).toEqual([]);
+    expect(log.lines).toEqual([]);
     vi.advanceTimersByTime(1_000);
     expect(messages()).toEqual(["server error"]);
-    expect(lines.join("\n")).not.toContain(SECRET);
+    expect(log.lines.join("\n")).not.toContain(SECRET);
   });
 
   it("takes an unhandled rejection and an uncaught exception as what they are", () => {
     expect(takeOverNextErrorPrint(["⨯", "unhandledRejection:", failedQuery()])).toBe(true);
     expect(takeOverNextErrorPrint(["⨯", "uncaughtException:", new Error("at /api/webhooks/TokenTokenToken%zz")])).toBe(true);
     expect(messages()).toEqual(["unhandled rejection", "uncaught exception"]);
-    expect(lines.join("\n")).not.toMatch(new RegExp(`${SECRET}|TokenTokenToken`));
+    expect(log.lines.join("\n")).not.toMatch(new RegExp(`${SECRET}|TokenTokenToken`));
   });
 
   it("leaves every other print alone", () => {
@@ -62,6 +53,6 @@ describe("Next's print of an error it caught", () => {
       expect(takeOverNextErrorPrint(args)).toBe(false);
     }
     vi.advanceTimersByTime(5_000);
-    expect(lines).toEqual([]);
+    expect(log.lines).toEqual([]);
   });
 });

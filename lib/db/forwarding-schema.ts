@@ -115,8 +115,10 @@ export const forwardDeliveries = pgTable(
     index("forward_deliveries_due_idx").on(t.dueAt).where(sql`${t.state} = 'pending'`),
     // A destination's queue, oldest due first: the fair pick takes each destination's next due ones, and its health line counts it.
     index("forward_deliveries_destination_due_idx").on(t.destinationId, t.dueAt).where(sql`${t.state} = 'pending'`),
-    // A destination's deliveries in flight (its concurrency and its breaker's one probe at a time).
-    index("forward_deliveries_in_flight_idx").on(t.destinationId).where(sql`${t.leasedUntil} is not null`),
+    // A destination's deliveries in flight (its concurrency and its breaker's one probe at a time). With the
+    // lease end in the key, counting them reads the leases, not every delivery the destination ever had
+    // (PGlite keeps no fresh statistics, and its planner took the destination's whole history: 25 ms a take at 100k).
+    index("forward_deliveries_in_flight_idx").on(t.destinationId, t.leasedUntil).where(sql`${t.leasedUntil} is not null`),
     index("forward_deliveries_destination_idx").on(t.destinationId, t.createdAt),
     // The retention purge (lib/webhooks/retention.ts) removes deliveries, with their attempts, as it removes events.
     index("forward_deliveries_created_idx").on(t.createdAt),

@@ -1,41 +1,22 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { forwardAttempts, forwardDeliveries, forwardDestinations } from "@/lib/db/forwarding-schema";
-import type { Database } from "@/lib/db";
-import { setUpTestDatabase } from "@/lib/testing/database";
 import { insertTestConnection } from "@/lib/testing/webhooks";
 import { KEY1 } from "@/lib/webhooks/test-helpers";
 import { BREAKER_FIRST_PROBE_SECONDS, BREAKER_THRESHOLD } from "./constants";
 import { createDestination } from "./destinations";
 import { DESTINATION_IN_FLIGHT, RATE_SPACING, takeDueDeliveries } from "./outbox";
-import { deliveriesOf, LOCAL_POLICY, makeDueNow, receiveEvent, startReceiver } from "./test-helpers";
+import { deliveriesOf, LOCAL_POLICY, makeDueNow, receiveEvent, setUpForwardingFile } from "./test-helpers";
 import { forwardDueDeliveries, newWorkers, startWorkers } from "./worker";
 
 // One destination never holds up another: the fair pick, each destination's room, its rate cap and its
 // circuit breaker, on a real database, with real local handlers (one of them never answering).
 
 const admin = { id: null, email: "admin@example.com" };
-let db: Database;
-let tearDown: () => Promise<void>;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
-
-beforeAll(async () => {
-  ({ db, tearDown } = await setUpTestDatabase());
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-  await tearDown();
-});
-afterEach(async () => {
-  await db.execute(sql`update forward_deliveries set state = 'cancelled', leased_until = null where state = 'pending'`);
-  receiver.received.length = 0;
-  receiver.answerWith(() => 200);
-});
-
-async function connectionWith(names: string[], url = receiver.url) {
+const bed = setUpForwardingFile();
+async function connectionWith(names: string[], url = bed.receiver.url) {
   const connection = await insertTestConnection(`Isolation ${crypto.randomUUID()}`, [KEY1]);
   const destinations = [];
   for (const name of names) {
@@ -52,7 +33,7 @@ async function connectionWith(names: string[], url = receiver.url) {
 
 /** Queues `count` more deliveries of a stored event to a destination, due now (a replay of it, as it were). */
 async function queueBacklog(destinationId: string, connectionId: string, eventId: string, count: number) {
-  await db.execute(sql`
+  await bed.db.execute(sql`
     insert into forward_deliveries (destination_id, connection_id, event_id, origin, due_at)
     select ${destinationId}, ${connectionId}, ${eventId}, 'replay', now() - interval '1 minute' from generate_series(1, ${count})`);
 }
@@ -71,7 +52,7 @@ async function startHangingReceiver() {
 }
 
 const startsOf = async (destinationId: string) =>
-  (await db.select({ startedAt: forwardAttempts.startedAt }).from(forwardAttempts).where(eq(forwardAttempts.destinationId, destinationId))).map((a) =>
+  (await bed.db.select({ startedAt: forwardAttempts.startedAt }).from(forwardAttempts).where(eq(forwardAttempts.destinationId, destinationId))).map((a) =>
     a.startedAt.getTime(),
   );
 
@@ -80,7 +61,7 @@ describe("the fair pick", () => {
     const { connection, destinations } = await connectionWith(["Backlogged", "Fresh"]);
     const [backlogged, fresh] = destinations;
     const event = await receiveEvent(connection.token, [KEY1]);
-    await db.execute(sql`update forward_deliveries set state = 'cancelled' where destination_id = ${fresh!.id}`);
+    await bed.db.execute(sql`update forward_deliveries set state = 'cancelled' where destination_id = ${fresh!.id}`);
     await queueBacklog(backlogged!.id, connection.id, event.id, 200);
     await receiveEvent(connection.token, [KEY1]);
 
@@ -102,7 +83,7 @@ describe("the fair pick", () => {
 describe("a destination's rate cap", () => {
   it("gives each delivery its own slot, at most the cap in any second, across takes", async () => {
     const { connection, destinations } = await connectionWith(["Capped"]);
-    await db.update(forwardDestinations).set({ maxPerSecond: 4 }).where(eq(forwardDestinations.id, destinations[0]!.id));
+    await bed.db.update(forwardDestinations).set({ maxPerSecond: 4 }).where(eq(forwardDestinations.id, destinations[0]!.id));
     const event = await receiveEvent(connection.token, [KEY1]);
     await queueBacklog(destinations[0]!.id, connection.id, event.id, 11);
 
@@ -118,7 +99,7 @@ describe("a destination's rate cap", () => {
   it("is kept by the worker: no second sees more than the cap start", async () => {
     const { connection, destinations } = await connectionWith(["Capped"]);
     const destinationId = destinations[0]!.id;
-    await db.update(forwardDestinations).set({ maxPerSecond: 5 }).where(eq(forwardDestinations.id, destinationId));
+    await bed.db.update(forwardDestinations).set({ maxPerSecond: 5 }).where(eq(forwardDestinations.id, destinationId));
     const event = await receiveEvent(connection.token, [KEY1]);
     await queueBacklog(destinationId, connection.id, event.id, 14);
 
@@ -132,7 +113,7 @@ describe("a destination's rate cap", () => {
     const starts = await startsOf(destinationId);
     const mostInOneSecond = Math.max(...starts.map((start) => starts.filter((t) => t >= start && t < start + 1_000).length));
     expect(mostInOneSecond).toBeLessThanOrEqual(5);
-    expect(receiver.received).toHaveLength(15);
+    expect(bed.receiver.received).toHaveLength(15);
   });
 });
 
@@ -140,31 +121,31 @@ describe("the circuit breaker", () => {
   it(`trips after ${BREAKER_THRESHOLD} failures in a row, then sends one probe at a time until one is delivered`, async () => {
     const { connection, destinations } = await connectionWith(["Flaky"]);
     const destinationId = destinations[0]!.id;
-    receiver.answerWith(() => 503);
+    bed.receiver.answerWith(() => 503);
     for (let i = 0; i < BREAKER_THRESHOLD; i++) await receiveEvent(connection.token, [KEY1]);
     await forwardDueDeliveries(LOCAL_POLICY);
-    const [tripped] = await db.select().from(forwardDestinations).where(eq(forwardDestinations.id, destinationId));
+    const [tripped] = await bed.db.select().from(forwardDestinations).where(eq(forwardDestinations.id, destinationId));
     expect(tripped!.consecutiveFailures).toBe(BREAKER_THRESHOLD);
     expect(tripped!.trippedAt).not.toBeNull();
     expect(tripped!.probeAt!.getTime() - Date.now()).toBeGreaterThan((BREAKER_FIRST_PROBE_SECONDS - 5) * 1000);
 
     // Due, but the breaker is open: nothing is sent before the probe's time, then one at a time.
     for (let i = 0; i < 5; i++) await receiveEvent(connection.token, [KEY1]);
-    await db.execute(sql`update forward_deliveries set due_at = now() - interval '1 second', leased_until = null where destination_id = ${destinationId} and state = 'pending'`);
+    await bed.db.execute(sql`update forward_deliveries set due_at = now() - interval '1 second', leased_until = null where destination_id = ${destinationId} and state = 'pending'`);
     expect(await takeDueDeliveries(50)).toEqual([]);
-    await db.update(forwardDestinations).set({ probeAt: new Date(Date.now() - 1000) }).where(eq(forwardDestinations.id, destinationId));
+    await bed.db.update(forwardDestinations).set({ probeAt: new Date(Date.now() - 1000) }).where(eq(forwardDestinations.id, destinationId));
     expect(await takeDueDeliveries(50)).toHaveLength(1);
     expect(await takeDueDeliveries(50)).toEqual([]);
 
     // A failed probe waits longer; a delivered one closes the breaker and everything due goes.
     await makeDueNow();
-    receiver.received.length = 0;
+    bed.receiver.received.length = 0;
     await forwardDueDeliveries(LOCAL_POLICY);
-    expect(receiver.received).toHaveLength(1);
-    receiver.answerWith(() => 200);
+    expect(bed.receiver.received).toHaveLength(1);
+    bed.receiver.answerWith(() => 200);
     await makeDueNow();
     while ((await forwardDueDeliveries(LOCAL_POLICY)) > 0);
-    const [closed] = await db.select().from(forwardDestinations).where(eq(forwardDestinations.id, destinationId));
+    const [closed] = await bed.db.select().from(forwardDestinations).where(eq(forwardDestinations.id, destinationId));
     expect(closed).toMatchObject({ consecutiveFailures: 0, trippedAt: null, probeAt: null, failingSince: null });
     expect((await deliveriesOf(destinationId)).every((d) => d.state === "delivered")).toBe(true);
   });
@@ -180,7 +161,7 @@ describe("a hanging destination beside a healthy one", () => {
       const { connection, destinations } = await connectionWith(["Hanging"], hanging.url);
       const healthy = await createDestination(
         admin,
-        { connectionId: connection.id, name: "Healthy", url: receiver.url, signing: "service", eventTypes: [], verificationMethods: [] },
+        { connectionId: connection.id, name: "Healthy", url: bed.receiver.url, signing: "service", eventTypes: [], verificationMethods: [] },
         LOCAL_POLICY,
       );
       if (!healthy.ok) throw new Error(healthy.error);
@@ -195,7 +176,7 @@ describe("a hanging destination beside a healthy one", () => {
         .toBe(21);
       // Not one attempt to the hanging destination has ended (each lasts 10 s), and it holds no more than its room.
       expect(await startsOf(destinations[0]!.id)).toEqual([]);
-      const inFlight = await db.$count(forwardDeliveries, sql`destination_id = ${destinations[0]!.id} and leased_until > now()`);
+      const inFlight = await bed.db.$count(forwardDeliveries, sql`destination_id = ${destinations[0]!.id} and leased_until > now()`);
       expect(inFlight).toBeLessThanOrEqual(DESTINATION_IN_FLIGHT);
     } finally {
       worker.stop();

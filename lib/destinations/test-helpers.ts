@@ -76,7 +76,7 @@ export function setUpForwardingFile(afterEachTest?: (db: Database) => Promise<un
     await tearDown();
   });
   afterEach(async () => {
-    await bed.db.execute(sql`update forward_deliveries set state = 'cancelled' where state = 'pending'`);
+    await bed.db.execute(sql`update forward_deliveries set state = 'cancelled', leased_until = null where state = 'pending'`);
     await afterEachTest?.(bed.db);
     bed.receiver.received.length = 0;
     bed.receiver.answerWith(() => 200);

@@ -11,6 +11,6 @@ ALTER TABLE "forward_replays" ADD COLUMN "queued" integer DEFAULT 0 NOT NULL;-->
 ALTER TABLE "forward_replays" ADD COLUMN "queue_cursor" text;--> statement-breakpoint
 ALTER TABLE "forward_replays" ADD COLUMN "queued_at" timestamp (3) with time zone;--> statement-breakpoint
 CREATE INDEX "forward_deliveries_destination_due_idx" ON "forward_deliveries" USING btree ("destination_id","due_at") WHERE "forward_deliveries"."state" = 'pending';--> statement-breakpoint
-CREATE INDEX "forward_deliveries_in_flight_idx" ON "forward_deliveries" USING btree ("destination_id") WHERE "forward_deliveries"."leased_until" is not null;--> statement-breakpoint
+CREATE INDEX "forward_deliveries_in_flight_idx" ON "forward_deliveries" USING btree ("destination_id","leased_until") WHERE "forward_deliveries"."leased_until" is not null;--> statement-breakpoint
 -- Replays made before queuing went in chunks queued everything in their first statement.
 UPDATE "forward_replays" SET "queued" = "total", "queued_at" = "created_at";
