@@ -18,7 +18,7 @@ export const LEASE_SECONDS = 60;
  * Deliveries of one destination under way at once, across every instance: a destination that hangs for
  * the whole attempt holds at most this many, and the rest of the workers' room goes to the others.
  */
-export const DESTINATION_IN_FLIGHT = 16;
+export const DESTINATION_IN_FLIGHT = 32;
 
 /**
  * A rate cap's slots are this much more than 1/max_per_second apart: a send starts a little after its

@@ -18,17 +18,23 @@ import { recordAttempts, takeDueDeliveries, type AttemptRecord } from "./outbox"
  * process, the worker gives way.
  */
 
-/** Attempts under way at once in this process, over every destination. */
-const MAX_IN_FLIGHT = 100;
+/** Attempts under way at once in this process, over every destination: four destinations' rooms. */
+const MAX_IN_FLIGHT = 128;
 /** Deliveries one take asks for at most: a few statements per batch, not per delivery. */
 const BATCH_SIZE = 50;
 const POLL_MS = 1_000;
 const ERROR_PAUSE_MS = 5_000;
 /**
- * How long a take prompted by storing or by an ended attempt waits: the events stored and the attempts
- * ended meanwhile go in the same statements, for a few milliseconds more on each forward.
+ * How long a take prompted by storing waits: the events stored meanwhile go in the same statement, for
+ * a few milliseconds more on each forward.
  */
 const GATHER_MS = 20;
+/**
+ * How long an ended attempt waits to be recorded: the attempts that end meanwhile (answers come one by
+ * one) go in the same statement, and the take after it fills their places at once, rather than one
+ * statement of each per attempt.
+ */
+const RECORD_GATHER_MS = 5;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -66,6 +72,7 @@ export type Workers = {
   takeAgain: boolean;
   gathering: NodeJS.Timeout | undefined;
   ended: AttemptRecord[];
+  recordingSoon: NodeJS.Timeout | undefined;
   recording: boolean;
   flooded: boolean;
   lastFloodPassAt: number;
@@ -78,6 +85,7 @@ export const newWorkers = (policy: () => OutboundPolicy = outboundPolicyFromEnv)
   takeAgain: false,
   gathering: undefined,
   ended: [],
+  recordingSoon: undefined,
   recording: false,
   flooded: false,
   lastFloodPassAt: 0,
@@ -116,7 +124,7 @@ export async function giveWayToFloods(workers: Workers): Promise<void> {
   }
 }
 
-/** Records the ended attempts, in statements of up to a batch each, one statement at a time. */
+/** Records the ended attempts, in statements of up to a batch each, one statement at a time, then takes. */
 async function recordEnded(workers: Workers): Promise<void> {
   if (workers.recording) return;
   workers.recording = true;
@@ -128,12 +136,20 @@ async function recordEnded(workers: Workers): Promise<void> {
   } finally {
     workers.recording = false;
   }
+  // Then a take at once: until recorded, an attempt's lease still counted against its destination's room,
+  // and a destination with a backlog waits for nothing.
+  if (!workers.stopped) void takeAndStart(workers);
 }
 
+/** Records what ended RECORD_GATHER_MS from now, unless that is already coming or under way. */
 function attemptEnded(workers: Workers, record: AttemptRecord | null): void {
   workers.inFlight--;
   if (record) workers.ended.push(record);
-  void recordEnded(workers).then(() => takeSoon(workers));
+  if (workers.recording) return;
+  workers.recordingSoon ??= setTimeout(() => {
+    workers.recordingSoon = undefined;
+    void recordEnded(workers);
+  }, RECORD_GATHER_MS);
 }
 
 /**
