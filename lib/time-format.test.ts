@@ -14,6 +14,8 @@ describe("formatRelative", () => {
 
   it("says 'in' for an instant still to come (an expiry, a clock ahead)", () => {
     expect(formatRelative(ago(-600), now)).toBe("in 10 min");
+    expect(formatRelative(ago(-30), now)).toBe("in under a minute");
+    expect(formatRelative(ago(-2), now)).toBe("just now");
   });
 
   it("gives the UTC date beyond 30 days", () => {

@@ -13,7 +13,9 @@ export function formatUtc(iso: string): string {
 export function formatRelative(iso: string, now: number): string {
   const seconds = Math.round((now - Date.parse(iso)) / 1000);
   const abs = Math.abs(seconds);
-  if (abs < 45) return "just now";
+  // Within a few seconds either way is now (two clocks never agree exactly); more than that to come is not
+  // "just now": a breaker's next probe in 30 s read so.
+  if (abs < 45) return seconds > -5 ? "just now" : "in under a minute";
   const [value, unit] =
     abs < 3600 ? [Math.max(1, Math.round(abs / 60)), "min"] : abs < 86_400 ? [Math.round(abs / 3600), "h"] : abs < 30 * 86_400 ? [Math.round(abs / 86_400), "d"] : [0, ""];
   if (!unit) return iso.slice(0, 10);
