@@ -21,3 +21,13 @@ export function formatRelative(iso: string, now: number): string {
   if (!unit) return iso.slice(0, 10);
   return seconds > 0 ? `${value} ${unit} ago` : `in ${value} ${unit}`;
 }
+
+/** A length of time as "45 s", "12 min", "3 h 5 min" (whole minutes, rounded down). */
+export function formatDuration(totalSeconds: number): string {
+  if (totalSeconds < 60) return `${totalSeconds} s`;
+  const minutes = Math.floor(totalSeconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest ? `${hours} h ${rest} min` : `${hours} h`;
+}

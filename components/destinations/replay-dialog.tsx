@@ -9,6 +9,7 @@ import { Select } from "@/components/ui/input";
 import { Time } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
 import { callAction } from "@/lib/call-action";
+import { RATE_SPACING } from "@/lib/destinations/constants";
 import { replayDurationWords } from "@/lib/destinations/replay-time";
 import type { ReplayPreview, ReplayProgress } from "@/lib/destinations/types";
 import type { ForwardingActions } from "./forwarding-actions";
@@ -152,7 +153,7 @@ export function ReplayDialog({
                 ) : null}
                 {p && p.maxPerSecond !== null && p.count > 0 && !tooMany ? (
                   <p className="text-slate-700 dark:text-slate-300" data-testid="replay-duration">
-                    Sending {p.count === 1 ? "it" : "them"} takes {replayDurationWords(p.count, p.maxPerSecond)} at {count(p.maxPerSecond)} per second,{" "}
+                    Sending {p.count === 1 ? "it" : "them"} takes {replayDurationWords(p.count, p.maxPerSecond / RATE_SPACING)} at {count(p.maxPerSecond)} per second,{" "}
                     {destinationName}&apos;s limit, which its live events share.
                   </p>
                 ) : null}

@@ -51,3 +51,11 @@ export const MAX_DESTINATIONS_PER_CONNECTION = 20;
 export const BREAKER_THRESHOLD = 5;
 export const BREAKER_FIRST_PROBE_SECONDS = 30;
 export const BREAKER_MAX_PROBE_SECONDS = 600;
+
+/**
+ * A rate cap's slots are this much more than 1/max_per_second apart: a send starts a little after its
+ * slot (a timer, a busy event loop, the network), and a late one beside one on time would otherwise put
+ * one more than the cap into some second, as the destination counts them. So a capped destination gets
+ * max_per_second / RATE_SPACING a second, which is what the replay dialog's estimate uses.
+ */
+export const RATE_SPACING = 1.05;

@@ -8,10 +8,11 @@ import { getDb } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
 import { databaseErrorCode } from "@/lib/logger";
 import { checkUrlToSave, outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
-import { decryptSecret, encryptSecret, newSigningSecret, SecretDecryptionError } from "@/lib/secrets";
+import { decryptSecret, encryptSecret, newSigningSecret } from "@/lib/secrets";
 import { MAX_DESTINATIONS_PER_CONNECTION, PREVIOUS_SECRET_HOURS, SERVICE_SIGNING_NEEDS_SERVER_KEY, SERVICE_SIGNING_TAKES_ONLY_VERIFIED } from "./constants";
 import { listDestinationSummaries } from "./health";
 import { startReplayQueuing } from "./replay-queue";
+import { readOr } from "./signers";
 import { startForwarding as startForwardingWorker, wakeForwarding } from "./worker";
 import { createDestinationSchema, destinationIdSchema, setDestinationEnabledSchema, setDestinationRateSchema, type CreateDestinationInput } from "./schemas";
 import type { DestinationField, DestinationSecretResult, DestinationSummary } from "./types";
@@ -199,7 +200,7 @@ export async function rotateDestinationSecret(actor: AuditActor, raw: unknown): 
   const secret = newSigningSecret();
   // A secret that cannot be read any more (lib/destinations/signers.ts says so on the page) is replaced
   // without signing beside the new one: rotating is how an admin mends it.
-  const current = readableSecret(row.secretCiphertext, connection.id, row.id);
+  const current = readOr(() => decryptSecret(row.secretCiphertext!, { connectionId: connection.id, destinationId: row.id, kind: "destination_secret" }), () => null);
   const previousSecretExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_HOURS * 3_600_000);
   const db = await getDb();
   await db.transaction(async (tx) => {
@@ -216,13 +217,4 @@ export async function rotateDestinationSecret(actor: AuditActor, raw: unknown): 
     await recordAudit({ actor, action: "destination.secret_rotated", outcome: "success", connection, target: row.name, details: { previousSecretExpiresAt: current === null ? null : previousSecretExpiresAt } }, tx);
   });
   return { ok: true, id: row.id, name: row.name, secret };
-}
-
-function readableSecret(sealed: string, connectionId: string, destinationId: string): string | null {
-  try {
-    return decryptSecret(sealed, { connectionId, destinationId, kind: "destination_secret" });
-  } catch (error) {
-    if (error instanceof SecretDecryptionError) return null;
-    throw error;
-  }
 }

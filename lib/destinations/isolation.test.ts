@@ -5,9 +5,9 @@ import { describe, expect, it } from "vitest";
 import { forwardAttempts, forwardDeliveries, forwardDestinations } from "@/lib/db/forwarding-schema";
 import { insertTestConnection } from "@/lib/testing/webhooks";
 import { KEY1 } from "@/lib/webhooks/test-helpers";
-import { BREAKER_FIRST_PROBE_SECONDS, BREAKER_THRESHOLD } from "./constants";
+import { BREAKER_FIRST_PROBE_SECONDS, BREAKER_THRESHOLD, RATE_SPACING } from "./constants";
 import { createDestination } from "./destinations";
-import { DESTINATION_IN_FLIGHT, RATE_SPACING, takeDueDeliveries } from "./outbox";
+import { DESTINATION_IN_FLIGHT, takeDueDeliveries } from "./outbox";
 import { deliveriesOf, LOCAL_POLICY, makeDueNow, receiveEvent, setUpForwardingFile } from "./test-helpers";
 import { forwardDueDeliveries, newWorkers, startWorkers } from "./worker";
 

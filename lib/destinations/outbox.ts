@@ -4,7 +4,7 @@ import { recordAudit } from "@/lib/audit/audit";
 import { getConnection } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
-import { AUTO_PAUSE_HOURS, BREAKER_FIRST_PROBE_SECONDS, BREAKER_MAX_PROBE_SECONDS, BREAKER_THRESHOLD } from "./constants";
+import { AUTO_PAUSE_HOURS, BREAKER_FIRST_PROBE_SECONDS, BREAKER_MAX_PROBE_SECONDS, BREAKER_THRESHOLD, RATE_SPACING } from "./constants";
 
 /**
  * The outbox's two statements: taking due deliveries, and writing what their attempts did. Both are
@@ -20,12 +20,6 @@ export const LEASE_SECONDS = 60;
  */
 export const DESTINATION_IN_FLIGHT = 32;
 
-/**
- * A rate cap's slots are this much more than 1/max_per_second apart: a send starts a little after its
- * slot (a timer, a busy event loop, the network), and a late one beside one on time would otherwise put
- * one more than the cap into some second, as the destination counts them.
- */
-export const RATE_SPACING = 1.05;
 
 /**
  * A taken delivery, with its event's stored body (null when the retention period removed the event

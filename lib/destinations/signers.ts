@@ -33,12 +33,12 @@ export const unreadableDestinationSecret = (reason: SecretDecryptionReason, prev
 export const unreadableServerKey = (reason: SecretDecryptionReason) =>
   `The connection's server key cannot be read (${UNREADABLE[reason]}), so nothing can be signed as the service: enter the server key again in the connection's Settings and keys, or, ${OLD_KEY_REMEDY}.`;
 
-/** `read()`, or the problem its SecretDecryptionError says; any other error is thrown on. */
-function readOr<T>(read: () => T, problem: (reason: SecretDecryptionReason) => string): T | { problem: string } {
+/** `read()`, or what `unreadable` makes of a SecretDecryptionError's reason; any other error is thrown on. */
+export function readOr<T, U>(read: () => T, unreadable: (reason: SecretDecryptionReason) => U): T | U {
   try {
     return read();
   } catch (error) {
-    if (error instanceof SecretDecryptionError) return { problem: problem(error.reason) };
+    if (error instanceof SecretDecryptionError) return unreadable(error.reason);
     throw error;
   }
 }
@@ -53,7 +53,10 @@ function standardWebhooksSigner(destination: ForwardDestination): SignerOrProble
   for (const [ciphertext, previous] of sealed) {
     if (!ciphertext) continue;
     const kind = previous ? "destination_previous_secret" : "destination_secret";
-    const secret = readOr(() => decryptSecret(ciphertext, { connectionId, destinationId, kind }), (reason) => unreadableDestinationSecret(reason, previous));
+    const secret = readOr(
+      () => decryptSecret(ciphertext, { connectionId, destinationId, kind }),
+      (reason) => ({ problem: unreadableDestinationSecret(reason, previous) }),
+    );
     if (typeof secret !== "string") return secret;
     secrets.push(secret);
   }

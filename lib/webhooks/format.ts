@@ -1,20 +1,12 @@
 /** Display helpers for the log. Client-safe. */
+import { formatDuration } from "@/lib/time-format";
 
 /** Received − expiresAt, as "45 s", "12 min", "3 h 5 min". Negative (clock skew) shows as "early". */
 export function formatDelay(receivedAt: string, expiresAt: string | null): string {
   if (!expiresAt) return "—";
   const seconds = Math.round((Date.parse(receivedAt) - Date.parse(expiresAt)) / 1000);
-  if (seconds < 0) return `${formatSeconds(-seconds)} early`;
-  return formatSeconds(seconds);
-}
-
-function formatSeconds(total: number): string {
-  if (total < 60) return `${total} s`;
-  const minutes = Math.floor(total / 60);
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return rest ? `${hours} h ${rest} min` : `${hours} h`;
+  if (seconds < 0) return `${formatDuration(-seconds)} early`;
+  return formatDuration(seconds);
 }
 
 /** The service may deliver up to 24 h after expiry (spec 6.1 rule 3): only beyond that is a delay unusual. */
