@@ -100,6 +100,10 @@ export const envSchema = z
     /** Read by `npm run connections -- add` only, so keys never appear in a command line. */
     CONSOLE_MANAGEMENT_KEY: z.string().min(1).optional(),
     CONSOLE_SERVER_SECRET_KEY: z.string().min(1).optional(),
+    /** What the log writes: lines below this level are left out (pino's levels). */
+    CONSOLE_LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+    /** An operator's bearer token for GET /api/metrics (Prometheus), beside API tokens with the metrics scope. */
+    CONSOLE_METRICS_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
     CONSOLE_BOOTSTRAP_ADMIN_EMAIL: z.string().email().optional(),
     CONSOLE_BOOTSTRAP_ADMIN_PASSWORD: z.string().min(12, "must be at least 12 characters").optional(),
   })
