@@ -2,7 +2,6 @@ import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { cache } from "react";
 import { getServerSession } from "next-auth";
-import { headers } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
 import { NextResponse } from "next/server";
 import { env } from "@/lib/env";
@@ -70,9 +69,9 @@ export async function authenticateApi(role: Role = "support"): Promise<SessionUs
   return user;
 }
 
-/** The bearer token of this request's Authorization header, or null when it has none. */
-export async function bearerToken(): Promise<string | null> {
-  const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec((await headers()).get("authorization") ?? "");
+/** The bearer token of a request's Authorization header, or null when it has none. */
+export function bearerToken(request: Request): string | null {
+  const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(request.headers.get("authorization") ?? "");
   return match ? match[1]! : null;
 }
 
@@ -82,8 +81,8 @@ const digest = (value: string) => createHash("sha256").update(value).digest();
  * For GET /api/metrics: null when the request carries the operator's CONSOLE_METRICS_TOKEN, else the
  * 401 to return. Never anonymous: without CONSOLE_METRICS_TOKEN set, no request gets in this way.
  */
-export async function authenticateMetrics(): Promise<NextResponse | null> {
-  const token = await bearerToken();
+export async function authenticateMetrics(request: Request): Promise<NextResponse | null> {
+  const token = bearerToken(request);
   const operator = env().CONSOLE_METRICS_TOKEN;
   if (token && operator && timingSafeEqual(digest(token), digest(operator))) return null;
   return apiError(401, "unauthorized", "Metrics need a bearer token: CONSOLE_METRICS_TOKEN, or an API token with the metrics scope.");
