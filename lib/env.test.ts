@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "./env";
+import { logLevel, parseEnv } from "./env";
 
 const valid = {
   NEXTAUTH_SECRET: "x".repeat(32),
@@ -94,6 +94,18 @@ describe("parseEnv", () => {
     for (const bad of ["127.0.0.1:8080", "http://hooks.example.test", "hooks.example.test/path"]) {
       expect(() => parseEnv({ ...valid, CONSOLE_FORWARD_ALLOWED_HOSTS: bad })).toThrow(/CONSOLE_FORWARD_ALLOWED_HOSTS\.0: each entry is a host name/);
     }
+  });
+
+  it("takes the log's level from pino's levels, info unless told, and names a bad one", () => {
+    expect(parseEnv(valid).CONSOLE_LOG_LEVEL).toBe("info");
+    expect(parseEnv({ ...valid, CONSOLE_LOG_LEVEL: "warn" }).CONSOLE_LOG_LEVEL).toBe("warn");
+    expect(() => parseEnv({ ...valid, CONSOLE_LOG_LEVEL: "verbose" })).toThrow(
+      /CONSOLE_LOG_LEVEL: must be one of trace, debug, info, warn, error, fatal, silent$/m,
+    );
+    // The logger's own read never throws, whatever the rest of the environment: a bad level logs at info.
+    expect(logLevel({ CONSOLE_LOG_LEVEL: "warn" })).toBe("warn");
+    expect(logLevel({ CONSOLE_LOG_LEVEL: "verbose", NEXTAUTH_SECRET: "short" })).toBe("info");
+    expect(logLevel({})).toBe("info");
   });
 
   it("parses previous encryption keys for rotation", () => {

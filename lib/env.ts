@@ -21,6 +21,21 @@ export const TRUSTED_PROXY_HOPS_REQUIRED = [
   '    See "Behind a proxy: the client address" in the README.',
 ].join("\n");
 
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+const logLevelSchema = z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info");
+
+export type LogLevel = z.infer<typeof logLevelSchema>;
+
+/**
+ * CONSOLE_LOG_LEVEL alone, for lib/logger.ts. The logger writes before the environment is checked, while
+ * it is invalid and about it, so this never throws and reads nothing else: an invalid value means the
+ * default here, and env() names it.
+ */
+export function logLevel(source: Record<string, string | undefined> = process.env): LogLevel {
+  const parsed = logLevelSchema.safeParse(source.CONSOLE_LOG_LEVEL || undefined);
+  return parsed.success ? parsed.data : "info";
+}
+
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -101,7 +116,7 @@ export const envSchema = z
     CONSOLE_MANAGEMENT_KEY: z.string().min(1).optional(),
     CONSOLE_SERVER_SECRET_KEY: z.string().min(1).optional(),
     /** What the log writes: lines below this level are left out (pino's levels). */
-    CONSOLE_LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+    CONSOLE_LOG_LEVEL: logLevelSchema,
     /** An operator's bearer token for GET /api/metrics (Prometheus), beside API tokens with the metrics scope. */
     CONSOLE_METRICS_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
     CONSOLE_BOOTSTRAP_ADMIN_EMAIL: z.string().email().optional(),

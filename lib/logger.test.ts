@@ -33,6 +33,39 @@ describe("redact", () => {
   });
 });
 
+describe("a line", () => {
+  it("is one JSON object on standard error: level, time, message, then the fields, and nothing else", () => {
+    logger.warn("idle database connection lost", { error: "Connection terminated unexpectedly" });
+    expect(log.lines).toHaveLength(1);
+    expect(Object.keys(logged()[0] ?? {})).toEqual(["level", "time", "message", "error"]);
+    expect(logged()[0]).toMatchObject({ level: "warn", time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+  });
+
+  it("gives an error passed as a field as errorMessage words it, never its properties (a failed query's parameters)", () => {
+    const params = [BODY, EMAIL, PHONE];
+    const failed = Object.assign(new Error(`Failed query: insert into t values ($1, $2, $3)\nparams: ${params.join(",")}`), { query: "insert", params });
+    logger.error("webhook event not stored", { error: failed, nested: { cause: failed } });
+    expect(log.lines[0]).not.toMatch(PERSONAL);
+    expect(logged()[0]).toMatchObject({ error: "database query failed", nested: { cause: "database query failed" } });
+  });
+
+  it("is left out below CONSOLE_LOG_LEVEL, and is not counted as a repeat", async () => {
+    vi.stubEnv("CONSOLE_LOG_LEVEL", "error");
+    vi.resetModules();
+    try {
+      const quiet = await import("./logger");
+      quiet.logger.info("retention purge", { events: 1 });
+      quiet.logger.warn("idle database connection lost", { error: "Connection terminated unexpectedly" });
+      quiet.logger.warn("idle database connection lost", { error: "Connection terminated unexpectedly" });
+      quiet.logger.error("webhook event not stored", { error: "database error 08006: connection exception" });
+      quiet.flushRepeatedLogLines();
+      expect(logged()).toEqual([expect.objectContaining({ level: "error", message: "webhook event not stored" })]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});
+
 describe("a webhook URL's token", () => {
   const TOKEN = "Zq3k9WbX2mN7pR4tY8vL1cH6jD0sF5gA";
   it.each([
