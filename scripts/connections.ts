@@ -23,23 +23,37 @@ const usage = `Usage: npm run connections -- <command>
   list      names, regions, key fingerprints (last four characters) and webhook URLs
   remove --name N`;
 
-async function readKeys(io: CliIo): Promise<{ managementKey: string; serverKey: string }> {
+type Keys = { managementKey: string; serverKey: string };
+type KeyFlags = { unverified?: boolean; "allow-same-tenant"?: boolean };
+
+/** The keys piped on standard input: the management key on the first line, the server API secret key on the second. */
+async function pipedKeys(io: CliIo): Promise<Keys> {
+  const [managementKey = "", serverKey = ""] = ((await io.readStdin()) ?? "").split(/\r?\n/).map((l) => l.trim());
+  return { managementKey, serverKey };
+}
+
+async function readKeys(io: CliIo): Promise<Keys> {
   const e = env();
   if (e.CONSOLE_MANAGEMENT_KEY) return { managementKey: e.CONSOLE_MANAGEMENT_KEY, serverKey: e.CONSOLE_SERVER_SECRET_KEY ?? "" };
-  const [managementKey = "", serverKey = ""] = ((await io.readStdin()) ?? "").split(/\r?\n/).map((l) => l.trim());
+  const { managementKey, serverKey } = await pipedKeys(io);
   if (!managementKey) throw new UsageError("No management key: set CONSOLE_MANAGEMENT_KEY or pipe it on standard input.");
   return { managementKey, serverKey: serverKey || e.CONSOLE_SERVER_SECRET_KEY || "" };
 }
 
 /** The keys set-keys replaces: either may be empty (kept), not both. */
-async function readReplacementKeys(io: CliIo): Promise<{ managementKey: string; serverKey: string }> {
+async function readReplacementKeys(io: CliIo): Promise<Keys> {
   const e = env();
   if (e.CONSOLE_MANAGEMENT_KEY || e.CONSOLE_SERVER_SECRET_KEY) return { managementKey: e.CONSOLE_MANAGEMENT_KEY ?? "", serverKey: e.CONSOLE_SERVER_SECRET_KEY ?? "" };
-  const [managementKey = "", serverKey = ""] = ((await io.readStdin()) ?? "").split(/\r?\n/).map((l) => l.trim());
+  const { managementKey, serverKey } = await pipedKeys(io);
   if (!managementKey && !serverKey) {
     throw new UsageError("No key given: set CONSOLE_MANAGEMENT_KEY and/or CONSOLE_SERVER_SECRET_KEY, or pipe them on standard input (the management key on the first line, empty to keep it; the server key on the second).");
   }
   return { managementKey, serverKey };
+}
+
+/** What add and set-keys give the connection's lib function beside its name and region: the keys, and the flags as the web form's buttons. */
+function keyInput(keys: Keys, flags: KeyFlags) {
+  return { ...keys, serverSecondaryKey: "", saveUnverified: flags.unverified ?? false, allowSameKey: flags["allow-same-tenant"] ?? false };
 }
 
 /** The flag or option that answers a refused add, as the web form's buttons do. */
@@ -60,23 +74,14 @@ export const connectionsCli = defineCli(import.meta.url, usage, async (argv, io)
     case "add": {
       const name = requireOption("name", values.name);
       if (!isRegion(values.region)) throw new UsageError(`--region must be one of ${regions.join(", ")}.`);
-      const keys = await readKeys(io);
-      const result = await createConnection(cliActor, {
-        name,
-        region: values.region,
-        managementKey: keys.managementKey,
-        serverKey: keys.serverKey,
-        serverSecondaryKey: "",
-        saveUnverified: values.unverified ?? false,
-        allowSameKey: values["allow-same-tenant"] ?? false,
-      });
+      const result = await createConnection(cliActor, { name, region: values.region, ...keyInput(await readKeys(io), values) });
       if (!result.ok) throw new Error(`${result.error}${addFailureHint(result)}`);
       io.print(`Added ${name} (${regionShortNames[values.region]}, ${result.verified ? "key verified" : "unverified"}).`);
       io.print(`Webhook URL: ${await webhookUrlFor(result.id)}`);
       return;
     }
     case "set-keys":
-      return setKeys(requireOption("name", values.name), { unverified: values.unverified ?? false, allowSameTenant: values["allow-same-tenant"] ?? false }, io);
+      return setKeys(requireOption("name", values.name), values, io);
     case "list": {
       const all = await listConnections();
       if (all.length === 0) io.print("No connections yet. Add one with: npm run connections -- add --name N --region us");
@@ -107,22 +112,12 @@ export const connectionsCli = defineCli(import.meta.url, usage, async (argv, io)
 });
 
 /** set-keys: through the same lib function as the connection page's form, so a key is checked and audited alike. */
-async function setKeys(name: string, flags: { unverified: boolean; allowSameTenant: boolean }, io: CliIo): Promise<void> {
+async function setKeys(name: string, flags: KeyFlags, io: CliIo): Promise<void> {
   const id = await findConnectionIdByName(name);
   const current = id ? await getConnection(id) : undefined;
   if (!id || !current) throw new Error(`No connection named ${name}.`);
   const keys = await readReplacementKeys(io);
-  const result = await updateConnection(cliActor, {
-    id,
-    name: current.name,
-    region: current.region,
-    managementKey: keys.managementKey,
-    serverKey: keys.serverKey,
-    serverSecondaryKey: "",
-    saveUnverified: flags.unverified,
-    allowSameKey: flags.allowSameTenant,
-    removeServerSecondaryKey: false,
-  });
+  const result = await updateConnection(cliActor, { id, name: current.name, region: current.region, ...keyInput(keys, flags), removeServerSecondaryKey: false });
   // The region is the connection's: a key of another region is said by the lib, and changed on its page.
   if (!result.ok) throw new Error(`${result.error}${result.suggestedRegion ? "" : addFailureHint(result)}`);
   const replaced = [keys.managementKey ? `management key (${result.verified ? "verified" : "unverified"})` : null, keys.serverKey ? "server API secret key" : null].filter(Boolean);
