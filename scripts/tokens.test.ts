@@ -43,7 +43,7 @@ it("create prints the secret once, list shows the tokens without it, revoke stop
   expect(listed.code).toBe(0);
   const lines = listed.stdout.trimEnd().split("\n");
   expect(lines).toHaveLength(2);
-  expect(lines.find((l) => l.startsWith("nightly export"))).toMatch(/^nightly export\tsupport\tapi\tactive\tby sam@example.com\tcreated \S+\texpires 20\S+\tlast used \S+ from direct$/);
+  expect(lines.find((l) => l.startsWith("nightly export"))).toMatch(/^nightly export\tsupport\tapi\tactive\tby sam@example.com\tcreated \S+\texpires 20\S+\tlast used \S+$/);
   expect(lines.find((l) => l.startsWith("prometheus"))).toMatch(/^prometheus\tadmin\tmetrics,api\tactive\tby cli\tcreated \S+\texpires never\tnever used$/);
   expect(listed.stdout).not.toContain("tcapi_");
 

@@ -27,10 +27,9 @@ async function creatorFor(email: string | undefined): Promise<TokenCreator> {
   return { actor: cliActor, user: { id: user.id, role: user.role } };
 }
 
-const orDash = (value: string | null) => value ?? "-";
-
 function tokenLine(t: ApiTokenView): string {
-  const lastUse = t.lastUsedAt ? `last used ${t.lastUsedAt} from ${orDash(t.lastUsedAddress)}` : "never used";
+  const from = t.lastUsedAddress ? ` from ${t.lastUsedAddress}` : "";
+  const lastUse = t.lastUsedAt ? `last used ${t.lastUsedAt}${from}` : "never used";
   return [t.name, t.role, t.scopes.join(","), t.status, `by ${t.createdBy ?? "cli"}`, `created ${t.createdAt}`, `expires ${t.expiresAt ?? "never"}`, lastUse].join("\t");
 }
 

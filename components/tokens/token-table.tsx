@@ -27,7 +27,8 @@ function LastUse({ token }: { token: ApiTokenView }) {
   if (!token.lastUsedAt) return <span className="text-slate-600 dark:text-slate-400">Never</span>;
   return (
     <span>
-      <Time iso={token.lastUsedAt} /> <span className="text-slate-600 dark:text-slate-400">from {token.lastUsedAddress}</span>
+      <Time iso={token.lastUsedAt} />
+      {token.lastUsedAddress ? <span className="text-slate-600 dark:text-slate-400"> from {token.lastUsedAddress}</span> : null}
     </span>
   );
 }

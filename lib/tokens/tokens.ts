@@ -4,6 +4,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import type { ApiTokenScope } from "@/lib/auth/api-token-format";
 import { newApiTokenSecret } from "@/lib/auth/api-tokens";
+import { SHARED_ADDRESS } from "@/lib/auth/client-ip";
 import { hasRole, type Role } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
 import { consoleUsers } from "@/lib/db/schema";
@@ -143,7 +144,8 @@ export async function listApiTokens(now = new Date()): Promise<ApiTokenView[]> {
     expiresAt: iso(token.expiresAt),
     revokedAt: iso(token.revokedAt),
     lastUsedAt: iso(token.lastUsedAt),
-    lastUsedAddress: token.lastUsedAddress,
+    // Without a trusted proxy every caller shares one throttle key: no address to show.
+    lastUsedAddress: token.lastUsedAddress === SHARED_ADDRESS ? null : token.lastUsedAddress,
     status: statusOf(token, user, token.userId !== null, now),
   }));
 }

@@ -19,6 +19,7 @@ export type ApiTokenView = {
   expiresAt: string | null;
   revokedAt: string | null;
   lastUsedAt: string | null;
+  /** Null when the console cannot tell callers' addresses apart (no trusted proxy). */
   lastUsedAddress: string | null;
   status: ApiTokenStatus;
 };
