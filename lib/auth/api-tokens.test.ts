@@ -104,8 +104,8 @@ describe("API tokens on the /api routes", () => {
     const body = await response.text();
     expect(JSON.parse(body)).toEqual({ error: "unauthorized", errorDescription: "This API token is not valid." });
     expect(body).not.toContain(guess);
-    const basic = await handleListEvents(new Request("http://console.test/api/webhook-events", { headers: { authorization: "Basic YTpi" } }));
-    expect(basic.status).toBe(401);
+    const empty = await handleListEvents(new Request("http://console.test/api/webhook-events", { headers: { authorization: "Bearer " } }));
+    expect(await empty.json()).toEqual({ error: "unauthorized", errorDescription: "Send an API token as: Authorization: Bearer <token>." });
   });
 
   it("stops at once when revoked, expired, its user disabled or its user's role lowered", async () => {

@@ -78,6 +78,14 @@ describe("guards", () => {
     expect(await authenticateApi(apiRequest, "support")).toMatchObject({ id: support.id });
   });
 
+  it("authenticateApi judges a Bearer header alone, a bad token refused beside a valid session; another scheme is left to the session", async () => {
+    as(support);
+    const withHeader = (authorization: string) => new Request("http://console.test/api/webhook-events", { headers: { authorization } });
+    const badToken = await authenticateApi(withHeader(`Bearer tcapi_${"B".repeat(43)}`));
+    expect((badToken as Response).status).toBe(401);
+    expect(await authenticateApi(withHeader("Basic YTpi"))).toMatchObject({ id: support.id });
+  });
+
   it("authorizeAction returns a failure instead of throwing", async () => {
     as(support);
     expect(await authorizeAction("admin")).toEqual({ ok: false, error: "Only admin users can do this." });

@@ -68,13 +68,17 @@ function tokenRefusal(refusal: TokenRefusal): NextResponse {
   return response;
 }
 
+/** An Authorization header of the Bearer scheme, whatever its value. */
+const BEARER_SCHEME = /^\s*bearer(\s|$)/i;
+
 /**
- * For route handlers: the user, or the 401/403 response to return. A request with an Authorization
- * header is judged by its API token alone (a bad token is 401 even beside a valid session cookie);
- * without one, by the session.
+ * For route handlers: the user, or the 401/403 response to return. A request with a Bearer
+ * Authorization header is judged by its API token alone (a bad token is 401 even beside a valid session
+ * cookie); without one, by the session. Another scheme is not a token: a browser behind a proxy's
+ * Basic authentication sends it with every request, session ones included.
  */
 export async function authenticateApi(request: Request, role: Role = "support"): Promise<SessionUser | NextResponse> {
-  if (request.headers.has("authorization")) {
+  if (BEARER_SCHEME.test(request.headers.get("authorization") ?? "")) {
     const check = await checkApiToken(request, bearerToken(request), "api");
     if (!check.ok) return tokenRefusal(check);
     if (!hasRole(check.caller.role, role)) return apiError(403, "forbidden", `This API needs the ${role} role; the token has ${check.caller.role}.`);
