@@ -17,7 +17,9 @@ test("an admin creates a token, it reads /api but no page, and once revoked it g
   const dialog = page.getByRole("dialog", { name: "Create an API token" });
   await dialog.getByLabel("Name").fill(name);
   await dialog.getByLabel("Role").selectOption("support");
+  const actionCall = page.waitForRequest((r) => r.method() === "POST" && Boolean(r.headers()["next-action"]));
   await dialog.getByRole("button", { name: "Create token" }).click();
+  const created = await actionCall;
   const shown = page.getByRole("dialog", { name: `Secret of ${name}` });
   const secret = (await shown.getByTestId("api-token-secret").textContent()) ?? "";
   expect(secret).toMatch(/^tcapi_[A-Za-z0-9_-]{43}$/);
@@ -36,6 +38,14 @@ test("an admin creates a token, it reads /api but no page, and once revoked it g
   const pageAnswer = await request.get("/webhooks", { headers: bearer, maxRedirects: 0 });
   expect(pageAnswer.status()).toBe(307);
   expect(pageAnswer.headers().location).toContain("/sign-in");
+  // Nor a server action: the page's own call to create a token, sent again with the token instead of the session.
+  const actionAnswer = await request.post("/tokens", {
+    headers: { ...bearer, "next-action": created.headers()["next-action"]!, "content-type": created.headers()["content-type"]!, accept: "text/x-component", origin: new URL(page.url()).origin },
+    data: created.postData() ?? "",
+    maxRedirects: 0,
+  });
+  expect(actionAnswer.status()).toBe(307);
+  expect(actionAnswer.headers().location).toContain("/sign-in");
 
   await page.reload();
   // Created, and now last used: two times in the row.
