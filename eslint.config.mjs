@@ -22,6 +22,7 @@ const allowedEdges = {
   "email-otp": ["audit", "connections"],
   overview: ["connections", "email-otp", "webhooks"],
   team: ["audit"],
+  tokens: ["audit"],
   users: ["audit", "connections"],
   webhooks: ["audit", "connections"],
 };

@@ -136,6 +136,7 @@ const steps: Step[] = [
     },
   },
   { name: "team, as support (refused)", roles: ["support"], open: visit("/team", /do not have access/) },
+  { name: "API tokens", roles: ["admin"], open: visit("/tokens", "API tokens") },
   // Public, outside the console's frame: a link's form (the token is only checked when sent) and a link cut short.
   { name: "set-password", roles: ["admin"], open: visit(`/set-password#${"A".repeat(43)}`, "Set your password") },
   {

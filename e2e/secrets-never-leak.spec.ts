@@ -81,6 +81,7 @@ test("no management or server key reaches the browser, for admin or support, on 
     "/data-points?id=missing",
     "/email-otp",
     "/audit",
+    "/tokens",
     "/webhooks",
     "/users",
   ]);

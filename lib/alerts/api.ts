@@ -9,7 +9,7 @@ import { alertFiltersSchema } from "./schemas";
  * the log API's conventions (a bad parameter is a 400 `{ error, errorDescription }` naming it).
  */
 export async function handleListAlerts(request: Request): Promise<Response> {
-  const user = await authenticateApi("support");
+  const user = await authenticateApi(request, "support");
   if (user instanceof Response) return user;
   const parsed = alertFiltersSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) {

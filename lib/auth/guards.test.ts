@@ -22,6 +22,8 @@ vi.mock("react", async (original) => ({ ...(await original<typeof import("react"
 
 const { authenticateApi, authorizeAction, requireRole, requireUser } = await import("./guards");
 
+const apiRequest = new Request("http://console.test/api/webhook-events");
+
 let tearDown: () => Promise<void>;
 let admin: PublicUser;
 let support: PublicUser;
@@ -67,13 +69,21 @@ describe("guards", () => {
   });
 
   it("authenticateApi answers 401 signed out and 403 for a missing role", async () => {
-    const signedOut = await authenticateApi();
+    const signedOut = await authenticateApi(apiRequest);
     expect(signedOut).toBeInstanceOf(Response);
     expect((signedOut as Response).status).toBe(401);
     expect(await (signedOut as Response).json()).toMatchObject({ error: "unauthorized" });
     as(support);
-    expect(((await authenticateApi("admin")) as Response).status).toBe(403);
-    expect(await authenticateApi("support")).toMatchObject({ id: support.id });
+    expect(((await authenticateApi(apiRequest, "admin")) as Response).status).toBe(403);
+    expect(await authenticateApi(apiRequest, "support")).toMatchObject({ id: support.id });
+  });
+
+  it("authenticateApi judges a Bearer header alone, a bad token refused beside a valid session; another scheme is left to the session", async () => {
+    as(support);
+    const withHeader = (authorization: string) => new Request("http://console.test/api/webhook-events", { headers: { authorization } });
+    const badToken = await authenticateApi(withHeader(`Bearer tcapi_${"B".repeat(43)}`));
+    expect((badToken as Response).status).toBe(401);
+    expect(await authenticateApi(withHeader("Basic YTpi"))).toMatchObject({ id: support.id });
   });
 
   it("authorizeAction returns a failure instead of throwing", async () => {
@@ -87,7 +97,7 @@ describe("guards", () => {
     await expect(requireUser()).resolves.toMatchObject({ id: dee.id });
     await setUserDisabled("dee@example.com", true);
     expect(await interrupt(requireUser)).toMatch(/NEXT_REDIRECT/);
-    expect(((await authenticateApi()) as Response).status).toBe(401);
+    expect(((await authenticateApi(apiRequest)) as Response).status).toBe(401);
   });
 
   it("revoked sessions lose access at the next request", async () => {

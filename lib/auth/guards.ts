@@ -5,6 +5,7 @@ import { getServerSession } from "next-auth";
 import { forbidden, redirect } from "next/navigation";
 import { NextResponse } from "next/server";
 import { env } from "@/lib/env";
+import { checkApiToken, type TokenRefusal } from "./api-tokens";
 import { authOptions } from "./options";
 import { hasRole, type Role } from "./roles";
 
@@ -60,8 +61,29 @@ export function apiJson(body: unknown): NextResponse {
   return NextResponse.json(body, { headers: NO_STORE });
 }
 
-/** For route handlers: the user, or the 401/403 response to return. */
-export async function authenticateApi(role: Role = "support"): Promise<SessionUser | NextResponse> {
+/** A refused token's answer; a 429 says when to try again. */
+function tokenRefusal(refusal: TokenRefusal): NextResponse {
+  const response = apiError(refusal.status, refusal.error, refusal.errorDescription);
+  if (refusal.retryAfterSeconds) response.headers.set("Retry-After", String(refusal.retryAfterSeconds));
+  return response;
+}
+
+/** An Authorization header of the Bearer scheme, whatever its value. */
+const BEARER_SCHEME = /^\s*bearer(\s|$)/i;
+
+/**
+ * For route handlers: the user, or the 401/403 response to return. A request with a Bearer
+ * Authorization header is judged by its API token alone (a bad token is 401 even beside a valid session
+ * cookie); without one, by the session. Another scheme is not a token: a browser behind a proxy's
+ * Basic authentication sends it with every request, session ones included.
+ */
+export async function authenticateApi(request: Request, role: Role = "support"): Promise<SessionUser | NextResponse> {
+  if (BEARER_SCHEME.test(request.headers.get("authorization") ?? "")) {
+    const check = await checkApiToken(request, bearerToken(request), "api");
+    if (!check.ok) return tokenRefusal(check);
+    if (!hasRole(check.caller.role, role)) return apiError(403, "forbidden", `This API needs the ${role} role; the token has ${check.caller.role}.`);
+    return check.caller;
+  }
   const user = await getSessionUser().catch(unlessUnchecked);
   if (user instanceof SessionCheckUnavailableError) return apiError(503, "unavailable", user.message);
   if (!user) return apiError(401, "unauthorized", "Sign in to use this API.");
@@ -78,14 +100,17 @@ export function bearerToken(request: Request): string | null {
 const digest = (value: string) => createHash("sha256").update(value).digest();
 
 /**
- * For GET /api/metrics: null when the request carries the operator's CONSOLE_METRICS_TOKEN, else the
- * 401 to return. Never anonymous: without CONSOLE_METRICS_TOKEN set, no request gets in this way.
+ * For GET /api/metrics: null when the request carries the operator's CONSOLE_METRICS_TOKEN or an API
+ * token with the metrics scope, else the response to return. Never anonymous.
  */
 export async function authenticateMetrics(request: Request): Promise<NextResponse | null> {
   const token = bearerToken(request);
   const operator = env().CONSOLE_METRICS_TOKEN;
   if (token && operator && timingSafeEqual(digest(token), digest(operator))) return null;
-  return apiError(401, "unauthorized", "Metrics need a bearer token: CONSOLE_METRICS_TOKEN, or an API token with the metrics scope.");
+  if (!token) return apiError(401, "unauthorized", "Metrics need a bearer token: CONSOLE_METRICS_TOKEN, or an API token with the metrics scope.");
+  // Anything else is an API token or a guess, and counts as one (api-token-throttle.ts).
+  const check = await checkApiToken(request, token, "metrics");
+  return check.ok ? null : tokenRefusal(check);
 }
 
 export type ActionFailure = { ok: false; error: string };

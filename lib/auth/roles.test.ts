@@ -9,7 +9,7 @@ describe("roles", () => {
 
   it("hides admin sections from support", () => {
     expect(navItemsFor("support").map((i) => i.label)).toEqual(["Overview", "Alerts", "Data points", "Webhooks", "Destinations", "Users"]);
-    expect(navItemsFor("admin")).toHaveLength(10);
+    expect(navItemsFor("admin")).toHaveLength(11);
   });
 
   it("maps paths to the role their section needs", () => {
@@ -17,6 +17,7 @@ describe("roles", () => {
     expect(roleForPath("/audit")).toBe("admin");
     expect(roleForPath("/email-otp")).toBe("admin");
     expect(roleForPath("/team")).toBe("admin");
+    expect(roleForPath("/tokens")).toBe("admin");
     expect(roleForPath("/webhooks")).toBe("support");
     expect(roleForPath("/alerts")).toBe("support");
     expect(roleForPath("/connectionsx")).toBe("support");

@@ -20,6 +20,7 @@ export const navItems: readonly NavItem[] = [
   { href: "/users", label: "Users", role: "support" },
   { href: "/audit", label: "Audit", role: "admin" },
   { href: "/team", label: "Team", role: "admin" },
+  { href: "/tokens", label: "API tokens", role: "admin" },
 ];
 
 export function navItemsFor(role: Role): NavItem[] {

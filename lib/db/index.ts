@@ -14,9 +14,10 @@ import { errorMessage, logger } from "@/lib/logger";
 import * as alertsSchema from "./alerts-schema";
 import * as forwardingSchema from "./forwarding-schema";
 import * as receivingSchema from "./schema";
+import * as tokensSchema from "./tokens-schema";
 
-/** Every table: those of receiving (schema.ts), of forwarding (forwarding-schema.ts) and of alerts (alerts-schema.ts). */
-export const schema = { ...receivingSchema, ...forwardingSchema, ...alertsSchema };
+/** Every table: those of receiving (schema.ts), of forwarding (forwarding-schema.ts), of alerts (alerts-schema.ts) and of API tokens (tokens-schema.ts). */
+export const schema = { ...receivingSchema, ...forwardingSchema, ...alertsSchema, ...tokensSchema };
 
 /** The one place that knows whether the console runs on embedded PGlite or on PostgreSQL. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;

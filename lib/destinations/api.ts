@@ -7,8 +7,8 @@ import { getReplayProgress } from "./replay";
 /** The route handlers of forwarding: an event's forwards (its drawer) and a replay's progress. JSON, never cached. */
 
 /** GET /api/webhook-events/{id}/forwards: support and admins; the start of an answer for admins only. */
-export async function handleGetEventForwards(id: string): Promise<Response> {
-  const user = await authenticateApi("support");
+export async function handleGetEventForwards(request: Request, id: string): Promise<Response> {
+  const user = await authenticateApi(request, "support");
   if (user instanceof Response) return user;
   if (!/^\d{1,15}$/.test(id)) return apiError(400, "invalid_request", "id: must be a positive integer");
   const event = await getWebhookEvent(Number(id), user.role);
@@ -17,8 +17,8 @@ export async function handleGetEventForwards(id: string): Promise<Response> {
 }
 
 /** GET /api/replays/{id}: admins, who start replays. */
-export async function handleGetReplay(id: string): Promise<Response> {
-  const user = await authenticateApi("admin");
+export async function handleGetReplay(request: Request, id: string): Promise<Response> {
+  const user = await authenticateApi(request, "admin");
   if (user instanceof Response) return user;
   const progress = await getReplayProgress(id);
   if (!progress) return apiError(404, "not_found", "No replay has this id.");

@@ -35,7 +35,7 @@ function exportFormat(params: URLSearchParams): ExportFormat | undefined {
 }
 
 export async function handleListEvents(request: Request): Promise<Response> {
-  const user = await authenticateApi("support");
+  const user = await authenticateApi(request, "support");
   if (user instanceof Response) return user;
   const parsed = parseEventFilters(new URL(request.url).searchParams);
   if (!parsed.ok) return badQuery(parsed.errorDescription);
@@ -45,8 +45,8 @@ export async function handleListEvents(request: Request): Promise<Response> {
   });
 }
 
-export async function handleGetEvent(id: string): Promise<Response> {
-  const user = await authenticateApi("support");
+export async function handleGetEvent(request: Request, id: string): Promise<Response> {
+  const user = await authenticateApi(request, "support");
   if (user instanceof Response) return user;
   if (!/^\d{1,15}$/.test(id)) return badQuery("id: must be a positive integer");
   const event = await getWebhookEvent(Number(id), user.role);
@@ -55,7 +55,7 @@ export async function handleGetEvent(id: string): Promise<Response> {
 }
 
 export async function handleExportEvents(request: Request): Promise<Response> {
-  const user = await authenticateApi("support");
+  const user = await authenticateApi(request, "support");
   if (user instanceof Response) return user;
   const params = new URL(request.url).searchParams;
   const format = exportFormat(params);
@@ -72,7 +72,7 @@ export async function handleExportEvents(request: Request): Promise<Response> {
 }
 
 export async function handleListRejections(request: Request): Promise<Response> {
-  const user = await authenticateApi("support");
+  const user = await authenticateApi(request, "support");
   if (user instanceof Response) return user;
   const params = new URL(request.url).searchParams;
   const format = params.get("format");

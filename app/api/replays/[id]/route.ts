@@ -1,5 +1,5 @@
 import { handleGetReplay } from "@/lib/destinations/api";
 
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
-  return handleGetReplay((await params).id);
+export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  return handleGetReplay(request, (await params).id);
 }

@@ -1,5 +1,5 @@
 import { handleGetEvent } from "@/lib/webhooks/api";
 
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
-  return handleGetEvent((await params).id);
+export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  return handleGetEvent(request, (await params).id);
 }

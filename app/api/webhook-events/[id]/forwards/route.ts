@@ -1,5 +1,5 @@
 import { handleGetEventForwards } from "@/lib/destinations/api";
 
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
-  return handleGetEventForwards((await params).id);
+export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  return handleGetEventForwards(request, (await params).id);
 }

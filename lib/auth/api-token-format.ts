@@ -1,0 +1,8 @@
+/** What anyone may know of an API token's shape. Client-safe: no server imports. */
+
+/** Every secret starts with it, so that secret scanners (and people) recognise a leaked one. */
+export const API_TOKEN_PREFIX = "tcapi_";
+
+/** `api`: the /api data routes, with the token's role; `metrics`: GET /api/metrics. */
+export const apiTokenScopes = ["api", "metrics"] as const;
+export type ApiTokenScope = (typeof apiTokenScopes)[number];

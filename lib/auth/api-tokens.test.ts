@@ -1,0 +1,177 @@
+import { asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/lib/db";
+import { auditLog, webhookEvents } from "@/lib/db/schema";
+import { apiTokenAddresses, apiTokens } from "@/lib/db/tokens-schema";
+import { reloadEnv } from "@/lib/env";
+import { handleGetReplay } from "@/lib/destinations/api";
+import { setUpTestDatabase } from "@/lib/testing/database";
+import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
+import { createApiToken, revokeApiToken } from "@/lib/tokens/tokens";
+import { handleExportEvents, handleGetEvent, handleListEvents } from "@/lib/webhooks/api";
+import { ensureEventPartitions } from "@/lib/webhooks/partitions";
+import { authenticateMetrics } from "./guards";
+import type { Role } from "./roles";
+import { createUser, setUserDisabled, setUserRole, type PublicUser } from "./users";
+
+// Bearer tokens on the real route handlers, with real tokens in the test's database: no auth is mocked.
+
+let db: Database;
+let tearDown: () => Promise<void>;
+let admin: PublicUser;
+let support: PublicUser;
+let eventId: number;
+
+beforeAll(async () => {
+  // One trusted proxy: X-Forwarded-For's last entry is the caller's address.
+  process.env.CONSOLE_TRUSTED_PROXY_HOPS = "1";
+  reloadEnv();
+  ({ db, tearDown } = await setUpTestDatabase());
+  admin = await createUser({ email: "admin@example.com", name: "Admin", role: "admin", password: "long-enough-password" });
+  support = await createUser({ email: "support@example.com", name: "Support", role: "support", password: "long-enough-password" });
+  const acme = (await insertTestConnection("Acme")).id;
+  const time = new Date("2025-06-01T00:00:00.000Z");
+  await ensureEventPartitions(time);
+  const [event] = await db
+    .insert(webhookEvents)
+    .values({
+      connectionId: acme,
+      type: "authenticator.expired",
+      eventId: "evt-1",
+      tenantId: TENANT_ID,
+      envelopeTime: time,
+      firstReceivedAt: time,
+      lastReceivedAt: time,
+      signatureStatus: "verified_key1",
+      rawBody: JSON.stringify({ data: { email: "alice@example.org" } }),
+      userId: "usr_1",
+      email: "alice@example.org",
+      phoneNumber: "+15555550123",
+    })
+    .returning({ id: webhookEvents.id });
+  eventId = event!.id;
+});
+afterAll(() => tearDown());
+
+async function token(user: PublicUser | null, name: string, input: { role: Role; scopes?: string[]; expiresInDays?: number }): Promise<string> {
+  const creator = user ? { actor: { id: user.id, email: user.email }, user: { id: user.id, role: user.role } } : { actor: { id: null, email: "cli" }, user: null };
+  const created = await createApiToken(creator, { name, scopes: ["api"], ...input });
+  if (!created.ok) throw new Error(created.error);
+  return created.secret;
+}
+
+function get(path: string, secret: string, address = "198.51.100.7", extra: Record<string, string> = {}): Request {
+  return new Request(`http://console.test${path}`, { headers: { authorization: `Bearer ${secret}`, "x-forwarded-for": address, ...extra } });
+}
+
+async function answer(response: Response) {
+  return { status: response.status, body: await response.text() };
+}
+
+describe("API tokens on the /api routes", () => {
+  it("a support token reads the log and its export masked, and gets 403 on an admin-only route", async () => {
+    const secret = await token(support, "support script", { role: "support" });
+    expect(secret).toMatch(/^tcapi_[A-Za-z0-9_-]{43}$/);
+    const list = await answer(await handleListEvents(get("/api/webhook-events", secret)));
+    expect(list.status).toBe(200);
+    expect(list.body).toContain("evt-1");
+    expect(list.body).not.toContain("alice@example.org");
+    const exported = await answer(await handleExportEvents(get("/api/webhook-events/export?format=csv", secret)));
+    expect(exported.status).toBe(200);
+    expect(exported.body).toContain("evt-1");
+    expect(exported.body).not.toContain("alice@example.org");
+    const replay = await handleGetReplay(get(`/api/replays/${crypto.randomUUID()}`, secret), crypto.randomUUID());
+    expect(replay.status).toBe(403);
+    expect(await replay.json()).toMatchObject({ error: "forbidden" });
+  });
+
+  it("an admin token gets what an admin session gets: unmasked events and replays", async () => {
+    const secret = await token(admin, "admin script", { role: "admin" });
+    const event = await answer(await handleGetEvent(get(`/api/webhook-events/${eventId}`, secret), String(eventId)));
+    expect(event.status).toBe(200);
+    expect(event.body).toContain("alice@example.org");
+    const replay = await handleGetReplay(get("/api/replays/x", secret), crypto.randomUUID());
+    expect(replay.status).toBe(404);
+    // An admin may make a support token, which then reads as support does.
+    const supportSecret = await token(admin, "admin's support script", { role: "support" });
+    expect((await answer(await handleListEvents(get("/api/webhook-events", supportSecret)))).body).not.toContain("alice@example.org");
+  });
+
+  it("a bad token is 401 even beside a session cookie, and the answer never echoes it", async () => {
+    const guess = `tcapi_${"A".repeat(43)}`;
+    const response = await handleListEvents(get("/api/webhook-events", guess, "198.51.100.8", { cookie: "next-auth.session-token=whatever" }));
+    expect(response.status).toBe(401);
+    const body = await response.text();
+    expect(JSON.parse(body)).toEqual({ error: "unauthorized", errorDescription: "This API token is not valid." });
+    expect(body).not.toContain(guess);
+    const empty = await handleListEvents(new Request("http://console.test/api/webhook-events", { headers: { authorization: "Bearer " } }));
+    expect(await empty.json()).toEqual({ error: "unauthorized", errorDescription: "Send an API token as: Authorization: Bearer <token>." });
+  });
+
+  it("stops at once when revoked, expired, its user disabled or its user's role lowered", async () => {
+    const list = async (secret: string) => (await answer(await handleListEvents(get("/api/webhook-events", secret)))).status;
+    const revoked = await token(admin, "to revoke", { role: "support" });
+    expect(await list(revoked)).toBe(200);
+    expect(await revokeApiToken({ id: admin.id, email: admin.email }, { name: "TO REVOKE" })).toEqual({ ok: true, name: "to revoke" });
+    const refused = await handleListEvents(get("/api/webhook-events", revoked));
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ error: "unauthorized", errorDescription: "This API token was revoked." });
+
+    const expiring = await token(admin, "expiring", { role: "support", expiresInDays: 1 });
+    expect(await list(expiring)).toBe(200);
+    await db.update(apiTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiTokens.name, "expiring"));
+    expect(await list(expiring)).toBe(401);
+
+    const dee = await createUser({ email: "dee@example.com", name: "Dee", role: "admin", password: "long-enough-password" });
+    const deeToken = await token(dee, "dee's", { role: "admin" });
+    expect(await list(deeToken)).toBe(200);
+    await setUserRole("dee@example.com", "support");
+    expect(await list(deeToken)).toBe(401);
+    const deeSupport = await token({ ...dee, role: "support" }, "dee's support", { role: "support" });
+    expect(await list(deeSupport)).toBe(200);
+    await setUserDisabled("dee@example.com", true);
+    expect(await list(deeSupport)).toBe(401);
+  });
+
+  it("refuses a role above its user's", async () => {
+    expect(await createApiToken({ actor: { id: support.id, email: support.email }, user: { id: support.id, role: "support" } }, { name: "x", role: "admin", scopes: ["api"] })).toMatchObject({
+      ok: false,
+      field: "role",
+    });
+  });
+
+  it("needs the api scope on the data routes and the metrics scope on metrics", async () => {
+    const metricsOnly = await token(admin, "prometheus", { role: "support", scopes: ["metrics"] });
+    const data = await handleListEvents(get("/api/webhook-events", metricsOnly));
+    expect(data.status).toBe(403);
+    expect(await data.json()).toEqual({ error: "forbidden", errorDescription: "This API token lacks the api scope." });
+    expect(await authenticateMetrics(get("/api/metrics", metricsOnly))).toBeNull();
+    const apiOnly = await token(admin, "api only", { role: "admin" });
+    expect((await authenticateMetrics(get("/api/metrics", apiOnly)))?.status).toBe(403);
+    expect((await authenticateMetrics(new Request("http://console.test/api/metrics")))?.status).toBe(401);
+  });
+
+  it("writes its last use at most once a minute from one address, and audits each new address once", async () => {
+    const secret = await token(null, "operator's", { role: "admin" });
+    const lastUse = async () => (await db.select().from(apiTokens).where(eq(apiTokens.name, "operator's")))[0]!;
+    await handleListEvents(get("/api/webhook-events", secret, "203.0.113.1"));
+    const first = await lastUse();
+    expect(first.lastUsedAddress).toBe("203.0.113.1");
+    await handleListEvents(get("/api/webhook-events", secret, "203.0.113.1"));
+    expect((await lastUse()).lastUsedAt).toEqual(first.lastUsedAt);
+    await handleListEvents(get("/api/webhook-events", secret, "203.0.113.2"));
+    await handleListEvents(get("/api/webhook-events", secret, "203.0.113.1"));
+    expect((await lastUse()).lastUsedAddress).toBe("203.0.113.1");
+    expect(await db.select({ address: apiTokenAddresses.address }).from(apiTokenAddresses).where(eq(apiTokenAddresses.tokenId, first.id))).toHaveLength(2);
+
+    const audit = await db.select().from(auditLog).where(eq(auditLog.target, "operator's")).orderBy(asc(auditLog.id));
+    expect(audit.map((a) => [a.action, a.actorEmail, a.details])).toEqual([
+      ["api_token.created", "cli", { role: "admin", scopes: ["api"], expiresAt: null }],
+      ["api_token.used_from_new_address", null, { address: "203.0.113.1" }],
+      ["api_token.used_from_new_address", null, { address: "203.0.113.2" }],
+    ]);
+    expect(JSON.stringify(await db.select().from(auditLog))).not.toContain(secret);
+    const [revokedBy] = await db.select({ revokedBy: apiTokens.revokedBy }).from(apiTokens).where(eq(apiTokens.name, "to revoke"));
+    expect(revokedBy).toEqual({ revokedBy: admin.id });
+  });
+});
