@@ -8,7 +8,8 @@ import type { WebhookEventDetail, WebhookEventSummary, WebhookRejectionSummary }
 /**
  * The bodies the API answers, as zod schemas: the document's components. Each is checked against the
  * TypeScript type its handler returns (`sameType` below), so a field added to a handler's answer and not
- * here fails the type check, and the contract tests check real answers against them.
+ * here fails the type check, and the contract tests check real answers against them. A `.meta({ id })`
+ * names a component of the document (zod's own metadata: zod is not extended for OpenAPI).
  */
 
 const time = z.iso.datetime({ offset: true });
@@ -19,7 +20,7 @@ const text = z.string().nullable();
 export const apiErrorSchema = z.object({
   error: z.string().meta({ description: "A code: invalid_request, unauthorized, forbidden, not_found, too_many_requests, unavailable, …", example: "invalid_request" }),
   errorDescription: z.string().meta({ description: "What went wrong, in words; a bad parameter is named first.", example: "limit: must be a whole number from 1 to 200" }),
-});
+}).meta({ id: "ApiError" });
 
 export const webhookEventSummarySchema = z.object({
   id: z.number().int().meta({ description: "The event's row in the log: the {id} of /api/webhook-events/{id}." }),
@@ -46,12 +47,12 @@ export const webhookEventSummarySchema = z.object({
   credentialId: text,
   aaguid: text,
   credentialName: text,
-});
+}).meta({ id: "WebhookEvent" });
 
 export const webhookEventDetailSchema = webhookEventSummarySchema.extend({
   rawBody: z.string().meta({ description: "The body as received (personal data masked for support)." }),
   piiMasked: z.boolean(),
-});
+}).meta({ id: "WebhookEventDetail" });
 
 const cursors = {
   nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the next (older) page; null on the last." }),
@@ -71,7 +72,7 @@ export const webhookRejectionSchema = z.object({
   eventId: text,
   bodySha256: z.string(),
   headers: z.record(z.string(), z.string()),
-});
+}).meta({ id: "WebhookRejection" });
 
 export const rejectionPageSchema = z.object({ rejections: z.array(webhookRejectionSchema), ...cursors });
 
@@ -102,7 +103,7 @@ export const eventForwardsSchema = z.object({
       attempts: z.array(forwardAttemptSchema),
     }),
   ),
-});
+}).meta({ id: "EventForwards" });
 
 export const eventForwardsListSchema = z.object({ destinations: z.array(eventForwardsSchema) });
 
@@ -117,7 +118,7 @@ export const replayProgressSchema = z.object({
   cancelled: z.number().int(),
   waiting: z.number().int(),
   state: z.enum(["queuing", "running", "finished", "cancelled"]),
-});
+}).meta({ id: "ReplayProgress" });
 
 const alertMeasureSchema = z.object({
   value: z.number(),
@@ -148,7 +149,7 @@ export const alertSchema = z.object({
   mutedUntil: nullableTime,
   href: z.string().meta({ description: "The console's page where the alert's events are." }),
   notices: z.object({ sent: z.number().int(), pending: z.number().int(), failed: z.number().int(), problem: text }),
-});
+}).meta({ id: "Alert" });
 
 export const alertPageSchema = z.object({
   alerts: z.array(alertSchema),
