@@ -14,12 +14,12 @@ export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]
 
 /** What each query parameter means, by name: the schemas say its type, these words say what it selects. */
 const PARAMETER_TEXT: Record<string, string> = {
-  connectionId: "A connection's id, or `all` (default: every connection).",
-  type: "The event type (default authenticator.expired); `all` for every type.",
+  connectionId: "A connection's id, or `all` for every connection.",
+  type: "The event type; `all` for every type.",
   verificationMethod: "The authenticator's verification method, e.g. PASSKEY, SMS (case-insensitive).",
   devicePlatform: "The device platform, e.g. IOS, ANDROID, WEB (case-insensitive).",
   userId: "The user's id in the service.",
-  userIdMatch: "How userId matches: `exact` (default) or `prefix`.",
+  userIdMatch: "How userId matches: the whole id, or its start.",
   userAuthenticatorId: "The user authenticator's id.",
   received: "Received within the last hour, day or week; receivedFrom/receivedTo give exact bounds instead.",
   receivedFrom: "Received at or after this time (ISO 8601 with an offset, e.g. 2026-01-31T00:00:00Z).",
@@ -31,10 +31,10 @@ const PARAMETER_TEXT: Record<string, string> = {
   reason: "Why the receiver refused the delivery.",
   cursor: "A page's `nextCursor` (older rows) or `newerCursor` (newer rows), from the previous answer.",
   limit: "Rows per page.",
-  format: "csv or ndjson.",
+  format: "What to stream: CSV or one JSON object a line.",
   kind: "The alert's kind, or `all`.",
   state: "open or resolved, or `all`.",
-  muted: "`yes`: muted now; `no`: not muted now; `all` (default).",
+  muted: "`yes`: muted now; `no`: not muted now.",
 };
 
 function build(): OpenApiDocument {

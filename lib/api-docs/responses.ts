@@ -59,7 +59,7 @@ const cursors = {
   newerCursor: z.string().nullable().meta({ description: "Pass as `cursor` for the newer rows before this page; null on the first." }),
 };
 
-export const eventPageSchema = z.object({ events: z.array(webhookEventSummarySchema), ...cursors });
+export const eventPageSchema = z.object({ events: z.array(webhookEventSummarySchema), ...cursors }).meta({ id: "EventPage" });
 
 export const webhookRejectionSchema = z.object({
   id: z.number().int(),
@@ -74,7 +74,7 @@ export const webhookRejectionSchema = z.object({
   headers: z.record(z.string(), z.string()),
 }).meta({ id: "WebhookRejection" });
 
-export const rejectionPageSchema = z.object({ rejections: z.array(webhookRejectionSchema), ...cursors });
+export const rejectionPageSchema = z.object({ rejections: z.array(webhookRejectionSchema), ...cursors }).meta({ id: "RejectionPage" });
 
 const trippedSchema = z.object({ since: time, probeAt: nullableTime }).nullable();
 
@@ -105,7 +105,7 @@ export const eventForwardsSchema = z.object({
   ),
 }).meta({ id: "EventForwards" });
 
-export const eventForwardsListSchema = z.object({ destinations: z.array(eventForwardsSchema) });
+export const eventForwardsListSchema = z.object({ destinations: z.array(eventForwardsSchema) }).meta({ id: "EventForwardsList" });
 
 export const replayProgressSchema = z.object({
   replayId: z.string(),
@@ -155,11 +155,11 @@ export const alertPageSchema = z.object({
   alerts: z.array(alertSchema),
   total: z.number().int().meta({ description: "How many alerts the filters select (the list stops at limit)." }),
   lastEvaluatedAt: nullableTime,
-});
+}).meta({ id: "AlertPage" });
 
-export const healthSchema = z.object({ status: z.enum(["ok", "unavailable"]), database: z.enum(["reachable", "unreachable"]) });
+export const healthSchema = z.object({ status: z.enum(["ok", "unavailable"]), database: z.enum(["reachable", "unreachable"]) }).meta({ id: "Health" });
 
-export const receivedSchema = z.object({ success: z.literal(true) });
+export const receivedSchema = z.object({ success: z.literal(true) }).meta({ id: "Received" });
 
 // The handlers' own types against these schemas: a difference either way fails `npm run typecheck`.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -23,7 +23,7 @@ const retryAfter = { "Retry-After": { description: "Seconds to wait before the n
 /** What every signed-in route may answer besides its own 200, 400 and 404. */
 const signedInErrors = (role: Role): Record<number, ResponseConfig> => ({
   401: error("Neither a session nor a valid bearer token (unknown, revoked, expired, or its creator disabled): `unauthorized`."),
-  403: error(`The session's or token's role is below ${role}, or the token lacks the api scope: \`forbidden\`.`),
+  403: error(`The session's or token's role is below ${role === "admin" ? "admin" : "the route's"}, or the token lacks the api scope: \`forbidden\`.`),
   429: error("Too many bad bearer tokens from this address (the password throttling): `too_many_requests`.", retryAfter),
   503: error("The database did not answer, so the session or token could not be checked: `unavailable`."),
 });
@@ -41,7 +41,7 @@ function signedIn(registry: OpenAPIRegistry, role: Role, route: Omit<RouteConfig
   });
 }
 
-const eventId = z.object({ id: eventIdParamSchema });
+const eventId = z.object({ id: eventIdParamSchema.meta({ description: "The event's `id` in the log (a list's `events[].id`), not the service's event id." }) });
 const streamed = (what: string) => ({
   "text/csv": { schema: { type: "string" as const, description: `${what} as CSV: a header line, then one line a row (cells that would start a formula are prefixed with ').` } },
   "application/x-ndjson": { schema: { type: "string" as const, description: `${what} as newline-delimited JSON: one object a line.` } },
@@ -102,7 +102,7 @@ function describeForwardingAndAlerts(registry: OpenAPIRegistry) {
     path: "/api/replays/{id}",
     tags: ["Forwarding"],
     summary: "A replay's progress",
-    request: { params: z.object({ id: replayIdSchema.shape.replayId }) },
+    request: { params: z.object({ id: replayIdSchema.shape.replayId.meta({ description: "The replay's id, as starting it on the log's page answered." }) }) },
     responses: { 200: ok("How far the replay has gone.", bodies.replayProgressSchema), 404: error("No replay has this id: `not_found`.") },
   });
   signedIn(registry, "support", {
@@ -126,7 +126,7 @@ function describeReceiver(registry: OpenAPIRegistry) {
     tags: ["Receiver"],
     summary: "Receive one webhook from the service",
     description:
-      "The service's delivery of an event (`authenticator.expired` and any other type). Answers 200 only once the event is stored; 503 only when the database fails, so the service retries. Refusals are recorded in /api/webhook-rejections. No sign-in: the URL's token and the signature are the credentials.",
+      "The service's delivery of an event (`authenticator.expired` and any other type). Answers 200 only once the event is stored; 503 only when the database fails, so the service retries. Refusals are recorded in /api/webhook-rejections. The URL's token and the signature are the credentials.",
     security: [],
     request: {
       params: token,
@@ -166,7 +166,7 @@ function describeService(registry: OpenAPIRegistry) {
     path: "/api/health",
     tags: ["Service"],
     summary: "Liveness and readiness",
-    description: "No sign-in. 200 when the database answers, 503 when it does not.",
+    description: "200 when the database answers, 503 when it does not.",
     security: [],
     responses: { 200: ok("Up, with a database.", bodies.healthSchema), 503: ok("The database does not answer.", bodies.healthSchema) },
   });
@@ -175,7 +175,7 @@ function describeService(registry: OpenAPIRegistry) {
     path: "/api/openapi.json",
     tags: ["Service"],
     summary: "This document",
-    description: "No sign-in: it holds no data.",
+    description: "It holds no data, so it needs no sign-in.",
     security: [],
     responses: { 200: { description: "The OpenAPI 3.1 document.", content: { "application/json": { schema: { type: "object" } } } } },
   });
