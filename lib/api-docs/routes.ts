@@ -48,15 +48,13 @@ const streamed = (what: string) => ({
 });
 const attachment = { "Content-Disposition": { description: "attachment; filename=\"….csv\" or \"….ndjson\"", schema: { type: "string" as const } } };
 
+/** A list for support and admins: its filters in the query (a bad one is a 400), one page as JSON. */
+function describeList(registry: OpenAPIRegistry, [path, tag, summary, query, description, body]: [string, string, string, z.ZodObject, string, z.ZodType]) {
+  signedIn(registry, "support", { method: "get", path, tags: [tag], summary, request: { query }, responses: { 200: ok(description, body), 400: badRequest } });
+}
+
 function describeLog(registry: OpenAPIRegistry) {
-  signedIn(registry, "support", {
-    method: "get",
-    path: "/api/webhook-events",
-    tags: ["Webhook log"],
-    summary: "One page of received events, newest first",
-    request: { query: eventFiltersSchema },
-    responses: { 200: ok("A page of events and the cursors of the pages beside it.", bodies.eventPageSchema), 400: badRequest },
-  });
+  describeList(registry, ["/api/webhook-events", "Webhook log", "One page of received events, newest first", eventFiltersSchema, "A page of events and the cursors of the pages beside it.", bodies.eventPageSchema]);
   signedIn(registry, "support", {
     method: "get",
     path: "/api/webhook-events/export",
@@ -66,22 +64,24 @@ function describeLog(registry: OpenAPIRegistry) {
     request: { query: eventFiltersSchema.omit({ limit: true }).extend({ format: exportFormatSchema.default("csv") }) },
     responses: { 200: { description: "The events, streamed.", headers: attachment, content: streamed("The events") }, 400: badRequest },
   });
-  signedIn(registry, "support", {
-    method: "get",
-    path: "/api/webhook-events/{id}",
-    tags: ["Webhook log"],
-    summary: "One event, with its raw body",
-    request: { params: eventId },
-    responses: { 200: ok("The event.", bodies.webhookEventDetailSchema), 400: badRequest, 404: error("No event has this id: `not_found`.") },
-  });
-  signedIn(registry, "support", {
-    method: "get",
-    path: "/api/webhook-events/{id}/forwards",
-    tags: ["Forwarding"],
-    summary: "Where an event was forwarded: each destination of its connection, its deliveries and their attempts",
-    request: { params: eventId },
-    responses: { 200: ok("The event's connection's destinations.", bodies.eventForwardsListSchema), 400: badRequest, 404: error("No event has this id: `not_found`.") },
-  });
+  // An event's detail and its forwards: the same path id, read the same way, and the same 400 and 404.
+  const byEventId = ([path, tag, summary, description, body]: [string, string, string, string, z.ZodType]) =>
+    signedIn(registry, "support", {
+      method: "get",
+      path,
+      tags: [tag],
+      summary,
+      request: { params: eventId },
+      responses: { 200: ok(description, body), 400: badRequest, 404: error("No event has this id: `not_found`.") },
+    });
+  byEventId(["/api/webhook-events/{id}", "Webhook log", "One event, with its raw body", "The event.", bodies.webhookEventDetailSchema]);
+  byEventId([
+    "/api/webhook-events/{id}/forwards",
+    "Forwarding",
+    "Where an event was forwarded: each destination of its connection, its deliveries and their attempts",
+    "The event's connection's destinations.",
+    bodies.eventForwardsListSchema,
+  ]);
   signedIn(registry, "support", {
     method: "get",
     path: "/api/webhook-rejections",
@@ -105,14 +105,7 @@ function describeForwardingAndAlerts(registry: OpenAPIRegistry) {
     request: { params: z.object({ id: replayIdSchema.shape.replayId.meta({ description: "The replay's id, as starting it on the log's page answered." }) }) },
     responses: { 200: ok("How far the replay has gone.", bodies.replayProgressSchema), 404: error("No replay has this id: `not_found`.") },
   });
-  signedIn(registry, "support", {
-    method: "get",
-    path: "/api/alerts",
-    tags: ["Alerts"],
-    summary: "The alerts the filters select, open ones first",
-    request: { query: alertFiltersSchema },
-    responses: { 200: ok("The alerts, how many match, and when the evaluator last ran.", bodies.alertPageSchema), 400: badRequest },
-  });
+  describeList(registry, ["/api/alerts", "Alerts", "The alerts the filters select, open ones first", alertFiltersSchema, "The alerts, how many match, and when the evaluator last ran.", bodies.alertPageSchema]);
 }
 
 const RECEIVER_METHODS = ["get", "head", "put", "patch", "delete", "options"] as const;
