@@ -8,7 +8,8 @@ import { createDestination } from "@/lib/destinations/destinations";
 import { continueReplays, startReplay } from "@/lib/destinations/replay";
 import { LOCAL_POLICY, startReceiver } from "@/lib/destinations/test-helpers";
 import { forwardDueDeliveries } from "@/lib/destinations/worker";
-import { setUpTestDatabase } from "@/lib/testing/database";
+import { installDatabase, type DatabaseHandle } from "@/lib/db";
+import { setUpTestDatabase, unreachableDatabase } from "@/lib/testing/database";
 import { expiredEvent, insertTestConnection, webhookRequest } from "@/lib/testing/webhooks";
 import { KEY1, KEY2 } from "@/lib/webhooks/test-helpers";
 import * as alerts from "./alerts/route";
@@ -31,7 +32,9 @@ vi.mock("@/lib/auth/guards", async (original) => {
   const guards = await original<typeof import("@/lib/auth/guards")>();
   return {
     ...guards,
-    authenticateApi: async (role: Role = "support") => {
+    // The role it needs, wherever it stands among the arguments (the request may come first).
+    authenticateApi: async (...args: unknown[]) => {
+      const role = args.includes("admin") ? "admin" : "support";
       if (!session.role) return guards.apiError(401, "unauthorized", "Sign in to use this API.");
       if (role === "admin" && session.role !== "admin") return guards.apiError(403, "forbidden", "This API needs the admin role.");
       return { id: "u1", email: "u@example.com", name: "U", role: session.role };
@@ -76,13 +79,14 @@ const get = (path: string) => new Request(url(path));
 const params = <T,>(value: T) => ({ params: Promise.resolve(value) });
 
 let tearDown: () => Promise<void>;
+let handle: DatabaseHandle;
 let handler: Awaited<ReturnType<typeof startReceiver>>;
 let acme: { id: string; token: string };
 let eventRowId: number;
 let replayId: string;
 
 beforeAll(async () => {
-  ({ tearDown } = await setUpTestDatabase());
+  ({ tearDown, handle } = await setUpTestDatabase());
   handler = await startReceiver();
   acme = await insertTestConnection("Acme", [KEY1]);
   const admin = { id: null, email: "admin@example.com" };
@@ -159,11 +163,20 @@ describe("without a session", () => {
     session.role = null;
   });
 
-  it("the API answers 401; health, the document and the receiver need none", async () => {
+  it("the API answers 401; health (200, and 503 without a database), the document and the receiver need none", async () => {
     await expectDocumented("get", "/api/webhook-events", await events.GET(get("/api/webhook-events")));
     await expectDocumented("get", "/api/alerts", await alerts.GET(get("/api/alerts")));
     await expectDocumented("get", "/api/replays/{id}", await replay.GET(get("/"), params({ id: replayId })));
     await expectDocumented("get", "/api/health", await health.GET());
+    const gone = await unreachableDatabase();
+    installDatabase(gone);
+    try {
+      await expectDocumented("get", "/api/health", await health.GET());
+    } finally {
+      installDatabase(handle);
+      await gone.close();
+    }
+    expect([...seen.get("get /api/health")!].sort()).toEqual([200, 503]);
     await expectDocumented("get", "/api/openapi.json", openapi.GET());
   });
 
