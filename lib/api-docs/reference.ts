@@ -37,6 +37,7 @@ type Operation = {
   requestBody?: { content: Record<string, { schema?: Schema }> };
   responses: Record<string, Response>;
   "x-required-role"?: string;
+  "x-required-scope"?: string;
 };
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n+/g, " ");
@@ -82,7 +83,14 @@ function answersTable(responses: Record<string, Response>, signedIn: boolean): s
 
 function operationSection(method: string, path: string, operation: Operation): string[] {
   const role = operation["x-required-role"];
-  const access = role ? `Role: **${role}**, with a bearer token or a session.` : "No sign-in.";
+  const scope = operation["x-required-scope"];
+  const access = role
+    ? `Role: **${role}**, with a bearer token or a session.`
+    : scope
+      ? `A bearer token with the **${scope}** scope.`
+      : operation.security?.length
+        ? "Signed in (see its security)."
+        : "No sign-in.";
   const lines = [`### ${method.toUpperCase()} ${path}`, "", `${operation.summary ?? ""}. ${access}`, ""];
   const description = operation.description?.split("\n\n")[0];
   if (description && !description.startsWith("Needs the")) lines.push(description, "");
