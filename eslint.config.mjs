@@ -15,6 +15,7 @@ const ground = ["auth", "db", "outbound", "service", "testing"];
 const publicModules = (feature) => [`${feature}.ts`, "types.ts", "schemas.ts", "constants.ts"];
 const allowedEdges = {
   alerts: ["audit", "connections", "destinations", "webhooks"],
+  "api-docs": ["alerts", "audit", "connections", "destinations", "webhooks"],
   audit: [],
   connections: ["audit"],
   "data-points": ["audit", "connections"],

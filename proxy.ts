@@ -6,7 +6,7 @@ import { strictTransportSecurity } from "@/lib/transport-security";
 import { notAWebhookUrl } from "@/lib/webhooks/errors";
 
 const WEBHOOK_PATH_PREFIX = "/api/webhooks/";
-const PUBLIC_PATHS = ["/sign-in", "/set-password", "/access-denied", "/api/auth", "/api/health", WEBHOOK_PATH_PREFIX];
+const PUBLIC_PATHS = ["/sign-in", "/set-password", "/access-denied", "/api/auth", "/api/health", "/api/openapi.json", WEBHOOK_PATH_PREFIX];
 
 function contentSecurityPolicy(nonce: string): string {
   const dev = env().NODE_ENV === "development";

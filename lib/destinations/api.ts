@@ -1,5 +1,6 @@
 import "server-only";
 import { apiError, apiJson, authenticateApi } from "@/lib/auth/guards";
+import { eventIdParamSchema } from "@/lib/webhooks/schemas";
 import { getWebhookEvent } from "@/lib/webhooks/webhooks";
 import { listEventForwards } from "./event-forwards";
 import { getReplayProgress } from "./replay";
@@ -10,7 +11,8 @@ import { getReplayProgress } from "./replay";
 export async function handleGetEventForwards(request: Request, id: string): Promise<Response> {
   const user = await authenticateApi(request, "support");
   if (user instanceof Response) return user;
-  if (!/^\d{1,15}$/.test(id)) return apiError(400, "invalid_request", "id: must be a positive integer");
+  const checked = eventIdParamSchema.safeParse(id);
+  if (!checked.success) return apiError(400, "invalid_request", `id: ${checked.error.issues[0]!.message}`);
   const event = await getWebhookEvent(Number(id), user.role);
   if (!event) return apiError(404, "not_found", `No webhook event with id ${id}.`);
   return apiJson({ destinations: await listEventForwards(event.connectionId, event.eventId, user.role) });

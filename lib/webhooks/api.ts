@@ -4,6 +4,7 @@ import { EVENT_EXPORT_COLUMNS, exportResponse, exportStream, REJECTION_EXPORT_CO
 import { parseEventFilters, parseRejectionFilters } from "./filters";
 import { BadCursorError, decodeCursor } from "./cursor";
 import { iterateWebhookEvents, iterateWebhookRejections } from "./export-rows";
+import { eventIdParamSchema, exportFormatSchema } from "./schemas";
 import { getWebhookEvent, listWebhookEvents, listWebhookRejections } from "./webhooks";
 
 /** The log's route handlers' bodies (session auth, both roles); the files under app/api only delegate. */
@@ -29,9 +30,15 @@ function checkCursor(cursor: string | undefined): void {
   if (cursor) decodeCursor(cursor);
 }
 
-function exportFormat(params: URLSearchParams): ExportFormat | undefined {
-  const format = params.get("format") ?? "csv";
-  return format === "csv" || format === "ndjson" ? format : undefined;
+/** The export's `format` (absent: CSV); undefined when it is neither. */
+function exportFormat(format: string | null): ExportFormat | undefined {
+  return exportFormatSchema.safeParse(format ?? "csv").data;
+}
+
+/** The id of /api/webhook-events/{id}, or the 400 naming it. */
+function badEventId(id: string): Response | null {
+  const parsed = eventIdParamSchema.safeParse(id);
+  return parsed.success ? null : badQuery(`id: ${parsed.error.issues[0]!.message}`);
 }
 
 export async function handleListEvents(request: Request): Promise<Response> {
@@ -48,7 +55,8 @@ export async function handleListEvents(request: Request): Promise<Response> {
 export async function handleGetEvent(request: Request, id: string): Promise<Response> {
   const user = await authenticateApi(request, "support");
   if (user instanceof Response) return user;
-  if (!/^\d{1,15}$/.test(id)) return badQuery("id: must be a positive integer");
+  const bad = badEventId(id);
+  if (bad) return bad;
   const event = await getWebhookEvent(Number(id), user.role);
   if (!event) return apiError(404, "not_found", `No webhook event with id ${id}.`);
   return apiJson(event);
@@ -58,7 +66,7 @@ export async function handleExportEvents(request: Request): Promise<Response> {
   const user = await authenticateApi(request, "support");
   if (user instanceof Response) return user;
   const params = new URL(request.url).searchParams;
-  const format = exportFormat(params);
+  const format = exportFormat(params.get("format"));
   if (!format) return badQuery("format: must be csv or ndjson");
   params.delete("format");
   params.delete("limit");
@@ -80,10 +88,11 @@ export async function handleListRejections(request: Request): Promise<Response> 
   const parsed = parseRejectionFilters(params);
   if (!parsed.ok) return badQuery(parsed.errorDescription);
   return withCursorErrors(async () => {
-    if (format === "csv" || format === "ndjson") {
+    const exportAs = format === null ? undefined : exportFormat(format);
+    if (exportAs) {
       checkCursor(parsed.filters.cursor);
       const rows = iterateWebhookRejections(parsed.filters);
-      return exportResponse(exportStream(rows, format, REJECTION_EXPORT_COLUMNS), format, "webhook-rejections");
+      return exportResponse(exportStream(rows, exportAs, REJECTION_EXPORT_COLUMNS), exportAs, "webhook-rejections");
     }
     if (format !== null) return badQuery("format: must be csv or ndjson");
     const page = await listWebhookRejections(parsed.filters);

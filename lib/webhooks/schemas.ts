@@ -63,6 +63,13 @@ export const rejectionFiltersSchema = z.object({
 export type EventFilters = z.infer<typeof eventFiltersSchema>;
 export type RejectionFilters = z.infer<typeof rejectionFiltersSchema>;
 
+/** An event's id in an API path (`/api/webhook-events/{id}`): its row number, as digits (a 16th would pass JavaScript's safe integers). */
+export const eventIdParamSchema = z.string().regex(/^\d{1,15}$/, { error: "must be a positive integer" });
+
+/** What the exports write: CSV (the default) or one JSON object a line. */
+export const EXPORT_FORMAT_VALUES = ["csv", "ndjson"] as const;
+export const exportFormatSchema = z.enum(EXPORT_FORMAT_VALUES, { error: "must be csv or ndjson" });
+
 /** `?event=` / `?rejection=`: the row whose detail drawer a link opens. */
 export const openRowSchema = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 

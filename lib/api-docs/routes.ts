@@ -1,0 +1,182 @@
+import "server-only";
+import type { OpenAPIRegistry, ResponseConfig, RouteConfig } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
+import { alertFiltersSchema } from "@/lib/alerts/schemas";
+import { replayIdSchema } from "@/lib/destinations/schemas";
+import { eventFiltersSchema, eventIdParamSchema, exportFormatSchema, rejectionFiltersSchema, webhookEnvelopeSchema } from "@/lib/webhooks/schemas";
+import * as bodies from "./responses";
+
+/**
+ * Every route under app/api but next-auth's and /api/metrics, described for the OpenAPI document. A
+ * route's queries and paths are the very zod schemas its handler parses with; its bodies are ./responses.
+ * Describing a new route is one `registry.registerPath` below (routes.test.ts fails until it is).
+ */
+
+type Role = "support" | "admin";
+
+const json = (schema: z.ZodType) => ({ "application/json": { schema } });
+const error = (description: string, headers?: ResponseConfig["headers"]): ResponseConfig => ({ description, headers, content: json(bodies.apiErrorSchema) });
+const ok = (description: string, schema: z.ZodType): ResponseConfig => ({ description, content: json(schema) });
+
+const retryAfter = { "Retry-After": { description: "Seconds to wait before the next try.", schema: { type: "integer" as const } } };
+
+/** What every signed-in route may answer besides its own 200, 400 and 404. */
+const signedInErrors = (role: Role): Record<number, ResponseConfig> => ({
+  401: error("Neither a session nor a valid bearer token (unknown, revoked, expired, or its creator disabled): `unauthorized`."),
+  403: error(`The session's or token's role is below ${role === "admin" ? "admin" : "the route's"}, or the token lacks the api scope: \`forbidden\`.`),
+  429: error("Too many bad bearer tokens from this address (the password throttling): `too_many_requests`.", retryAfter),
+  503: error("The database did not answer, so the session or token could not be checked: `unavailable`."),
+});
+const badRequest = error("A parameter did not parse; `errorDescription` names it: `invalid_request`.");
+
+/** A route for signed-in users and tokens: the role it needs, said in its description and as `x-required-role`. */
+function signedIn(registry: OpenAPIRegistry, role: Role, route: Omit<RouteConfig, "security">) {
+  const who = role === "admin" ? "Needs the admin role (session or token)." : "Needs the support role: any signed-in user or api token; support sees email and phone masked.";
+  registry.registerPath({
+    ...route,
+    description: `${route.description ?? ""}\n\n${who}`.trim(),
+    security: [{ bearerAuth: [] }, { sessionCookie: [] }],
+    "x-required-role": role,
+    responses: { ...route.responses, ...signedInErrors(role) },
+  });
+}
+
+const eventId = z.object({ id: eventIdParamSchema.meta({ description: "The event's `id` in the log (a list's `events[].id`), not the service's event id." }) });
+const streamed = (what: string) => ({
+  "text/csv": { schema: { type: "string" as const, description: `${what} as CSV: a header line, then one line a row (cells that would start a formula are prefixed with ').` } },
+  "application/x-ndjson": { schema: { type: "string" as const, description: `${what} as newline-delimited JSON: one object a line.` } },
+});
+const attachment = { "Content-Disposition": { description: "attachment; filename=\"….csv\" or \"….ndjson\"", schema: { type: "string" as const } } };
+
+/** A list for support and admins: its filters in the query (a bad one is a 400), one page as JSON. */
+function describeList(registry: OpenAPIRegistry, [path, tag, summary, query, description, body]: [string, string, string, z.ZodObject, string, z.ZodType]) {
+  signedIn(registry, "support", { method: "get", path, tags: [tag], summary, request: { query }, responses: { 200: ok(description, body), 400: badRequest } });
+}
+
+function describeLog(registry: OpenAPIRegistry) {
+  describeList(registry, ["/api/webhook-events", "Webhook log", "One page of received events, newest first", eventFiltersSchema, "A page of events and the cursors of the pages beside it.", bodies.eventPageSchema]);
+  signedIn(registry, "support", {
+    method: "get",
+    path: "/api/webhook-events/export",
+    tags: ["Webhook log"],
+    summary: "Every event the filters select, streamed as CSV or NDJSON",
+    description: "The list's filters without `limit`: the whole filtered set, read as the client pulls it.",
+    request: { query: eventFiltersSchema.omit({ limit: true }).extend({ format: exportFormatSchema.default("csv") }) },
+    responses: { 200: { description: "The events, streamed.", headers: attachment, content: streamed("The events") }, 400: badRequest },
+  });
+  // An event's detail and its forwards: the same path id, read the same way, and the same 400 and 404.
+  const byEventId = ([path, tag, summary, description, body]: [string, string, string, string, z.ZodType]) =>
+    signedIn(registry, "support", {
+      method: "get",
+      path,
+      tags: [tag],
+      summary,
+      request: { params: eventId },
+      responses: { 200: ok(description, body), 400: badRequest, 404: error("No event has this id: `not_found`.") },
+    });
+  byEventId(["/api/webhook-events/{id}", "Webhook log", "One event, with its raw body", "The event.", bodies.webhookEventDetailSchema]);
+  byEventId([
+    "/api/webhook-events/{id}/forwards",
+    "Forwarding",
+    "Where an event was forwarded: each destination of its connection, its deliveries and their attempts",
+    "The event's connection's destinations.",
+    bodies.eventForwardsListSchema,
+  ]);
+  signedIn(registry, "support", {
+    method: "get",
+    path: "/api/webhook-rejections",
+    tags: ["Webhook log"],
+    summary: "Deliveries the receiver refused, newest first; with format, all of them streamed",
+    description: "Without `format`: one page as JSON. With `format=csv` or `format=ndjson`: the whole filtered set, streamed (`limit` is then ignored).",
+    request: { query: rejectionFiltersSchema.extend({ format: exportFormatSchema.optional() }) },
+    responses: {
+      200: { description: "A page of refusals, or (with format) all of them.", headers: attachment, content: { ...json(bodies.rejectionPageSchema), ...streamed("The refusals") } },
+      400: badRequest,
+    },
+  });
+}
+
+function describeForwardingAndAlerts(registry: OpenAPIRegistry) {
+  signedIn(registry, "admin", {
+    method: "get",
+    path: "/api/replays/{id}",
+    tags: ["Forwarding"],
+    summary: "A replay's progress",
+    request: { params: z.object({ id: replayIdSchema.shape.replayId.meta({ description: "The replay's id, as starting it on the log's page answered." }) }) },
+    responses: { 200: ok("How far the replay has gone.", bodies.replayProgressSchema), 404: error("No replay has this id: `not_found`.") },
+  });
+  describeList(registry, ["/api/alerts", "Alerts", "The alerts the filters select, open ones first", alertFiltersSchema, "The alerts, how many match, and when the evaluator last ran.", bodies.alertPageSchema]);
+}
+
+const RECEIVER_METHODS = ["get", "head", "put", "patch", "delete", "options"] as const;
+
+function describeReceiver(registry: OpenAPIRegistry) {
+  const token = z.object({ token: z.string().meta({ description: "The connection's webhook URL token." }) });
+  const receiverError = (description: string) => error(description);
+  registry.registerPath({
+    method: "post",
+    path: "/api/webhooks/{token}",
+    tags: ["Receiver"],
+    summary: "Receive one webhook from the service",
+    description:
+      "The service's delivery of an event (`authenticator.expired` and any other type). Answers 200 only once the event is stored; 503 only when the database fails, so the service retries. Refusals are recorded in /api/webhook-rejections. The URL's token and the signature are the credentials.",
+    security: [],
+    request: {
+      params: token,
+      headers: z.object({
+        "x-signature-v2": z.string().optional().meta({
+          description: "`t=<unix seconds>,v2=<base64 HMAC-SHA256 of t.body>[,v2=…]`, keyed with the connection's server API secret key. Required when the connection has server keys; 5 minutes' tolerance.",
+        }),
+      }),
+      body: { required: true, content: json(webhookEnvelopeSchema.meta({ id: "WebhookEnvelope" })) },
+    },
+    responses: {
+      200: ok("Stored (or a redelivery of a stored event).", bodies.receivedSchema),
+      400: receiverError("Not UTF-8 JSON, or not an envelope the console can store: `invalid_request`."),
+      401: receiverError("The signature is missing, wrong, or its timestamp more than 5 minutes off: `unauthorized`."),
+      404: receiverError("No connection has this webhook URL: `not_found`."),
+      413: receiverError("The body is larger than the receiver takes (256 KiB): `payload_too_large`."),
+      415: receiverError("Content-Type is not application/json: `unsupported_media_type`."),
+      503: receiverError("The event could not be stored; the service should retry: `unavailable`."),
+    },
+  });
+  for (const method of RECEIVER_METHODS) {
+    registry.registerPath({
+      method,
+      path: "/api/webhooks/{token}",
+      tags: ["Receiver"],
+      summary: `${method.toUpperCase()} is not allowed on a webhook URL`,
+      security: [],
+      request: { params: token },
+      responses: { 405: error("A webhook URL accepts POST only: `method_not_allowed`.", { Allow: { description: "POST", schema: { type: "string" } } }) },
+    });
+  }
+}
+
+function describeService(registry: OpenAPIRegistry) {
+  registry.registerPath({
+    method: "get",
+    path: "/api/health",
+    tags: ["Service"],
+    summary: "Liveness and readiness",
+    description: "200 when the database answers, 503 when it does not.",
+    security: [],
+    responses: { 200: ok("Up, with a database.", bodies.healthSchema), 503: ok("The database does not answer.", bodies.healthSchema) },
+  });
+  registry.registerPath({
+    method: "get",
+    path: "/api/openapi.json",
+    tags: ["Service"],
+    summary: "This document",
+    description: "It holds no data, so it needs no sign-in.",
+    security: [],
+    responses: { 200: { description: "The OpenAPI 3.1 document.", content: { "application/json": { schema: { type: "object" } } } } },
+  });
+}
+
+export function describeRoutes(registry: OpenAPIRegistry): void {
+  describeLog(registry);
+  describeForwardingAndAlerts(registry);
+  describeReceiver(registry);
+  describeService(registry);
+}
