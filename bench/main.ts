@@ -10,6 +10,7 @@
  * - overview: the overview's queries in-process at 1M events (./overview.ts; prints its own table);
  * - retention: a month of 1M events purged in-process while events are stored (./retention.ts);
  * - signin-flood: the webhook receiver's p99 with and without 50 connections of wrong passwords (./signin-flood.ts);
+ * - token-flood: the same with 50 connections of made-up API tokens against /api/webhook-events (./signin-flood.ts);
  * - forward: ingest with and without destinations, delivery latency, an outage and a replay (./forward.ts).
  * The HTTP parts start the production build (built first when missing) on 127.0.0.1 and write
  * bench/results/<part>.json. Query, export and page share one backend's loaded events when run together.
@@ -37,6 +38,7 @@ const parts: Record<string, { http: boolean; load: () => Promise<Part> }> = {
   overview: { http: false, load: async () => ({ run: async () => (await import("./overview")).runOverviewBench() }) },
   retention: { http: false, load: async () => (await import("./retention")).retentionPart },
   "signin-flood": { http: true, load: async () => (await import("./signin-flood")).signinFloodPart },
+  "token-flood": { http: true, load: async () => (await import("./signin-flood")).tokenFloodPart },
   forward: { http: true, load: async () => (await import("./forward")).forwardPart },
 };
 

@@ -1,15 +1,21 @@
 /**
- * The signin-flood part of `npm run bench`: does a flood of wrong passwords slow the webhook receiver?
- * One console (production build) receives signed webhook events at a steady rate (as the service sends
- * them, not as fast as it can) in three phases: quiet → flood → quiet. During the flood, 50 connections
- * post wrong passwords to /api/auth/callback/credentials as fast as they are answered, each from a new
- * address (the console trusts one proxy, and every X-Forwarded-For differs) for a new email: the worst
- * case for the throttle, which none of them trips, so only the bound on password hashes holds (see
- * README, "Sign-in throttling"). The receiver's p99 during the flood is compared with its p99 over both
- * quiet phases, every response timed here. Results: bench/results/signin-flood.json.
- * Knobs: BENCH_SIGNIN_PHASE_SECONDS (10), BENCH_SIGNIN_WEBHOOK_RATE (100 events/s).
+ * The signin-flood and token-flood parts of `npm run bench`: does a flood of wrong passwords, or of
+ * made-up API tokens, slow the webhook receiver? One console (production build) receives signed webhook
+ * events at a steady rate (as the service sends them, not as fast as it can) in three phases: quiet →
+ * flood → quiet. During the flood, 50 connections send guesses as fast as they are answered, each from a
+ * new address (the console trusts one proxy, and every X-Forwarded-For differs): the worst case for the
+ * throttle, which none of them trips, so every guess is checked and recorded.
+ * - signin-flood: wrong passwords to /api/auth/callback/credentials, each for a new email; only the bound
+ *   on password hashes holds (README, "Sign-in throttling").
+ * - token-flood: `Authorization: Bearer tcapi_…` tokens that match none to /api/webhook-events; each is
+ *   one SHA-256, one indexed read and one recorded failure (docs/api.md, "Throttling").
+ * The receiver's p99 during the flood is compared with its p99 over both quiet phases, every response
+ * timed here. Results: bench/results/<part>.json.
+ * Knobs: BENCH_SIGNIN_PHASE_SECONDS (10), BENCH_SIGNIN_WEBHOOK_RATE (100 events/s), for both parts.
  */
+import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
+import { API_TOKEN_PREFIX } from "@/lib/auth/api-token-format";
 import { percentile } from "./support/timing";
 import { webhookRequests, webhookSenders } from "./ingest";
 import { sampleRss, type ConsoleServer } from "./reliability/server";
@@ -17,7 +23,6 @@ import { benchConsole, benchScenario } from "./support/console";
 import { measuredPart, MiB, round } from "./support/part";
 import type { Metric } from "./support/report";
 
-const NAME = "signin-flood";
 const PHASE_SECONDS = Number(process.env.BENCH_SIGNIN_PHASE_SECONDS ?? 10);
 const WEBHOOK_RATE = Number(process.env.BENCH_SIGNIN_WEBHOOK_RATE ?? 100);
 const WEBHOOK_CONNECTIONS = 10;
@@ -26,17 +31,17 @@ const WEBHOOK_URLS = 4;
 const WARM_UP_REQUESTS = 200;
 const P99_RATIO_TARGET = 1.5;
 
-const TARGETS = {
-  p99: `webhook p99 during a ${FLOOD_CONNECTIONS}-way wrong-password flood ≤ ${P99_RATIO_TARGET} × webhook p99 without it (same server, same run)`,
-  answered: "every webhook answered 2xx in every phase",
-};
+/** What one flood sends: its path, and each guess's method, headers and body (n counts the guesses). */
+type Guesses = { method: "GET" | "POST"; path: string; guess: (n: number) => { headers: Record<string, string>; body?: string } };
 
-export const signinFloodPart = measuredPart(
-  NAME,
-  `Sign-in flood: webhooks at ${WEBHOOK_RATE}/s, ${PHASE_SECONDS} s quiet → ${PHASE_SECONDS} s beside ${FLOOD_CONNECTIONS} connections of wrong passwords → ${PHASE_SECONDS} s quiet`,
-  TARGETS,
-  measure,
-);
+function floodPart(name: string, title: string, guesses: string, prepare: (server: ConsoleServer) => Promise<Guesses>) {
+  const targets = {
+    p99: `webhook p99 during a ${FLOOD_CONNECTIONS}-way flood of ${guesses} ≤ ${P99_RATIO_TARGET} × webhook p99 without it (same server, same run)`,
+    answered: "every webhook answered 2xx in every phase",
+  };
+  const description = `${title}: webhooks at ${WEBHOOK_RATE}/s, ${PHASE_SECONDS} s quiet → ${PHASE_SECONDS} s beside ${FLOOD_CONNECTIONS} connections of ${guesses} → ${PHASE_SECONDS} s quiet`;
+  return measuredPart(name, description, targets, () => measure(name, prepare));
+}
 
 /** One autocannon run whose every response time is kept (its own percentiles cannot be merged across runs). */
 type Run = { result: autocannon.Result; latenciesMs: number[] };
@@ -71,9 +76,33 @@ async function csrf(server: ConsoleServer): Promise<{ csrfToken: string; cookie:
   return { csrfToken, cookie };
 }
 
-/** Wrong passwords from ever new addresses (198.18.0.0/15, the benchmarking range: a header, no traffic) for ever new emails. */
-async function flood(server: ConsoleServer, limit: { seconds: number } | { amount: number }): Promise<Run> {
+/** Wrong passwords for ever new emails. */
+async function wrongPasswords(server: ConsoleServer): Promise<Guesses> {
   const { csrfToken, cookie } = await csrf(server);
+  return {
+    method: "POST",
+    path: "/api/auth/callback/credentials",
+    guess: (n) => ({
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+      body: new URLSearchParams({ csrfToken, email: `flood-${n}@bench.test`, password: "not-the-password", callbackUrl: `${server.url}/`, json: "true" }).toString(),
+    }),
+  };
+}
+
+/** Made-up API tokens, well formed, each new. */
+async function madeUpTokens(): Promise<Guesses> {
+  return {
+    method: "GET",
+    path: "/api/webhook-events?limit=1",
+    guess: () => ({ headers: { authorization: `Bearer ${API_TOKEN_PREFIX}${randomBytes(32).toString("base64url")}` } }),
+  };
+}
+
+export const signinFloodPart = floodPart("signin-flood", "Sign-in flood", "wrong passwords", wrongPasswords);
+export const tokenFloodPart = floodPart("token-flood", "Token flood", "made-up API tokens", madeUpTokens);
+
+/** The guesses from ever new addresses (198.18.0.0/15, the benchmarking range: a header, no traffic). */
+function flood(server: ConsoleServer, guesses: Guesses, limit: { seconds: number } | { amount: number }): Promise<Run> {
   let n = 0;
   return timedLoad({
     url: server.url,
@@ -81,37 +110,34 @@ async function flood(server: ConsoleServer, limit: { seconds: number } | { amoun
     ...("seconds" in limit ? { duration: limit.seconds } : { amount: limit.amount }),
     requests: [
       {
-        method: "POST",
-        path: "/api/auth/callback/credentials",
+        method: guesses.method,
+        path: guesses.path,
         setupRequest: (request) => {
           n++;
           const address = `198.${18 + ((n >> 16) & 1)}.${(n >> 8) & 255}.${n & 255}`;
-          const body = new URLSearchParams({ csrfToken, email: `flood-${n}@bench.test`, password: "not-the-password", callbackUrl: `${server.url}/`, json: "true" });
-          return {
-            ...request,
-            headers: { "content-type": "application/x-www-form-urlencoded", cookie, "x-forwarded-for": address },
-            body: body.toString(),
-          };
+          const { headers, body } = guesses.guess(n);
+          return { ...request, headers: { ...headers, "x-forwarded-for": address }, ...(body === undefined ? {} : { body }) };
         },
       },
     ],
   });
 }
 
-async function measure() {
-  const scenario = await benchScenario(NAME);
+async function measure(name: string, prepare: (server: ConsoleServer) => Promise<Guesses>) {
+  const scenario = await benchScenario(name);
   try {
     const senders = await webhookSenders(scenario, WEBHOOK_URLS);
     // One trusted proxy: each flood request's X-Forwarded-For is its own address.
     const server = await benchConsole(scenario, { CONSOLE_TRUSTED_PROXY_HOPS: "1" });
     const request = webhookRequests(senders);
     try {
+      const guesses = await prepare(server);
       // Next loads a route's code on its first request, and the first sign-in hashes the decoy password.
       await webhooks(server, request, { amount: WARM_UP_REQUESTS });
-      await flood(server, { amount: FLOOD_CONNECTIONS }); // autocannon sends at least one request per connection
+      await flood(server, guesses, { amount: FLOOD_CONNECTIONS }); // autocannon sends at least one request per connection
       const quietBefore = await webhooks(server, request, { seconds: PHASE_SECONDS });
       const sampler = sampleRss(server.child.pid!, 200);
-      const [duringFlood, floodRun] = await Promise.all([webhooks(server, request, { seconds: PHASE_SECONDS }), flood(server, { seconds: PHASE_SECONDS })]);
+      const [duringFlood, floodRun] = await Promise.all([webhooks(server, request, { seconds: PHASE_SECONDS }), flood(server, guesses, { seconds: PHASE_SECONDS })]);
       const rssPeak = Math.max(...sampler.stop().map((s) => s.bytes));
       const quietAfter = await webhooks(server, request, { seconds: PHASE_SECONDS });
       return figures({ quietBefore, duringFlood, quietAfter, floodRun, rssPeak });
@@ -141,7 +167,7 @@ function figures(runs: { quietBefore: Run; duringFlood: Run; quietAfter: Run; fl
     { metric: "webhooks answered/s quiet, flood, quiet", value: null, unit: "req/s", display: [quietBefore, duringFlood, quietAfter].map((r) => perSecond(r, r.result.requests.total)).join(", ") },
     { metric: "webhooks not 2xx (all phases)", value: notOk(quietBefore) + notOk(duringFlood) + notOk(quietAfter), unit: "", target: { op: "<=", value: 0 } },
     { metric: "flood answers/s", value: perSecond(floodRun, floodRun.result.requests.total), unit: "req/s" },
-    { metric: "flood passwords checked/s (401)", value: perSecond(floodRun, status(floodRun, 401)), unit: "req/s" },
+    { metric: "flood guesses checked/s (401)", value: perSecond(floodRun, status(floodRun, 401)), unit: "req/s" },
     { metric: "flood refused/s (429)", value: perSecond(floodRun, status(floodRun, 429)), unit: "req/s" },
     { metric: "flood p50 / p99", value: null, unit: "ms", display: `${floodRun.result.latency.p50} / ${floodRun.result.latency.p99} ms` },
     { metric: "console RSS peak during the flood", value: round(runs.rssPeak / MiB), unit: "MiB" },
