@@ -9,7 +9,7 @@ import nextTypescript from "eslint-config-next/typescript";
 const root = import.meta.dirname;
 
 /** The ground floor of lib/: open to every feature, as are lib/*.ts. */
-const ground = ["auth", "db", "outbound", "service", "testing"];
+const ground = ["auth", "db", "metrics", "outbound", "service", "testing"];
 
 /** What a feature may use of another, and which features each may use (nothing else of another feature). */
 const publicModules = (feature) => [`${feature}.ts`, "types.ts", "schemas.ts", "constants.ts"];
@@ -48,6 +48,7 @@ const zones = [
   })),
   { target: "./tooling", from: ["./e2e", "./bench", "./scripts"], message: "tooling/ is what e2e/, bench/ and scripts/ share: it imports none of them." },
   { target: "./emulator", from: "./lib", message: "emulator/ stands for the real service: it imports nothing from lib/." },
+  { target: "./lib/metrics", from: features.map((feature) => `./lib/${feature}`), message: "lib/metrics imports no feature: features import it to count, and its gauges read lib/db's tables." },
   { target: "./lib/service", from: "./lib/connections", message: "lib/service knows nothing of connections: it takes credentials and a region." },
 ];
 
