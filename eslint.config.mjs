@@ -48,7 +48,6 @@ const zones = [
   })),
   { target: "./tooling", from: ["./e2e", "./bench", "./scripts"], message: "tooling/ is what e2e/, bench/ and scripts/ share: it imports none of them." },
   { target: "./emulator", from: "./lib", message: "emulator/ stands for the real service: it imports nothing from lib/." },
-  { target: "./lib/metrics", from: features.map((feature) => `./lib/${feature}`), message: "lib/metrics imports no feature: features import it to count, and its gauges read lib/db's tables." },
   { target: "./lib/service", from: "./lib/connections", message: "lib/service knows nothing of connections: it takes credentials and a region." },
 ];
 
@@ -69,6 +68,13 @@ const featureZones = features.flatMap((feature) =>
     }),
 );
 
+/** Features import lib/metrics to count; its tests send real traffic through them, as a feature's tests set up another's state. */
+const metricsZone = {
+  target: "./lib/metrics",
+  from: features.map((feature) => `./lib/${feature}`),
+  message: "lib/metrics imports no feature: features import it to count, and its gauges read lib/db's tables.",
+};
+
 const boundaries = (zoneList) => ({ "import/no-restricted-paths": ["error", { basePath: root, zones: zoneList }] });
 
 const config = [
@@ -87,7 +93,7 @@ const config = [
     },
   },
   // A test (and its test-helpers.ts) sets up the state its subject reads, so it may reach any module of another feature.
-  { files: ["lib/**/*.{ts,tsx}"], ignores: ["**/*.test.ts", "**/test-helpers.ts"], rules: boundaries([...zones, ...featureZones]) },
+  { files: ["lib/**/*.{ts,tsx}"], ignores: ["**/*.test.ts", "**/test-helpers.ts"], rules: boundaries([...zones, metricsZone, ...featureZones]) },
 ];
 
 export default config;
