@@ -43,6 +43,8 @@ const DESTINATIONS = sql`
 /** On the partial unique index alerts_open_idx: at most one open alert per condition. */
 const OPEN_ALERTS = sql`select kind, count(*)::int as open from alerts where state = 'open' group by kind`;
 const CONNECTIONS = sql`select id, name, region from connections`;
+/** A scrape's statements, for the bench to time and EXPLAIN. */
+export const SCRAPE_QUERIES = { connections: CONNECTIONS, destinations: DESTINATIONS, openAlerts: OPEN_ALERTS };
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
