@@ -1,16 +1,18 @@
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { installDatabase, type DatabaseHandle } from "@/lib/db";
 import { reloadEnv } from "@/lib/env";
-import { setUpTestDatabase } from "@/lib/testing/database";
+import { setUpTestDatabase, unreachableDatabase } from "@/lib/testing/database";
 import { GET } from "./route";
 
 const TOKEN = "metrics-token-for-the-route-test-0123456789";
 const scrape = (authorization?: string) =>
   GET(new Request("http://127.0.0.1:3000/api/metrics", { headers: authorization ? { authorization } : {} }));
 
+let handle: DatabaseHandle;
 let tearDown: () => Promise<void>;
 beforeAll(async () => {
-  ({ tearDown } = await setUpTestDatabase());
+  ({ handle, tearDown } = await setUpTestDatabase());
   vi.stubEnv("CONSOLE_METRICS_TOKEN", TOKEN);
   reloadEnv();
 });
@@ -70,5 +72,21 @@ describe("GET /api/metrics", () => {
     // A histogram counts seconds, or says its unit (rows) in its name; a gauge of time says seconds.
     for (const family of ours.filter((f) => f.type === "HISTOGRAM")) expect(family.name).toMatch(/_(seconds|rows)$/);
     for (const family of ours) expect(family.name).not.toMatch(/_(ms|milliseconds|minutes|hours)(_|$)/);
+  });
+
+  it("still answers the process's metrics when the database does not, and says so in tenant_console_database_up", async () => {
+    const gone = await unreachableDatabase();
+    installDatabase(gone);
+    try {
+      const response = await scrape(`Bearer ${TOKEN}`);
+      expect(response.status).toBe(200);
+      const families = parsePrometheusTextFormat(await response.text());
+      expect(families.find((family) => family.name === "tenant_console_database_up")?.metrics).toEqual([{ value: "0" }]);
+      expect(families.find((family) => family.name === "tenant_console_outbox_pending_deliveries")?.metrics).toEqual([]);
+      expect(families.some((family) => family.name === "process_cpu_seconds_total")).toBe(true);
+    } finally {
+      installDatabase(handle);
+      await gone.close();
+    }
   });
 });
