@@ -26,45 +26,38 @@ function createMetrics() {
   // Process metrics, heap, GC, and nodejs_eventloop_lag_seconds: standard names, so stock dashboards read them.
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) => new Counter<L>({ name, help, labelNames, registers });
+  const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
+    new Histogram<L>({ name, help, labelNames, buckets, registers });
   const instruments = {
-    received: new Counter({
-      name: "tenant_console_webhooks_received_total",
-      help: "Webhook requests this instance answered, by connection (empty: an unknown URL) and outcome (stored, duplicate, conflicting, refused, failed).",
-      labelNames: ["connection_id", "outcome"] as const,
-      registers,
-    }),
-    refusals: new Counter({
-      name: "tenant_console_webhook_refusals_total",
-      help: "Webhook requests this instance refused or could not store, by connection (empty: an unknown URL) and reason (the log's rejection reasons), rate limit or not.",
-      labelNames: ["connection_id", "reason"] as const,
-      registers,
-    }),
-    receiveSeconds: new Histogram({
-      name: "tenant_console_webhook_receive_duration_seconds",
-      help: "Time from a webhook request's arrival to its answer on this instance, by outcome (accepted, refused, failed).",
-      labelNames: ["outcome"] as const,
-      buckets: RECEIVE_BUCKETS,
-      registers,
-    }),
-    batchRows: new Histogram({
-      name: "tenant_console_webhook_store_batch_rows",
-      help: "Events per group-commit batch written by this instance (one transaction each).",
-      buckets: BATCH_BUCKETS,
-      registers,
-    }),
-    forwards: new Counter({
-      name: "tenant_console_forwards_total",
-      help: "Forwarding attempts this instance recorded, by destination and outcome (delivered, retrying, failed: failed for good).",
-      labelNames: ["destination_id", "outcome"] as const,
-      registers,
-    }),
-    lagSeconds: new Histogram({
-      name: "tenant_console_stored_to_delivered_seconds",
-      help: "Time from a delivery's queueing (for origin receipt: the event's storing) to its delivered answer, per destination and origin (receipt, resend, replay); recorded by the delivering instance.",
-      labelNames: ["destination_id", "origin"] as const,
-      buckets: LAG_BUCKETS,
-      registers,
-    }),
+    received: counter(
+      "tenant_console_webhooks_received_total",
+      "Webhook requests this instance answered, by connection (empty: an unknown URL) and outcome (stored, duplicate, conflicting, refused, failed).",
+      ["connection_id", "outcome"],
+    ),
+    refusals: counter(
+      "tenant_console_webhook_refusals_total",
+      "Webhook requests this instance refused or could not store, by connection (empty: an unknown URL) and reason (the log's rejection reasons), rate limit or not.",
+      ["connection_id", "reason"],
+    ),
+    receiveSeconds: histogram(
+      "tenant_console_webhook_receive_duration_seconds",
+      "Time from a webhook request's arrival to its answer on this instance, by outcome (accepted, refused, failed).",
+      ["outcome"],
+      RECEIVE_BUCKETS,
+    ),
+    batchRows: histogram("tenant_console_webhook_store_batch_rows", "Events per group-commit batch written by this instance (one transaction each).", [], BATCH_BUCKETS),
+    forwards: counter(
+      "tenant_console_forwards_total",
+      "Forwarding attempts this instance recorded, by destination and outcome (delivered, retrying, failed: failed for good).",
+      ["destination_id", "outcome"],
+    ),
+    lagSeconds: histogram(
+      "tenant_console_stored_to_delivered_seconds",
+      "Time from a delivery's queueing (for origin receipt: the event's storing) to its delivered answer, per destination and origin (receipt, resend, replay); recorded by the delivering instance.",
+      ["destination_id", "origin"],
+      LAG_BUCKETS,
+    ),
   };
   registerDatabaseGauges(registry);
   return { registry, ...instruments };
