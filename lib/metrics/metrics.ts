@@ -23,8 +23,6 @@ const LAG_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900
 
 function createMetrics() {
   const registry = new Registry();
-  // Process metrics, heap, GC, and nodejs_eventloop_lag_seconds: standard names, so stock dashboards read them.
-  collectDefaultMetrics({ register: registry });
   const registers = [registry];
   const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) => new Counter<L>({ name, help, labelNames, registers });
   const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
@@ -60,7 +58,7 @@ function createMetrics() {
     ),
   };
   registerDatabaseGauges(registry);
-  return { registry, ...instruments };
+  return { registry, defaultsCollected: false, ...instruments };
 }
 
 type Metrics = ReturnType<typeof createMetrics>;
@@ -74,8 +72,8 @@ const shared = globalThis as unknown as { __consoleMetrics?: Metrics };
 const metrics = (): Metrics => (shared.__consoleMetrics ??= createMetrics());
 
 /** Counts a webhook request's answer: stored, duplicate and conflicting are counted by storing, which knows. */
-export function countReceipt(connectionId: string | null, outcome: ReceiptOutcome, count = 1): void {
-  metrics().received.inc({ connection_id: connectionId ?? "", outcome }, count);
+export function countReceipt(connectionId: string | null, outcome: ReceiptOutcome): void {
+  metrics().received.inc({ connection_id: connectionId ?? "", outcome });
 }
 
 /** Times a webhook request from arrival to answer. */
@@ -102,6 +100,14 @@ export function observeDelivered(destinationId: string, origin: string, seconds:
 
 /** The exposition: the text and its content type (Prometheus text format 0.0.4). */
 export async function scrapeMetrics(): Promise<{ body: string; contentType: string }> {
-  const { registry } = metrics();
+  const all = metrics();
+  const { registry } = all;
+  // Process metrics, heap, GC, and nodejs_eventloop_lag_seconds, under their standard names so stock
+  // dashboards read them. From the first scrape on, not at the first count: their event-loop monitor and
+  // GC observer run for good, and a process nobody scrapes (a CLI, a test) needs neither.
+  if (!all.defaultsCollected) {
+    collectDefaultMetrics({ register: registry });
+    all.defaultsCollected = true;
+  }
   return { body: await registry.metrics(), contentType: registry.contentType };
 }
