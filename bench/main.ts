@@ -11,13 +11,15 @@
  * - retention: a month of 1M events purged in-process while events are stored (./retention.ts);
  * - signin-flood: the webhook receiver's p99 with and without 50 connections of wrong passwords (./signin-flood.ts);
  * - token-flood: the same with 50 connections of made-up API tokens against /api/webhook-events (./signin-flood.ts);
- * - forward: ingest with and without destinations, delivery latency, an outage and a replay (./forward.ts).
+ * - forward: ingest with and without destinations, delivery latency, an outage and a replay (./forward.ts);
+ * - metrics: one scrape of the metrics registry in-process at 1M events with a backlog of queued deliveries (./metrics.ts).
  * The HTTP parts start the production build (built first when missing) on 127.0.0.1 and write
  * bench/results/<part>.json. Query, export and page share one backend's loaded events when run together.
  * Knobs: BENCH_EVENTS (1000000), BENCH_QUERY_RUNS (30), BENCH_INGEST_SECONDS (10), BENCH_HEALTH_SECONDS (5),
  * BENCH_PAGE_RUNS (5), BENCH_OVERVIEW_EVENTS, BENCH_OVERVIEW_RUNS, BENCH_RETENTION_EVENTS (1000000),
  * BENCH_SIGNIN_PHASE_SECONDS (10), BENCH_SIGNIN_WEBHOOK_RATE (100), BENCH_FORWARD_EVENTS (50000), BENCH_FORWARD_RATE (250),
- * BENCH_FORWARD_OUTAGE_SECONDS (30), BENCH_FORWARD_REPLAY_EVENTS (100000), BENCH_FORWARD_INGEST_PAIRS (5).
+ * BENCH_FORWARD_OUTAGE_SECONDS (30), BENCH_FORWARD_REPLAY_EVENTS (100000), BENCH_FORWARD_INGEST_PAIRS (5),
+ * BENCH_METRICS_EVENTS (1000000), BENCH_METRICS_BACKLOG (100000), BENCH_METRICS_SCRAPES (20).
  */
 import { prepareOwnEnv, rowsOf, setAdminUrl } from "./reliability/server";
 import { runAll } from "./support/cleanup";
@@ -40,6 +42,7 @@ const parts: Record<string, { http: boolean; load: () => Promise<Part> }> = {
   "signin-flood": { http: true, load: async () => (await import("./signin-flood")).signinFloodPart },
   "token-flood": { http: true, load: async () => (await import("./signin-flood")).tokenFloodPart },
   forward: { http: true, load: async () => (await import("./forward")).forwardPart },
+  metrics: { http: false, load: async () => (await import("./metrics")).metricsPart },
 };
 
 function chosenBackends(): BackendKey[] {

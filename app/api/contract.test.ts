@@ -13,7 +13,9 @@ import { setUpTestDatabase, unreachableDatabase } from "@/lib/testing/database";
 import { expiredEvent, insertTestConnection, webhookRequest } from "@/lib/testing/webhooks";
 import { KEY1, KEY2 } from "@/lib/webhooks/test-helpers";
 import * as alerts from "./alerts/route";
+import { createApiToken } from "@/lib/tokens/tokens";
 import * as health from "./health/route";
+import * as metrics from "./metrics/route";
 import * as openapi from "./openapi.json/route";
 import * as replay from "./replays/[id]/route";
 import * as rejections from "./webhook-rejections/route";
@@ -178,6 +180,20 @@ describe("without a session", () => {
     }
     expect([...seen.get("get /api/health")!].sort()).toEqual([200, 503]);
     await expectDocumented("get", "/api/openapi.json", openapi.GET());
+  });
+
+  it("metrics answer a token with the metrics scope, 403 to one without it, 401 to none (never a session)", async () => {
+    const operator = { actor: { id: null, email: null }, user: null };
+    const scrape = (secret?: string) => metrics.GET(secret ? new Request(url("/api/metrics"), { headers: { authorization: `Bearer ${secret}` } }) : get("/api/metrics"));
+    const [monitoring, script] = await Promise.all([
+      createApiToken(operator, { name: "Monitoring", role: "support", scopes: ["metrics"] }),
+      createApiToken(operator, { name: "Script", role: "support", scopes: ["api"] }),
+    ]);
+    if (!monitoring.ok || !script.ok) throw new Error("token not created");
+    expect(await expectDocumented("get", "/api/metrics", await scrape(monitoring.secret))).toContain("tenant_console_webhooks_received_total");
+    await expectDocumented("get", "/api/metrics", await scrape(script.secret));
+    await expectDocumented("get", "/api/metrics", await scrape());
+    expect([...seen.get("get /api/metrics")!].sort()).toEqual([200, 401, 403]);
   });
 
   it("the receiver stores, refuses and turns other methods away as documented", async () => {

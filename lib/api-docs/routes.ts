@@ -172,6 +172,23 @@ function describeService(registry: OpenAPIRegistry) {
     security: [],
     responses: { 200: { description: "The OpenAPI 3.1 document.", content: { "application/json": { schema: { type: "object" } } } } },
   });
+  registry.registerPath({
+    method: "get",
+    path: "/api/metrics",
+    tags: ["Service"],
+    summary: "Prometheus metrics (text format)",
+    description:
+      "This instance's counters and histograms, the database's figures (the same on every instance) and the process's. " +
+      "Needs a bearer token: the operator's `CONSOLE_METRICS_TOKEN`, or an API token with the `metrics` scope; never a session.",
+    security: [{ bearerAuth: [] }],
+    "x-required-scope": "metrics",
+    responses: {
+      200: { description: "The metrics, in Prometheus' text format 0.0.4.", content: { "text/plain": { schema: { type: "string" } } } },
+      401: error("No token, or not one for metrics: `unauthorized`."),
+      403: error("An API token without the `metrics` scope: `forbidden`."),
+      429: error("Too many bad bearer tokens from this address (the password throttling): `too_many_requests`.", retryAfter),
+    },
+  });
 }
 
 export function describeRoutes(registry: OpenAPIRegistry): void {

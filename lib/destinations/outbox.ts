@@ -4,6 +4,7 @@ import { recordAudit } from "@/lib/audit/audit";
 import { getConnection } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
+import { countForward, observeDelivered } from "@/lib/metrics/metrics";
 import { AUTO_PAUSE_HOURS, BREAKER_FIRST_PROBE_SECONDS, BREAKER_MAX_PROBE_SECONDS, BREAKER_THRESHOLD, RATE_SPACING } from "./constants";
 
 /**
@@ -156,7 +157,7 @@ export async function recordAttempts(records: readonly AttemptRecord[]): Promise
       retry_seconds: r.next.state === "pending" ? r.next.retrySeconds : null,
     })),
   );
-  await db.execute(sql`
+  const result = await db.execute(sql`
     with r as (
       select r.* from json_to_recordset(${rows}::json) as r(delivery_id bigint, destination_id uuid, started_at timestamptz, latency_ms int,
         status int, ok boolean, outcome text, response_body text, counts boolean, state text, retry_seconds int)
@@ -172,6 +173,9 @@ export async function recordAttempts(records: readonly AttemptRecord[]): Promise
         due_at = case when d.state = 'pending' and r.state = 'pending' then now() + make_interval(secs => r.retry_seconds) else d.due_at end,
         finished_at = case when d.state <> 'pending' then d.finished_at when r.state = 'pending' then null else now() end
       from r where d.id = r.delivery_id
+      -- Delivered by this statement (finished now, not before: a delivery sent twice past its lease counts
+      -- once); the column keeps milliseconds, so now() is rounded as it was when stored.
+      returning d.destination_id, d.origin, case when d.state = 'delivered' and d.finished_at = now()::timestamptz(3) then extract(epoch from d.finished_at - d.created_at)::float8 end as lag_seconds
     ), runs as (
       select destination_id, max(started_at) filter (where ok) as last_ok_at,
         min(started_at) filter (where not ok) as first_failed_at, count(*) filter (where not ok) as failed
@@ -187,14 +191,23 @@ export async function recordAttempts(records: readonly AttemptRecord[]): Promise
         case when runs.last_ok_at is null then coalesce(f.failing_since, runs.first_failed_at) else since_ok.failing_from end as failing_since,
         case when runs.last_ok_at is null then f.tripped_at end as tripped_at
       from forward_destinations f join runs on runs.destination_id = f.id join since_ok on since_ok.destination_id = f.id
+    ), breakers as (
+      update forward_destinations f set failing_since = outcome.failing_since, consecutive_failures = outcome.consecutive,
+        tripped_at = case when outcome.consecutive >= ${BREAKER_THRESHOLD} then coalesce(outcome.tripped_at, now()) end,
+        probe_at = case when outcome.consecutive >= ${BREAKER_THRESHOLD} then now() + make_interval(secs =>
+          least(${BREAKER_MAX_PROBE_SECONDS}, greatest(${BREAKER_FIRST_PROBE_SECONDS}, extract(epoch from now() - coalesce(outcome.tripped_at, now()))))) end
+      from outcome where f.id = outcome.id
     )
-    update forward_destinations f set failing_since = outcome.failing_since, consecutive_failures = outcome.consecutive,
-      tripped_at = case when outcome.consecutive >= ${BREAKER_THRESHOLD} then coalesce(outcome.tripped_at, now()) end,
-      probe_at = case when outcome.consecutive >= ${BREAKER_THRESHOLD} then now() + make_interval(secs =>
-        least(${BREAKER_MAX_PROBE_SECONDS}, greatest(${BREAKER_FIRST_PROBE_SECONDS}, extract(epoch from now() - coalesce(outcome.tripped_at, now()))))) end
-    from outcome where f.id = outcome.id`);
+    select destination_id, origin, lag_seconds from deliveries where lag_seconds is not null`);
+  countAttempts(records, (result as unknown as { rows: Array<{ destination_id: string; origin: string; lag_seconds: number }> }).rows);
   const failing = records.filter((r) => !r.ok && r.countsAgainstDestination !== false);
   if (failing.length > 0) await pauseLongFailing([...new Set(failing.map((r) => r.destinationId))]);
+}
+
+/** Counts the recorded attempts by outcome, and times each delivery they delivered from its queueing. */
+function countAttempts(records: readonly AttemptRecord[], delivered: Array<{ destination_id: string; origin: string; lag_seconds: number }>): void {
+  for (const r of records) countForward(r.destinationId, r.ok ? "delivered" : r.next.state === "failed" ? "failed" : "retrying");
+  for (const d of delivered) observeDelivered(d.destination_id, d.origin, Number(d.lag_seconds));
 }
 
 async function pauseLongFailing(destinationIds: string[]): Promise<void> {

@@ -21,6 +21,7 @@ describe("import boundaries", () => {
     ["a component imports app, relatively", "components/auth/planted.tsx", 'import { setPasswordAction } from "../../app/(auth)/set-password/actions";', /never import app/],
     ["lib/db imports a feature", "lib/db/planted.ts", 'import { KNOWN_METHODS } from "../webhooks/constants";', /lib\/db imports no feature/],
     ["lib/outbound imports a feature", "lib/outbound/planted.ts", 'import { MAX_ATTEMPTS } from "@/lib/destinations/constants";', /lib\/outbound imports no feature/],
+    ["lib/metrics imports a feature", "lib/metrics/planted.ts", 'import { MAX_ATTEMPTS } from "@/lib/destinations/constants";', /lib\/metrics imports no feature/],
     ["a feature reaches past another's public modules", "lib/overview/planted.ts", 'import { ensureEventPartitions } from "@/lib/webhooks/partitions";', /only through webhooks\.ts, types\.ts/],
     ["a feature uses one it has no edge to", "lib/team/planted.ts", 'import { listConnections } from "@/lib/connections/connections";', /not an allowed edge/],
     ["a feature uses one that uses it (a cycle)", "lib/connections/planted.ts", 'import { forgetReceiver } from "@/lib/webhooks/webhooks";', /not an allowed edge/],
@@ -37,7 +38,7 @@ describe("import boundaries", () => {
 
   it.each([
     ["a feature uses another's public modules along an allowed edge", "lib/overview/planted.ts", 'import { filtersToQuery } from "@/lib/webhooks/constants";\nimport type { Page } from "@/lib/webhooks/types";\nimport { listConnections } from "@/lib/connections/connections";'],
-    ["a feature stands on the ground floor", "lib/webhooks/planted.ts", 'import { getDb } from "@/lib/db";\nimport { requireRole } from "@/lib/auth/guards";\nimport { logger } from "@/lib/logger";'],
+    ["a feature stands on the ground floor", "lib/webhooks/planted.ts", 'import { getDb } from "@/lib/db";\nimport { requireRole } from "@/lib/auth/guards";\nimport { logger } from "@/lib/logger";\nimport { countReceipt } from "@/lib/metrics/metrics";'],
     ["a test sets up state through another feature's modules", "lib/overview/planted.test.ts", 'import { ensureEventPartitions } from "@/lib/webhooks/partitions";'],
     ["a test helper does too", "lib/data-points/test-helpers.ts", 'import { sealKey } from "@/lib/connections/repository";'],
     ["e2e uses tooling", "e2e/planted.spec.ts", 'import "../tooling/processes";'],

@@ -1,6 +1,7 @@
 import "server-only";
 import { hashWebhookToken } from "@/lib/connections/connections";
 import { databaseErrorCode, errorMessage, logger } from "@/lib/logger";
+import { countReceipt, observeReceipt } from "@/lib/metrics/metrics";
 import { checkEnvelope } from "./envelope";
 import { webhookError, webhookJson } from "./errors";
 import { recordRejection, type RejectionReason } from "./rejections";
@@ -68,6 +69,24 @@ const isSecretDecryptionError = (error: unknown) => error instanceof Error && er
  * anything in the request. Steps run in the order the README gives.
  */
 export async function receiveWebhook(request: Request, options: ReceiveOptions = {}): Promise<Response> {
+  const started = performance.now();
+  const seen: Seen = { connectionId: null };
+  let status = 500;
+  try {
+    const response = await answerWebhook(request, options, seen);
+    status = response.status;
+    return response;
+  } finally {
+    // Stored, duplicate and conflicting answers (200) are counted by storing, which tells them apart.
+    if (status >= 300) countReceipt(seen.connectionId, status >= 500 ? "failed" : "refused");
+    observeReceipt(status, (performance.now() - started) / 1000);
+  }
+}
+
+/** What the metrics learn of a request while it is answered: its connection, once its URL names one. */
+type Seen = { connectionId: string | null };
+
+async function answerWebhook(request: Request, options: ReceiveOptions, seen: Seen): Promise<Response> {
   const receivedAt = options.now ?? new Date();
   const token = options.token ?? decodeURIComponent(new URL(request.url).pathname.split("/").filter(Boolean).pop() ?? "");
   let receiver: Receiver | null = null;
@@ -85,6 +104,7 @@ export async function receiveWebhook(request: Request, options: ReceiveOptions =
 
   // An unknown URL is answered without reading its body: nobody's data, and no work for a flood.
   if (!receiver) await request.body?.cancel().catch(() => {});
+  seen.connectionId = receiver?.id ?? null;
   const { body, tooLarge } = receiver ? await readBounded(request, MAX_WEBHOOK_BODY_BYTES) : { body: Buffer.alloc(0), tooLarge: false };
   // Rejections are rate-limited per URL. Unknown URLs share one allowance: otherwise a flood with a
   // fresh random token per request would get a full allowance each and fill the disk.

@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import { getDb } from "@/lib/db";
 import { webhookRejections } from "@/lib/db/schema";
 import { errorMessage, logger } from "@/lib/logger";
+import { countRefusal } from "@/lib/metrics/metrics";
 import { REJECTION_REASON_VALUES } from "./types";
 
 export const REJECTION_REASONS = REJECTION_REASON_VALUES;
@@ -64,6 +65,8 @@ export type Rejection = {
 
 /** Records a refused request; never throws (a failure to record must not change the answer). */
 export async function recordRejection(rejection: Rejection): Promise<void> {
+  // Counted before the rate limit: the metric tells a flood's size, the rows only its first examples.
+  countRefusal(rejection.connectionId, rejection.reason);
   if (!shouldRecordRejection(rejection.tokenKey)) return;
   try {
     const db = await getDb();

@@ -4,6 +4,7 @@ import { getTableColumns, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { getDb, targetFromEnv, type Executor } from "@/lib/db";
 import { databaseErrorCode } from "@/lib/logger";
+import { countReceipt, observeBatch } from "@/lib/metrics/metrics";
 import { webhookEvents } from "@/lib/db/schema";
 import { isTestEventId } from "./constants";
 import type { AuthenticatorExpiredData, WebhookEnvelope } from "./schemas";
@@ -86,6 +87,7 @@ const eventKey = (event: ReceivedEvent) => rowKey(event.connectionId, event.enve
 function writeQueued(): void {
   while (queue.length > 0 && writesInFlight < maxWritesInFlight()) {
     const batch = takeBatch();
+    observeBatch(batch.length);
     writesInFlight++;
     void writeBatch(batch).finally(() => {
       writesInFlight--;
@@ -115,8 +117,13 @@ function takeBatch(): Waiting[] {
 
 async function writeBatch(batch: Waiting[], partitionsMade = false): Promise<void> {
   try {
-    const outcomes = await insertEvents(batch.map((w) => w.event));
-    batch.forEach((w, i) => w.resolve(outcomes[i]!));
+    const written = await insertEvents(batch.map((w) => w.event));
+    batch.forEach((w, i) => {
+      const { outcome, redelivery } = written[i]!;
+      // Counted once committed: a batch that fails and is written again row by row counts each row once.
+      countReceipt(w.event.connectionId, outcome.kind === "conflicting" ? "conflicting" : redelivery ? "duplicate" : "stored");
+      w.resolve(outcome);
+    });
   } catch (error) {
     // The month's partition is missing (the upkeep that makes it ahead has not run): made, then again.
     if (isMissingPartition(error) && !partitionsMade) {
@@ -163,7 +170,7 @@ const lockKey = (key: string) => crypto.createHash("sha256").update(key).digest(
  * stored unacknowledged: the sender's retry counts one delivery more, as after a crash. Throws what
  * the database throws. The outcomes are in the order of `events`.
  */
-async function insertEvents(events: ReceivedEvent[]): Promise<StoreOutcome[]> {
+async function insertEvents(events: ReceivedEvent[]): Promise<Written[]> {
   const db = await getDb();
   if (targetFromEnv().kind === "pglite") return writeEvents(db, events);
   return db.transaction(async (tx) => {
@@ -202,7 +209,10 @@ const pairKey = (row: Pair) => rowKey(row.connection_id, row.event_id);
  * (the caller records the conflict). A redelivery whose row went meanwhile (the retention purge) is
  * stored again.
  */
-async function writeEvents(db: Executor, events: ReceivedEvent[]): Promise<StoreOutcome[]> {
+/** What writing did to an event: its outcome, and whether it was stored before (a redelivery, for the metrics). */
+type Written = { outcome: StoreOutcome; redelivery: boolean };
+
+async function writeEvents(db: Executor, events: ReceivedEvent[]): Promise<Written[]> {
   // A new event is queued for each of its connection's destinations that takes it in the same
   // statement that stores it: no event answered 200 can miss its forward, a crash included.
   const inserted = (await db.execute(sql`
@@ -229,7 +239,7 @@ async function writeEvents(db: Executor, events: ReceivedEvent[]): Promise<Store
   if ((inserted.rows[0]?.queued ?? 0) > 0) announceQueued();
   const written = new Set(inserted.rows.map(pairKey));
   const redeliveries = events.filter((event) => !written.has(eventKey(event)));
-  if (redeliveries.length === 0) return events.map(() => ({ kind: "stored" }));
+  if (redeliveries.length === 0) return events.map(() => ({ outcome: { kind: "stored" }, redelivery: false }));
 
   // The stored body comes back only when it is not this delivery's (a conflict, rare), for its hash.
   const counted = (await db.execute(sql`
@@ -242,13 +252,13 @@ async function writeEvents(db: Executor, events: ReceivedEvent[]): Promise<Store
   const countedBodies = new Map(counted.rows.map((row) => [pairKey(row), row.other_body]));
   const gone = redeliveries.filter((event) => !countedBodies.has(eventKey(event)));
   const again = gone.length > 0 ? await writeEvents(db, gone) : [];
-  return events.map((event): StoreOutcome => {
+  return events.map((event): Written => {
     const key = eventKey(event);
-    if (written.has(key)) return { kind: "stored" };
+    if (written.has(key)) return { outcome: { kind: "stored" }, redelivery: false };
     if (!countedBodies.has(key)) return again[gone.indexOf(event)]!;
     const storedBody = countedBodies.get(key);
-    if (storedBody == null) return { kind: "stored" };
-    return { kind: "conflicting", storedSha256: sha256Hex(storedBody), receivedSha256: sha256Hex(event.rawBody) };
+    if (storedBody == null) return { outcome: { kind: "stored" }, redelivery: true };
+    return { outcome: { kind: "conflicting", storedSha256: sha256Hex(storedBody), receivedSha256: sha256Hex(event.rawBody) }, redelivery: true };
   });
 }
 
