@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, gt, lte } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { recordRepeatedAudit } from "@/lib/audit/audit";
 import { getDb } from "@/lib/db";
 import { loginAttempts } from "@/lib/db/schema";
@@ -44,35 +44,36 @@ function remember(address: string, until: Date): void {
 /**
  * A guess that matched no token: refused (the retry time) when the address already has its
  * ADDRESS_MAX_FAILURES failures in the window, written nowhere; otherwise recorded as a failure, and
- * null. The refusal is audited as a refused password sign-in is, one record per window.
+ * null. One statement, no transaction: on PGlite a transaction holds the one connection the webhook
+ * receiver writes through, so a guess costs what one short write costs. The refusal is audited as a
+ * refused password sign-in is, one record per window.
  */
 export async function recordFailedGuess(address: string, now: Date): Promise<Date | null> {
   const db = await getDb();
-  const retryAt = await db.transaction(async (tx) => {
-    const recent = await tx
-      .select({ at: loginAttempts.attemptedAt })
-      .from(loginAttempts)
-      .where(
-        and(
-          eq(loginAttempts.ip, address),
-          eq(loginAttempts.succeeded, false),
-          gt(loginAttempts.attemptedAt, new Date(now.getTime() - WINDOW_MS)),
-          lte(loginAttempts.attemptedAt, now),
-        ),
-      )
-      .orderBy(desc(loginAttempts.attemptedAt))
-      .limit(ADDRESS_MAX_FAILURES);
-    if (recent.length >= ADDRESS_MAX_FAILURES) {
-      await recordRepeatedAudit(
-        { actor: { id: null, email: null }, action: "sign_in.throttled", outcome: "denied", target: address, details: { reason: "address" } },
-        { ms: WINDOW_MS, now },
-        tx,
-      );
-      return new Date(recent[ADDRESS_MAX_FAILURES - 1]!.at.getTime() + WINDOW_MS);
-    }
-    await tx.insert(loginAttempts).values({ email: API_TOKEN_ATTEMPT_KEY, ip: address, succeeded: false, attemptedAt: now });
-    return null;
-  });
-  if (retryAt) remember(address, retryAt);
+  const since = new Date(now.getTime() - WINDOW_MS);
+  const result = await db.execute(sql`
+    with recent as (
+      select ${loginAttempts.attemptedAt} as at from ${loginAttempts}
+      where ${loginAttempts.ip} = ${address} and not ${loginAttempts.succeeded}
+        and ${loginAttempts.attemptedAt} > ${since.toISOString()}::timestamptz and ${loginAttempts.attemptedAt} <= ${now.toISOString()}::timestamptz
+      order by ${loginAttempts.attemptedAt} desc
+      limit ${ADDRESS_MAX_FAILURES}
+    ), recorded as (
+      insert into ${loginAttempts} (email, ip, succeeded, attempted_at)
+      select ${API_TOKEN_ATTEMPT_KEY}, ${address}, false, ${now.toISOString()}::timestamptz
+      where (select count(*) from recent) < ${ADDRESS_MAX_FAILURES}
+    )
+    select (select count(*) from recent)::int as failures, (extract(epoch from (select min(at) from recent)) * 1000)::float8 as oldest_ms`);
+  const [row] = (result as unknown as { rows: Array<{ failures: number; oldest_ms: number | null }> }).rows;
+  if (!row || row.failures < ADDRESS_MAX_FAILURES || row.oldest_ms === null) return null;
+  const retryAt = new Date(row.oldest_ms + WINDOW_MS);
+  await db.transaction((tx) =>
+    recordRepeatedAudit(
+      { actor: { id: null, email: null }, action: "sign_in.throttled", outcome: "denied", target: address, details: { reason: "address" } },
+      { ms: WINDOW_MS, now },
+      tx,
+    ),
+  );
+  remember(address, retryAt);
   return retryAt;
 }
