@@ -1,5 +1,6 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { eq } from "drizzle-orm";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getDb } from "@/lib/db";
@@ -34,6 +35,20 @@ export type TokenCaller = { id: string; email: string; name: string; role: Role 
 
 export type TokenRefusal = { ok: false; status: 401 | 403 | 429 | 503; error: string; errorDescription: string; retryAfterSeconds?: number };
 export type TokenCheck = { ok: true; caller: TokenCaller } | TokenRefusal;
+
+/**
+ * How long a guess (a secret that matches no token) waits for its answer, 401 or 429: a timer, no work.
+ * A client that sends its guesses one after another on each connection, as a brute-force tool does, then
+ * makes at most one a second per connection, so a flood of them answers at the rate of its connections
+ * and leaves the webhook receiver, which shares the process and the database, its CPU. A real token is
+ * never made to wait; a mistyped one waits a second, as a wrong password does at a terminal.
+ */
+export const GUESS_ANSWER_DELAY_MS = 1_000;
+
+async function answerGuess(refusal: TokenRefusal): Promise<TokenRefusal> {
+  await sleep(GUESS_ANSWER_DELAY_MS);
+  return refusal;
+}
 
 /** A token used again from its last address within this long is not written again (a polling script writes once a minute). */
 export const LAST_USE_INTERVAL_MS = 60_000;
@@ -112,13 +127,13 @@ async function noteUse(token: FoundToken, actor: AuditActor, address: string, no
 export async function checkApiToken(request: Request, secret: string | null, scope: ApiTokenScope, now = new Date()): Promise<TokenCheck> {
   const address = requestAddress(request);
   const refusedTill = refusedUntil(address, now);
-  if (refusedTill) return tooManyGuesses(refusedTill, now);
+  if (refusedTill) return answerGuess(tooManyGuesses(refusedTill, now));
   if (!secret) return refuse(401, "Send an API token as: Authorization: Bearer <token>.");
   try {
     const [token] = secret.startsWith(API_TOKEN_PREFIX) ? await findToken(hashApiTokenSecret(secret)) : [];
     if (!token) {
       const retryAt = await recordFailedGuess(address, now);
-      return retryAt ? tooManyGuesses(retryAt, now) : refuse(401, "This API token is not valid.");
+      return answerGuess(retryAt ? tooManyGuesses(retryAt, now) : refuse(401, "This API token is not valid."));
     }
     if (token.revokedAt) return refuse(401, "This API token was revoked.");
     if (token.expiresAt && token.expiresAt <= now) return refuse(401, "This API token has expired.");
