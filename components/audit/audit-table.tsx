@@ -1,7 +1,7 @@
 import { Link } from "@/components/ui/link";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/card";
-import { Table, TableSkeleton, Td, Th } from "@/components/ui/table";
+import { CardField, Table, TableSkeleton, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { describeAuditOutcome, shortRequestId } from "@/lib/audit/display";
 import { auditFilterQuery, type AuditFilter } from "@/lib/audit/schemas";
@@ -83,21 +83,16 @@ export async function AuditTable({ filter, page: pending }: { filter: AuditFilte
                   <OutcomeBadge entry={e} />
                 </div>
                 <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1.5">
-                  <dt className="text-slate-600 dark:text-slate-400">Time</dt>
-                  <dd className="text-slate-800 dark:text-slate-200">
+                  <CardField term="Time">
                     <Time iso={e.at} />
-                  </dd>
-                  <dt className="text-slate-600 dark:text-slate-400">Actor</dt>
-                  <dd className="[overflow-wrap:anywhere] text-slate-800 dark:text-slate-200">{e.actorEmail ?? "—"}</dd>
-                  <dt className="text-slate-600 dark:text-slate-400">Connection</dt>
-                  <dd className="[overflow-wrap:anywhere] text-slate-800 dark:text-slate-200">{e.connectionName ?? "—"}</dd>
-                  <dt className="text-slate-600 dark:text-slate-400">Target</dt>
-                  <dd className="[overflow-wrap:anywhere] text-slate-800 dark:text-slate-200">{e.target ?? "—"}</dd>
+                  </CardField>
+                  <CardField term="Actor" className="[overflow-wrap:anywhere]">{e.actorEmail ?? "—"}</CardField>
+                  <CardField term="Connection" className="[overflow-wrap:anywhere]">{e.connectionName ?? "—"}</CardField>
+                  <CardField term="Target" className="[overflow-wrap:anywhere]">{e.target ?? "—"}</CardField>
                   {e.requestId ? (
-                    <>
-                      <dt className="text-slate-600 dark:text-slate-400">Request id</dt>
-                      <dd className="font-mono text-xs [overflow-wrap:anywhere] text-slate-700 dark:text-slate-300">{e.requestId}</dd>
-                    </>
+                    <CardField term="Request id" className="font-mono text-xs [overflow-wrap:anywhere]">
+                      {e.requestId}
+                    </CardField>
                   ) : null}
                 </dl>
               </li>

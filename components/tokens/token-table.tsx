@@ -1,6 +1,6 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/card";
-import { Table, TableHead, TableSkeleton, Td } from "@/components/ui/table";
+import { CardField, CardsOrTable, RowCard, TableSkeleton, Td } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import type { ApiTokenStatus, ApiTokenView } from "@/lib/tokens/types";
 import { RevokeToken, type RevokeApiTokenAction } from "./revoke-token";
@@ -47,65 +47,51 @@ export function TokenTable({ tokens, revokeAction }: { tokens: ApiTokenView[]; r
       </EmptyState>
     );
   }
+  // Nine columns need a wide window: below `xl` (1280 px) each token is a card.
   return (
-    <>
-      {/* Nine columns need a wide window: below `xl` (1280 px) each token is a card. */}
-      <ul aria-label="API tokens" className="space-y-3 xl:hidden">
-        {tokens.map((t) => (
-          <li key={t.id} className="rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800" data-testid="api-token">
-            <div className="flex items-start justify-between gap-2">
-              <div className="min-w-0">
-                <p className="font-medium break-words text-slate-900 dark:text-slate-100">{t.name}</p>
-                <p className="text-sm text-slate-600 dark:text-slate-400">
-                  {t.role} · {t.scopes.join(", ")}
-                </p>
-              </div>
-              <div className="shrink-0">{revoke(t, revokeAction)}</div>
-            </div>
-            <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1.5 text-sm">
-              <dt className="text-slate-600 dark:text-slate-400">Status</dt>
-              <dd>
-                <Status token={t} />
-              </dd>
-              <dt className="text-slate-600 dark:text-slate-400">Created</dt>
-              <dd className="break-words text-slate-800 dark:text-slate-200">
-                <Time iso={t.createdAt} /> by {creator(t)}
-              </dd>
-              <dt className="text-slate-600 dark:text-slate-400">Last used</dt>
-              <dd className="break-words text-slate-800 dark:text-slate-200">
-                <LastUse token={t} />
-              </dd>
-              <dt className="text-slate-600 dark:text-slate-400">Expires</dt>
-              <dd className="text-slate-800 dark:text-slate-200">{expires(t)}</dd>
-            </dl>
-          </li>
-        ))}
-      </ul>
-      <Table caption="API tokens" className="hidden xl:block">
-        <TableHead columns={columns} />
-        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-          {tokens.map((t) => (
-            <tr key={t.id} data-testid="api-token">
-              <Td className="font-medium whitespace-normal! break-words text-slate-900 dark:text-slate-100">{t.name}</Td>
-              <Td>{t.role}</Td>
-              <Td>{t.scopes.join(", ")}</Td>
-              <Td className="whitespace-normal! break-words">{creator(t)}</Td>
-              <Td>
-                <Time iso={t.createdAt} />
-              </Td>
-              <Td className="whitespace-normal!">
-                <LastUse token={t} />
-              </Td>
-              <Td>{expires(t)}</Td>
-              <Td>
-                <Status token={t} />
-              </Td>
-              <Td>{revoke(t, revokeAction)}</Td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
-    </>
+    <CardsOrTable
+      label="API tokens"
+      columns={columns}
+      cards={tokens.map((t) => (
+        <RowCard
+          key={t.id}
+          testId="api-token"
+          title={<p className="font-medium break-words text-slate-900 dark:text-slate-100">{t.name}</p>}
+          subtitle={`${t.role} · ${t.scopes.join(", ")}`}
+          action={revoke(t, revokeAction)}
+        >
+          <CardField term="Status">
+            <Status token={t} />
+          </CardField>
+          <CardField term="Created" className="break-words">
+            <Time iso={t.createdAt} /> by {creator(t)}
+          </CardField>
+          <CardField term="Last used" className="break-words">
+            <LastUse token={t} />
+          </CardField>
+          <CardField term="Expires">{expires(t)}</CardField>
+        </RowCard>
+      ))}
+      rows={tokens.map((t) => (
+        <tr key={t.id} data-testid="api-token">
+          <Td className="font-medium whitespace-normal! break-words text-slate-900 dark:text-slate-100">{t.name}</Td>
+          <Td>{t.role}</Td>
+          <Td>{t.scopes.join(", ")}</Td>
+          <Td className="whitespace-normal! break-words">{creator(t)}</Td>
+          <Td>
+            <Time iso={t.createdAt} />
+          </Td>
+          <Td className="whitespace-normal!">
+            <LastUse token={t} />
+          </Td>
+          <Td>{expires(t)}</Td>
+          <Td>
+            <Status token={t} />
+          </Td>
+          <Td>{revoke(t, revokeAction)}</Td>
+        </tr>
+      ))}
+    />
   );
 }
 

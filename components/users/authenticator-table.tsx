@@ -1,7 +1,7 @@
 import { Link } from "@/components/ui/link";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/card";
-import { Table, TableHead, TableSkeleton, Td } from "@/components/ui/table";
+import { CardField, CardFields, Table, TableHead, TableSkeleton, Td } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import type { UserAuthenticator } from "@/lib/service/schemas";
 
@@ -33,22 +33,17 @@ export function AuthenticatorTable({ userId, authenticators }: { userId: string;
         {authenticators.map((a) => (
           <li key={a.userAuthenticatorId} className="rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
             <MethodBadges a={a} />
-            <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1.5 text-sm">
-              <dt className="text-slate-600 dark:text-slate-400">Type</dt>
-              <dd className="text-slate-800 dark:text-slate-200">{a.authenticatorType ?? "—"}</dd>
-              <dt className="text-slate-600 dark:text-slate-400">Device</dt>
-              <dd className="[overflow-wrap:anywhere] text-slate-800 dark:text-slate-200">{describeDevice(a)}</dd>
-              <dt className="text-slate-600 dark:text-slate-400">Created</dt>
-              <dd className="text-slate-800 dark:text-slate-200">
+            <CardFields>
+              <CardField term="Type">{a.authenticatorType ?? "—"}</CardField>
+              <CardField term="Device" className="[overflow-wrap:anywhere]">{describeDevice(a)}</CardField>
+              <CardField term="Created">
                 <Time iso={a.createdAt} />
-              </dd>
-              <dt className="text-slate-600 dark:text-slate-400">Last verified</dt>
-              <dd className="text-slate-800 dark:text-slate-200">
+              </CardField>
+              <CardField term="Last verified">
                 <Time iso={a.lastVerifiedAt ?? a.verifiedAt} />
-              </dd>
-              <dt className="text-slate-600 dark:text-slate-400">Id</dt>
-              <dd className="font-mono text-xs [overflow-wrap:anywhere] text-slate-700 dark:text-slate-300">{a.userAuthenticatorId}</dd>
-            </dl>
+              </CardField>
+              <CardField term="Id" className="font-mono text-xs [overflow-wrap:anywhere]">{a.userAuthenticatorId}</CardField>
+            </CardFields>
           </li>
         ))}
       </ul>
