@@ -94,7 +94,8 @@ const steps: Step[] = [
     open: async (page) => {
       await visit("/destinations", "Destinations")(page);
       await page.getByRole("button", { name: "Add a destination" }).click();
-      await expect(page.getByRole("dialog")).toBeVisible();
+      // The form's fields load on demand: the scan is of the form, not of its loading state.
+      await expect(page.getByRole("dialog").getByRole("form", { name: "Add a destination" })).toBeVisible();
     },
   },
   { name: "users", roles: ["admin", "support"], open: visit("/users", "Users") },

@@ -4,7 +4,8 @@ import { e2eUsers } from "./support/env";
 
 // A button that needs the page's script is disabled until the page is hydrated, so an early click is never
 // lost (or, for a form handled by script, never sent natively with its fields in the URL). The page's
-// scripts are held back until the test lets them through.
+// scripts are held back until the test lets them through; so is the code a dialog loads on demand, which
+// says it is loading meanwhile.
 
 /** Holds every script chunk of the page (a slow network, a busy phone) until the returned function is called. */
 async function holdScripts(page: Page): Promise<() => void> {
@@ -63,4 +64,20 @@ test("the phone menu opens on the first tap once hydrated, and is disabled befor
   await menu.click();
   await expect(menu).toHaveAttribute("aria-expanded", "true");
   await context.close();
+});
+
+test("a dialog whose fields load on demand says it is loading while they are held, then shows its form with the name focused", async ({ page }) => {
+  await signIn(page, e2eUsers.admin, "/destinations");
+  const add = page.getByRole("button", { name: "Add a destination" });
+  await expect(add).toBeEnabled();
+  const release = await holdScripts(page);
+  await add.click();
+  const dialog = page.getByRole("dialog", { name: "Add a destination" });
+  await expect(dialog.getByRole("status")).toHaveText("Loading the form…");
+  release();
+  await expect(dialog.getByRole("form", { name: "Add a destination" })).toBeVisible();
+  await expect(dialog.getByLabel("Name")).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(add).toBeFocused();
 });

@@ -1,7 +1,7 @@
 "use client";
 import type { LucideIcon } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { useForm, type DefaultValues, type FieldValues, type Path } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
@@ -76,14 +76,15 @@ export function AddDialog<Values extends FieldValues, Next>({
   children,
 }: {
   dialog: AddDialogState<Values, Next>;
-  trigger: { label: string; icon: LucideIcon; disabled?: boolean; title?: string };
+  /** `preload` starts loading fields that load on demand (onDemand in on-demand.tsx) as the button is neared. */
+  trigger: { label: string; icon: LucideIcon; disabled?: boolean; title?: string; preload?: () => void };
   /** The dialog's title, and the form's name. */
   title: string;
   /** What the dialog shows once added, with its title. */
   shown: (next: Next) => { title: string; view: React.ReactNode };
   submitLabel: string;
   intro?: React.ReactNode;
-  /** The form's fields. */
+  /** The form's fields; while fields loaded on demand are on their way, the dialog says it is loading. */
   children: React.ReactNode;
 }) {
   const { isSubmitting } = dialog.form.formState;
@@ -91,7 +92,7 @@ export function AddDialog<Values extends FieldValues, Next>({
   const Icon = trigger.icon;
   return (
     <>
-      <Button onClick={dialog.show} disabled={trigger.disabled} title={trigger.title}>
+      <Button onClick={dialog.show} onPointerEnter={trigger.preload} onFocus={trigger.preload} disabled={trigger.disabled} title={trigger.title}>
         <Icon aria-hidden="true" className="size-4" />
         {trigger.label}
       </Button>
@@ -99,19 +100,27 @@ export function AddDialog<Values extends FieldValues, Next>({
         {after ? (
           after.view
         ) : (
-          <form onSubmit={dialog.onSubmit} noValidate className="space-y-4" aria-label={title}>
-            {intro}
-            {dialog.failure ? <Alert tone="danger">{dialog.failure}</Alert> : null}
-            {children}
-            <div className="flex justify-end gap-2">
-              <Button variant="secondary" onClick={dialog.close} disabled={isSubmitting}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
-                {isSubmitting ? "Adding…" : submitLabel}
-              </Button>
-            </div>
-          </form>
+          <Suspense
+            fallback={
+              <p role="status" className="text-sm text-slate-700 dark:text-slate-300">
+                Loading the form…
+              </p>
+            }
+          >
+            <form onSubmit={dialog.onSubmit} noValidate className="space-y-4" aria-label={title}>
+              {intro}
+              {dialog.failure ? <Alert tone="danger">{dialog.failure}</Alert> : null}
+              {children}
+              <div className="flex justify-end gap-2">
+                <Button variant="secondary" onClick={dialog.close} disabled={isSubmitting}>
+                  Cancel
+                </Button>
+                <Button type="submit" disabled={isSubmitting} aria-busy={isSubmitting}>
+                  {isSubmitting ? "Adding…" : submitLabel}
+                </Button>
+              </div>
+            </form>
+          </Suspense>
         )}
       </Dialog>
     </>
