@@ -10,6 +10,7 @@ import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
 import { createApiToken, revokeApiToken } from "@/lib/tokens/tokens";
 import { handleExportEvents, handleGetEvent, handleListEvents } from "@/lib/webhooks/api";
 import { ensureEventPartitions } from "@/lib/webhooks/partitions";
+import { scrapeMetrics } from "@/lib/metrics/metrics";
 import { authenticateMetrics } from "./guards";
 import type { Role } from "./roles";
 import { createUser, setUserDisabled, setUserRole, type PublicUser } from "./users";
@@ -173,5 +174,23 @@ describe("API tokens on the /api routes", () => {
     expect(JSON.stringify(await db.select().from(auditLog))).not.toContain(secret);
     const [revokedBy] = await db.select({ revokedBy: apiTokens.revokedBy }).from(apiTokens).where(eq(apiTokens.name, "to revoke"));
     expect(revokedBy).toEqual({ revokedBy: admin.id });
+  });
+
+  it("counts every check by outcome for GET /api/metrics", async () => {
+    const checks = async () => {
+      const { body } = await scrapeMetrics();
+      const count = (outcome: string) => Number(new RegExp(`^tenant_console_api_token_checks_total\\{outcome="${outcome}"\\} (\\d+)$`, "m").exec(body)?.[1] ?? 0);
+      return Object.fromEntries(["accepted", "unknown", "revoked", "missing_scope"].map((o) => [o, count(o)]));
+    };
+    const good = await token(admin, "counted", { role: "support" });
+    const gone = await token(admin, "counted, revoked", { role: "support" });
+    await revokeApiToken({ id: admin.id, email: admin.email }, { name: "counted, revoked" });
+    const before = await checks();
+    await handleListEvents(get("/api/webhook-events", good));
+    await handleListEvents(get("/api/webhook-events", gone));
+    await handleListEvents(get("/api/webhook-events", `tcapi_${"C".repeat(43)}`, "198.51.100.9"));
+    await authenticateMetrics(get("/api/metrics", good));
+    const after = await checks();
+    expect(Object.fromEntries(Object.entries(after).map(([o, n]) => [o, n - before[o]!]))).toEqual({ accepted: 1, unknown: 1, revoked: 1, missing_scope: 1 });
   });
 });

@@ -8,6 +8,7 @@ import { consoleUsers } from "@/lib/db/schema";
 import { apiTokenAddresses, apiTokens } from "@/lib/db/tokens-schema";
 import { env } from "@/lib/env";
 import { errorMessage, logger } from "@/lib/logger";
+import { countTokenCheck, type TokenCheckOutcome } from "@/lib/metrics/metrics";
 import { API_TOKEN_PREFIX, type ApiTokenScope } from "./api-token-format";
 import { recordFailedGuess, refusedUntil } from "./api-token-throttle";
 import { clientAddress } from "./client-ip";
@@ -127,27 +128,33 @@ async function noteUse(token: FoundToken, actor: AuditActor, address: string, no
 export async function checkApiToken(request: Request, secret: string | null, scope: ApiTokenScope, now = new Date()): Promise<TokenCheck> {
   const address = requestAddress(request);
   const refusedTill = refusedUntil(address, now);
-  if (refusedTill) return answerGuess(tooManyGuesses(refusedTill, now));
-  if (!secret) return refuse(401, "Send an API token as: Authorization: Bearer <token>.");
+  if (refusedTill) return answerGuess(counted("throttled", tooManyGuesses(refusedTill, now)));
+  if (!secret) return counted("unknown", refuse(401, "Send an API token as: Authorization: Bearer <token>."));
   try {
     const [token] = secret.startsWith(API_TOKEN_PREFIX) ? await findToken(hashApiTokenSecret(secret)) : [];
     if (!token) {
       const retryAt = await recordFailedGuess(address, now);
-      return answerGuess(retryAt ? tooManyGuesses(retryAt, now) : refuse(401, "This API token is not valid."));
+      return answerGuess(retryAt ? counted("throttled", tooManyGuesses(retryAt, now)) : counted("unknown", refuse(401, "This API token is not valid.")));
     }
-    if (token.revokedAt) return refuse(401, "This API token was revoked.");
-    if (token.expiresAt && token.expiresAt <= now) return refuse(401, "This API token has expired.");
+    if (token.revokedAt) return counted("revoked", refuse(401, "This API token was revoked."));
+    if (token.expiresAt && token.expiresAt <= now) return counted("expired", refuse(401, "This API token has expired."));
     const { user } = token;
-    if (token.userId && (!user || user.disabled || !hasRole(user.role, token.role))) return refuse(401, "This API token is no longer valid.");
-    if (!token.scopes.includes(scope)) return refuse(403, `This API token lacks the ${scope} scope.`);
+    if (token.userId && (!user || user.disabled || !hasRole(user.role, token.role))) return counted("user_lost_role", refuse(401, "This API token is no longer valid."));
+    if (!token.scopes.includes(scope)) return counted("missing_scope", refuse(403, `This API token lacks the ${scope} scope.`));
     const actor: AuditActor = token.userId && user ? { id: token.userId, email: user.email } : { id: null, email: null };
     await noteUse(token, actor, address, now);
-    return {
+    return counted("accepted", {
       ok: true,
       caller: { id: token.userId ?? token.id, email: user?.email ?? `api token ${token.name}`, name: token.name, role: token.role },
-    };
+    });
   } catch (error) {
     logger.warn("api token check failed", { error: errorMessage(error) });
     return refuse(503, "The console's database did not answer, so the token could not be checked. Try again in a moment.");
   }
+}
+
+/** The check's outcome, counted for GET /api/metrics (tenant_console_api_token_checks_total). */
+function counted<T extends TokenCheck>(outcome: TokenCheckOutcome, check: T): T {
+  countTokenCheck(outcome);
+  return check;
 }
