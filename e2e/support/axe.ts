@@ -41,6 +41,10 @@ export async function axeViolations(page: Page, { include, runOnly }: AxeScan = 
  * that took clicks to reach is scanned as it is) and scanned again for the colour rules, then put back.
  */
 export async function expectNoSeriousA11yViolations(page: Page, state = page.url(), schemes: readonly ColorScheme[] = ["light"]) {
+  // At rest includes the page's <title>: Next streams a dynamic page's metadata after its first content
+  // (to browsers; crawlers get it up front), so on a loaded machine the heading can show before the title
+  // arrives. A page that never gets one still fails here.
+  await expect(page, `${state}: the page's title`).toHaveTitle(/\S/);
   const switching = schemes.includes("dark");
   const described: string[] = [];
   for (const scheme of schemes) {
