@@ -1,5 +1,6 @@
 import { API_TOKEN_PREFIX } from "@/lib/tokens/constants";
-import { createApiToken, findTokenUser, listApiTokens, revokeApiToken, type TokenCreator } from "@/lib/tokens/tokens";
+import { findUserByEmail } from "@/lib/auth/users";
+import { createApiToken, listApiTokens, revokeApiToken, type TokenCreator } from "@/lib/tokens/tokens";
 import type { ApiTokenView } from "@/lib/tokens/types";
 import { cliActor, defineCli, parseCommand, requireOption, UsageError } from "./cli";
 
@@ -21,7 +22,7 @@ function parseDays(value: string | undefined): number | undefined {
 
 async function creatorFor(email: string | undefined): Promise<TokenCreator> {
   if (email === undefined) return { actor: cliActor, user: null };
-  const user = await findTokenUser(email);
+  const user = await findUserByEmail(email);
   if (!user) throw new Error(`No user with the email ${email}.`);
   if (user.disabled) throw new Error(`${user.email} is disabled: a token for them would not work.`);
   return { actor: cliActor, user: { id: user.id, role: user.role } };

@@ -6,3 +6,6 @@ export const API_TOKEN_PREFIX = "tcapi_";
 /** `api`: the /api data routes, with the token's role; `metrics`: GET /api/metrics. */
 export const apiTokenScopes = ["api", "metrics"] as const;
 export type ApiTokenScope = (typeof apiTokenScopes)[number];
+
+/** Whether a token works now: `inactive` when its user is disabled or no longer holds its role. */
+export type ApiTokenStatus = "active" | "expired" | "revoked" | "inactive";

@@ -9,7 +9,7 @@ import { apiTokenAddresses, apiTokens } from "@/lib/db/tokens-schema";
 import { env } from "@/lib/env";
 import { errorMessage, logger } from "@/lib/logger";
 import { countTokenCheck, type TokenCheckOutcome } from "@/lib/metrics/metrics";
-import { API_TOKEN_PREFIX, type ApiTokenScope } from "./api-token-format";
+import { API_TOKEN_PREFIX, type ApiTokenScope, type ApiTokenStatus } from "./api-token-format";
 import { recordFailedGuess, refusedUntil } from "./api-token-throttle";
 import { clientAddress } from "./client-ip";
 import { hasRole, type Role } from "./roles";
@@ -101,6 +101,28 @@ function findToken(hash: string) {
 type FoundToken = Awaited<ReturnType<typeof findToken>>[number];
 
 /**
+ * Whether a token works now: the one rule the check below applies at each request and the list shows.
+ * A token made for a user (userId) works while that user exists, is enabled and holds the token's role.
+ */
+export function tokenStatus(
+  token: { revokedAt: Date | null; expiresAt: Date | null; role: Role; userId: string | null },
+  user: { role: Role; disabled: boolean } | null,
+  now: Date,
+): ApiTokenStatus {
+  if (token.revokedAt) return "revoked";
+  if (token.expiresAt && token.expiresAt <= now) return "expired";
+  if (token.userId && (!user || user.disabled || !hasRole(user.role, token.role))) return "inactive";
+  return "active";
+}
+
+/** What a token that no longer works is told (never which user or role). */
+const NOT_WORKING: Record<Exclude<ApiTokenStatus, "active">, string> = {
+  revoked: "This API token was revoked.",
+  expired: "This API token has expired.",
+  inactive: "This API token is no longer valid.",
+};
+
+/**
  * Notes a use: at most once a minute from the same address. A first use from an address is added to
  * api_token_addresses and audited in the same transaction; two instances seeing it at once audit it once.
  */
@@ -136,10 +158,9 @@ export async function checkApiToken(request: Request, secret: string | null, sco
       const retryAt = await recordFailedGuess(address, now);
       return answerGuess(retryAt ? counted("throttled", tooManyGuesses(retryAt, now)) : counted("unknown", refuse(401, "This API token is not valid.")));
     }
-    if (token.revokedAt) return counted("revoked", refuse(401, "This API token was revoked."));
-    if (token.expiresAt && token.expiresAt <= now) return counted("expired", refuse(401, "This API token has expired."));
     const { user } = token;
-    if (token.userId && (!user || user.disabled || !hasRole(user.role, token.role))) return counted("user_lost_role", refuse(401, "This API token is no longer valid."));
+    const status = tokenStatus(token, user, now);
+    if (status !== "active") return counted(status, refuse(401, NOT_WORKING[status]));
     if (!token.scopes.includes(scope)) return counted("missing_scope", refuse(403, `This API token lacks the ${scope} scope.`));
     const actor: AuditActor = token.userId && user ? { id: token.userId, email: user.email } : { id: null, email: null };
     await noteUse(token, actor, address, now);

@@ -67,6 +67,11 @@ export async function findSessionSubject(where: string | SQL): Promise<SessionSu
   return row;
 }
 
+/** Who a user is, by email (any case): for a CLI that names a user (`npm run tokens -- create --user`). */
+export function findUserByEmail(email: string): Promise<SessionSubject | undefined> {
+  return findSessionSubject(byEmail(email));
+}
+
 export async function recordSignIn(id: string, at: Date): Promise<void> {
   const db = await getDb();
   await db.update(consoleUsers).set({ lastSignInAt: at }).where(eq(consoleUsers.id, id));

@@ -12,7 +12,7 @@ import { registerDatabaseGauges } from "./database-gauges";
 /** The receiver's answers: stored (a new event), duplicate (a redelivery counted), conflicting (a redelivery with another body, answered 200), refused (4xx), failed (5xx). */
 export type ReceiptOutcome = "stored" | "duplicate" | "conflicting" | "refused" | "failed";
 /** A bearer token's check: accepted, or why not (a guess matching no token, an address throttled, a token that no longer works, or lacks the scope). */
-export type TokenCheckOutcome = "accepted" | "unknown" | "throttled" | "revoked" | "expired" | "user_lost_role" | "missing_scope";
+export type TokenCheckOutcome = "accepted" | "unknown" | "throttled" | "revoked" | "expired" | "inactive" | "missing_scope";
 /** An attempt's outcome: delivered, retrying (failed, to be tried again), failed (failed for good). */
 export type ForwardOutcome = "delivered" | "retrying" | "failed";
 
@@ -60,7 +60,7 @@ function createMetrics() {
     ),
     tokenChecks: counter(
       "tenant_console_api_token_checks_total",
-      "Bearer tokens this instance checked on /api, by outcome: accepted, unknown (a guess), throttled (its address refused), revoked, expired, user_lost_role (its user disabled or below its role), missing_scope.",
+      "Bearer tokens this instance checked on /api, by outcome: accepted, unknown (a guess), throttled (its address refused), revoked, expired, inactive (its user disabled or below its role), missing_scope.",
       ["outcome"],
     ),
   };

@@ -3,7 +3,7 @@ import { and, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import type { ApiTokenScope } from "@/lib/auth/api-token-format";
-import { newApiTokenSecret } from "@/lib/auth/api-tokens";
+import { newApiTokenSecret, tokenStatus } from "@/lib/auth/api-tokens";
 import { SHARED_ADDRESS } from "@/lib/auth/client-ip";
 import { hasRole, type Role } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
@@ -12,7 +12,7 @@ import { apiTokens } from "@/lib/db/tokens-schema";
 import { databaseErrorCode } from "@/lib/logger";
 import type { ActionResult } from "@/lib/call-action";
 import { createApiTokenSchema, revokeApiTokenSchema } from "./schemas";
-import type { ApiTokenStatus, ApiTokenView, CreateApiTokenField, CreateApiTokenResult } from "./types";
+import type { ApiTokenView, CreateApiTokenField, CreateApiTokenResult } from "./types";
 
 /*
  * Managing API tokens: create, list, revoke, each change audited in its own transaction. Verifying a
@@ -60,17 +60,6 @@ export async function createApiToken(creator: TokenCreator, rawInput: unknown, n
   return { ok: true, id, name: input.name, secret };
 }
 
-/** The user a CLI token is made for (by email, any case), or undefined. */
-export async function findTokenUser(email: string): Promise<{ id: string; email: string; role: Role; disabled: boolean } | undefined> {
-  const db = await getDb();
-  const [user] = await db
-    .select({ id: consoleUsers.id, email: consoleUsers.email, role: consoleUsers.role, disabled: consoleUsers.disabled })
-    .from(consoleUsers)
-    .where(sql`lower(${consoleUsers.email}) = lower(${email.trim()})`)
-    .limit(1);
-  return user;
-}
-
 /**
  * Revokes a token by id (the page) or name (the CLI, any case): it stops working at the next request.
  * Revoking one already revoked changes nothing and says so.
@@ -98,13 +87,6 @@ export async function revokeApiToken(actor: AuditActor, which: { id: string } | 
     await recordAudit({ actor, action: "api_token.revoked", outcome: "success", target: revoked.name }, tx);
     return { ok: true, name: revoked.name } as const;
   });
-}
-
-function statusOf(token: { revokedAt: Date | null; expiresAt: Date | null; role: Role }, user: { role: Role; disabled: boolean } | null, hasUser: boolean, now: Date): ApiTokenStatus {
-  if (token.revokedAt) return "revoked";
-  if (token.expiresAt && token.expiresAt <= now) return "expired";
-  if (hasUser && (!user || user.disabled || !hasRole(user.role, token.role))) return "inactive";
-  return "active";
 }
 
 /** Every token, working ones first, newest first; never a secret or its hash. */
@@ -146,6 +128,6 @@ export async function listApiTokens(now = new Date()): Promise<ApiTokenView[]> {
     lastUsedAt: iso(token.lastUsedAt),
     // Without a trusted proxy every caller shares one throttle key: no address to show.
     lastUsedAddress: token.lastUsedAddress === SHARED_ADDRESS ? null : token.lastUsedAddress,
-    status: statusOf(token, user, token.userId !== null, now),
+    status: tokenStatus(token, user, now),
   }));
 }

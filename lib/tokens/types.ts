@@ -1,10 +1,9 @@
-import type { ApiTokenScope } from "@/lib/auth/api-token-format";
+import type { ApiTokenScope, ApiTokenStatus } from "@/lib/auth/api-token-format";
 import type { Role } from "@/lib/auth/roles";
 
 /** Client-safe shapes of the tokens page. Never a secret, nor its hash. */
 
-/** `inactive`: its user is disabled or no longer holds its role. */
-export type ApiTokenStatus = "active" | "expired" | "revoked" | "inactive";
+export type { ApiTokenStatus };
 
 export type ApiTokenView = {
   id: string;
