@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { recordRepeatedAudit } from "@/lib/audit/audit";
-import { getDb } from "@/lib/db";
+import { getDb, rowsOf } from "@/lib/db";
 import { loginAttempts } from "@/lib/db/schema";
 import { ADDRESS_MAX_FAILURES, WINDOW_MS } from "./throttle";
 
@@ -64,7 +64,7 @@ export async function recordFailedGuess(address: string, now: Date): Promise<Dat
       where (select count(*) from recent) < ${ADDRESS_MAX_FAILURES}
     )
     select (select count(*) from recent)::int as failures, (extract(epoch from (select min(at) from recent)) * 1000)::float8 as oldest_ms`);
-  const [row] = (result as unknown as { rows: Array<{ failures: number; oldest_ms: number | null }> }).rows;
+  const [row] = rowsOf<{ failures: number; oldest_ms: number | null }>(result);
   if (!row || row.failures < ADDRESS_MAX_FAILURES || row.oldest_ms === null) return null;
   const retryAt = new Date(row.oldest_ms + WINDOW_MS);
   await db.transaction((tx) =>

@@ -34,6 +34,14 @@ export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
  */
 export type Executor = Database | Transaction;
 
+/**
+ * The rows of a raw `db.execute(sql…)`: both drivers (node-postgres and PGlite) answer `{ rows }`, which
+ * the shared PgDatabase type does not say; `T` is what the statement selects.
+ */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
 export type DatabaseTarget =
   | { kind: "postgres"; url: string; poolSize?: number; statementTimeoutMs?: number }
   /** `template`: a migrated data directory (PGlite's dumpDataDir) to start an empty `dataDir` (or memory) from. */

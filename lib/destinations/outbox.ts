@@ -2,7 +2,7 @@ import "server-only";
 import { inArray, sql } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit/audit";
 import { getConnection } from "@/lib/connections/connections";
-import { getDb } from "@/lib/db";
+import { getDb, rowsOf } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
 import { countForward, observeDelivered } from "@/lib/metrics/metrics";
 import { AUTO_PAUSE_HOURS, BREAKER_FIRST_PROBE_SECONDS, BREAKER_MAX_PROBE_SECONDS, BREAKER_THRESHOLD, RATE_SPACING } from "./constants";
@@ -199,7 +199,7 @@ export async function recordAttempts(records: readonly AttemptRecord[]): Promise
       from outcome where f.id = outcome.id
     )
     select destination_id, origin, lag_seconds from deliveries where lag_seconds is not null`);
-  countAttempts(records, (result as unknown as { rows: Array<{ destination_id: string; origin: string; lag_seconds: number }> }).rows);
+  countAttempts(records, rowsOf<{ destination_id: string; origin: string; lag_seconds: number }>(result));
   const failing = records.filter((r) => !r.ok && r.countsAgainstDestination !== false);
   if (failing.length > 0) await pauseLongFailing([...new Set(failing.map((r) => r.destinationId))]);
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getConnection } from "@/lib/connections/connections";
-import { getDb, type Executor } from "@/lib/db";
+import { getDb, rowsOf, type Executor } from "@/lib/db";
 import { forwardDestinations, forwardReplays, type ForwardDestination } from "@/lib/db/forwarding-schema";
 import { webhookEvents } from "@/lib/db/schema";
 import { parseEventFilters, replayCondition } from "@/lib/webhooks/webhooks";
@@ -40,7 +40,6 @@ async function select(raw: ReplayInput): Promise<Selection | Failure> {
   return { ok: true, destination: found.row, connection: found.connection, condition: replayCondition(parsedFilters.filters, connectionId), filters };
 }
 
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 const count = (n: number) => n.toLocaleString("en");
 const events = (n: number) => `${count(n)} event${n === 1 ? "" : "s"}`;
 

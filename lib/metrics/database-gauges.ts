@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { Gauge, type Registry } from "prom-client";
-import { getDb } from "@/lib/db";
+import { getDb, rowsOf } from "@/lib/db";
 import { alertKindEnum } from "@/lib/db/alerts-schema";
 import { errorMessage, logger } from "@/lib/logger";
 
@@ -46,7 +46,6 @@ const CONNECTIONS = sql`select id, name, region from connections`;
 /** A scrape's statements, for the bench to time and EXPLAIN. */
 export const SCRAPE_QUERIES = { connections: CONNECTIONS, destinations: DESTINATIONS, openAlerts: OPEN_ALERTS };
 
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 async function readSnapshot(): Promise<Snapshot> {
   const db = await getDb();
