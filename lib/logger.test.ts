@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from "vitest";
 import { DrizzleQueryError, sql } from "drizzle-orm";
 import { setUpTestDatabase, unreachableDatabase } from "@/lib/testing/database";
 import { captureLogLines } from "@/lib/testing/log-lines";
-import { databaseErrorCode, errorMessage, flushRepeatedLogLines, logger, redact } from "./logger";
+import { databaseErrorCode, errorMessage } from "./error-message";
+import { flushRepeatedLogLines, logger, redact } from "./logger";
 
 const EMAIL = "jane@example.com";
 const PHONE = "+15555551234";

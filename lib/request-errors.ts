@@ -1,6 +1,7 @@
 import "server-only";
 import type { Instrumentation } from "next";
-import { errorMessage, logger } from "@/lib/logger";
+import { errorMessage } from "@/lib/error-message";
+import { logger } from "@/lib/logger";
 
 type OnRequestError = Parameters<Instrumentation.onRequestError>;
 

@@ -5,7 +5,8 @@ import type { ZodType } from "zod";
 import { authorizeAction, isActionFailure, type ActionFailure, type SessionUser } from "@/lib/auth/guards";
 import type { Role } from "@/lib/auth/roles";
 import { actionCrashMessage } from "@/lib/call-action";
-import { errorMessage, logger } from "@/lib/logger";
+import { errorMessage } from "@/lib/error-message";
+import { logger } from "@/lib/logger";
 
 /** A path to revalidate, as revalidatePath takes it: a page, or `[path, "layout"]` for a layout and every page under it. */
 type Revalidation = string | readonly [path: string, type: "layout" | "page"];

@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { closeDb, DatabaseBusyError } from "@/lib/db";
 import { EnvError } from "@/lib/env";
-import { errorMessage } from "@/lib/logger";
+import { errorMessage } from "@/lib/error-message";
 
 /** Where a command prints and what it reads from standard input: the process's own, or a test's. */
 export type CliIo = {

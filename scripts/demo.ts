@@ -1,7 +1,7 @@
 import path from "node:path";
 import { STORY_INCIDENTS } from "@/emulator/server";
 import { roleForGroups } from "@/lib/auth/sso-claims";
-import { errorMessage } from "@/lib/logger";
+import { errorMessage } from "@/lib/error-message";
 import { DEMO_ALERTS } from "./demo-alerts";
 import { DEMO_OIDC_NAME, demoUsers, logTail, startDemoStack, terminal, type DemoStack } from "./demo-stack";
 import { readPort } from "./ports.mjs";

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { STORY_INCIDENTS } from "@/emulator/server";
-import { errorMessage } from "@/lib/logger";
+import { errorMessage } from "@/lib/error-message";
 import { TOUR_ALERTS } from "./demo-alerts";
 import { demoUsers, logTail, startDemoStack, terminal, type DemoStack } from "./demo-stack";
 import { readPort } from "./ports.mjs";

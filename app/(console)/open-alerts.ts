@@ -2,7 +2,8 @@ import "server-only";
 import { cache } from "react";
 import { listOpenAlerts } from "@/lib/alerts/alerts";
 import type { AlertSummary } from "@/lib/alerts/types";
-import { errorMessage, logger } from "@/lib/logger";
+import { errorMessage } from "@/lib/error-message";
+import { logger } from "@/lib/logger";
 
 /**
  * The open, unmuted alerts, read once per request: the layout's banner and navigation badge and the

@@ -8,7 +8,7 @@ import { getDb } from "@/lib/db";
 import { alertNoticeTargets, type AlertNoticeTarget } from "@/lib/db/alerts-schema";
 import { consoleUsers } from "@/lib/db/schema";
 import { env } from "@/lib/env";
-import { databaseErrorCode } from "@/lib/logger";
+import { databaseErrorCode } from "@/lib/error-message";
 import { checkUrlToSave, outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
 import { urlOrigin } from "@/lib/outbound/shown-to-role";
 import { decryptSecret, encryptSecret, newSigningSecret, SecretDecryptionError } from "@/lib/secrets";

@@ -1,6 +1,7 @@
 import "server-only";
 import { env } from "@/lib/env";
-import { errorMessage, logger } from "@/lib/logger";
+import { errorMessage } from "@/lib/error-message";
+import { logger } from "@/lib/logger";
 import { evaluateAlerts } from "./evaluate";
 import { sendDueNotices } from "./notice-sender";
 

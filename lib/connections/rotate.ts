@@ -5,7 +5,8 @@ import { getDb, type Database, type Executor } from "@/lib/db";
 import { alertNoticeTargets } from "@/lib/db/alerts-schema";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
 import { connections, connectionSecrets } from "@/lib/db/schema";
-import { errorMessage, logger } from "@/lib/logger";
+import { errorMessage } from "@/lib/error-message";
+import { logger } from "@/lib/logger";
 import { keyringFromEnv, needsRotation, resealSecret, SecretDecryptionError, type SecretBinding } from "@/lib/secrets";
 
 type Keyring = ReturnType<typeof keyringFromEnv>;

@@ -6,7 +6,7 @@ import type { Role } from "@/lib/auth/roles";
 import { getConnection } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
-import { databaseErrorCode } from "@/lib/logger";
+import { databaseErrorCode } from "@/lib/error-message";
 import { checkUrlToSave, outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
 import { decryptSecret, encryptSecret, newSigningSecret } from "@/lib/secrets";
 import { MAX_DESTINATIONS_PER_CONNECTION, PREVIOUS_SECRET_HOURS, SERVICE_SIGNING_NEEDS_SERVER_KEY, SERVICE_SIGNING_TAKES_ONLY_VERIFIED } from "./constants";

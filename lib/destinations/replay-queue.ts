@@ -3,7 +3,8 @@ import { and, inArray, sql, type SQL } from "drizzle-orm";
 import { getDb, targetFromEnv } from "@/lib/db";
 import type { ForwardDestination } from "@/lib/db/forwarding-schema";
 import { webhookEvents } from "@/lib/db/schema";
-import { errorMessage, logger } from "@/lib/logger";
+import { errorMessage } from "@/lib/error-message";
+import { logger } from "@/lib/logger";
 import { parseEventFilters, replayCondition } from "@/lib/webhooks/webhooks";
 import { wakeForwarding } from "./worker";
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { performance } from "node:perf_hooks";
-import { errorMessage, logger } from "@/lib/logger";
+import { errorMessage } from "@/lib/error-message";
+import { logger } from "@/lib/logger";
 import { outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
 import { eventsReceived, onDeliveriesQueued } from "@/lib/webhooks/webhooks";
 import { attemptDeliveries, startAttempts } from "./forward";

@@ -1,7 +1,8 @@
 import "server-only";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getServiceConnection } from "@/lib/connections/connections";
-import { errorMessage, logger } from "@/lib/logger";
+import { errorMessage } from "@/lib/error-message";
+import { logger } from "@/lib/logger";
 import { deleteEmailOtpConfiguration, getEmailOtpConfiguration } from "@/lib/service";
 import { describeServiceFailure } from "@/lib/service/messages";
 import { emailOtpDisplayFields } from "./fields";

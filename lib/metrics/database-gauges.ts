@@ -4,7 +4,8 @@ import pg from "pg";
 import { Gauge, type Registry } from "prom-client";
 import { getDb, rowsOf } from "@/lib/db";
 import { alertKindEnum } from "@/lib/db/alerts-schema";
-import { errorMessage, logger } from "@/lib/logger";
+import { errorMessage } from "@/lib/error-message";
+import { logger } from "@/lib/logger";
 
 /**
  * The gauges read from the database when Prometheus scrapes: the same figures on every instance (they

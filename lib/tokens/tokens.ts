@@ -9,7 +9,7 @@ import { hasRole, type Role } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
 import { consoleUsers } from "@/lib/db/schema";
 import { apiTokens } from "@/lib/db/tokens-schema";
-import { databaseErrorCode } from "@/lib/logger";
+import { databaseErrorCode } from "@/lib/error-message";
 import type { ActionResult } from "@/lib/call-action";
 import { createApiTokenSchema, revokeApiTokenSchema } from "./schemas";
 import type { ApiTokenView, CreateApiTokenField, CreateApiTokenResult } from "./types";

@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb, targetFromEnv, type Executor } from "@/lib/db";
-import { databaseErrorCode } from "@/lib/logger";
+import { databaseErrorCode } from "@/lib/error-message";
 
 /**
  * webhook_events is partitioned by UTC month of receipt (migration 0005): one table per month, named

@@ -1,6 +1,7 @@
 import "server-only";
 import { hashWebhookToken } from "@/lib/connections/connections";
-import { databaseErrorCode, errorMessage, logger } from "@/lib/logger";
+import { databaseErrorCode, errorMessage } from "@/lib/error-message";
+import { logger } from "@/lib/logger";
 import { countReceipt, observeReceipt } from "@/lib/metrics/metrics";
 import { checkEnvelope } from "./envelope";
 import { webhookError, webhookJson } from "./errors";

@@ -2,7 +2,8 @@ import "server-only";
 import crypto from "node:crypto";
 import { getDb } from "@/lib/db";
 import { webhookRejections } from "@/lib/db/schema";
-import { errorMessage, logger } from "@/lib/logger";
+import { errorMessage } from "@/lib/error-message";
+import { logger } from "@/lib/logger";
 import { countRefusal } from "@/lib/metrics/metrics";
 import { REJECTION_REASON_VALUES } from "./types";
 

@@ -5,7 +5,8 @@ import { getDb, targetFromEnv, withOwnConnection } from "@/lib/db";
 import { forwardDeliveries } from "@/lib/db/forwarding-schema";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { env } from "@/lib/env";
-import { errorMessage, logger } from "@/lib/logger";
+import { errorMessage } from "@/lib/error-message";
+import { logger } from "@/lib/logger";
 import { dropEventPartitionsBefore, ensureUpcomingPartitions } from "./partitions";
 
 /** Any fixed number: only one instance purges at a time (the others skip that round). */

@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import { getTableColumns, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { getDb, targetFromEnv, type Executor } from "@/lib/db";
-import { databaseErrorCode } from "@/lib/logger";
+import { databaseErrorCode } from "@/lib/error-message";
 import { countReceipt, observeBatch } from "@/lib/metrics/metrics";
 import { webhookEvents } from "@/lib/db/schema";
 import { isTestEventId } from "./constants";
