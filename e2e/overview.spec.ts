@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { signIn } from "./support/auth";
+import { sidewaysOverflow } from "./support/axe";
 import { ACME_TENANT, expireAuthenticator, tenantWebhookUrl } from "./support/emulator";
 import { e2eUsers } from "./support/env";
 
@@ -8,10 +9,13 @@ const card = (page: Page, name: string) => page.locator(`[data-testid="connectio
 
 test.describe("overview", () => {
   const userId = `usr_e2e_overview_${crypto.randomBytes(4).toString("hex")}`;
+  // The longest a row gets: an id far wider than its column, the longest method, and a platform.
+  const longUserId = `usr_e2e_overview_with_an_id_much_longer_than_its_column_${crypto.randomBytes(4).toString("hex")}`;
 
   test.beforeAll(async ({ request }) => {
     // A real expiry through the emulator and the receiver, and a delivery with a forged signature.
     await expireAuthenticator(userId, { verificationMethod: "SMS" });
+    await expireAuthenticator(longUserId, { verificationMethod: "EMAIL_MAGIC_LINK", devicePlatform: "ANDROID" });
     const body = JSON.stringify({ version: 1, id: crypto.randomUUID(), source: "https://evil.example", time: new Date().toISOString(), tenantId: ACME_TENANT, type: "authenticator.expired", data: {} });
     const refused = await request.post(await tenantWebhookUrl(), {
       headers: { "content-type": "application/json", "x-signature-v2": `t=${Math.floor(Date.now() / 1000)},v2=Zm9yZ2Vk` },
@@ -39,6 +43,9 @@ test.describe("overview", () => {
 
     // The expiry is listed with its user; its link opens the event's detail drawer in the log.
     await expect(page.getByTestId("expired-today").getByRole("link", { name: userId })).toHaveAttribute("href", /^\/webhooks\?connectionId=all&event=\d+$/);
+    // Whatever the rows hold, the table fits its card at 1280×800: a long id is cut short, its title whole.
+    await expect(page.getByTestId("expired-today").getByTitle(longUserId)).toBeVisible();
+    expect(await sidewaysOverflow(page, { tables: true })).toEqual([]);
 
     // The hourly chart draws (client-side) and its table links each count to the log, filtered to it.
     const perHour = page.getByTestId("expired-per-hour");

@@ -1,6 +1,6 @@
 import { Link } from "@/components/ui/link";
 import { Card } from "@/components/ui/card";
-import { Table, TableHead, TableSkeleton, Td } from "@/components/ui/table";
+import { Table, TableSkeleton, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { eventHref } from "@/lib/overview/links";
 import type { RecentExpiry } from "@/lib/overview/types";
@@ -33,21 +33,32 @@ export async function ExpiredToday({ expiries: pending }: { expiries: Promise<Re
             No authenticator expired in the last 24 h.
           </p>
         ) : (
-          <Table caption="The latest expired authenticators" className="shadow-none">
-            <TableHead columns={columns} />
+          // A fixed layout: what the rows hold never widens the table past its card (a long id or tenant name is
+          // cut short, whole in its title; the columns fit the longest method and "in under a minute"). A phone scrolls it.
+          <Table caption="The latest expired authenticators" className="shadow-none" tableClassName="w-[max(100%,32rem)] table-fixed">
+            <thead>
+              <tr>
+                <Th>User</Th>
+                <Th className="w-36">Method</Th>
+                <Th className="w-28">Tenant</Th>
+                <Th className="w-36">Expired</Th>
+              </tr>
+            </thead>
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
               {expiries.map((e) => (
                 <tr key={e.id}>
-                  <Td className="max-w-48 truncate">
-                    <Link href={eventHref(e.id)} className="font-medium text-indigo-700 hover:underline dark:text-indigo-300" title={e.userId ?? undefined}>
+                  <Td>
+                    <Link href={eventHref(e.id)} className="block truncate font-medium text-indigo-700 hover:underline dark:text-indigo-300" title={e.userId ?? undefined}>
                       {e.userId ?? "(no user id)"}
                     </Link>
                   </Td>
-                  <Td>
-                    {e.verificationMethod ?? "—"}
-                    {e.devicePlatform ? <span className="text-slate-600 dark:text-slate-300"> · {e.devicePlatform}</span> : null}
+                  <Td className="whitespace-normal">
+                    <span className="font-mono text-xs">{e.verificationMethod ?? "—"}</span>
+                    {e.devicePlatform ? <span className="block text-xs text-slate-600 dark:text-slate-300">{e.devicePlatform}</span> : null}
                   </Td>
-                  <Td className="max-w-40 truncate">{e.connectionName}</Td>
+                  <Td className="truncate">
+                    <span title={e.connectionName}>{e.connectionName}</span>
+                  </Td>
                   <Td>
                     <Time iso={e.expiresAt} />
                   </Td>
