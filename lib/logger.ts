@@ -3,7 +3,6 @@ import pino from "pino";
 import { logLevel } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 
-
 /**
  * One-line JSON logs on standard error, written by pino, so a CLI's standard output stays its answer.
  * Fields whose names suggest a secret are replaced before anything is written: a key passed by mistake

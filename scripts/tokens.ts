@@ -1,6 +1,6 @@
 import { API_TOKEN_PREFIX } from "@/lib/tokens/constants";
 import { findUserByEmail } from "@/lib/auth/users";
-import { createApiToken, listApiTokens, revokeApiToken, type TokenCreator } from "@/lib/tokens/tokens";
+import { createApiToken, listApiTokens, revokeApiTokenByName, type TokenCreator } from "@/lib/tokens/tokens";
 import type { ApiTokenView } from "@/lib/tokens/types";
 import { cliActor, defineCli, parseCommand, requireOption, UsageError } from "./cli";
 
@@ -62,7 +62,7 @@ export const tokensCli = defineCli(import.meta.url, usage, async (argv, io) => {
       return;
     }
     case "revoke": {
-      const revoked = await revokeApiToken(cliActor, { name: requireOption("name", values.name) });
+      const revoked = await revokeApiTokenByName(cliActor, requireOption("name", values.name));
       if (!revoked.ok) throw new Error(revoked.error);
       io.print(`Revoked ${revoked.name}: it stops working at its next request.`);
       return;

@@ -31,11 +31,11 @@ export function refusedUntil(address: string, now: Date): Date | null {
   return null;
 }
 
-function remember(address: string, until: Date): void {
+function remember(address: string, until: Date, now: Date): void {
   const cache = refusals();
   cache.delete(address);
   if (cache.size >= MAX_CACHED_REFUSALS) {
-    for (const [key, at] of cache) if (at <= Date.now()) cache.delete(key);
+    for (const [key, at] of cache) if (at <= now.getTime()) cache.delete(key);
     if (cache.size >= MAX_CACHED_REFUSALS) cache.delete(cache.keys().next().value!);
   }
   cache.set(address, until.getTime());
@@ -74,6 +74,6 @@ export async function recordFailedGuess(address: string, now: Date): Promise<Dat
       tx,
     ),
   );
-  remember(address, retryAt);
+  remember(address, retryAt, now);
   return retryAt;
 }

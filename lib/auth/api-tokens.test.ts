@@ -7,7 +7,7 @@ import { reloadEnv } from "@/lib/env";
 import { handleGetReplay } from "@/lib/destinations/api";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
-import { createApiToken, revokeApiToken } from "@/lib/tokens/tokens";
+import { createApiToken, revokeApiToken, revokeApiTokenByName } from "@/lib/tokens/tokens";
 import { handleExportEvents, handleGetEvent, handleListEvents } from "@/lib/webhooks/api";
 import { ensureEventPartitions } from "@/lib/webhooks/partitions";
 import { scrapeMetrics } from "@/lib/metrics/metrics";
@@ -113,10 +113,19 @@ describe("API tokens on the /api routes", () => {
     const list = async (secret: string) => (await answer(await handleListEvents(get("/api/webhook-events", secret)))).status;
     const revoked = await token(admin, "to revoke", { role: "support" });
     expect(await list(revoked)).toBe(200);
-    expect(await revokeApiToken({ id: admin.id, email: admin.email }, { name: "TO REVOKE" })).toEqual({ ok: true, name: "to revoke" });
+    expect(await revokeApiTokenByName({ id: admin.id, email: admin.email }, "TO REVOKE")).toEqual({ ok: true, name: "to revoke" });
     const refused = await handleListEvents(get("/api/webhook-events", revoked));
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ error: "unauthorized", errorDescription: "This API token was revoked." });
+    // The page revokes by id, its raw input parsed by lib/tokens: a name, a malformed id or nothing revokes nothing.
+    const actor = { id: admin.id, email: admin.email };
+    const [{ id: revokedId }] = (await db.select({ id: apiTokens.id }).from(apiTokens).where(eq(apiTokens.name, "to revoke"))) as [{ id: string }];
+    expect(await revokeApiToken(actor, { id: revokedId })).toEqual({ ok: false, error: "The token to revoke was already revoked." });
+    const standing = await token(admin, "standing", { role: "support" });
+    for (const raw of [{ name: "standing" }, { id: "standing" }, null]) {
+      expect(await revokeApiToken(actor, raw)).toEqual({ ok: false, error: "This token no longer exists." });
+    }
+    expect(await list(standing)).toBe(200);
 
     const expiring = await token(admin, "expiring", { role: "support", expiresInDays: 1 });
     expect(await list(expiring)).toBe(200);
@@ -184,7 +193,7 @@ describe("API tokens on the /api routes", () => {
     };
     const good = await token(admin, "counted", { role: "support" });
     const gone = await token(admin, "counted, revoked", { role: "support" });
-    await revokeApiToken({ id: admin.id, email: admin.email }, { name: "counted, revoked" });
+    await revokeApiTokenByName({ id: admin.id, email: admin.email }, "counted, revoked");
     const before = await checks();
     await handleListEvents(get("/api/webhook-events", good));
     await handleListEvents(get("/api/webhook-events", gone));

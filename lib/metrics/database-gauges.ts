@@ -47,7 +47,6 @@ const CONNECTIONS = sql`select id, name, region from connections`;
 /** A scrape's statements, for the bench to time and EXPLAIN. */
 export const SCRAPE_QUERIES = { connections: CONNECTIONS, destinations: DESTINATIONS, openAlerts: OPEN_ALERTS };
 
-
 async function readSnapshot(): Promise<Snapshot> {
   const db = await getDb();
   // One after the other: on PGlite they would queue anyway, and on PostgreSQL a scrape takes one connection.

@@ -60,19 +60,20 @@ export async function createApiToken(creator: TokenCreator, rawInput: unknown, n
   return { ok: true, id, name: input.name, secret };
 }
 
-/**
- * Revokes a token by id (the page) or name (the CLI, any case): it stops working at the next request.
- * Revoking one already revoked changes nothing and says so.
- */
-export async function revokeApiToken(actor: AuditActor, which: { id: string } | { name: string }, now = new Date()): Promise<ActionResult<{ name: string }>> {
-  let match: SQL;
-  if ("id" in which) {
-    const parsed = revokeApiTokenSchema.safeParse(which);
-    if (!parsed.success) return { ok: false, error: "This token no longer exists." };
-    match = eq(apiTokens.id, parsed.data.id);
-  } else {
-    match = sql`lower(${apiTokens.name}) = lower(${which.name.trim()})`;
-  }
+/** Revokes a token by its id (the page's input, parsed here): it stops working at the next request. */
+export async function revokeApiToken(actor: AuditActor, raw: unknown, now = new Date()): Promise<ActionResult<{ name: string }>> {
+  const parsed = revokeApiTokenSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, error: "This token no longer exists." };
+  return revoke(actor, eq(apiTokens.id, parsed.data.id), now);
+}
+
+/** Revokes a token by its name, in any case (the CLI). */
+export function revokeApiTokenByName(actor: AuditActor, name: string, now = new Date()): Promise<ActionResult<{ name: string }>> {
+  return revoke(actor, sql`lower(${apiTokens.name}) = lower(${name.trim()})`, now);
+}
+
+/** Revoking one already revoked changes nothing and says so. */
+async function revoke(actor: AuditActor, match: SQL, now: Date): Promise<ActionResult<{ name: string }>> {
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [revoked] = await tx

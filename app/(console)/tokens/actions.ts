@@ -1,11 +1,11 @@
 "use server";
 import type { ActionResult } from "@/lib/call-action";
 import { runAction } from "@/lib/server-action";
-import { revokeApiTokenSchema, type CreateApiTokenInput, type RevokeApiTokenInput } from "@/lib/tokens/schemas";
+import type { CreateApiTokenInput, RevokeApiTokenInput } from "@/lib/tokens/schemas";
 import { createApiToken, revokeApiToken } from "@/lib/tokens/tokens";
 import type { CreateApiTokenResult } from "@/lib/tokens/types";
 
-// Admins only; lib/tokens parses, caps the role at the admin's own and audits. The token acts for its creator.
+// Admins only; lib/tokens parses both inputs, caps the role at the admin's own and audits. The token acts for its creator.
 const pages = ["/tokens"] as const;
 
 export async function createApiTokenAction(input: CreateApiTokenInput): Promise<CreateApiTokenResult> {
@@ -15,8 +15,5 @@ export async function createApiTokenAction(input: CreateApiTokenInput): Promise<
 }
 
 export async function revokeApiTokenAction(input: RevokeApiTokenInput): Promise<ActionResult<{ name: string }>> {
-  return runAction(
-    { name: "revokeApiTokenAction", role: "admin", revalidate: pages, parse: { schema: revokeApiTokenSchema, input, invalid: "This token no longer exists." } },
-    (user, parsed) => revokeApiToken({ id: user.id, email: user.email }, parsed),
-  );
+  return runAction({ name: "revokeApiTokenAction", role: "admin", revalidate: pages }, (user) => revokeApiToken({ id: user.id, email: user.email }, input));
 }
