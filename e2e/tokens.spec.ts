@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { signIn } from "./support/auth";
 import { e2eUsers } from "./support/env";
+import { manage, member, openTeam, signedInContext } from "./support/team";
 
 /**
  * An admin makes an API token on its page, sees the secret once, a script uses it over HTTP against the
@@ -57,4 +58,58 @@ test("an admin creates a token, it reads /api but no page, and once revoked it g
   const refused = await request.get("/api/webhook-events", { headers: bearer });
   expect(refused.status()).toBe(401);
   expect(await refused.json()).toEqual({ error: "unauthorized", errorDescription: "This API token was revoked." });
+});
+
+/** Makes a token on the tokens page as whoever `page` is signed in as, and answers its secret. */
+async function createToken(page: Page, name: string, role: "admin" | "support"): Promise<string> {
+  await page.goto("/tokens");
+  await page.getByRole("button", { name: "Create a token" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create an API token" });
+  await dialog.getByLabel("Name").fill(name);
+  await dialog.getByLabel("Role").selectOption(role);
+  await dialog.getByRole("button", { name: "Create token" }).click();
+  const shown = page.getByRole("dialog", { name: `Secret of ${name}` });
+  const secret = (await shown.getByTestId("api-token-secret").textContent()) ?? "";
+  await shown.getByRole("button", { name: "Done" }).click();
+  return secret;
+}
+
+test("a member's tokens are listed on the team page and end for good when they are demoted or signed out everywhere", async ({ page, browser, request }) => {
+  test.setTimeout(120_000);
+  const tia = e2eUsers.teamTokens;
+  const theirs = await signedInContext(browser, tia);
+  // Names of this run's own: a retry finds the first try's tokens already made.
+  const [adminName, supportName] = ["admin", "support"].map((role) => `tia ${role} script ${crypto.randomBytes(3).toString("hex")}`) as [string, string];
+  const adminToken = await createToken(theirs.page, adminName, "admin");
+  const supportToken = await createToken(theirs.page, supportName, "support");
+  await theirs.context.close();
+  const status = async (secret: string) => (await request.get("/api/webhook-events", { headers: { authorization: `Bearer ${secret}` } })).status();
+
+  await signIn(page, e2eUsers.admin);
+  await openTeam(page);
+  await expect(member(page, tia.name)).toContainText(adminName);
+  let dialog = await manage(page, tia.name);
+  await dialog.getByRole("button", { name: "Make support" }).click();
+  await expect(dialog).toContainText(`Their API token (${adminName}) is revoked for good.`);
+  await dialog.getByRole("button", { name: "Make support" }).click();
+  await expect(page.getByText(`${tia.name} is now support.`)).toBeVisible();
+  expect([await status(adminToken), await status(supportToken)]).toEqual([401, 200]);
+
+  dialog = await manage(page, tia.name);
+  await dialog.getByRole("button", { name: "Make admin" }).click();
+  await expect(page.getByText(`${tia.name} is now an admin.`)).toBeVisible();
+  expect(await status(adminToken)).toBe(401);
+
+  dialog = await manage(page, tia.name);
+  await dialog.getByRole("button", { name: "Sign out everywhere" }).click();
+  await expect(dialog).toContainText(`Their API token (${supportName}) is revoked for good.`);
+  await dialog.getByRole("button", { name: "Sign out everywhere" }).click();
+  await expect(page.getByText(`Signed ${tia.name} out everywhere.`)).toBeVisible();
+  await expect(member(page, tia.name)).toContainText("None");
+  expect(await status(supportToken)).toBe(401);
+
+  await page.goto("/tokens");
+  const rows = page.getByTestId("api-token").filter({ visible: true });
+  await expect(rows.filter({ hasText: adminName })).toContainText("its user's role was lowered");
+  await expect(rows.filter({ hasText: supportName })).toContainText("its user's sessions were revoked");
 });

@@ -92,6 +92,15 @@ describe("a webhook URL's token", () => {
   });
 });
 
+describe("an API token's secret", () => {
+  it("never reaches a line, in the message or in any field", () => {
+    const secret = "tcapi_Q2xlYXJseU5vdEFSZWFsVG9rZW5CdXRTaGFwZWRMaWtlT25l";
+    logger.warn(`rejected Authorization: Bearer ${secret} from a script`, { detail: `token=${secret}`, list: [`"${secret}"`] });
+    expect(log.lines.join("\n")).not.toContain("Q2xlYXJse");
+    expect(logged()[0]).toMatchObject({ message: "rejected Authorization: Bearer tcapi_[redacted] from a script", detail: "token=tcapi_[redacted]" });
+  });
+});
+
 describe("errorMessage", () => {
   it("recognises drizzle's wrapper by its shape, not its class (the built server holds several copies)", () => {
     const cause = Object.assign(new Error(`date/time field value out of range: "0000-01-01"`), { code: "22008", routine: "DateTimeParseError" });

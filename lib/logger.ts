@@ -1,5 +1,6 @@
 import "server-only";
 import pino from "pino";
+import { API_TOKEN_PREFIX } from "@/lib/auth/api-token-format";
 import { logLevel } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 
@@ -7,7 +8,7 @@ import { errorMessage } from "@/lib/error-message";
  * One-line JSON logs on standard error, written by pino, so a CLI's standard output stays its answer.
  * Fields whose names suggest a secret are replaced before anything is written: a key passed by mistake
  * never reaches a log; so is a webhook URL's token in any text (a message that quotes the path asked
- * for), and an error passed as a field is written as errorMessage's words, never its properties.
+ * for) and an API token's secret (`tcapi_…`), and an error passed as a field is written as errorMessage's words, never its properties.
  *
  * Repeats: a warn or error line whose level, message, `error` and `reason` fields match one written
  * in the last 10 s is counted, not written; when that window ends one line
@@ -39,21 +40,24 @@ const SLASHES = "(?:/|%(?:25)?2f|\\\\)+";
  */
 const WEBHOOK_TOKEN = new RegExp(`(${spelled("api")}${SLASHES}${spelled("webhooks")}${SLASHES})(?!\\[)[^\\s/?#"'<>\`,;)\\]}]+`, "gi");
 
-/** A string with every webhook URL's token replaced. */
-export function redactWebhookTokens(text: string): string {
-  return text.replace(WEBHOOK_TOKEN, "$1[redacted]");
+/** An API token's secret (lib/auth/api-token-format.ts), wherever a line quotes it. */
+const API_TOKEN_SECRET = new RegExp(`${API_TOKEN_PREFIX}[A-Za-z0-9_-]+`, "g");
+
+/** A string with every webhook URL's token and every API token's secret replaced. */
+export function redactSecretsInText(text: string): string {
+  return text.replace(WEBHOOK_TOKEN, "$1[redacted]").replace(API_TOKEN_SECRET, `${API_TOKEN_PREFIX}[redacted]`);
 }
 
 function redactValue(value: unknown): unknown {
-  if (typeof value === "string") return redactWebhookTokens(value);
+  if (typeof value === "string") return redactSecretsInText(value);
   if (Array.isArray(value)) return value.map(redactValue);
   // An error's own properties may hold a failed query's SQL and parameters (drizzle's `params`, a
   // driver's `detail`): only what errorMessage says of it is written.
-  if (value instanceof Error) return redactWebhookTokens(errorMessage(value));
+  if (value instanceof Error) return redactSecretsInText(errorMessage(value));
   return value && typeof value === "object" ? redact(value as Fields) : value;
 }
 
-/** Fields whose names suggest a secret, at any depth, and a webhook URL's token in any string. */
+/** Fields whose names suggest a secret, at any depth, and a webhook URL's token or an API token in any string. */
 export function redact(fields: Fields): Fields {
   return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, SECRET_FIELD.test(k) ? "[redacted]" : redactValue(v)]));
 }

@@ -15,7 +15,8 @@ const usage = `Usage: npm run users -- <command>
   revoke-sessions --email E                                    (signs the user out everywhere)
   unlock --email E                                             (clears failed sign-ins, so every address may try again)
 
-disable, set-password, set-role and revoke-sessions end the user's sessions at their next request.`;
+disable, set-password, set-role and revoke-sessions end the user's sessions at their next request;
+disable and revoke-sessions revoke the user's API tokens too, and set-role those above the new role.`;
 
 async function password(given: string | undefined, io: CliIo): Promise<string> {
   const value = given ?? (await io.readStdin());
@@ -78,7 +79,7 @@ export const usersCli = defineCli(import.meta.url, usage, async (argv, io) => {
     case "disable":
     case "enable": {
       const email = requireEmail(values.email);
-      await changeUser(email, `user.${command}d`, (tx) => setUserDisabled(email, command === "disable", tx));
+      await changeUser(email, `user.${command}d`, (tx) => setUserDisabled(email, command === "disable", tx, cliActor));
       io.print(`${command === "disable" ? "Disabled" : "Enabled"} ${email}.`);
       return;
     }
@@ -92,13 +93,13 @@ export const usersCli = defineCli(import.meta.url, usage, async (argv, io) => {
     case "set-role": {
       const email = requireEmail(values.email);
       const role = requireRole(values.role);
-      await changeUser(email, "user.role_changed", (tx) => setUserRole(email, role, tx), { role });
+      await changeUser(email, "user.role_changed", (tx) => setUserRole(email, role, tx, cliActor), { role });
       io.print(`${email} is now ${role}; their sessions have ended.`);
       return;
     }
     case "revoke-sessions": {
       const email = requireEmail(values.email);
-      await changeUser(email, "user.sessions_revoked", (tx) => revokeSessions(email, tx));
+      await changeUser(email, "user.sessions_revoked", (tx) => revokeSessions(email, tx, cliActor));
       io.print(`Ended every session of ${email}.`);
       return;
     }

@@ -9,7 +9,7 @@ import { callAction, type ActionResult } from "@/lib/call-action";
 import type { PasswordLink, TeamMember } from "@/lib/team/types";
 import { PasswordLinkView } from "./password-link-view";
 import type { TeamActions } from "./team-actions";
-import { EmailText, MemberStatus, RoleBadge, SignInMethodText } from "./member-details";
+import { EmailText, MemberStatus, MemberTokens, RoleBadge, SignInMethodText } from "./member-details";
 
 type Confirmable = "demote" | "disable" | "revoke";
 type View = { kind: "menu" } | { kind: "confirm"; what: Confirmable } | { kind: "link"; link: PasswordLink };
@@ -17,29 +17,38 @@ type View = { kind: "menu" } | { kind: "confirm"; what: Confirmable } | { kind: 
 /** Whether the console may make a set-password link for this user: not for one who signs in only through single sign-on. */
 const takesPasswordLink = (m: TeamMember) => !m.disabled && (m.signIn.password || m.signIn.ssoHost === null);
 
+/** What a confirmation adds about the member's API tokens that the change revokes (for good: enabling or promoting again revives none). */
+function tokensEnding(tokens: TeamMember["apiTokens"], isYou: boolean): string {
+  if (tokens.length === 0) return "";
+  const names = tokens.map((t) => t.name).join(", ");
+  const whose = isYou ? "Your" : "Their";
+  return ` ${whose} API ${tokens.length === 1 ? "token" : "tokens"} (${names}) ${tokens.length === 1 ? "is" : "are"} revoked for good.`;
+}
+
 function confirmation(what: Confirmable, member: TeamMember, isYou: boolean): { title: string; body: string; button: string } {
   const name = member.name;
+  const adminTokens = member.apiTokens.filter((t) => t.role === "admin");
   switch (what) {
     case "demote":
       return {
         title: isYou ? "Make yourself support?" : `Make ${name} support?`,
         body: isYou
-          ? "You lose admin access (connections, email OTP, audit, this page) and are signed out at once; sign in again as support. Another admin can make you admin again."
-          : `${name} loses admin access (connections, email OTP, audit, this page) and is signed out everywhere; they sign in again as support.`,
+          ? `You lose admin access (connections, email OTP, audit, this page) and are signed out at once; sign in again as support. Another admin can make you admin again.${tokensEnding(adminTokens, true)}`
+          : `${name} loses admin access (connections, email OTP, audit, this page) and is signed out everywhere; they sign in again as support.${tokensEnding(adminTokens, false)}`,
         button: "Make support",
       };
     case "disable":
       return {
         title: `Disable ${name}?`,
-        body: `${name} is signed out everywhere at their next request and cannot sign in, with a password or single sign-on, until an admin enables the account again. A pending set-password link stops working.`,
+        body: `${name} is signed out everywhere at their next request and cannot sign in, with a password or single sign-on, until an admin enables the account again. A pending set-password link stops working.${tokensEnding(member.apiTokens, false)}`,
         button: "Disable",
       };
     case "revoke":
       return {
         title: isYou ? "Sign yourself out everywhere?" : `Sign ${name} out everywhere?`,
         body: isYou
-          ? "Every one of your sessions ends at its next request, this one included. You can sign in again at once."
-          : `Every session of ${name} ends at its next request, on every device. They can sign in again at once.`,
+          ? `Every one of your sessions ends at its next request, this one included. You can sign in again at once.${tokensEnding(member.apiTokens, true)}`
+          : `Every session of ${name} ends at its next request, on every device. They can sign in again at once.${tokensEnding(member.apiTokens, false)}`,
         button: "Sign out everywhere",
       };
   }
@@ -140,6 +149,10 @@ export function ManageMember({ member, isYou, actions }: { member: TeamMember; i
           <dt className="text-slate-600 dark:text-slate-400">Sign-in</dt>
           <dd className="text-slate-900 dark:text-slate-100">
             <SignInMethodText signIn={member.signIn} />
+          </dd>
+          <dt className="text-slate-600 dark:text-slate-400">API tokens</dt>
+          <dd>
+            <MemberTokens tokens={member.apiTokens} />
           </dd>
           <dt className="text-slate-600 dark:text-slate-400">Status</dt>
           <dd>

@@ -72,3 +72,17 @@ export function EmailText({ email }: { email: string }) {
 export function LastSignIn({ iso }: { iso: string | null }) {
   return iso ? <Time iso={iso} /> : <span className="text-slate-600 dark:text-slate-400">Never</span>;
 }
+
+/** The member's working API tokens by name, or None. */
+export function MemberTokens({ tokens }: { tokens: TeamMember["apiTokens"] }) {
+  if (tokens.length === 0) return <span className="text-slate-600 dark:text-slate-400">None</span>;
+  return (
+    <span className="inline-flex flex-wrap gap-1">
+      {tokens.map((token) => (
+        <Badge key={token.name} tone="neutral" title={`Acts as ${token.role}`}>
+          {token.name}
+        </Badge>
+      ))}
+    </span>
+  );
+}

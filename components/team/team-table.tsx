@@ -2,10 +2,10 @@ import { Badge } from "@/components/ui/badge";
 import { CardField, CardsOrTable, RowCard, TableSkeleton, Td } from "@/components/ui/table";
 import type { TeamMember } from "@/lib/team/types";
 import { ManageMember } from "./manage-member";
-import { EmailText, LastSignIn, MemberStatus, RoleBadge, SignInMethodText } from "./member-details";
+import { EmailText, LastSignIn, MemberStatus, MemberTokens, RoleBadge, SignInMethodText } from "./member-details";
 import type { TeamActions } from "./team-actions";
 
-const columns = ["Name", "Email", "Role", "Sign-in", "Last sign-in", "Status", "Actions"];
+const columns = ["Name", "Email", "Role", "Sign-in", "Last sign-in", "API tokens", "Status", "Actions"];
 
 function Name({ member, isYou }: { member: TeamMember; isYou: boolean }) {
   return (
@@ -18,7 +18,7 @@ function Name({ member, isYou }: { member: TeamMember; isYou: boolean }) {
 
 /** Every console user (never empty: the signed-in admin is one) with how they sign in and their state; each Manage opens what may change. */
 export function TeamTable({ members, currentUserId, actions }: { members: TeamMember[]; currentUserId: string; actions: TeamActions }) {
-  // Seven columns need a wide window: below `xl` (1280 px) each user is a card.
+  // Eight columns need a wide window: below `xl` (1280 px) each user is a card.
   return (
     <CardsOrTable
       label="Team"
@@ -43,6 +43,9 @@ export function TeamTable({ members, currentUserId, actions }: { members: TeamMe
           <CardField term="Last sign-in">
             <LastSignIn iso={m.lastSignInAt} />
           </CardField>
+          <CardField term="API tokens">
+            <MemberTokens tokens={m.apiTokens} />
+          </CardField>
         </RowCard>
       ))}
       rows={members.map((m) => (
@@ -61,6 +64,9 @@ export function TeamTable({ members, currentUserId, actions }: { members: TeamMe
           </Td>
           <Td>
             <LastSignIn iso={m.lastSignInAt} />
+          </Td>
+          <Td className="whitespace-normal!">
+            <MemberTokens tokens={m.apiTokens} />
           </Td>
           <Td>
             <MemberStatus member={m} />

@@ -2,7 +2,7 @@ import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/card";
 import { CardField, CardsOrTable, RowCard, TableSkeleton, Td } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
-import type { ApiTokenStatus, ApiTokenView } from "@/lib/tokens/types";
+import type { ApiTokenRevocationReason, ApiTokenStatus, ApiTokenView } from "@/lib/tokens/types";
 import { RevokeToken, type RevokeApiTokenAction } from "./revoke-token";
 
 const columns = ["Name", "Role", "Scopes", "Created by", "Created", "Last used", "Expires", "Status", "Actions"];
@@ -14,12 +14,24 @@ const statusWords: Record<ApiTokenStatus, { text: string; tone: BadgeTone; title
   inactive: { text: "Not working", tone: "warning", title: "The user it acts for is disabled or no longer holds its role." },
 };
 
+/** Why a token was revoked, beside its badge; an admin's own revocation needs no words. */
+const revokedBecause: Record<ApiTokenRevocationReason, string | null> = {
+  revoked: null,
+  user_disabled: "its user was disabled",
+  sessions_revoked: "its user's sessions were revoked",
+  role_lowered: "its user's role was lowered",
+};
+
 function Status({ token }: { token: ApiTokenView }) {
   const words = statusWords[token.status];
+  const reason = token.status === "revoked" && token.revokedReason ? revokedBecause[token.revokedReason] : null;
   return (
-    <Badge tone={words.tone} title={words.title}>
-      {words.text}
-    </Badge>
+    <span className="inline-flex flex-col items-start gap-0.5">
+      <Badge tone={words.tone} title={words.title}>
+        {words.text}
+      </Badge>
+      {reason ? <span className="text-xs whitespace-normal text-slate-600 dark:text-slate-400">{reason}</span> : null}
+    </span>
   );
 }
 

@@ -55,4 +55,5 @@ export const e2eUsers = {
   teamDisable: { email: "team-disable@e2e.test", password: "team-disable-password-e2e", name: "Dan Disable", role: "support" },
   teamRevoke: { email: "team-revoke@e2e.test", password: "team-revoke-password-e2e", name: "Rex Revoke", role: "support" },
   teamLocked: { email: "team-locked@e2e.test", password: "team-locked-password-e2e", name: "Lou Locked", role: "support" },
+  teamTokens: { email: "team-tokens@e2e.test", password: "team-tokens-password-e2e", name: "Tia Tokens", role: "admin" },
 } as const;

@@ -22,9 +22,9 @@ const retryAfter = { "Retry-After": { description: "Seconds to wait before the n
 
 /** What every signed-in route may answer besides its own 200, 400 and 404. */
 const signedInErrors = (role: Role): Record<number, ResponseConfig> => ({
-  401: error("Neither a session nor a valid bearer token (unknown, revoked, expired, or its creator disabled): `unauthorized`."),
+  401: error("Neither a session nor a valid bearer token (unknown, revoked, expired, or its user disabled or below its role), after a second for a bearer token: `unauthorized`."),
   403: error(`The session's or token's role is below ${role === "admin" ? "admin" : "the route's"}, or the token lacks the api scope: \`forbidden\`.`),
-  429: error("Too many bad bearer tokens from this address (the password throttling): `too_many_requests`.", retryAfter),
+  429: error("Too many bad bearer tokens (matching none) from this address; a working token is never refused: `too_many_requests`.", retryAfter),
   503: error("The database did not answer, so the session or token could not be checked: `unavailable`."),
 });
 const badRequest = error("A parameter did not parse; `errorDescription` names it: `invalid_request`.");
@@ -186,7 +186,7 @@ function describeService(registry: OpenAPIRegistry) {
       200: { description: "The metrics, in Prometheus' text format 0.0.4.", content: { "text/plain": { schema: { type: "string" } } } },
       401: error("No token, or not one for metrics: `unauthorized`."),
       403: error("An API token without the `metrics` scope: `forbidden`."),
-      429: error("Too many bad bearer tokens from this address (the password throttling): `too_many_requests`.", retryAfter),
+      429: error("Too many bad bearer tokens (matching none) from this address; a working token is never refused: `too_many_requests`.", retryAfter),
     },
   });
 }

@@ -62,4 +62,5 @@ export const auditActions = [
   "api_token.created",
   "api_token.revoked",
   "api_token.used_from_new_address",
+  "api_token.guesses_throttled",
 ] as const;

@@ -1,28 +1,30 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { and, desc, eq, gt, lt, sql } from "drizzle-orm";
 import { recordRepeatedAudit } from "@/lib/audit/audit";
-import { getDb, rowsOf } from "@/lib/db";
-import { loginAttempts } from "@/lib/db/schema";
-import { ADDRESS_MAX_FAILURES, WINDOW_MS } from "./throttle";
+import { getDb } from "@/lib/db";
+import { apiTokenGuesses } from "@/lib/db/tokens-schema";
 
 /*
- * Bad bearer tokens count as failed sign-ins from their address (login_attempts, across instances), so
- * an address that guessed ADDRESS_MAX_FAILURES times, passwords and tokens together, is refused for
- * the rest of the window. Once refused here, an address is answered from memory until then: a flood of
- * guesses costs no database work, so it cannot slow the webhook receiver that shares the database.
+ * The guess limit: bearer values that matched no token, counted per address in api_token_guesses (across
+ * instances) and never with password failures. Only guesses are limited: a token that matches is looked
+ * up first and never refused here. Once refused, an address is answered from memory until the window ends.
  */
 
-/** What a token failure is recorded under in login_attempts' email column: no email has no `@`. */
-export const API_TOKEN_ATTEMPT_KEY = "(api token)";
+export const GUESS_WINDOW_MS = 15 * 60 * 1000;
+/** Guesses from one address in the window, after which its further guesses get 429 until the oldest leaves it. */
+export const GUESS_MAX_PER_ADDRESS = 20;
 
 /** Enough for any real flood; past it the oldest refusals are forgotten first (the database still has them). */
 const MAX_CACHED_REFUSALS = 10_000;
+
+/** Advisory locks in their own key space (two int4 keys), apart from sign-in's and the migration's. */
+const GUESS_LOCK_CLASS = 724_117_101;
 
 // On globalThis: Next bundles each route with its own copy of this module, and the refusal is the process's.
 const state = globalThis as unknown as { __apiTokenRefusals?: Map<string, number> };
 const refusals = () => (state.__apiTokenRefusals ??= new Map());
 
-/** When this process refuses the address until, or null. */
+/** When this process refuses the address's guesses until, or null. */
 export function refusedUntil(address: string, now: Date): Date | null {
   const until = refusals().get(address);
   if (until === undefined) return null;
@@ -42,38 +44,42 @@ function remember(address: string, until: Date, now: Date): void {
 }
 
 /**
- * A guess that matched no token: refused (the retry time) when the address already has its
- * ADDRESS_MAX_FAILURES failures in the window, written nowhere; otherwise recorded as a failure, and
- * null. One statement, no transaction: on PGlite a transaction holds the one connection the webhook
- * receiver writes through, so a guess costs what one short write costs. The refusal is audited as a
- * refused password sign-in is, one record per window.
+ * A guess: recorded, and null, while the address has fewer than GUESS_MAX_PER_ADDRESS in the window;
+ * else the time its guesses are accepted again, recorded nowhere. Under a lock per address, so parallel
+ * guesses on PostgreSQL cannot pass the limit together. A refusal is audited once per window.
  */
-export async function recordFailedGuess(address: string, now: Date): Promise<Date | null> {
+export async function recordGuess(address: string, now: Date): Promise<Date | null> {
   const db = await getDb();
-  const since = new Date(now.getTime() - WINDOW_MS);
-  const result = await db.execute(sql`
-    with recent as (
-      select ${loginAttempts.attemptedAt} as at from ${loginAttempts}
-      where ${loginAttempts.ip} = ${address} and not ${loginAttempts.succeeded}
-        and ${loginAttempts.attemptedAt} > ${since.toISOString()}::timestamptz and ${loginAttempts.attemptedAt} <= ${now.toISOString()}::timestamptz
-      order by ${loginAttempts.attemptedAt} desc
-      limit ${ADDRESS_MAX_FAILURES}
-    ), recorded as (
-      insert into ${loginAttempts} (email, ip, succeeded, attempted_at)
-      select ${API_TOKEN_ATTEMPT_KEY}, ${address}, false, ${now.toISOString()}::timestamptz
-      where (select count(*) from recent) < ${ADDRESS_MAX_FAILURES}
-    )
-    select (select count(*) from recent)::int as failures, (extract(epoch from (select min(at) from recent)) * 1000)::float8 as oldest_ms`);
-  const [row] = rowsOf<{ failures: number; oldest_ms: number | null }>(result);
-  if (!row || row.failures < ADDRESS_MAX_FAILURES || row.oldest_ms === null) return null;
-  const retryAt = new Date(row.oldest_ms + WINDOW_MS);
-  await db.transaction((tx) =>
-    recordRepeatedAudit(
-      { actor: { id: null, email: null }, action: "sign_in.throttled", outcome: "denied", target: address, details: { reason: "address" } },
-      { ms: WINDOW_MS, now },
+  const retryAt = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${GUESS_LOCK_CLASS}, hashtext(${address}))`);
+    const recent = await tx
+      .select({ at: apiTokenGuesses.guessedAt })
+      .from(apiTokenGuesses)
+      // No upper bound at `now`: a guess that took the lock after a later one must still count it.
+      .where(and(eq(apiTokenGuesses.address, address), gt(apiTokenGuesses.guessedAt, new Date(now.getTime() - GUESS_WINDOW_MS))))
+      .orderBy(desc(apiTokenGuesses.guessedAt))
+      .limit(GUESS_MAX_PER_ADDRESS);
+    if (recent.length < GUESS_MAX_PER_ADDRESS) {
+      await tx.insert(apiTokenGuesses).values({ address, guessedAt: now });
+      return null;
+    }
+    await recordRepeatedAudit(
+      { actor: { id: null, email: null }, action: "api_token.guesses_throttled", outcome: "denied", target: address },
+      { ms: GUESS_WINDOW_MS, now },
       tx,
-    ),
-  );
-  remember(address, retryAt, now);
+    );
+    return new Date(recent.at(-1)!.at.getTime() + GUESS_WINDOW_MS);
+  });
+  if (retryAt) remember(address, retryAt, now);
   return retryAt;
+}
+
+/** Guesses older than the window count for nothing; the retention job removes them. */
+export async function purgeOldGuesses(now = new Date()): Promise<number> {
+  const db = await getDb();
+  const rows = await db
+    .delete(apiTokenGuesses)
+    .where(lt(apiTokenGuesses.guessedAt, new Date(now.getTime() - GUESS_WINDOW_MS)))
+    .returning({ id: apiTokenGuesses.id });
+  return rows.length;
 }

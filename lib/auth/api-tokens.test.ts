@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { auditLog, webhookEvents } from "@/lib/db/schema";
@@ -7,13 +7,16 @@ import { reloadEnv } from "@/lib/env";
 import { handleGetReplay } from "@/lib/destinations/api";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
-import { createApiToken, revokeApiToken, revokeApiTokenByName } from "@/lib/tokens/tokens";
+import { changeRole, listTeam, revokeSessions as revokeTeamSessions, setDisabled } from "@/lib/team/team";
+import { createApiToken, listApiTokens, revokeApiToken, revokeApiTokenByName } from "@/lib/tokens/tokens";
 import { handleExportEvents, handleGetEvent, handleListEvents } from "@/lib/webhooks/api";
 import { ensureEventPartitions } from "@/lib/webhooks/partitions";
 import { scrapeMetrics } from "@/lib/metrics/metrics";
+import { REFUSED_ANSWER_DELAY_MS } from "./api-tokens";
+import type { ApiTokenRevocationReason } from "./api-token-format";
 import { authenticateMetrics } from "./guards";
 import type { Role } from "./roles";
-import { createUser, setUserDisabled, setUserRole, type PublicUser } from "./users";
+import { createUser, revokeSessions, setUserDisabled, setUserRole, type PublicUser } from "./users";
 
 // Bearer tokens on the real route handlers, with real tokens in the test's database: no auth is mocked.
 
@@ -109,12 +112,14 @@ describe("API tokens on the /api routes", () => {
     expect(await empty.json()).toEqual({ error: "unauthorized", errorDescription: "Send an API token as: Authorization: Bearer <token>." });
   });
 
-  it("stops at once when revoked, expired, its user disabled or its user's role lowered", async () => {
+  it("stops at once when revoked or expired, and a dead token's answer waits as a guess's does", async () => {
     const list = async (secret: string) => (await answer(await handleListEvents(get("/api/webhook-events", secret)))).status;
     const revoked = await token(admin, "to revoke", { role: "support" });
     expect(await list(revoked)).toBe(200);
     expect(await revokeApiTokenByName({ id: admin.id, email: admin.email }, "TO REVOKE")).toEqual({ ok: true, name: "to revoke" });
+    const started = performance.now();
     const refused = await handleListEvents(get("/api/webhook-events", revoked));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(REFUSED_ANSWER_DELAY_MS - 5);
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ error: "unauthorized", errorDescription: "This API token was revoked." });
     // The page revokes by id, its raw input parsed by lib/tokens: a name, a malformed id or nothing revokes nothing.
@@ -131,16 +136,6 @@ describe("API tokens on the /api routes", () => {
     expect(await list(expiring)).toBe(200);
     await db.update(apiTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiTokens.name, "expiring"));
     expect(await list(expiring)).toBe(401);
-
-    const dee = await createUser({ email: "dee@example.com", name: "Dee", role: "admin", password: "long-enough-password" });
-    const deeToken = await token(dee, "dee's", { role: "admin" });
-    expect(await list(deeToken)).toBe(200);
-    await setUserRole("dee@example.com", "support");
-    expect(await list(deeToken)).toBe(401);
-    const deeSupport = await token({ ...dee, role: "support" }, "dee's support", { role: "support" });
-    expect(await list(deeSupport)).toBe(200);
-    await setUserDisabled("dee@example.com", true);
-    expect(await list(deeSupport)).toBe(401);
   });
 
   it("refuses a role above its user's", async () => {
@@ -201,5 +196,53 @@ describe("API tokens on the /api routes", () => {
     await authenticateMetrics(get("/api/metrics", good));
     const after = await checks();
     expect(Object.fromEntries(Object.entries(after).map(([o, n]) => [o, n - before[o]!]))).toEqual({ accepted: 1, unknown: 1, revoked: 1, missing_scope: 1 });
+  });
+});
+
+describe("a user's tokens end with their access, for good", () => {
+  const status = async (secret: string) => (await handleListEvents(get("/api/webhook-events", secret))).status;
+  const teamActor = () => ({ id: admin.id, email: admin.email });
+  type Change = { undo?: (user: PublicUser) => Promise<unknown>; change: (user: PublicUser) => Promise<unknown> };
+  const cases: Array<[string, ApiTokenRevocationReason, Change]> = [
+    ["disabled on the team page", "user_disabled", { change: (u) => setDisabled(teamActor(), { userId: u.id, disabled: true }), undo: (u) => setDisabled(teamActor(), { userId: u.id, disabled: false }) }],
+    ["disabled with the CLI", "user_disabled", { change: (u) => setUserDisabled(u.email, true), undo: (u) => setUserDisabled(u.email, false) }],
+    ["signed out everywhere on the team page", "sessions_revoked", { change: (u) => revokeTeamSessions(teamActor(), { userId: u.id }) }],
+    ["signed out everywhere with the CLI", "sessions_revoked", { change: (u) => revokeSessions(u.email) }],
+  ];
+
+  it.each(cases)("when %s", async (how, reason, { change, undo }) => {
+    const user = await createUser({ email: `${reason}.${how.length}@example.com`, name: how, role: "admin", password: "long-enough-password" });
+    const secrets = [await token(user, `${how}: admin`, { role: "admin" }), await token(user, `${how}: support`, { role: "support" })];
+    expect(await Promise.all(secrets.map(status))).toEqual([200, 200]);
+    await change(user);
+    await undo?.(user);
+    expect(await Promise.all(secrets.map(status))).toEqual([401, 401]);
+    const tokens = (await listApiTokens()).filter((t) => t.user === user.email);
+    expect(tokens.map((t) => [t.status, t.revokedReason])).toEqual([["revoked", reason], ["revoked", reason]]);
+    const audits = await db.select().from(auditLog).where(and(eq(auditLog.action, "api_token.revoked"), like(auditLog.target, `${how}:%`)));
+    expect(audits.map((a) => a.details)).toEqual([{ reason }, { reason }]);
+  });
+
+  it.each([
+    ["on the team page", (u: PublicUser, role: Role) => changeRole(teamActor(), { userId: u.id, role })],
+    ["with the CLI", (u: PublicUser, role: Role) => setUserRole(u.email, role)],
+  ])("when demoted %s: the tokens above the new role end, and promoting again revives none", async (how, setRole) => {
+    const user = await createUser({ email: `demoted.${how.length}@example.com`, name: `Demoted ${how}`, role: "admin", password: "long-enough-password" });
+    const [adminToken, supportToken] = [await token(user, `demoted ${how}: admin`, { role: "admin" }), await token(user, `demoted ${how}: support`, { role: "support" })];
+    await setRole(user, "support");
+    expect(await Promise.all([status(adminToken), status(supportToken)])).toEqual([401, 200]);
+    await setRole(user, "admin");
+    expect(await Promise.all([status(adminToken), status(supportToken)])).toEqual([401, 200]);
+    const [revoked] = await db.select({ reason: apiTokens.revokedReason }).from(apiTokens).where(eq(apiTokens.name, `demoted ${how}: admin`));
+    expect(revoked).toEqual({ reason: "role_lowered" });
+  });
+
+  it("the team page lists each member's working tokens", async () => {
+    const user = await createUser({ email: "listed@example.com", name: "Listed", role: "support", password: "long-enough-password" });
+    await token(user, "listed: working", { role: "support" });
+    await token(user, "listed: revoked", { role: "support" });
+    await revokeApiTokenByName({ id: admin.id, email: admin.email }, "listed: revoked");
+    const member = (await listTeam()).find((m) => m.email === "listed@example.com");
+    expect(member?.apiTokens).toEqual([{ name: "listed: working", role: "support" }]);
   });
 });

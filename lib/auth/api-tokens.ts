@@ -1,9 +1,9 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { eq } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
-import { getDb } from "@/lib/db";
+import { getDb, type Executor } from "@/lib/db";
 import { consoleUsers } from "@/lib/db/schema";
 import { apiTokenAddresses, apiTokens } from "@/lib/db/tokens-schema";
 import { env } from "@/lib/env";
@@ -11,9 +11,9 @@ import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
 import { countTokenCheck, type TokenCheckOutcome } from "@/lib/metrics/metrics";
 import { API_TOKEN_PREFIX, type ApiTokenScope, type ApiTokenStatus } from "./api-token-format";
-import { recordFailedGuess, refusedUntil } from "./api-token-throttle";
+import { recordGuess, refusedUntil } from "./api-token-throttle";
 import { clientAddress } from "./client-ip";
-import { hasRole, type Role } from "./roles";
+import { hasRole, roles, type Role } from "./roles";
 
 /*
  * Verifying API tokens (bearer credentials for scripts and monitoring; lib/tokens makes and revokes
@@ -39,16 +39,14 @@ export type TokenRefusal = { ok: false; status: 401 | 403 | 429 | 503; error: st
 export type TokenCheck = { ok: true; caller: TokenCaller } | TokenRefusal;
 
 /**
- * How long a guess (a secret that matches no token) waits for its answer, 401 or 429: a timer, no work.
- * A client that sends its guesses one after another on each connection, as a brute-force tool does, then
- * makes at most one a second per connection, so a flood of them answers at the rate of its connections
- * and leaves the webhook receiver, which shares the process and the database, its CPU. A real token is
- * never made to wait; a mistyped one waits a second, as a wrong password does at a terminal.
+ * How long a refused bearer value waits for its answer: a guess, and a revoked, expired or inactive
+ * token alike (a timer, no work). A client that sends them one after another on each connection then
+ * makes at most one a second per connection, a leaked dead token included. A working token never waits.
  */
-export const GUESS_ANSWER_DELAY_MS = 1_000;
+export const REFUSED_ANSWER_DELAY_MS = 1_000;
 
-async function answerGuess(refusal: TokenRefusal): Promise<TokenRefusal> {
-  await sleep(GUESS_ANSWER_DELAY_MS);
+async function answerLate(refusal: TokenRefusal): Promise<TokenRefusal> {
+  await sleep(REFUSED_ANSWER_DELAY_MS);
   return refusal;
 }
 
@@ -116,6 +114,45 @@ export function tokenStatus(
   return "active";
 }
 
+/** Why a token ended with its user's access (an admin's own revocation is `revoked`); a lowered role names the new one. */
+export type UserAccessEnded = { reason: "user_disabled" | "sessions_revoked" } | { reason: "role_lowered"; role: Role };
+
+/**
+ * Ends a user's unrevoked tokens with their access, in the caller's transaction, each audited: all of
+ * them, or for a lowered role those above the new one. Enabling or promoting again revives none.
+ * Answers the names of the tokens revoked.
+ */
+export async function revokeUserTokens(executor: Executor, userId: string, ended: UserAccessEnded, actor: AuditActor, now = new Date()): Promise<string[]> {
+  const aboveRole = ended.reason === "role_lowered" ? roles.filter((role) => !hasRole(ended.role, role)) : [...roles];
+  if (aboveRole.length === 0) return [];
+  const revoked = await executor
+    .update(apiTokens)
+    .set({ revokedAt: now, revokedBy: actor.id, revokedReason: ended.reason })
+    .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), inArray(apiTokens.role, aboveRole)))
+    .returning({ name: apiTokens.name });
+  for (const token of revoked) {
+    await recordAudit({ actor, action: "api_token.revoked", outcome: "success", target: token.name, details: { reason: ended.reason } }, executor);
+  }
+  return revoked.map((token) => token.name);
+}
+
+/** Each user's working tokens (name and role), by user id: what the team page shows beside each member. */
+export async function activeTokensByUser(now = new Date()): Promise<Map<string, Array<{ name: string; role: Role }>>> {
+  const db = await getDb();
+  const rows = await db
+    .select({ token: { name: apiTokens.name, role: apiTokens.role, userId: apiTokens.userId, revokedAt: apiTokens.revokedAt, expiresAt: apiTokens.expiresAt }, user: { role: consoleUsers.role, disabled: consoleUsers.disabled } })
+    .from(apiTokens)
+    .innerJoin(consoleUsers, eq(consoleUsers.id, apiTokens.userId))
+    .where(isNull(apiTokens.revokedAt))
+    .orderBy(apiTokens.name);
+  const byUser = new Map<string, Array<{ name: string; role: Role }>>();
+  for (const { token, user } of rows) {
+    if (tokenStatus(token, user, now) !== "active") continue;
+    byUser.set(token.userId!, [...(byUser.get(token.userId!) ?? []), { name: token.name, role: token.role }]);
+  }
+  return byUser;
+}
+
 /** What a token that no longer works is told (never which user or role). */
 const NOT_WORKING: Record<Exclude<ApiTokenStatus, "active">, string> = {
   revoked: "This API token was revoked.",
@@ -144,27 +181,21 @@ async function noteUse(token: FoundToken, actor: AuditActor, address: string, no
 
 /**
  * Checks a request's bearer token (`secret`, null when its Authorization header is not a bearer one)
- * for a scope. A secret that matches no token is a guess and counts against the address (see
- * api-token-throttle.ts); a known token that no longer works is not, so a script left running with a
- * revoked token cannot lock its neighbours out.
+ * for a scope. The secret is looked up first: a working token is never refused by the guess limit. A
+ * secret that matches no token is a guess (api-token-throttle.ts); a known token that no longer works
+ * waits as a guess does but counts for nothing, so a script left running with it locks nobody out.
  */
 export async function checkApiToken(request: Request, secret: string | null, scope: ApiTokenScope, now = new Date()): Promise<TokenCheck> {
-  const address = requestAddress(request);
-  const refusedTill = refusedUntil(address, now);
-  if (refusedTill) return answerGuess(counted("throttled", tooManyGuesses(refusedTill, now)));
   if (!secret) return counted("unknown", refuse(401, "Send an API token as: Authorization: Bearer <token>."));
   try {
     const [token] = secret.startsWith(API_TOKEN_PREFIX) ? await findToken(hashApiTokenSecret(secret)) : [];
-    if (!token) {
-      const retryAt = await recordFailedGuess(address, now);
-      return answerGuess(retryAt ? counted("throttled", tooManyGuesses(retryAt, now)) : counted("unknown", refuse(401, "This API token is not valid.")));
-    }
+    if (!token) return answerLate(await guessRefusal(requestAddress(request), now));
     const { user } = token;
     const status = tokenStatus(token, user, now);
-    if (status !== "active") return counted(status, refuse(401, NOT_WORKING[status]));
+    if (status !== "active") return answerLate(counted(status, refuse(401, NOT_WORKING[status])));
     if (!token.scopes.includes(scope)) return counted("missing_scope", refuse(403, `This API token lacks the ${scope} scope.`));
     const actor: AuditActor = token.userId && user ? { id: token.userId, email: user.email } : { id: null, email: null };
-    await noteUse(token, actor, address, now);
+    await noteUse(token, actor, requestAddress(request), now);
     return counted("accepted", {
       ok: true,
       caller: { id: token.userId ?? token.id, email: user?.email ?? `api token ${token.name}`, name: token.name, role: token.role },
@@ -173,6 +204,12 @@ export async function checkApiToken(request: Request, secret: string | null, sco
     logger.warn("api token check failed", { error: errorMessage(error) });
     return refuse(503, "The console's database did not answer, so the token could not be checked. Try again in a moment.");
   }
+}
+
+/** A guess's answer: 401, or 429 past the address's limit (from memory once refused, writing nothing). */
+async function guessRefusal(address: string, now: Date): Promise<TokenRefusal> {
+  const retryAt = refusedUntil(address, now) ?? (await recordGuess(address, now));
+  return retryAt ? counted("throttled", tooManyGuesses(retryAt, now)) : counted("unknown", refuse(401, "This API token is not valid."));
 }
 
 /** The check's outcome, counted for GET /api/metrics (tenant_console_api_token_checks_total). */

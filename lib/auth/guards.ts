@@ -108,7 +108,7 @@ export async function authenticateMetrics(request: Request): Promise<NextRespons
   const operator = env().CONSOLE_METRICS_TOKEN;
   if (token && operator && timingSafeEqual(digest(token), digest(operator))) return null;
   if (!token) return apiError(401, "unauthorized", "Metrics need a bearer token: CONSOLE_METRICS_TOKEN, or an API token with the metrics scope.");
-  // Anything else is an API token or a guess, and counts as one (api-token-throttle.ts).
+  // Anything else is an API token or a guess (a stale CONSOLE_METRICS_TOKEN too): a 401 after a second, limited apart from sign-in.
   const check = await checkApiToken(request, token, "metrics");
   return check.ok ? null : tokenRefusal(check);
 }

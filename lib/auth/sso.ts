@@ -7,6 +7,7 @@ import { getDb, type Transaction } from "@/lib/db";
 import { consoleUsers, type ConsoleUser } from "@/lib/db/schema";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
+import { revokeUserTokens } from "./api-tokens";
 import { isLastEnabledAdmin, lockEnabledAdmins, removesAnAdmin } from "./last-admin";
 import { oidcSettings } from "./oidc-config";
 import type { Role } from "./roles";
@@ -137,6 +138,8 @@ async function admit(tx: Transaction, verdict: Admitted, readCookieHeader: Cooki
     },
     tx,
   );
+  // The provider's groups lowered the role: the user's tokens above it end, as when an admin lowers it.
+  if (previousRole) await revokeUserTokens(tx, user.id, { reason: "role_lowered", role: user.role }, actorOf(user));
   return true;
 }
 

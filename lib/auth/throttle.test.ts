@@ -142,6 +142,16 @@ describe("lockedOutEmails and unlockSignIn", () => {
     expect(await lockedOutEmails(["pair@example.com", "spread@example.com"], now)).toEqual(new Set());
     expect(await db.transaction((tx) => unlockSignIn("nobody@example.com", tx))).toBe(0);
   });
+
+  it("lets a user in from an address refused for others' failures (a shared one) that they signed in from before", async () => {
+    const t1 = new Date("2031-02-01T10:00:00Z");
+    await db.insert(loginAttempts).values({ email: "office@example.com", ip: "direct", succeeded: true, attemptedAt: at(t1, -3600) });
+    for (let i = 0; i < 20; i++) await fail(`sprayed${i}@example.com`, () => "direct", 1, at(t1, i));
+    const now = at(t1, 30);
+    expect(await throttleState({ email: "office@example.com", address: "direct" }, now)).toMatchObject({ refused: true, reason: "address" });
+    expect(await db.transaction((tx) => unlockSignIn("office@example.com", tx, now))).toBe(20);
+    expect(await throttleState({ email: "office@example.com", address: "direct" }, now)).toEqual({ refused: false, knownGood: true });
+  });
 });
 
 describe("purgeOldAttempts", () => {

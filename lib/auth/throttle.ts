@@ -244,13 +244,28 @@ export async function lockedOutEmails(emails: string[], now = new Date()): Promi
 }
 
 /**
- * Clears an email's failed attempts, so every address may try it again at once and without delay.
- * Returns how many were cleared; the caller records the audit entry in the same transaction.
+ * Lets an email sign in again at once and without delay: clears its failed attempts, and every failure
+ * from the addresses it failed from in the window or signed in from lately, so an address refused for
+ * others' failures (a shared address) keeps it out no longer. Returns how many were cleared; the caller
+ * records the audit entry in the same transaction.
  */
-export async function unlockSignIn(email: string, executor: Executor): Promise<number> {
+export async function unlockSignIn(email: string, executor: Executor, now = new Date()): Promise<number> {
+  const key = attemptKey(email);
+  const itsAddresses = executor
+    .select({ ip: loginAttempts.ip })
+    .from(loginAttempts)
+    .where(
+      and(
+        eq(loginAttempts.email, key),
+        or(
+          and(eq(loginAttempts.succeeded, false), gt(loginAttempts.attemptedAt, new Date(now.getTime() - WINDOW_MS))),
+          and(eq(loginAttempts.succeeded, true), gt(loginAttempts.attemptedAt, new Date(now.getTime() - KNOWN_GOOD_MS))),
+        ),
+      ),
+    );
   const rows = await executor
     .delete(loginAttempts)
-    .where(and(eq(loginAttempts.email, attemptKey(email)), eq(loginAttempts.succeeded, false)))
+    .where(and(eq(loginAttempts.succeeded, false), or(eq(loginAttempts.email, key), inArray(loginAttempts.ip, itsAddresses))))
     .returning({ id: loginAttempts.id });
   return rows.length;
 }

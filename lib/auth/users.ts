@@ -2,6 +2,8 @@ import "server-only";
 import { asc, eq, sql, type SQL } from "drizzle-orm";
 import { getDb, type Executor } from "@/lib/db";
 import { consoleUsers, type ConsoleUser } from "@/lib/db/schema";
+import type { AuditActor } from "@/lib/audit/audit";
+import { revokeUserTokens, type UserAccessEnded } from "./api-tokens";
 import { hashPassword } from "./password";
 import type { Role } from "./roles";
 import { newPasswordSchema, newUserSchema, type NewUserInput } from "./schemas";
@@ -82,27 +84,36 @@ export async function listUsers(): Promise<PublicUser[]> {
   return db.select(publicColumns).from(consoleUsers).orderBy(asc(consoleUsers.email));
 }
 
+/** Whom a change made here is audited as when its caller names nobody: an operator at the console's own machine. */
+const OPERATOR: AuditActor = { id: null, email: null };
+
 /**
  * Changes a user in a way that must end their sessions: the same UPDATE bumps session_version, so
- * every session issued before it ends at its next request, on every instance. False when no user
- * has that email.
+ * every session issued before it ends at its next request, on every instance. With `endsTokens`, the
+ * user's API tokens end too (revokeUserTokens). False when no user has that email.
  */
 async function changeUserEndingSessions(
   email: string,
   changes: Partial<Pick<ConsoleUser, "disabled" | "passwordHash" | "role">>,
-  executor?: Executor,
+  executor: Executor | undefined,
+  endsTokens?: { ended: UserAccessEnded["reason"]; actor: AuditActor },
 ): Promise<boolean> {
   const db = executor ?? (await getDb());
-  const rows = await db
+  const [row] = await db
     .update(consoleUsers)
     .set({ ...changes, sessionVersion: nextSessionVersion, updatedAt: new Date() })
     .where(byEmail(email))
-    .returning({ id: consoleUsers.id });
-  return rows.length > 0;
+    .returning({ id: consoleUsers.id, role: consoleUsers.role });
+  if (row && endsTokens) {
+    const ended: UserAccessEnded = endsTokens.ended === "role_lowered" ? { reason: "role_lowered", role: row.role } : { reason: endsTokens.ended };
+    await revokeUserTokens(db, row.id, ended, endsTokens.actor);
+  }
+  return row !== undefined;
 }
 
-export function setUserDisabled(email: string, disabled: boolean, executor?: Executor): Promise<boolean> {
-  return changeUserEndingSessions(email, { disabled }, executor);
+/** Disabling also revokes the user's API tokens; enabling again revives none. */
+export function setUserDisabled(email: string, disabled: boolean, executor?: Executor, actor = OPERATOR): Promise<boolean> {
+  return changeUserEndingSessions(email, { disabled }, executor, disabled ? { ended: "user_disabled", actor } : undefined);
 }
 
 export async function setUserPassword(email: string, password: string, executor?: Executor): Promise<boolean> {
@@ -110,12 +121,14 @@ export async function setUserPassword(email: string, password: string, executor?
   return changeUserEndingSessions(email, { passwordHash }, executor);
 }
 
-export function setUserRole(email: string, role: Role, executor?: Executor): Promise<boolean> {
-  return changeUserEndingSessions(email, { role }, executor);
+/** A lower role also revokes the user's API tokens above it. */
+export function setUserRole(email: string, role: Role, executor?: Executor, actor = OPERATOR): Promise<boolean> {
+  return changeUserEndingSessions(email, { role }, executor, { ended: "role_lowered", actor });
 }
 
-export function revokeSessions(email: string, executor?: Executor): Promise<boolean> {
-  return changeUserEndingSessions(email, {}, executor);
+/** Ends every session of the user, and their API tokens with them. */
+export function revokeSessions(email: string, executor?: Executor, actor = OPERATOR): Promise<boolean> {
+  return changeUserEndingSessions(email, {}, executor, { ended: "sessions_revoked", actor });
 }
 
 export async function countUsers(): Promise<number> {

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { check, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigserial, check, index, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 // Relative, not "@/": drizzle-kit reads this file without the app's path aliases.
+import { apiTokenRevocationReasons } from "../auth/api-token-format";
 import { consoleUsers, roleEnum } from "./schema";
 
 /**
@@ -10,6 +11,8 @@ import { consoleUsers, roleEnum } from "./schema";
  */
 
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+
+export const apiTokenRevocationReason = pgEnum("api_token_revocation_reason", apiTokenRevocationReasons);
 
 export const apiTokens = pgTable(
   "api_tokens",
@@ -33,6 +36,7 @@ export const apiTokens = pgTable(
     expiresAt: at("expires_at"),
     revokedAt: at("revoked_at"),
     revokedBy: uuid("revoked_by").references(() => consoleUsers.id, { onDelete: "set null" }),
+    revokedReason: apiTokenRevocationReason("revoked_reason"),
     lastUsedAt: at("last_used_at"),
     lastUsedAddress: text("last_used_address"),
   },
@@ -55,4 +59,18 @@ export const apiTokenAddresses = pgTable(
     firstSeenAt: at("first_seen_at").notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.tokenId, t.address] })],
+);
+
+/**
+ * Bearer values that matched no token, by address, for the guess limit (lib/auth/api-token-throttle.ts).
+ * Apart from login_attempts: a flood of bad tokens never counts against password sign-in.
+ */
+export const apiTokenGuesses = pgTable(
+  "api_token_guesses",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    address: text("address").notNull(),
+    guessedAt: at("guessed_at").notNull(),
+  },
+  (t) => [index("api_token_guesses_address_idx").on(t.address, t.guessedAt)],
 );

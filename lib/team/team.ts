@@ -2,6 +2,7 @@ import "server-only";
 import { asc, eq, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { recordAudit } from "@/lib/audit/audit";
+import { activeTokensByUser, revokeUserTokens } from "@/lib/auth/api-tokens";
 import { isLastEnabledAdmin, lockEnabledAdmins, removesAnAdmin } from "@/lib/auth/last-admin";
 import { lockedOutEmails, unlockSignIn } from "@/lib/auth/throttle";
 import { nextSessionVersion, userIdentityColumns, voidedPasswordLink } from "@/lib/auth/users";
@@ -64,6 +65,7 @@ export async function listTeam(now = new Date()): Promise<TeamMember[]> {
     rows.map((r) => r.email),
     now,
   );
+  const tokens = await activeTokensByUser(now);
   return rows.map((r) => ({
     id: r.id,
     email: r.email,
@@ -73,6 +75,7 @@ export async function listTeam(now = new Date()): Promise<TeamMember[]> {
     lockedOut: locked.has(r.email.toLowerCase()),
     signIn: { password: r.hasPassword, ssoHost: r.oidcIssuer ? issuerHost(r.oidcIssuer) : null, linkExpiresAt: r.linkExpiresAt?.toISOString() ?? null },
     lastSignInAt: r.lastSignInAt?.toISOString() ?? null,
+    apiTokens: tokens.get(r.id) ?? [],
   }));
 }
 
@@ -162,6 +165,7 @@ export async function changeRole(actor: TeamActor, raw: ChangeRoleInput): Promis
       if (target.role === role) return { ok: true };
       await updateTarget(tx, target, { role, sessionVersion: nextSessionVersion });
       await recordAudit({ actor, action: "user.role_changed", outcome: "success", target: target.email, details: { from: target.role, to: role } }, tx);
+      await revokeUserTokens(tx, target.id, { reason: "role_lowered", role }, actor);
       return { ok: true };
     },
     (target) => removesAnAdmin(target, role),
@@ -189,6 +193,7 @@ export async function setDisabled(actor: TeamActor, raw: SetDisabledInput): Prom
         disabled ? { disabled, sessionVersion: nextSessionVersion, ...voidedPasswordLink } : { disabled },
       );
       await recordAudit({ actor, action: disabled ? "user.disabled" : "user.enabled", outcome: "success", target: target.email }, tx);
+      if (disabled) await revokeUserTokens(tx, target.id, { reason: "user_disabled" }, actor);
       return { ok: true };
     },
     (target) => disabled && target.role === "admin" && !target.disabled,
@@ -207,13 +212,14 @@ async function changeMember<Fields extends object = object>(
   });
 }
 
-/** Every session of the user ends at its next request, on every instance. */
+/** Every session of the user ends at its next request, on every instance, and their API tokens with them. */
 export async function revokeSessions(actor: TeamActor, raw: TeamMemberInput): Promise<ActionResult> {
   const parsed = teamMemberSchema.safeParse(raw);
   if (!parsed.success) return invalid(parsed.error);
   return changeMember(parsed.data.userId, async (tx, target) => {
     await updateTarget(tx, target, { sessionVersion: nextSessionVersion });
     await recordAudit({ actor, action: "user.sessions_revoked", outcome: "success", target: target.email }, tx);
+    await revokeUserTokens(tx, target.id, { reason: "sessions_revoked" }, actor);
     return { ok: true };
   });
 }

@@ -20,6 +20,8 @@ export type TeamMember = {
   lockedOut: boolean;
   signIn: SignInMethod;
   lastSignInAt: string | null;
+  /** The API tokens that act for this user and work now: disabling, signing out everywhere or demoting revokes them. */
+  apiTokens: Array<{ name: string; role: Role }>;
 };
 
 /** A set-password link as shown once to the admin who made it: the whole URL, and when it stops working. */

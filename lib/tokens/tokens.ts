@@ -78,7 +78,7 @@ async function revoke(actor: AuditActor, match: SQL, now: Date): Promise<ActionR
   return db.transaction(async (tx) => {
     const [revoked] = await tx
       .update(apiTokens)
-      .set({ revokedAt: now, revokedBy: actor.id })
+      .set({ revokedAt: now, revokedBy: actor.id, revokedReason: "revoked" })
       .where(and(match, isNull(apiTokens.revokedAt)))
       .returning({ name: apiTokens.name });
     if (!revoked) {
@@ -105,6 +105,7 @@ export async function listApiTokens(now = new Date()): Promise<ApiTokenView[]> {
         createdAt: apiTokens.createdAt,
         expiresAt: apiTokens.expiresAt,
         revokedAt: apiTokens.revokedAt,
+        revokedReason: apiTokens.revokedReason,
         lastUsedAt: apiTokens.lastUsedAt,
         lastUsedAddress: apiTokens.lastUsedAddress,
       },
@@ -126,6 +127,7 @@ export async function listApiTokens(now = new Date()): Promise<ApiTokenView[]> {
     createdAt: token.createdAt.toISOString(),
     expiresAt: iso(token.expiresAt),
     revokedAt: iso(token.revokedAt),
+    revokedReason: token.revokedReason,
     lastUsedAt: iso(token.lastUsedAt),
     // Without a trusted proxy every caller shares one throttle key: no address to show.
     lastUsedAddress: token.lastUsedAddress === SHARED_ADDRESS ? null : token.lastUsedAddress,

@@ -1,9 +1,9 @@
-import type { ApiTokenScope, ApiTokenStatus } from "@/lib/auth/api-token-format";
+import type { ApiTokenRevocationReason, ApiTokenScope, ApiTokenStatus } from "@/lib/auth/api-token-format";
 import type { Role } from "@/lib/auth/roles";
 
 /** Client-safe shapes of the tokens page. Never a secret, nor its hash. */
 
-export type { ApiTokenStatus };
+export type { ApiTokenRevocationReason, ApiTokenStatus };
 
 export type ApiTokenView = {
   id: string;
@@ -17,6 +17,8 @@ export type ApiTokenView = {
   createdAt: string;
   expiresAt: string | null;
   revokedAt: string | null;
+  /** Why it was revoked: by an admin (`revoked`), or with its user's access. Null while it is not. */
+  revokedReason: ApiTokenRevocationReason | null;
   lastUsedAt: string | null;
   /** Null when the console cannot tell callers' addresses apart (no trusted proxy). */
   lastUsedAddress: string | null;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { forwardAttempts, forwardDeliveries, forwardDestinations } from "@/lib/db/forwarding-schema";
 import { loginAttempts, webhookEvents, webhookRejections } from "@/lib/db/schema";
+import { apiTokenGuesses } from "@/lib/db/tokens-schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { ensureEventPartitions } from "./partitions";
 import { purgeWebhookData } from "./retention";
@@ -22,7 +23,7 @@ const now = new Date("2025-06-01T00:00:00.000Z");
 const daysAgo = (d: number) => new Date(now.getTime() - d * 86_400_000);
 
 describe("retention", () => {
-  it("purges events, rejections and forwards (with their attempts) older than the period, and login attempts older than a day", async () => {
+  it("purges events, rejections and forwards (with their attempts) older than the period, login attempts older than a day and token guesses older than their window", async () => {
     const { id } = await insertTestConnection("Retention");
     for (const [eventId, at] of [["old", daysAgo(91)], ["recent", daysAgo(89)]] as const) {
       await db.insert(webhookEvents).values({
@@ -41,12 +42,16 @@ describe("retention", () => {
       { email: "a@b.c", ip: "1", succeeded: false, attemptedAt: daysAgo(2) },
       { email: "a@b.c", ip: "1", succeeded: false, attemptedAt: daysAgo(0.5) },
     ]);
-    expect(await purgeWebhookData(now, 90)).toEqual({ ran: true, events: 1, rejections: 1, deliveries: 1, loginAttempts: 1, partitionsDropped: [] });
+    await db.insert(apiTokenGuesses).values([
+      { address: "1", guessedAt: new Date(now.getTime() - 16 * 60_000) },
+      { address: "1", guessedAt: new Date(now.getTime() - 14 * 60_000) },
+    ]);
+    expect(await purgeWebhookData(now, 90)).toEqual({ ran: true, events: 1, rejections: 1, deliveries: 1, loginAttempts: 1, tokenGuesses: 1, partitionsDropped: [] });
     expect((await db.select({ e: webhookEvents.eventId }).from(webhookEvents)).map((r) => r.e)).toEqual(["recent"]);
     expect(await db.$count(webhookRejections)).toBe(1);
     expect((await db.select({ e: forwardDeliveries.eventId }).from(forwardDeliveries)).map((r) => r.e)).toEqual(["recent"]);
     expect(await db.$count(forwardAttempts)).toBe(0);
-    expect(await purgeWebhookData(now, 90)).toEqual({ ran: true, events: 0, rejections: 0, deliveries: 0, loginAttempts: 0, partitionsDropped: [] });
+    expect(await purgeWebhookData(now, 90)).toEqual({ ran: true, events: 0, rejections: 0, deliveries: 0, loginAttempts: 0, tokenGuesses: 0, partitionsDropped: [] });
   });
 
   it("drops the months of events entirely before the cutoff as whole partitions", async () => {

@@ -1,5 +1,6 @@
 import "server-only";
 import { lt, sql } from "drizzle-orm";
+import { purgeOldGuesses } from "@/lib/auth/api-token-throttle";
 import { purgeOldAttempts } from "@/lib/auth/throttle";
 import { getDb, targetFromEnv, withOwnConnection } from "@/lib/db";
 import { forwardDeliveries } from "@/lib/db/forwarding-schema";
@@ -14,7 +15,7 @@ const RETENTION_LOCK_ID = 724_117_005;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 export type PurgeResult =
-  | { ran: true; events: number; rejections: number; deliveries: number; loginAttempts: number; partitionsDropped: string[] }
+  | { ran: true; events: number; rejections: number; deliveries: number; loginAttempts: number; tokenGuesses: number; partitionsDropped: string[] }
   | { ran: false };
 
 /**
@@ -45,6 +46,7 @@ export function purgeWebhookData(now = new Date(), retentionDays = env().CONSOLE
         rejections: rejections.length,
         deliveries: deliveries.length,
         loginAttempts: await purgeOldAttempts(now),
+        tokenGuesses: await purgeOldGuesses(now),
         partitionsDropped: dropped.map((partition) => partition.name),
       };
     } finally {
@@ -73,7 +75,7 @@ export function startWebhookRetentionJob(): void {
   const run = () =>
     maintainWebhookData()
       .then((r) => {
-        if (r.ran && r.events + r.rejections + r.deliveries + r.loginAttempts + r.partitionsDropped.length > 0) logger.info("retention purge", r);
+        if (r.ran && r.events + r.rejections + r.deliveries + r.loginAttempts + r.tokenGuesses + r.partitionsDropped.length > 0) logger.info("retention purge", r);
       })
       .catch((error) => logger.error("retention purge failed", { error: errorMessage(error) }));
   state.__webhookRetentionTimer = setInterval(run, PURGE_INTERVAL_MS);
