@@ -4,8 +4,10 @@ import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { auditLog, consoleUsers } from "@/lib/db/schema";
+import { apiTokens } from "@/lib/db/tokens-schema";
 import { setUpTestDatabase, whileAuditInsertsFail } from "@/lib/testing/database";
 import { linkNotUsable, newPasswordLink, setPasswordWithLink } from "@/lib/team/password-link";
+import { createApiToken } from "@/lib/tokens/tokens";
 import { admitSsoSignIn, ssoProviders, ssoSessionUser } from "./sso";
 import type { CookieHeaderReader } from "./sso-link";
 import { ssoRefusalText } from "./sso-messages";
@@ -109,6 +111,17 @@ describe("single sign-on against the database", () => {
     expect(await admitSsoSignIn(account, claims({ sub: "sub-new", email: "new@example.com", name: "Renamed", groups: ["console-support"] }))).toBe(true);
     expect(await userBySubject("sub-new")).toMatchObject({ role: "support", sessionVersion: 2 });
     expect(await db.select().from(consoleUsers).where(eq(consoleUsers.oidcSubject, "sub-new"))).toHaveLength(1);
+  });
+
+  it("a lower role from the groups revokes the person's tokens above it, for good", async () => {
+    expect(await admitSsoSignIn(account, claims({ sub: "sub-tokens", email: "tokens@example.com", groups: ["console-admins"] }))).toBe(true);
+    const person = (await userBySubject("sub-tokens"))!;
+    const creator = { actor: { id: person.id, email: person.email }, user: { id: person.id, role: person.role } };
+    for (const role of ["admin", "support"] as const) await createApiToken(creator, { name: `sso ${role}`, role, scopes: ["api"] });
+    expect(await admitSsoSignIn(account, claims({ sub: "sub-tokens", email: "tokens@example.com", groups: ["console-support"] }))).toBe(true);
+    expect(await admitSsoSignIn(account, claims({ sub: "sub-tokens", email: "tokens@example.com", groups: ["console-admins"] }))).toBe(true);
+    const tokens = await db.select({ name: apiTokens.name, reason: apiTokens.revokedReason }).from(apiTokens).where(eq(apiTokens.userId, person.id)).orderBy(apiTokens.name);
+    expect(tokens).toEqual([{ name: "sso admin", reason: "role_lowered" }, { name: "sso support", reason: null }]);
   });
 
   it("links a password user with the same email (any case) once their password session confirms it, keeping the password", async () => {
