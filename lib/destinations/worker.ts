@@ -1,5 +1,6 @@
 import "server-only";
 import { performance } from "node:perf_hooks";
+import { DELIVERIES_QUEUED_CHANNEL, listen } from "@/lib/db/notifications";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
 import { outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
@@ -14,10 +15,11 @@ import { LEASE_SECONDS, recordAttempts, takeDueDeliveries, type AttemptRecord, t
  * the slowest send of a batch: a destination that hangs holds only its own deliveries, and every one
  * that ends frees room for the next take. It takes when storing queues a delivery here
  * (onDeliveriesQueued), when an attempt ends, when a destination is turned back on or a replay queued
- * (wakeForwarding), and every POLL_MS (what other instances queued, retries and probes coming due).
- * No failure leaves a taken delivery's lease to run out unrecorded: an attempt the console could not
- * make is a failed attempt with its reason. The receiver never waits for any of it: storing only
- * queues, and while a flood of webhooks fills the process, the worker gives way.
+ * (wakeForwarding), on PostgreSQL when any process queued deliveries (their transaction's NOTIFY: another
+ * instance's receipt, a CLI's replay), and every POLL_MS (retries and probes coming due, and what a
+ * notification missed). No failure leaves a taken delivery's lease to run out unrecorded: an attempt
+ * the console could not make is a failed attempt with its reason. The receiver never waits for any of
+ * it: storing only queues, and while a flood of webhooks fills the process, the worker gives way.
  */
 
 /** Attempts under way at once in this process, over every destination: four destinations' rooms. */
@@ -258,12 +260,14 @@ function takeSoon(workers: Workers): void {
 }
 
 /**
- * Starts a worker: it takes when told (the answer's `wake`), on a poll, and whenever an attempt ends;
- * the poll also records again what failed to be recorded. `stop` ends its polling and taking; attempts
- * under way finish and are recorded.
+ * Starts a worker: it takes when told (the answer's `wake`), when any process notifies that it queued
+ * deliveries (PostgreSQL), on a poll, and whenever an attempt ends; the poll also records again what
+ * failed to be recorded. `stop` ends its polling, listening and taking (resolved once it no longer
+ * listens); attempts under way finish and are recorded.
  */
-export function startWorkers(workers: Workers = newWorkers()): { workers: Workers; wake: () => void; stop: () => void } {
+export function startWorkers(workers: Workers = newWorkers()): { workers: Workers; wake: () => void; stop: () => Promise<void> } {
   const stopWatching = watchForFloods(workers);
+  const listening = listen(DELIVERIES_QUEUED_CHANNEL, () => takeSoon(workers));
   const poll = setInterval(() => void (workers.unrecorded.length > 0 ? recordEnded(workers) : takeAndStart(workers)), POLL_MS).unref();
   void takeAndStart(workers);
   return {
@@ -274,6 +278,7 @@ export function startWorkers(workers: Workers = newWorkers()): { workers: Worker
       clearInterval(poll);
       clearTimeout(workers.gathering);
       stopWatching();
+      return listening.stop();
     },
   };
 }
