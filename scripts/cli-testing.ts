@@ -23,11 +23,13 @@ export async function runCommandCapturing(cli: Cli, argv: string[]): Promise<Com
 
 /**
  * Runs `scripts/<name>.ts` as `npm run` does, in a process of its own: the entry point itself (that the
- * file runs as the command, its exit code, its streams). Seconds per run, so tests keep it for a case
- * that needs no database and run the rest in their own process.
+ * file runs as the command, its exit code, its streams), in this process's environment with `env` over
+ * it. Seconds per run, so tests keep it for a case that needs no database or another process (a
+ * PostgreSQL database, as `env`'s DATABASE_URL) and run the rest in their own process.
  */
-export async function runCommandProcess(name: string, argv: string[]): Promise<CommandOutcome> {
-  return promisify(execFile)("node_modules/.bin/tsx", ["--conditions=react-server", `scripts/${name}.ts`, ...argv]).then(
+export async function runCommandProcess(name: string, argv: string[], env: Record<string, string | undefined> = {}): Promise<CommandOutcome> {
+  const options = { env: { ...process.env, ...env } };
+  return promisify(execFile)("node_modules/.bin/tsx", ["--conditions=react-server", `scripts/${name}.ts`, ...argv], options).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? 1, stdout: error.stdout ?? "", stderr: error.stderr ?? "" }),
   );

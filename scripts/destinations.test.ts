@@ -5,9 +5,11 @@ import { forwardDeliveries, forwardDestinations } from "@/lib/db/forwarding-sche
 import { auditLog, webhookEvents } from "@/lib/db/schema";
 import { SERVICE_SIGNING_NEEDS_SERVER_KEY, SERVICE_SIGNING_TAKES_ONLY_VERIFIED } from "@/lib/destinations/constants";
 import { getReplayProgress } from "@/lib/destinations/replay";
-import { receiveEvent } from "@/lib/destinations/test-helpers";
+import { deliveriesOf, LOCAL_POLICY, receiveEvent, startReceiver } from "@/lib/destinations/test-helpers";
+import { newWorkers, startWorkers } from "@/lib/destinations/worker";
 import { reloadEnv } from "@/lib/env";
 import { setUpTestDatabase } from "@/lib/testing/database";
+import { scaled } from "@/lib/testing/timeouts";
 import { insertTestConnection } from "@/lib/testing/webhooks";
 import { KEY1 } from "@/lib/webhooks/test-helpers";
 import { runCommandCapturing, runCommandProcess } from "./cli-testing";
@@ -16,12 +18,13 @@ import { destinationsCli } from "./destinations";
 // Every URL here is on 127.0.0.1 or 127.0.0.2, the only hosts allowed is 127.0.0.1, and adding a
 // destination sends nothing: no test reaches anything.
 let db: Database;
+let url: string | undefined;
 let tearDown: () => Promise<void>;
 // Acme has no server key (it can only sign with Standard Webhooks); Globex has one.
 beforeAll(async () => {
   vi.stubEnv("CONSOLE_FORWARD_ALLOWED_HOSTS", "127.0.0.1");
   reloadEnv();
-  ({ db, tearDown } = await setUpTestDatabase());
+  ({ db, url, tearDown } = await setUpTestDatabase());
   await insertTestConnection("Acme");
   await insertTestConnection("Globex", ["srv_globex_key_000000000000001"]);
 });
@@ -197,5 +200,39 @@ describe("replay", () => {
     expect(await cli("replay", "--connection", "Initrode", "--name", "Nowhere", "--since", between)).toMatchObject({ code: 1, stderr: "Error: Initrode has no destination named Nowhere.\n" });
     expect(await cli("replay", "--connection", "Umbrella", "--name", "Handler", "--since", between)).toMatchObject({ code: 1, stderr: "Error: No connection named Umbrella.\n" });
     expect(await cli("cancel-replay", "--replay", "not-an-id")).toMatchObject({ code: 1, stderr: "Error: --replay must be a replay's id (a UUID), not not-an-id.\n" });
+  });
+});
+
+/** Waits until `done()`, at most `ms`, on timeouts: expect.poll would move a faked setInterval on. */
+async function realClockUntil(done: () => Promise<boolean>, ms: number) {
+  for (const end = Date.now() + ms; !(await done()) && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe("a replay queued from the command line", () => {
+  // PostgreSQL only: PGlite is opened by one process at a time, so no other process queues beside the console.
+  it.skipIf(!process.env.DATABASE_URL)("is delivered by another process's workers within 2 s: the CLI's queueing wakes them", async () => {
+    const receiver = await startReceiver();
+    const hooli = await insertTestConnection("Hooli", [KEY1]);
+    const since = new Date().toISOString();
+    const events = [await receiveEvent(hooli.token, [KEY1]), await receiveEvent(hooli.token, [KEY1])];
+    expect(await cli("add", "--connection", "Hooli", "--name", "Recovery", "--url", receiver.url)).toMatchObject({ code: 0 });
+    const [destination] = await db.select().from(forwardDestinations).where(eq(forwardDestinations.connectionId, hooli.id));
+    // The workers' poll (a setInterval) holds still: only being told can wake them.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const worker = startWorkers(newWorkers(() => LOCAL_POLICY));
+    try {
+      const replayed = await runCommandProcess("destinations", ["replay", "--connection", "Hooli", "--name", "Recovery", "--since", since], { DATABASE_URL: url });
+      expect(replayed).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Queued 2 events received from /) });
+      const delivered = async () => (await deliveriesOf(destination!.id)).filter((d) => d.state === "delivered");
+      await realClockUntil(async () => (await delivered()).length === 2, scaled(2_000));
+      const deliveries = await delivered();
+      expect(deliveries.map((d) => d.eventId).sort()).toEqual(events.map((e) => e.id).sort());
+      expect(receiver.received).toHaveLength(2);
+      for (const delivery of deliveries) expect(delivery.finishedAt!.getTime() - delivery.createdAt.getTime()).toBeLessThan(scaled(2_000));
+    } finally {
+      await worker.stop();
+      vi.useRealTimers();
+      await receiver.close();
+    }
   });
 });

@@ -178,14 +178,35 @@ export async function getDb(): Promise<Database> {
  */
 export async function withOwnConnection<T>(work: (db: Database) => Promise<T>): Promise<T> {
   const db = await getDb();
-  const pool = (db as unknown as { $client: unknown }).$client;
-  if (!(pool instanceof pg.Pool)) return work(db);
+  const pool = poolOf(db);
+  if (!pool) return work(db);
   const connection = await pool.connect();
   try {
     return await work(drizzlePg(connection, { schema }) as unknown as Database);
   } finally {
     connection.release(true);
   }
+}
+
+/**
+ * How long a lasting client's connection may be silent before TCP probes it: one that only listens
+ * sends nothing, and a network that drops it silently would otherwise leave it deaf for good.
+ */
+const UNPOOLED_KEEPALIVE_MS = 30_000;
+
+/** The PostgreSQL pool under a database, or null for PGlite. */
+function poolOf(db: Database): pg.Pool | null {
+  const client = (db as unknown as { $client: unknown }).$client;
+  return client instanceof pg.Pool ? client : null;
+}
+
+/**
+ * A new client of the process-wide PostgreSQL database, outside its pool and not yet connected, for a
+ * session that lasts (LISTEN: lib/db/notifications.ts); null on PGlite. Its caller connects and ends it.
+ */
+export async function newUnpooledClient(): Promise<pg.Client | null> {
+  const pool = poolOf(await getDb());
+  return pool && new pg.Client({ ...pool.options, keepAlive: true, keepAliveInitialDelayMillis: UNPOOLED_KEEPALIVE_MS });
 }
 
 /** Replaces the process-wide database (tests and scripts that open their own). */

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import type { Role } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
+import { DELIVERIES_QUEUED_CHANNEL, notify } from "@/lib/db/notifications";
 import { forwardAttempts, forwardDeliveries, forwardDestinations } from "@/lib/db/forwarding-schema";
 import { webhookEvents } from "@/lib/db/schema";
 import { outcomeForRole } from "@/lib/outbound/shown-to-role";
@@ -107,6 +108,7 @@ export async function resendEvent(actor: AuditActor, raw: unknown): Promise<{ ok
   await db.transaction(async (tx) => {
     await tx.insert(forwardDeliveries).values({ destinationId, connectionId, eventId, origin: "resend" });
     await recordAudit({ actor, action: "destination.resent", outcome: "success", connection, target: destination.name, details: { eventId } }, tx);
+    await notify(tx, DELIVERIES_QUEUED_CHANNEL);
   });
   wakeForwarding();
   return { ok: true };

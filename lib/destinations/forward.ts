@@ -2,6 +2,7 @@ import "server-only";
 import { inArray } from "drizzle-orm";
 import { getDb } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
+import { errorMessage } from "@/lib/error-message";
 import { postGuarded } from "@/lib/outbound/guarded-post";
 import type { OutboundPolicy } from "@/lib/outbound/address-policy";
 import { MAX_ATTEMPTS, retryDelaySeconds } from "./constants";
@@ -17,6 +18,29 @@ export const MAX_ANSWER_BYTES = 4 * 1024;
 
 const nextAfterFailure = (attempts: number): AttemptRecord["next"] =>
   attempts >= MAX_ATTEMPTS ? { state: "failed" } : { state: "pending", retrySeconds: retryDelaySeconds(attempts) };
+
+/**
+ * The attempt of a taken delivery that the console itself failed to make or to finish (a throw while
+ * starting a batch's attempts, an attempt that rejected): failed with the reason, retried on the usual
+ * schedule, and not held against the destination, whose health it says nothing of.
+ */
+export function attemptNotMade(delivery: TakenDelivery, error: unknown): AttemptRecord {
+  return {
+    deliveryId: delivery.id,
+    destinationId: delivery.destinationId,
+    startedAt: new Date(),
+    latencyMs: 0,
+    status: null,
+    ok: false,
+    outcome: `the console could not make this attempt: ${errorMessage(error)}`,
+    responseBody: null,
+    countsAgainstDestination: false,
+    next: nextAfterFailure(delivery.attempts),
+  };
+}
+
+/** A text column cannot hold NUL: one in an answer would make the database refuse its whole batch of attempts. */
+const storable = (answer: string) => answer.replaceAll("\u0000", "\uFFFD");
 
 /** What an answer says in words: delivered, or why not. */
 function answerOutcome(status: number): { ok: boolean; outcome: string } {
@@ -72,7 +96,7 @@ export async function startAttempts(deliveries: readonly TakenDelivery[], policy
       status: result.status,
       ok,
       outcome,
-      responseBody: result.body,
+      responseBody: storable(result.body),
       next: ok ? { state: "delivered" } : nextAfterFailure(delivery.attempts),
     };
   });

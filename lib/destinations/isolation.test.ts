@@ -107,7 +107,7 @@ describe("a destination's rate cap", () => {
     try {
       await expect.poll(async () => (await startsOf(destinationId)).length, { timeout: 20_000, interval: 100 }).toBe(15);
     } finally {
-      worker.stop();
+      await worker.stop();
     }
     // The console's own start times: what it controls (the handler's clock adds the network's jitter).
     const starts = await startsOf(destinationId);
@@ -179,7 +179,7 @@ describe("a hanging destination beside a healthy one", () => {
       const inFlight = await bed.db.$count(forwardDeliveries, sql`destination_id = ${destinations[0]!.id} and leased_until > now()`);
       expect(inFlight).toBeLessThanOrEqual(DESTINATION_IN_FLIGHT);
     } finally {
-      worker.stop();
+      await worker.stop();
       await hanging.close();
     }
   });

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, inArray, sql, type SQL } from "drizzle-orm";
 import { getDb, targetFromEnv } from "@/lib/db";
+import { DELIVERIES_QUEUED_CHANNEL, notify } from "@/lib/db/notifications";
 import type { ForwardDestination } from "@/lib/db/forwarding-schema";
 import { webhookEvents } from "@/lib/db/schema";
 import { errorMessage } from "@/lib/error-message";
@@ -121,7 +122,10 @@ async function queueChunk(replay: Queuing, size: number): Promise<ChunkOutcome> 
   const result = await db.transaction(async (tx) => {
     // JIT off too: on PostgreSQL the cost that rules sorting out would otherwise compile the statement (300 ms).
     await tx.execute(sql`select set_config('enable_sort', 'off', true), set_config('jit', 'off', true)`);
-    return (await tx.execute(statement)) as unknown as { rows: Array<{ queued: number; done: boolean }> };
+    const chunk = (await tx.execute(statement)) as unknown as { rows: Array<{ queued: number; done: boolean }> };
+    // Heard at commit by every instance's workers: this process may be a CLI, with none of its own.
+    if ((chunk.rows[0]?.queued ?? 0) > 0) await notify(tx, DELIVERIES_QUEUED_CHANNEL);
+    return chunk;
   });
   return result.rows[0] ?? null;
 }

@@ -1,11 +1,12 @@
 import "server-only";
 import { performance } from "node:perf_hooks";
+import { DELIVERIES_QUEUED_CHANNEL, listen } from "@/lib/db/notifications";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
 import { outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
 import { eventsReceived, onDeliveriesQueued } from "@/lib/webhooks/webhooks";
-import { attemptDeliveries, startAttempts } from "./forward";
-import { recordAttempts, takeDueDeliveries, type AttemptRecord } from "./outbox";
+import { attemptNotMade, startAttempts } from "./forward";
+import { LEASE_SECONDS, recordAttempts, takeDueDeliveries, type AttemptRecord, type TakenDelivery } from "./outbox";
 
 /**
  * The forwarding worker of this process. It takes due deliveries (fairly across destinations, each
@@ -14,9 +15,11 @@ import { recordAttempts, takeDueDeliveries, type AttemptRecord } from "./outbox"
  * the slowest send of a batch: a destination that hangs holds only its own deliveries, and every one
  * that ends frees room for the next take. It takes when storing queues a delivery here
  * (onDeliveriesQueued), when an attempt ends, when a destination is turned back on or a replay queued
- * (wakeForwarding), and every POLL_MS (what other instances queued, retries and probes coming due).
- * The receiver never waits for any of it: storing only queues, and while a flood of webhooks fills the
- * process, the worker gives way.
+ * (wakeForwarding), on PostgreSQL when any process queued deliveries (their transaction's NOTIFY: another
+ * instance's receipt, a CLI's replay), and every POLL_MS (retries and probes coming due, and what a
+ * notification missed). No failure leaves a taken delivery's lease to run out unrecorded: an attempt
+ * the console could not make is a failed attempt with its reason. The receiver never waits for any of
+ * it: storing only queues, and while a flood of webhooks fills the process, the worker gives way.
  */
 
 /** Attempts under way at once in this process, over every destination: four destinations' rooms. */
@@ -53,39 +56,76 @@ const LOAD_WINDOW_MS = 500;
 const FLOOD_WINDOWS = 4;
 const FLOOD_PASS_MS = 1_000;
 
+/** An ended attempt to record, and when (this process's clock) its delivery's lease ends: past it, another worker may take the delivery again. */
+type Ended = { record: AttemptRecord; leaseEndsAt: number };
+
+/** How attempts start: startAttempts (./forward.ts), which a test replaces to make it fail. */
+type StartAttempts = typeof startAttempts;
+
+/**
+ * Starts the taken deliveries' attempts, one promise per delivery that never rejects. Whatever fails
+ * before an attempt ends (a throw while starting them, a signer that cannot be built, an attempt that
+ * rejects) makes it a failed attempt with its reason: recorded like any other, it ends the lease at
+ * once, and the delivery is tried again on its usual schedule.
+ */
+async function startTaken(
+  taken: readonly TakenDelivery[],
+  { policy, start }: { policy: () => OutboundPolicy; start: StartAttempts },
+): Promise<Array<Promise<AttemptRecord>>> {
+  if (taken.length === 0) return [];
+  let attempts: Array<Promise<AttemptRecord>>;
+  try {
+    attempts = await start(taken, policy());
+  } catch (error) {
+    logger.error("starting forwarding attempts failed", { error: errorMessage(error), deliveries: taken.length });
+    return taken.map((delivery) => Promise.resolve(attemptNotMade(delivery, error)));
+  }
+  return taken.map((delivery, i) =>
+    (attempts[i] ?? Promise.reject(new Error("no attempt was started for it"))).catch((error: unknown) => {
+      logger.error("a forwarding attempt failed", { error: errorMessage(error) });
+      return attemptNotMade(delivery, error);
+    }),
+  );
+}
+
 /** One pass: takes up to `limit` due deliveries, sends them and records what happened. Answers how many it took. */
 export async function forwardDueDeliveries(policy: OutboundPolicy = outboundPolicyFromEnv(), limit = BATCH_SIZE): Promise<number> {
   const taken = await takeDueDeliveries(limit);
   if (taken.length === 0) return 0;
-  await recordAttempts(await attemptDeliveries(taken, policy));
+  await recordAttempts(await Promise.all(await startTaken(taken, { policy: () => policy, start: startAttempts })));
   return taken.length;
 }
 
 /**
- * The worker's state: attempts under way, whether a take is running (and whether another was asked
- * for meanwhile), attempts ended and not yet recorded, and whether webhooks flood the process now,
- * with when the worker last took during one.
+ * The worker's state: how it sends (`policy`, `start`), attempts under way, whether a take is running
+ * (and whether another was asked for meanwhile), attempts ended and not yet recorded (and those whose
+ * recording failed, to try again), and whether webhooks flood the process now, with when the worker
+ * last took during one.
  */
 export type Workers = {
   policy: () => OutboundPolicy;
+  start: StartAttempts;
   inFlight: number;
   taking: boolean;
   takeAgain: boolean;
   gathering: NodeJS.Timeout | undefined;
-  ended: AttemptRecord[];
+  ended: Ended[];
+  unrecorded: Ended[];
   recordingSoon: NodeJS.Timeout | undefined;
   recording: boolean;
   flooded: boolean;
   lastFloodPassAt: number;
   stopped: boolean;
 };
-export const newWorkers = (policy: () => OutboundPolicy = outboundPolicyFromEnv): Workers => ({
+export const newWorkers = (policy: () => OutboundPolicy = outboundPolicyFromEnv, start: StartAttempts = startAttempts): Workers => ({
   policy,
+  start,
   inFlight: 0,
   taking: false,
   takeAgain: false,
   gathering: undefined,
   ended: [],
+  unrecorded: [],
   recordingSoon: undefined,
   recording: false,
   flooded: false,
@@ -125,15 +165,41 @@ export async function giveWayToFloods(workers: Workers): Promise<void> {
   }
 }
 
-/** Records the ended attempts, in statements of up to a batch each, one statement at a time, then takes. */
+/** Records a chunk of ended attempts; should that fail, they are kept to be tried again. */
+async function recordChunk(workers: Workers, chunk: Ended[]): Promise<void> {
+  try {
+    await recordAttempts(chunk.map((ended) => ended.record));
+  } catch (error) {
+    logger.error("recording forwarding attempts failed: tried again while their leases hold", { error: errorMessage(error), attempts: chunk.length });
+    workers.unrecorded.push(...chunk);
+  }
+}
+
+/**
+ * The attempts whose recording failed and whose leases still hold, taken from `unrecorded`. Those past
+ * their lease are dropped: their deliveries are taken and sent again (at least once), and recording
+ * them now would end the lease of a worker that has taken one again.
+ */
+function stillLeased(workers: Workers): Ended[] {
+  const now = Date.now();
+  const holding = workers.unrecorded.filter((ended) => ended.leaseEndsAt > now);
+  const lapsed = workers.unrecorded.length - holding.length;
+  workers.unrecorded = [];
+  if (lapsed > 0) logger.error("forwarding attempts never recorded: their leases ended, and their deliveries are sent again", { attempts: lapsed });
+  return holding;
+}
+
+/**
+ * Records the ended attempts, in statements of up to a batch each, one statement at a time, then takes.
+ * Those whose recording failed before go first, one per statement: one the database refuses then holds
+ * only its own delivery.
+ */
 async function recordEnded(workers: Workers): Promise<void> {
   if (workers.recording) return;
   workers.recording = true;
   try {
-    while (workers.ended.length > 0) await recordAttempts(workers.ended.splice(0, BATCH_SIZE));
-  } catch (error) {
-    // Their deliveries stay leased and are taken again when the lease ends: at least once.
-    logger.error("recording forwarding attempts failed", { error: errorMessage(error) });
+    for (const ended of stillLeased(workers)) await recordChunk(workers, [ended]);
+    while (workers.ended.length > 0) await recordChunk(workers, workers.ended.splice(0, BATCH_SIZE));
   } finally {
     workers.recording = false;
   }
@@ -143,9 +209,9 @@ async function recordEnded(workers: Workers): Promise<void> {
 }
 
 /** Records what ended RECORD_GATHER_MS from now, unless that is already coming or under way. */
-function attemptEnded(workers: Workers, record: AttemptRecord | null): void {
+function attemptEnded(workers: Workers, ended: Ended): void {
   workers.inFlight--;
-  if (record) workers.ended.push(record);
+  workers.ended.push(ended);
   if (workers.recording) return;
   workers.recordingSoon ??= setTimeout(() => {
     workers.recordingSoon = undefined;
@@ -169,21 +235,11 @@ export async function takeAndStart(workers: Workers): Promise<void> {
       await giveWayToFloods(workers);
       const room = Math.min(MAX_IN_FLIGHT - workers.inFlight, BATCH_SIZE);
       if (room <= 0 || workers.stopped) break;
+      // Before the take, so never later than the lease the take's statement sets.
+      const leaseEndsAt = Date.now() + LEASE_SECONDS * 1_000;
       const taken = await takeDueDeliveries(room);
       workers.inFlight += taken.length;
-      const attempts = await startAttempts(taken, workers.policy()).catch((error: unknown) => {
-        workers.inFlight -= taken.length;
-        throw error;
-      });
-      for (const attempt of attempts) {
-        attempt.then(
-          (record) => attemptEnded(workers, record),
-          (error: unknown) => {
-            logger.error("a forwarding attempt failed", { error: errorMessage(error) });
-            attemptEnded(workers, null);
-          },
-        );
-      }
+      for (const attempt of await startTaken(taken, workers)) void attempt.then((record) => attemptEnded(workers, { record, leaseEndsAt }));
       if (taken.length === room) workers.takeAgain = true;
     } while (workers.takeAgain);
   } catch (error) {
@@ -204,12 +260,15 @@ function takeSoon(workers: Workers): void {
 }
 
 /**
- * Starts a worker: it takes when told (the answer's `wake`), on a poll, and whenever an attempt ends.
- * `stop` ends its polling and taking; attempts under way finish and are recorded.
+ * Starts a worker: it takes when told (the answer's `wake`), when any process notifies that it queued
+ * deliveries (PostgreSQL), on a poll, and whenever an attempt ends; the poll also records again what
+ * failed to be recorded. `stop` ends its polling, listening and taking (resolved once it no longer
+ * listens); attempts under way finish and are recorded.
  */
-export function startWorkers(workers: Workers = newWorkers()): { workers: Workers; wake: () => void; stop: () => void } {
+export function startWorkers(workers: Workers = newWorkers()): { workers: Workers; wake: () => void; stop: () => Promise<void> } {
   const stopWatching = watchForFloods(workers);
-  const poll = setInterval(() => void takeAndStart(workers), POLL_MS).unref();
+  const listening = listen(DELIVERIES_QUEUED_CHANNEL, () => takeSoon(workers));
+  const poll = setInterval(() => void (workers.unrecorded.length > 0 ? recordEnded(workers) : takeAndStart(workers)), POLL_MS).unref();
   void takeAndStart(workers);
   return {
     workers,
@@ -219,6 +278,7 @@ export function startWorkers(workers: Workers = newWorkers()): { workers: Worker
       clearInterval(poll);
       clearTimeout(workers.gathering);
       stopWatching();
+      return listening.stop();
     },
   };
 }

@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import { getTableColumns, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { getDb, targetFromEnv, type Executor } from "@/lib/db";
+import { DELIVERIES_QUEUED_CHANNEL, notify } from "@/lib/db/notifications";
 import { databaseErrorCode } from "@/lib/error-message";
 import { countReceipt, observeBatch } from "@/lib/metrics/metrics";
 import { webhookEvents } from "@/lib/db/schema";
@@ -236,7 +237,11 @@ async function writeEvents(db: Executor, events: ReceivedEvent[]): Promise<Writt
       returning 1
     )
     select connection_id, event_id, (select count(*) from queued)::int as queued from inserted`)) as unknown as { rows: Array<Pair & { queued: number }> };
-  if ((inserted.rows[0]?.queued ?? 0) > 0) announceQueued();
+  if ((inserted.rows[0]?.queued ?? 0) > 0) {
+    // On PostgreSQL, in the batch's transaction: every instance's workers hear of them once committed.
+    await notify(db, DELIVERIES_QUEUED_CHANNEL);
+    announceQueued();
+  }
   const written = new Set(inserted.rows.map(pairKey));
   const redeliveries = events.filter((event) => !written.has(eventKey(event)));
   if (redeliveries.length === 0) return events.map(() => ({ outcome: { kind: "stored" }, redelivery: false }));
