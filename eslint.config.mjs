@@ -15,12 +15,13 @@ const ground = ["auth", "db", "metrics", "outbound", "service", "testing"];
 const publicModules = (feature) => [`${feature}.ts`, "types.ts", "schemas.ts", "constants.ts"];
 const allowedEdges = {
   alerts: ["audit", "connections", "destinations", "webhooks"],
-  "api-docs": ["alerts", "audit", "connections", "destinations", "webhooks"],
+  "api-docs": ["alerts", "audit", "connections", "destinations", "erasure", "webhooks"],
   audit: [],
   connections: ["audit"],
   "data-points": ["audit", "connections"],
   destinations: ["audit", "connections", "webhooks"],
   "email-otp": ["audit", "connections"],
+  erasure: ["audit", "connections", "users"],
   overview: ["connections", "email-otp", "webhooks"],
   team: ["audit"],
   tokens: ["audit"],

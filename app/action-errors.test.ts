@@ -22,6 +22,7 @@ vi.mock("@/lib/auth/guards", async (original) => ({
 
 const { setPasswordAction } = await import("@/app/(auth)/set-password/actions");
 const { addTeamMemberAction } = await import("@/app/(console)/team/actions");
+const { eraseEndUserDataAction } = await import("@/app/(console)/users/actions");
 
 let db: Database;
 let tearDown: () => Promise<void>;
@@ -32,12 +33,14 @@ const refusedEmail = "leak.check.member@example.com";
 const refusedName = "Leak Check Marker Name";
 const passwordEmail = "leak.check.password@example.com";
 const newPassword = "leak-check-new-password-0001";
+const erasedUserId = "usr_leak_check_erasure";
 
 beforeAll(async () => {
   ({ db, tearDown } = await setUpTestDatabase());
   signedIn.user = await createUser({ email: "admin@example.com", name: "Admin", role: "admin", password: "long-enough-password" });
   await db.execute(sql.raw(`alter table console_users add constraint test_refuses_member check (email <> '${refusedEmail}')`));
   await db.execute(sql.raw(`alter table console_users add constraint test_refuses_password check (password_hash is null or email <> '${passwordEmail}')`));
+  await db.execute(sql.raw(`alter table end_user_erasures add constraint test_refuses_erasure check (user_id <> '${erasedUserId}')`));
 });
 afterAll(() => tearDown());
 
@@ -89,6 +92,13 @@ describe("a database error thrown inside a server action", () => {
     expect(result).toEqual({ ok: false, error: actionCrashMessage });
     expect(printed).toContain('"message":"server action failed","action":"addTeamMemberAction","error":"database error 23514');
     for (const secret of [refusedEmail, refusedName]) expect(printed).not.toContain(secret);
+  });
+
+  it("erase an end user's data: answers the crash message and logs the SQLSTATE, never the user id", async () => {
+    const { result, printed } = await printedBy(() => eraseEndUserDataAction({ userId: erasedUserId, connectionId: null, confirmUserId: erasedUserId }));
+    expect(result).toEqual({ ok: false, error: actionCrashMessage });
+    expect(printed).toContain('"message":"server action failed","action":"eraseEndUserDataAction","error":"database error 23514');
+    expect(printed).not.toContain(erasedUserId);
   });
 });
 

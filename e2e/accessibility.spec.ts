@@ -112,6 +112,16 @@ const steps: Step[] = [
       await expect(result.filter({ visible: true })).toBeVisible({ timeout: 15_000 });
     },
   },
+  {
+    name: "users: the erase dialog, counted",
+    roles: ["admin"],
+    open: async (page) => {
+      await visit("/users", "Users")(page);
+      await page.getByLabel("User id to erase").fill("usr_alice");
+      await page.getByRole("button", { name: "Erase data…" }).click();
+      await expect(page.getByRole("dialog").getByTestId("erasure-count")).toBeVisible();
+    },
+  },
   { name: "audit", roles: ["admin"], open: visit("/audit", "Audit") },
   { name: "audit, as support (refused)", roles: ["support"], open: visit("/audit", /do not have access/) },
   { name: "team", roles: ["admin"], open: visit("/team", "Team") },

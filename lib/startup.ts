@@ -5,6 +5,7 @@ import { countUsers, createUser, UserExistsError } from "@/lib/auth/users";
 import { bindLegacySecrets } from "@/lib/connections/rotate";
 import { getDb } from "@/lib/db";
 import { startForwarding } from "@/lib/destinations/destinations";
+import { startErasureResumption } from "@/lib/erasure/erasure";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import { ensureUpcomingPartitions } from "@/lib/webhooks/partitions";
@@ -14,7 +15,8 @@ import { startWebhookRetentionJob } from "@/lib/webhooks/retention";
  * Validates the environment (in production CONSOLE_TRUSTED_PROXY_HOPS must be set: lib/env.ts), migrates
  * the database, binds keys stored before keys were bound to their row (once: see bindLegacySecrets)
  * and creates the first admin if asked to. Makes this month's and next month's partitions of the
- * event log before the first delivery can arrive.
+ * event log before the first delivery can arrive. Starts the jobs, an end user's erasure that a restart
+ * interrupted among them.
  */
 export async function startUp(): Promise<void> {
   const e = env();
@@ -39,4 +41,5 @@ export async function startUp(): Promise<void> {
   startWebhookRetentionJob();
   startForwarding();
   startAlerts();
+  startErasureResumption();
 }

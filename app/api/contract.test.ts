@@ -13,6 +13,7 @@ import { setUpTestDatabase, unreachableDatabase } from "@/lib/testing/database";
 import { expiredEvent, insertTestConnection, webhookRequest } from "@/lib/testing/webhooks";
 import { KEY1, KEY2 } from "@/lib/webhooks/test-helpers";
 import * as alerts from "./alerts/route";
+import * as endUser from "./end-users/[userId]/route";
 import { createApiToken } from "@/lib/tokens/tokens";
 import * as health from "./health/route";
 import * as metrics from "./metrics/route";
@@ -39,7 +40,8 @@ vi.mock("@/lib/auth/guards", async (original) => {
       const role = args.includes("admin") ? "admin" : "support";
       if (!session.role) return guards.apiError(401, "unauthorized", "Sign in to use this API.");
       if (role === "admin" && session.role !== "admin") return guards.apiError(403, "forbidden", "This API needs the admin role.");
-      return { id: "u1", email: "u@example.com", name: "U", role: session.role };
+      // A console user's id is a UUID: an erasure records it as its audit record's actor.
+      return { id: "00000000-0000-4000-8000-0000000000a1", email: "u@example.com", name: "U", role: session.role };
     },
   };
 });
@@ -78,6 +80,7 @@ async function expectDocumented(method: string, path: string, response: Response
 
 const url = (path: string) => `http://127.0.0.1:3000${path}`;
 const get = (path: string) => new Request(url(path));
+const erase = (userId: string, query = "") => endUser.DELETE(new Request(url(`/api/end-users/${encodeURIComponent(userId)}${query}`), { method: "DELETE" }), params({ userId }));
 const params = <T,>(value: T) => ({ params: Promise.resolve(value) });
 
 let tearDown: () => Promise<void>;
@@ -158,6 +161,17 @@ describe.each(["admin", "support"] as const)("the API as %s answers what the doc
     expect(page.total).toBeGreaterThan(0);
     await expectDocumented("get", "/api/alerts", await alerts.GET(get("/api/alerts?state=closed")));
   });
+
+  it("erases an end user's data (admins only), and names what it refuses", async () => {
+    // A user of whom the console holds nothing: the erasure of the other tests' user would change what they read.
+    const erased = await erase("usr_contract_nobody", `?connectionId=${acme.id}`);
+    expect(erased.status).toBe(role === "admin" ? 200 : 403);
+    await expectDocumented("delete", "/api/end-users/{userId}", erased);
+    if (role === "support") return;
+    await expectDocumented("delete", "/api/end-users/{userId}", await erase("usr_contract_nobody", "?connectionId=nope"));
+    await expectDocumented("delete", "/api/end-users/{userId}", await erase("usr_contract_nobody", `?connectionId=${crypto.randomUUID()}`));
+    expect([...seen.get("delete /api/end-users/{userId}")!].sort()).toEqual([200, 400, 404]);
+  });
 });
 
 describe("without a session", () => {
@@ -169,6 +183,7 @@ describe("without a session", () => {
     await expectDocumented("get", "/api/webhook-events", await events.GET(get("/api/webhook-events")));
     await expectDocumented("get", "/api/alerts", await alerts.GET(get("/api/alerts")));
     await expectDocumented("get", "/api/replays/{id}", await replay.GET(get("/"), params({ id: replayId })));
+    await expectDocumented("delete", "/api/end-users/{userId}", await erase("usr_contract_nobody"));
     await expectDocumented("get", "/api/health", await health.GET());
     const gone = await unreachableDatabase();
     installDatabase(gone);

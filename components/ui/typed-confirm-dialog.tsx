@@ -7,6 +7,40 @@ import { Input } from "@/components/ui/input";
 import { callAction } from "@/lib/call-action";
 
 /**
+ * The typed confirmation: the expected text in a chip, the field, and a polite note, tied to it, when a
+ * non-empty text differs (so a disabled button is never a riddle).
+ */
+export function TypedConfirmField({ expected, value, onChange, autoFocus }: { expected: string; value: string; onChange: (value: string) => void; autoFocus?: boolean }) {
+  const inputId = useId();
+  const mismatch = value !== "" && value !== expected;
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={inputId} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
+        Type{" "}
+        <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[0.8125rem] text-slate-900 ring-1 ring-inset ring-slate-300 select-all break-all dark:bg-slate-800 dark:text-slate-100 dark:ring-slate-600">
+          {expected}
+        </code>{" "}
+        to confirm
+      </label>
+      <Input
+        id={inputId}
+        value={value}
+        autoComplete="off"
+        spellCheck={false}
+        autoFocus={autoFocus}
+        aria-invalid={mismatch ? true : undefined}
+        aria-describedby={`${inputId}-match`}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {/* Always in the page, so the polite live region announces the message when it appears. */}
+      <p id={`${inputId}-match`} aria-live="polite" className="min-h-5 text-sm text-red-700 dark:text-red-400">
+        {mismatch ? `That does not match “${expected}”` : null}
+      </p>
+    </div>
+  );
+}
+
+/**
  * A destructive action behind a dialog: states the consequence and enables the button only once the
  * expected text (a connection's name, shown in a chip) is typed exactly; a non-empty text that differs
  * is said to differ (politely, and tied to the input), so a disabled button is never a riddle. It sends one request at a time, however fast
@@ -38,9 +72,7 @@ export function TypedConfirmDialog<Result extends { ok: true } | { ok: false; er
   const [pending, setPending] = useState(false);
   // Guards against a second submit before React has re-rendered the disabled button.
   const sending = useRef(false);
-  const inputId = useId();
   const matches = typed === expected;
-  const mismatch = typed !== "" && !matches;
   const close = () => {
     setTyped("");
     setOpen(false);
@@ -74,28 +106,7 @@ export function TypedConfirmDialog<Result extends { ok: true } | { ok: false; er
           }}
         >
           <div className="space-y-2 text-sm text-slate-700 dark:text-slate-300">{children}</div>
-          <div className="space-y-1.5">
-            <label htmlFor={inputId} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
-              Type{" "}
-              <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-[0.8125rem] text-slate-900 ring-1 ring-inset ring-slate-300 select-all break-all dark:bg-slate-800 dark:text-slate-100 dark:ring-slate-600">
-                {expected}
-              </code>{" "}
-              to confirm
-            </label>
-            <Input
-              id={inputId}
-              value={typed}
-              autoComplete="off"
-              spellCheck={false}
-              aria-invalid={mismatch ? true : undefined}
-              aria-describedby={`${inputId}-match`}
-              onChange={(e) => setTyped(e.target.value)}
-            />
-            {/* Always in the page, so the polite live region announces the message when it appears. */}
-            <p id={`${inputId}-match`} aria-live="polite" className="min-h-5 text-sm text-red-700 dark:text-red-400">
-              {mismatch ? `That does not match “${expected}”` : null}
-            </p>
-          </div>
+          <TypedConfirmField expected={expected} value={typed} onChange={setTyped} />
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={close} disabled={pending}>
               Cancel

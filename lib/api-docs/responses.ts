@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ALERT_KINDS, ALERT_STATES } from "@/lib/alerts/constants";
 import type { AlertPage } from "@/lib/alerts/types";
 import type { EventForwards, ReplayProgress } from "@/lib/destinations/types";
+import type { EndUserErasureAnswer } from "@/lib/erasure/types";
 import type { WebhookEventDetail, WebhookEventSummary, WebhookRejectionSummary } from "@/lib/webhooks/types";
 
 /**
@@ -157,6 +158,24 @@ export const alertPageSchema = z.object({
   lastEvaluatedAt: nullableTime,
 }).meta({ id: "AlertPage" });
 
+const erased = (description: string) => z.number().int().meta({ description });
+
+export const endUserErasureSchema = z.object({
+  userIdHash: z.string().meta({
+    description: "HMAC-SHA256 of the user id (hex) under a key of the console's own: how the audit log names the user, the same at a second erasure of them.",
+  }),
+  connectionId: z.string().nullable().meta({ description: "The connection erased in; null: every connection." }),
+  erased: z.object({
+    events: erased("Events of the user, stored from the service's webhooks."),
+    rejections: erased("Refused deliveries of those events."),
+    deliveries: erased("Their forwards' deliveries, queued or done."),
+    attempts: erased("Those deliveries' recorded attempts, with the destinations' answers."),
+    watches: erased("Watch list entries whose data point named the user."),
+    auditRecords: erased("Audit records that named the user, now naming nobody."),
+    replays: erased("Replays whose filters named the user, now naming nobody."),
+  }).meta({ id: "ErasureCounts" }),
+}).meta({ id: "EndUserErasure" });
+
 export const healthSchema = z.object({ status: z.enum(["ok", "unavailable"]), database: z.enum(["reachable", "unreachable"]) }).meta({ id: "Health" });
 
 export const receivedSchema = z.object({ success: z.literal(true) }).meta({ id: "Received" });
@@ -170,3 +189,4 @@ sameType<z.infer<typeof webhookRejectionSchema>, WebhookRejectionSummary>(true);
 sameType<z.infer<typeof eventForwardsSchema>, EventForwards>(true);
 sameType<z.infer<typeof replayProgressSchema>, ReplayProgress>(true);
 sameType<z.infer<typeof alertPageSchema>, AlertPage>(true);
+sameType<z.infer<typeof endUserErasureSchema>, EndUserErasureAnswer>(true);

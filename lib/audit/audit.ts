@@ -1,8 +1,8 @@
 import "server-only";
-import { and, desc, eq, gte, ilike, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, isNotNull, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Executor, type Transaction } from "@/lib/db";
-import { escapeLike } from "@/lib/db/like";
+import { containsAny, escapeLike } from "@/lib/db/like";
 import { auditLog } from "@/lib/db/schema";
 import type { AuditFilter } from "./schemas";
 import type { AuditEntryPage, AuditRepeats } from "./types";
@@ -21,8 +21,8 @@ export type AuditRecord = {
 };
 
 /**
- * Appends one record. The app only ever inserts (but for the repeat count of recordRepeatedAudit):
- * records are never edited or deleted through it.
+ * Appends one record. The app only ever inserts (but for the repeat count of recordRepeatedAudit, and
+ * an end user's erasure, redactAuditRecords): records are never deleted through it.
  * A change of ours passes its transaction, so the change and its record are written together or not at all.
  */
 export async function recordAudit(record: AuditRecord, executor?: Executor): Promise<void> {
@@ -93,6 +93,45 @@ export async function recordRepeatedAudit(
     requestId: crypto.randomUUID(),
     details: { ...record.details, count: 1, lastAt },
   });
+}
+
+/** Every string in a record's details, at any depth, passed through `redact`; keys and other values as they are. */
+function redactDetails(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === "string") return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactDetails(item, redact));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactDetails(item, redact)]));
+  return value;
+}
+
+type Redaction = { values: readonly string[]; connectionId: string | null; redact: (text: string) => string };
+
+/**
+ * The records of the connection (null: of every connection, never the console's own) that `redact`
+ * changes, as it changes them: their target and every string of their details. Only those that hold
+ * one of `values` as written are read.
+ */
+export async function auditRedactions(executor: Executor, { values, connectionId, redact }: Redaction) {
+  const scope = connectionId === null ? isNotNull(auditLog.connectionId) : eq(auditLog.connectionId, connectionId);
+  const holds = (text: SQL) => containsAny(sql`coalesce(${text}, '')`, values);
+  const rows = await executor
+    .select({ id: auditLog.id, target: auditLog.target, details: auditLog.details })
+    .from(auditLog)
+    .where(and(scope, sql`(${holds(sql`${auditLog.target}`)} or ${holds(sql`${auditLog.details}::text`)})`));
+  return rows
+    .map((row) => ({ row, target: row.target === null ? null : redact(row.target), details: redactDetails(row.details, redact) }))
+    .filter(({ row, target, details }) => target !== row.target || JSON.stringify(details) !== JSON.stringify(row.details))
+    .map(({ row, target, details }) => ({ id: row.id, target, details }));
+}
+
+/**
+ * The one change to written records besides a repeat count: erasing an end user's data (lib/erasure)
+ * rewrites what names them (a lookup's target, a replay's filters), in the erasure's transaction.
+ * Answers how many records it rewrote.
+ */
+export async function redactAuditRecords(tx: Transaction, redaction: Redaction): Promise<number> {
+  const redactions = await auditRedactions(tx, redaction);
+  for (const { id, target, details } of redactions) await tx.update(auditLog).set({ target, details }).where(eq(auditLog.id, id));
+  return redactions.length;
 }
 
 /** The repeat count of a record written by recordRepeatedAudit, null for any other. */

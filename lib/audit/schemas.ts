@@ -59,6 +59,7 @@ export const auditActions = [
   "webhook.url_regenerated",
   "webhook.test_sent",
   "user_authenticators.viewed",
+  "end_user.erased",
   "api_token.created",
   "api_token.revoked",
   "api_token.used_from_new_address",

@@ -13,12 +13,16 @@ import { env } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
 import * as alertsSchema from "./alerts-schema";
+import * as erasureSchema from "./erasure-schema";
 import * as forwardingSchema from "./forwarding-schema";
 import * as receivingSchema from "./schema";
 import * as tokensSchema from "./tokens-schema";
 
-/** Every table: those of receiving (schema.ts), of forwarding (forwarding-schema.ts), of alerts (alerts-schema.ts) and of API tokens (tokens-schema.ts). */
-export const schema = { ...receivingSchema, ...forwardingSchema, ...alertsSchema, ...tokensSchema };
+/**
+ * Every table: those of receiving (schema.ts), of forwarding (forwarding-schema.ts), of alerts (alerts-schema.ts),
+ * of API tokens (tokens-schema.ts) and of end users' erasures (erasure-schema.ts).
+ */
+export const schema = { ...receivingSchema, ...forwardingSchema, ...alertsSchema, ...tokensSchema, ...erasureSchema };
 
 /** The one place that knows whether the console runs on embedded PGlite or on PostgreSQL. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;

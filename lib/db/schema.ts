@@ -221,6 +221,9 @@ export const webhookEvents = pgTable(
     // A user-id prefix in one connection: that connection's matches only, not every connection's.
     index("webhook_events_connection_user_prefix_idx").using("btree", t.connectionId, t.userId.op("text_pattern_ops")),
     index("webhook_events_user_authenticator_idx").on(t.userAuthenticatorId),
+    // Events of other kinds than authenticator.expired keep their user only in the raw body: an erasure
+    // (lib/erasure) reads these few rather than every event.
+    index("webhook_events_without_user_idx").on(t.connectionId).where(sql`${t.userId} is null`),
     // An expiry filter reads events delivered within a day of expiring (the service's rule, nearly all)
     // through the received-time indexes, in the window the range implies; this one holds the rest.
     index("webhook_events_expiry_outside_window_idx").on(t.expiresAt).where(outsideDeliveryWindow(t.firstReceivedAt, t.expiresAt)),
@@ -253,6 +256,8 @@ export const webhookRejections = pgTable(
   (t) => [
     index("webhook_rejections_received_idx").on(t.receivedAt.desc(), t.id.desc()),
     index("webhook_rejections_connection_idx").on(t.connectionId, t.receivedAt.desc()),
+    // An erasure (lib/erasure) removes the refusals of a user's events by their event id.
+    index("webhook_rejections_event_idx").on(t.connectionId, t.eventId).where(sql`${t.eventId} is not null`),
   ],
 );
 

@@ -4,6 +4,7 @@ import { NoConnection } from "@/components/connections/no-connection";
 import { Alert } from "@/components/ui/card";
 import { StreamedSection } from "@/components/ui/streamed-section";
 import { AuthenticatorTableSkeleton } from "@/components/users/authenticator-table";
+import { EraseUserData } from "@/components/users/erase-user-data";
 import { UserLookupForm } from "@/components/users/lookup-form";
 import { AuthenticatorLookupResult } from "@/components/users/lookup-result";
 import { UsersPageHeader } from "@/components/users/users-page-header";
@@ -12,6 +13,7 @@ import { requireSelectedConnection } from "@/lib/connections/current";
 import { lookupRequestSchema } from "@/lib/users/schemas";
 import { decideLookup } from "@/lib/users/lookup-request";
 import { lookUpUserAuthenticators } from "@/lib/users/users";
+import { eraseEndUserDataAction, previewEndUserErasureAction } from "./actions";
 
 export const metadata: Metadata = { title: "Users" };
 
@@ -49,6 +51,16 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
             </Alert>
           ) : null}
         </div>
+        {user.role === "admin" ? (
+          <EraseUserData
+            // Afresh for another connection or another user looked up: the id starts as the page's.
+            key={`${connection.id}:${params.rawUserId}`}
+            connectionId={connection.id}
+            connectionName={connection.name}
+            userId={params.rawUserId}
+            actions={{ preview: previewEndUserErasureAction, erase: eraseEndUserDataAction }}
+          />
+        ) : null}
       </div>
     </>
   );
