@@ -11,6 +11,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 export const slowestTestFiles = [
   "lib/webhooks/export-rows.test.ts", // 29 s: 100k events streamed
   "lib/auth/sign-in.test.ts", // 11 s
+  "lib/auth/api-tokens.test.ts", // 16 s on a slower machine, most of it refused tokens' one-second waits
+  "lib/auth/api-token-throttle.test.ts", // 15 s on a slower machine, the same
   "lib/webhooks/query-plans.test.ts", // 11 s
   "lib/destinations/replay-queue.test.ts", // 10 s here: replays queued in chunks
   "lib/destinations/worker.test.ts", // 9 s, waiting on a blocked event loop
