@@ -14,9 +14,9 @@ type AxeScan = {
 
 /**
  * The violations axe-core finds in the page at rest: once its finite animations and transitions have
- * finished (a button fading back from disabled reads as low contrast half-way). axe is put in the page
- * once per document and run there (the console has no frames): @axe-core/playwright sent and compiled
- * its 550 kB source twice per scan, which cost more than many a scan itself (70–220 ms each time, measured).
+ * finished (a button fading in from disabled reads as low contrast half-way). One that starts during the
+ * scan (an island hydrating late enables its buttons) makes it wait and scan again. axe is put in the
+ * page once per document: @axe-core/playwright compiled its 550 kB source twice per scan.
  */
 export async function axeViolations(page: Page, { include, runOnly }: AxeScan = {}): Promise<axe.Result[]> {
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axe.source);
@@ -24,11 +24,22 @@ export async function axeViolations(page: Page, { include, runOnly }: AxeScan = 
     async ({ include, runOnly }) => {
       const { axe } = window as unknown as { axe: typeof import("axe-core") };
       // A skeleton's pulse never ends; a transition or an opening dialog's animation does.
-      const finite = document.getAnimations().filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime ?? Infinity)));
-      await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
-      // Only violations are read: axe then skips detailing every passing node.
-      const results = await axe.run(include ? { include: [include] } : document, { resultTypes: ["violations"], ...(runOnly ? { runOnly } : {}) });
-      return results.violations;
+      const isFinite = (a: Animation) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime ?? Infinity));
+      const settle = () => Promise.all(document.getAnimations().filter(isFinite).map((a) => a.finished.catch(() => undefined)));
+      let moved = false;
+      const noteMotion = () => (moved ||= document.getAnimations().some(isFinite));
+      for (let scan = 1; ; scan++) {
+        await settle();
+        moved = false;
+        document.addEventListener("transitionrun", noteMotion, true);
+        document.addEventListener("animationstart", noteMotion, true);
+        // Only violations are read: axe then skips detailing every passing node.
+        const results = await axe.run(include ? { include: [include] } : document, { resultTypes: ["violations"], ...(runOnly ? { runOnly } : {}) });
+        document.removeEventListener("transitionrun", noteMotion, true);
+        document.removeEventListener("animationstart", noteMotion, true);
+        noteMotion(); // a change made at the scan's end has no event yet; getAnimations() sees it
+        if (!moved || scan === 5) return results.violations;
+      }
     },
     { include, runOnly },
   );
