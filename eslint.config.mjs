@@ -1,7 +1,9 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
+
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
+import prettier from "eslint-config-prettier/flat";
 
 // The import boundaries of ARCHITECTURE.md ("Dependencies"), checked on the resolved file of every import
 // (`@/` and relative alike) by import/no-restricted-paths. lib/testing/import-boundaries.test.ts plants a
@@ -33,12 +35,21 @@ const features = readdirSync(path.join(root, "lib"), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && !ground.includes(entry.name))
   .map((entry) => entry.name);
 for (const feature of features) {
-  if (!allowedEdges[feature]) throw new Error(`eslint.config.mjs: name the features lib/${feature} may use in allowedEdges (ARCHITECTURE.md)`);
+  if (!allowedEdges[feature])
+    throw new Error(`eslint.config.mjs: name the features lib/${feature} may use in allowedEdges (ARCHITECTURE.md)`);
 }
 
 const zones = [
-  { target: ["./components", "./lib"], from: "./app", message: "components/ and lib/ never import app/: a server action arrives as a prop." },
-  { target: "./lib/db", from: features.map((feature) => `./lib/${feature}`), message: "lib/db imports no feature: move what it needs into lib/db." },
+  {
+    target: ["./components", "./lib"],
+    from: "./app",
+    message: "components/ and lib/ never import app/: a server action arrives as a prop.",
+  },
+  {
+    target: "./lib/db",
+    from: features.map((feature) => `./lib/${feature}`),
+    message: "lib/db imports no feature: move what it needs into lib/db.",
+  },
   {
     target: "./lib/outbound",
     from: features.map((feature) => `./lib/${feature}`),
@@ -49,9 +60,21 @@ const zones = [
     from: ["./e2e", "./bench", "./scripts"].filter((other) => other !== `./${folder}`),
     message: "e2e/, bench/ and scripts/ never import one another: what they share lives in tooling/.",
   })),
-  { target: "./tooling", from: ["./e2e", "./bench", "./scripts"], message: "tooling/ is what e2e/, bench/ and scripts/ share: it imports none of them." },
-  { target: "./emulator", from: "./lib", message: "emulator/ stands for the real service: it imports nothing from lib/." },
-  { target: "./lib/service", from: "./lib/connections", message: "lib/service knows nothing of connections: it takes credentials and a region." },
+  {
+    target: "./tooling",
+    from: ["./e2e", "./bench", "./scripts"],
+    message: "tooling/ is what e2e/, bench/ and scripts/ share: it imports none of them.",
+  },
+  {
+    target: "./emulator",
+    from: "./lib",
+    message: "emulator/ stands for the real service: it imports nothing from lib/.",
+  },
+  {
+    target: "./lib/service",
+    from: "./lib/connections",
+    message: "lib/service knows nothing of connections: it takes credentials and a region.",
+  },
 ];
 
 /** A feature reaches another only along an allowed edge, and then only through its public modules. */
@@ -92,11 +115,20 @@ const config = [
     files: ["**/*.tsx"],
     ignores: ["components/ui/link.tsx"],
     rules: {
-      "no-restricted-imports": ["error", { paths: [{ name: "next/link", message: "Use Link from @/components/ui/link (it does not prefetch)." }] }],
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "next/link", message: "Use Link from @/components/ui/link (it does not prefetch)." }] },
+      ],
     },
   },
   // A test (and its test-helpers.ts) sets up the state its subject reads, so it may reach any module of another feature.
-  { files: ["lib/**/*.{ts,tsx}"], ignores: ["**/*.test.ts", "**/test-helpers.ts"], rules: boundaries([...zones, metricsZone, ...featureZones]) },
+  {
+    files: ["lib/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.ts", "**/test-helpers.ts"],
+    rules: boundaries([...zones, metricsZone, ...featureZones]),
+  },
+  // Layout is Prettier's (`npm run format`; `npm run lint` checks it): no style rule of ESLint's disagrees.
+  prettier,
 ];
 
 export default config;

@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+
 import { e2eEnv, e2eWorkers } from "./e2e/support/env";
 
 /**

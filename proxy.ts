@@ -1,12 +1,21 @@
 import { getToken } from "next-auth/jwt";
 import { NextResponse, type NextRequest } from "next/server";
+
 import { hasRole, roleForPath, type Role } from "@/lib/auth/roles";
 import { env } from "@/lib/env";
 import { strictTransportSecurity } from "@/lib/transport-security";
 import { notAWebhookUrl } from "@/lib/webhooks/errors";
 
 const WEBHOOK_PATH_PREFIX = "/api/webhooks/";
-const PUBLIC_PATHS = ["/sign-in", "/set-password", "/access-denied", "/api/auth", "/api/health", "/api/openapi.json", WEBHOOK_PATH_PREFIX];
+const PUBLIC_PATHS = [
+  "/sign-in",
+  "/set-password",
+  "/access-denied",
+  "/api/auth",
+  "/api/health",
+  "/api/openapi.json",
+  WEBHOOK_PATH_PREFIX,
+];
 
 function contentSecurityPolicy(nonce: string): string {
   const dev = env().NODE_ENV === "development";

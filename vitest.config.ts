@@ -1,6 +1,8 @@
-import { defineConfig } from "vitest/config";
 import os from "node:os";
 import path from "node:path";
+
+import { defineConfig } from "vitest/config";
+
 import { SlowestFilesFirst } from "./lib/testing/test-order.ts";
 import { testFilesNeedingOwnThread, testFolders } from "./lib/testing/thread-sharing.ts";
 import { scaled } from "./lib/testing/timeouts.ts";

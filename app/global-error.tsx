@@ -7,7 +7,9 @@ export default function GlobalError({ error, reset }: { error: Error & { digest?
       <body style={{ fontFamily: "system-ui, sans-serif", padding: "3rem", color: "CanvasText", background: "Canvas" }}>
         <h1>The console could not load</h1>
         <p>Something went wrong on our side. Reference: {error.digest ?? "n/a"}.</p>
-        <button type="button" onClick={reset}>Try again</button>
+        <button type="button" onClick={reset}>
+          Try again
+        </button>
       </body>
     </html>
   );

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+
 import { ThemeProvider } from "@/components/shell/theme-provider";
+
 import "./globals.css";
 
 export const metadata: Metadata = {

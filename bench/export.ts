@@ -9,15 +9,18 @@
  * Results: bench/results/export.json.
  */
 import crypto from "node:crypto";
+
 import { eq } from "drizzle-orm";
+
 import { connections } from "@/lib/db/schema";
 import { insertTestConnection } from "@/lib/testing/webhooks";
+
 import { processTreeRss, sampleRss, sleep, withDatabase } from "./reliability/server";
 import { signInBenchUser, withConsole } from "./support/console";
 import { FULL_EVENTS, sharedDataset, type Dataset, type LoadFigures } from "./support/dataset";
 import { measuredPart, MiB, round, type BackendContext } from "./support/part";
-import { signedExpiredEvent, type Sender } from "./support/signed-event";
 import type { Metric } from "./support/report";
+import { signedExpiredEvent, type Sender } from "./support/signed-event";
 
 const NAME = "export";
 const TARGETS = {
@@ -30,7 +33,12 @@ const PROBE_EVERY_MS = 50;
 /** Probe requests before the export, for the idle figures (and to load the routes' code). */
 const IDLE_PROBE_MS = 3000;
 
-export const exportPart = measuredPart(NAME, `CSV export of every event (${FULL_EVENTS.toLocaleString("en")} stored)`, TARGETS, measure);
+export const exportPart = measuredPart(
+  NAME,
+  `CSV export of every event (${FULL_EVENTS.toLocaleString("en")} stored)`,
+  TARGETS,
+  measure,
+);
 
 async function measure(backend: BackendContext) {
   const { dataset, load } = await sharedDataset(FULL_EVENTS, `${NAME}-${backend.key}`);
@@ -82,19 +90,44 @@ async function measureWithConsole(dataset: Dataset, load: LoadFigures | undefine
         display: `${read.rows.toLocaleString("en")} / ${expected.toLocaleString("en")} (${dataset.events.toLocaleString("en")} loaded + ${idleWebhook!.samples} probe events posted before the export)`,
       },
       // Probe events posted during the export are newer than its first page: it may or may not hold them.
-      { metric: "rows missing from the export", value: Math.max(0, expected - read.rows), unit: "rows", target: { op: "<=", value: 0 } },
+      {
+        metric: "rows missing from the export",
+        value: Math.max(0, expected - read.rows),
+        unit: "rows",
+        target: { op: "<=", value: 0 },
+      },
       { metric: "export time", value: round(read.seconds, 2), unit: "s" },
       { metric: "time to first byte", value: round(read.firstByteMs, 0), unit: "ms" },
-      { metric: "rows/s", value: round(rowsPerSecond, 0), unit: "rows/s", target: { op: ">=", pglite: 50_000, postgres: 100_000 } },
+      {
+        metric: "rows/s",
+        value: round(rowsPerSecond, 0),
+        unit: "rows/s",
+        target: { op: ">=", pglite: 50_000, postgres: 100_000 },
+      },
       // fetch asks for gzip, as a browser does; the size is the CSV's, as read after decoding.
-      { metric: "CSV size", value: round(read.bytes / MiB), unit: "MiB", display: `${round(read.bytes / MiB)} MiB (sent as ${read.encoding})` },
+      {
+        metric: "CSV size",
+        value: round(read.bytes / MiB),
+        unit: "MiB",
+        display: `${round(read.bytes / MiB)} MiB (sent as ${read.encoding})`,
+      },
       { metric: "RSS before", value: round(before / MiB), unit: "MiB" },
       { metric: "RSS peak during export", value: round(peak / MiB), unit: "MiB" },
       { metric: "RSS growth", value: round((peak - before) / MiB), unit: "MiB", target: { op: "<=", value: 64 } },
       { metric: "/api/health p50 / p99 / max, idle", value: null, unit: "ms", display: idleHealth!.display },
-      { metric: "/api/health p50 / p99 / max, during export", value: duringHealth!.p99Ms, unit: "ms", display: duringHealth!.display },
+      {
+        metric: "/api/health p50 / p99 / max, during export",
+        value: duringHealth!.p99Ms,
+        unit: "ms",
+        display: duringHealth!.display,
+      },
       { metric: "webhook POST p50 / p99 / max, idle", value: null, unit: "ms", display: idleWebhook!.display },
-      { metric: "webhook POST p50 / p99 / max, during export", value: duringWebhook!.p99Ms, unit: "ms", display: duringWebhook!.display },
+      {
+        metric: "webhook POST p50 / p99 / max, during export",
+        value: duringWebhook!.p99Ms,
+        unit: "ms",
+        display: duringWebhook!.display,
+      },
       { metric: "probe requests failed during export", value: failed, unit: "", target: { op: "<=", value: 0 } },
     ];
     return {
@@ -103,12 +136,23 @@ async function measureWithConsole(dataset: Dataset, load: LoadFigures | undefine
       loadedForThisPart: load ?? null,
       status: read.status,
       rssSamples: samples.length,
-      probes: { everyMs: PROBE_EVERY_MS, idle: { health: idleHealth, webhook: idleWebhook }, duringExport: { health: duringHealth, webhook: duringWebhook } },
+      probes: {
+        everyMs: PROBE_EVERY_MS,
+        idle: { health: idleHealth, webhook: idleWebhook },
+        duringExport: { health: duringHealth, webhook: duringWebhook },
+      },
     };
   });
 }
 
-type ExportRead = { status: number; rows: number; bytes: number; seconds: number; firstByteMs: number; encoding: string };
+type ExportRead = {
+  status: number;
+  rows: number;
+  bytes: number;
+  seconds: number;
+  firstByteMs: number;
+  encoding: string;
+};
 
 /** Reads the whole streamed CSV, counting its lines (every cell the bench loads is free of line breaks). */
 async function readExport(url: string, cookie: string): Promise<ExportRead> {
@@ -127,7 +171,14 @@ async function readExport(url: string, cookie: string): Promise<ExportRead> {
   }
   // The first line is the header.
   const encoding = response.headers.get("content-encoding") ?? "identity";
-  return { status: response.status, rows: lines - 1, bytes, seconds: (performance.now() - started) / 1000, firstByteMs, encoding };
+  return {
+    status: response.status,
+    rows: lines - 1,
+    bytes,
+    seconds: (performance.now() - started) / 1000,
+    firstByteMs,
+    encoding,
+  };
 }
 
 type ProbeResult = { times: number[]; failures: number; errors: string[] };
@@ -143,7 +194,11 @@ async function timed(request: () => Promise<Response>): Promise<number> {
 
 /** One new authenticator.expired event, signed now with the probe connection's key, as the service sends it. */
 function postWebhook(baseUrl: string, sender: Sender): Promise<Response> {
-  const { path, headers, body } = signedExpiredEvent(sender, { userId: "usr_export_probe", deviceName: "Probe phone", devicePlatform: "IOS" });
+  const { path, headers, body } = signedExpiredEvent(sender, {
+    userId: "usr_export_probe",
+    deviceName: "Probe phone",
+    devicePlatform: "IOS",
+  });
   return fetch(`${baseUrl}${path}`, { method: "POST", headers, body });
 }
 
@@ -176,7 +231,18 @@ async function probeWhile(until: Promise<unknown>, probes: Array<() => Promise<n
 
 function latency(result: ProbeResult) {
   const sorted = [...result.times].sort((a, b) => a - b);
-  const at = (p: number) => (sorted.length ? round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!, 1) : 0);
-  const summary = { samples: sorted.length, failures: result.failures, errors: result.errors, p50Ms: at(50), p99Ms: at(99), maxMs: round(sorted.at(-1) ?? 0, 1) };
-  return { ...summary, display: `${summary.p50Ms} / ${summary.p99Ms} / ${summary.maxMs} ms (${summary.samples} requests)` };
+  const at = (p: number) =>
+    sorted.length ? round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!, 1) : 0;
+  const summary = {
+    samples: sorted.length,
+    failures: result.failures,
+    errors: result.errors,
+    p50Ms: at(50),
+    p99Ms: at(99),
+    maxMs: round(sorted.at(-1) ?? 0, 1),
+  };
+  return {
+    ...summary,
+    display: `${summary.p50Ms} / ${summary.p99Ms} / ${summary.maxMs} ms (${summary.samples} requests)`,
+  };
 }

@@ -21,13 +21,23 @@
  * Results: bench/results/forward.json.
  */
 import { sql } from "drizzle-orm";
+
 import { bulkLoad, insertBulkConnections } from "@/tooling/bulk-load";
-import { runIngestPhases, ingestRates, sendEventsAtRate } from "./ingest";
+
+import { capRun, hangingRun, ISOLATION_TARGETS, receivingRun } from "./forward-isolation";
+import { ingestRates, runIngestPhases, sendEventsAtRate } from "./ingest";
 import { sleep, withDatabase } from "./reliability/server";
 import { benchConsole, benchScenario } from "./support/console";
-import { ACTOR, addDestinations, count, deliveryLatency, FORWARD_ENV, forwardingScenario, type Forwarding } from "./support/forwarding";
-import { capRun, hangingRun, ISOLATION_TARGETS, receivingRun } from "./forward-isolation";
 import { startForwardReceiver, type ForwardReceiver } from "./support/forward-receiver";
+import {
+  ACTOR,
+  addDestinations,
+  count,
+  deliveryLatency,
+  FORWARD_ENV,
+  forwardingScenario,
+  type Forwarding,
+} from "./support/forwarding";
 import { measuredPart, median, round, sum, type BackendContext } from "./support/part";
 import type { BackendKey, Metric } from "./support/report";
 
@@ -78,15 +88,28 @@ async function measure(backend: BackendContext) {
       metrics.push(...ingest.metrics);
       Object.assign(figures, ingest.figures);
     }
-    const receiving = (backend: BackendContext, receiver: ForwardReceiver) => receivingRun(backend, receiver, STEADY_RATE[backend.key]);
-    const runs = { steady: steadyRun, outage: outageRun, replay: replayRun, hanging: hangingRun, cap: capRun, receiving };
+    const receiving = (backend: BackendContext, receiver: ForwardReceiver) =>
+      receivingRun(backend, receiver, STEADY_RATE[backend.key]);
+    const runs = {
+      steady: steadyRun,
+      outage: outageRun,
+      replay: replayRun,
+      hanging: hangingRun,
+      cap: capRun,
+      receiving,
+    };
     for (const [name, run] of Object.entries(runs)) {
       if (!chosenRuns.has(name)) continue;
       const result = await run(backend, receiver);
       metrics.push(...result.metrics);
       figures[name] = result.figures;
     }
-    metrics.push({ metric: "forwards failing the signature check, or sent twice at once", value: receiver.problems.length, unit: "", target: { op: "<=", value: 0 } });
+    metrics.push({
+      metric: "forwards failing the signature check, or sent twice at once",
+      value: receiver.problems.length,
+      unit: "",
+      target: { op: "<=", value: 0 },
+    });
     return { metrics, ...figures, problems: receiver.problems.slice(0, 10) };
   } finally {
     await receiver.close();
@@ -96,17 +119,38 @@ async function measure(backend: BackendContext) {
 async function ingestRuns(backend: BackendContext, receiver: ForwardReceiver) {
   const pairs = [];
   for (let pair = 0; pair < INGEST_PAIRS; pair++) {
-    pairs.push({ without: await ingestRun(backend, receiver, "none"), withOne: await ingestRun(backend, receiver, "one") });
+    pairs.push({
+      without: await ingestRun(backend, receiver, "none"),
+      withOne: await ingestRun(backend, receiver, "one"),
+    });
   }
   const withEvery = await ingestRun(backend, receiver, "every");
   const withoutRatio = median(pairs.map((p) => p.without.ratio));
   const metrics: Metric[] = [
     { metric: "ingest ratio without destinations (median)", value: round(withoutRatio, 3), unit: "" },
-    { metric: "ingest ratio with one active destination (median)", value: round(median(pairs.map((p) => p.withOne.ratio)), 3), unit: "" },
-    { metric: "ingest ratio lost to one destination (median of pairs)", value: round(median(pairs.map((p) => p.without.ratio - p.withOne.ratio)), 3), unit: "", target: { op: "<=", value: 0.05 } },
+    {
+      metric: "ingest ratio with one active destination (median)",
+      value: round(median(pairs.map((p) => p.withOne.ratio)), 3),
+      unit: "",
+    },
+    {
+      metric: "ingest ratio lost to one destination (median of pairs)",
+      value: round(median(pairs.map((p) => p.without.ratio - p.withOne.ratio)), 3),
+      unit: "",
+      target: { op: "<=", value: 0.05 },
+    },
     { metric: "ingest ratio with a destination per connection", value: round(withEvery.ratio, 3), unit: "" },
-    { metric: "ingest ratio lost to forwarding every event", value: round(withoutRatio - withEvery.ratio, 3), unit: "" },
-    { metric: "events forwarded during ingest, not delivered", value: sum(pairs, (p) => p.withOne.undelivered) + withEvery.undelivered, unit: "", target: { op: "<=", value: 0 } },
+    {
+      metric: "ingest ratio lost to forwarding every event",
+      value: round(withoutRatio - withEvery.ratio, 3),
+      unit: "",
+    },
+    {
+      metric: "events forwarded during ingest, not delivered",
+      value: sum(pairs, (p) => p.withOne.undelivered) + withEvery.undelivered,
+      unit: "",
+      target: { op: "<=", value: 0 },
+    },
   ];
   return { metrics, figures: { ingestPairs: pairs, withEvery } };
 }
@@ -120,7 +164,11 @@ async function untilQuiet(receiver: ForwardReceiver, quietMs = 2_000): Promise<v
   }
 }
 
-const FORWARDING_WORDS: Record<Forwarding, string> = { none: "without destinations", one: "with one destination", every: "with a destination per connection" };
+const FORWARDING_WORDS: Record<Forwarding, string> = {
+  none: "without destinations",
+  one: "with one destination",
+  every: "with a destination per connection",
+};
 
 async function ingestRun(backend: BackendContext, receiver: ForwardReceiver, forwarding: Forwarding) {
   receiver.reset();
@@ -138,8 +186,18 @@ async function ingestRun(backend: BackendContext, receiver: ForwardReceiver, for
     }
     const stored = await count(scenario, sql`select count(*) as n from webhook_events`);
     const { ratio, durableRate, healthRate } = ingestRates(run.phases, stored - run.warmUpOk);
-    const undelivered = forwarding !== "none" ? await count(scenario, sql`select count(*) as n from forward_deliveries where state <> 'delivered'`) : 0;
-    return { ratio, eventsPerSecond: round(durableRate, 0), healthPerSecond: round(healthRate, 0), stored, forwarded: receiver.delivered.size, undelivered };
+    const undelivered =
+      forwarding !== "none"
+        ? await count(scenario, sql`select count(*) as n from forward_deliveries where state <> 'delivered'`)
+        : 0;
+    return {
+      ratio,
+      eventsPerSecond: round(durableRate, 0),
+      healthPerSecond: round(healthRate, 0),
+      stored,
+      forwarded: receiver.delivered.size,
+      undelivered,
+    };
   } finally {
     await scenario.dispose();
   }
@@ -154,7 +212,9 @@ async function steadyRun(backend: BackendContext, receiver: ForwardReceiver) {
     try {
       const result = await sendEventsAtRate(server.url, senders, STEADY_EVENTS, STEADY_RATE[backend.key]);
       sent = { ok: result["2xx"], seconds: result.duration, p99Ms: result.latency.p99 };
-      console.log(`  ${backend.key} steady: ${sent.ok} events stored in ${sent.seconds} s (p99 answer ${sent.p99Ms} ms); waiting for the forwards`);
+      console.log(
+        `  ${backend.key} steady: ${sent.ok} events stored in ${sent.seconds} s (p99 answer ${sent.p99Ms} ms); waiting for the forwards`,
+      );
       await receiver.waitUntil(() => receiver.delivered.size >= sent.ok, SETTLE_MS);
     } finally {
       await server.stop();
@@ -162,11 +222,21 @@ async function steadyRun(backend: BackendContext, receiver: ForwardReceiver) {
     const latency = await deliveryLatency(scenario);
     const figures = { events: sent.ok, sendSeconds: sent.seconds, answerP99Ms: sent.p99Ms, ...latency };
     const metrics: Metric[] = [
-      { metric: "steady: events stored (at the backend's rate)", value: sent.ok, unit: "", display: `${sent.ok.toLocaleString("en")} at ${STEADY_RATE[backend.key]}/s` },
+      {
+        metric: "steady: events stored (at the backend's rate)",
+        value: sent.ok,
+        unit: "",
+        display: `${sent.ok.toLocaleString("en")} at ${STEADY_RATE[backend.key]}/s`,
+      },
       { metric: "steady: stored → delivered p50", value: latency.p50, unit: "ms" },
       { metric: "steady: stored → delivered p99", value: latency.p99, unit: "ms", target: { op: "<=", value: 2000 } },
       { metric: "steady: stored → delivered max", value: latency.max, unit: "ms" },
-      { metric: "steady: forwards not delivered", value: latency.waiting + latency.failed, unit: "", target: { op: "<=", value: 0 } },
+      {
+        metric: "steady: forwards not delivered",
+        value: latency.waiting + latency.failed,
+        unit: "",
+        target: { op: "<=", value: 0 },
+      },
     ];
     return { metrics, figures };
   } finally {
@@ -183,20 +253,42 @@ async function outageRun(backend: BackendContext, receiver: ForwardReceiver) {
     try {
       receiver.goDown(OUTAGE_SECONDS * 1000);
       const backUpAt = Date.now() + OUTAGE_SECONDS * 1000;
-      const result = await sendEventsAtRate(server.url, senders, outageRate(backend) * OUTAGE_SECONDS * 2, outageRate(backend));
+      const result = await sendEventsAtRate(
+        server.url,
+        senders,
+        outageRate(backend) * OUTAGE_SECONDS * 2,
+        outageRate(backend),
+      );
       const stored = result["2xx"];
-      console.log(`  ${backend.key} outage: ${stored} events stored, ${receiver.refusedWhileDown()} forwards refused while down; waiting for the retries`);
+      console.log(
+        `  ${backend.key} outage: ${stored} events stored, ${receiver.refusedWhileDown()} forwards refused while down; waiting for the retries`,
+      );
       const allIn = await receiver.waitUntil(() => receiver.delivered.size >= stored, SETTLE_MS);
-      figures = { stored, refusedWhileDown: receiver.refusedWhileDown(), delivered: receiver.delivered.size, recoverySeconds: allIn ? round((Date.now() - backUpAt) / 1000, 0) : null };
+      figures = {
+        stored,
+        refusedWhileDown: receiver.refusedWhileDown(),
+        delivered: receiver.delivered.size,
+        recoverySeconds: allIn ? round((Date.now() - backUpAt) / 1000, 0) : null,
+      };
     } finally {
       await server.stop();
     }
     const missing = figures.stored - figures.delivered;
     const metrics: Metric[] = [
-      { metric: `outage: events stored over ${OUTAGE_SECONDS * 2} s`, value: figures.stored, unit: "", display: `${figures.stored.toLocaleString("en")} at ${outageRate(backend)}/s` },
+      {
+        metric: `outage: events stored over ${OUTAGE_SECONDS * 2} s`,
+        value: figures.stored,
+        unit: "",
+        display: `${figures.stored.toLocaleString("en")} at ${outageRate(backend)}/s`,
+      },
       { metric: "outage: forwards refused (503) while down", value: figures.refusedWhileDown, unit: "" },
       { metric: "outage: events never delivered", value: missing, unit: "", target: { op: "<=", value: 0 } },
-      { metric: "outage: back up → every event delivered", value: figures.recoverySeconds, unit: "s", display: figures.recoverySeconds === null ? `not within ${SETTLE_MS / 1000} s` : undefined },
+      {
+        metric: "outage: back up → every event delivered",
+        value: figures.recoverySeconds,
+        unit: "s",
+        display: figures.recoverySeconds === null ? `not within ${SETTLE_MS / 1000} s` : undefined,
+      },
       { metric: "outage: events delivered more than once", value: receiver.deliveredTwice(), unit: "" },
     ];
     return { metrics, figures };
@@ -218,7 +310,11 @@ async function replayRun(backend: BackendContext, receiver: ForwardReceiver) {
       const [destinationId] = await addDestinations(receiver.url, [connection!.id]);
       const { continueReplays, startReplay } = await import("@/lib/destinations/replay");
       const started = performance.now();
-      const replay = await startReplay(ACTOR, { connectionId: connection!.id, destinationId: destinationId!, filters: "" });
+      const replay = await startReplay(ACTOR, {
+        connectionId: connection!.id,
+        destinationId: destinationId!,
+        filters: "",
+      });
       if (!replay.ok) throw new Error(replay.error);
       // Its queue is written in chunks after the start: all of it before the database is closed.
       await continueReplays();
@@ -238,9 +334,24 @@ async function replayRun(backend: BackendContext, receiver: ForwardReceiver) {
     const figures = { ...queued, seconds, eventsPerSecond: rate, delivered: receiver.delivered.size };
     console.log(`  ${backend.key} replay: ${figures.delivered} of ${queued.total} delivered in ${seconds} s`);
     const metrics: Metric[] = [
-      { metric: "replay: events queued (in chunks)", value: queued.total, unit: "", display: `${queued.total.toLocaleString("en")} in ${queued.queueMs} ms` },
-      { metric: "replay: console start → last delivered", value: rate, unit: "ev/s", target: { op: ">=", postgres: 1000 } },
-      { metric: "replay: events not delivered", value: queued.total - figures.delivered, unit: "", target: { op: "<=", value: 0 } },
+      {
+        metric: "replay: events queued (in chunks)",
+        value: queued.total,
+        unit: "",
+        display: `${queued.total.toLocaleString("en")} in ${queued.queueMs} ms`,
+      },
+      {
+        metric: "replay: console start → last delivered",
+        value: rate,
+        unit: "ev/s",
+        target: { op: ">=", postgres: 1000 },
+      },
+      {
+        metric: "replay: events not delivered",
+        value: queued.total - figures.delivered,
+        unit: "",
+        target: { op: "<=", value: 0 },
+      },
     ];
     return { metrics, figures };
   } finally {

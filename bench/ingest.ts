@@ -9,14 +9,17 @@
  * phases alike. Results: bench/results/ingest.json.
  */
 import crypto from "node:crypto";
+
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
+
 import { insertTestConnection } from "@/lib/testing/webhooks";
+
 import { processTreeRss, rowsOf, sampleRss, sleep, withDatabase, type Scenario } from "./reliability/server";
 import { benchConsole, benchScenario } from "./support/console";
 import { measuredPart, MiB, round, sum, type BackendContext } from "./support/part";
-import { signedExpiredEvent, type Sender } from "./support/signed-event";
 import type { Metric } from "./support/report";
+import { signedExpiredEvent, type Sender } from "./support/signed-event";
 
 const NAME = "ingest";
 const CONNECTIONS = 50;
@@ -73,7 +76,9 @@ async function measure(backend: BackendContext) {
     }
 
     // Counted with the console stopped (a PGlite directory has one owner at a time).
-    const stored = await withDatabase(scenario, async (db) => Number(rowsOf<{ n: string }>(await db.execute(sql`select count(*) as n from webhook_events`))[0]!.n));
+    const stored = await withDatabase(scenario, async (db) =>
+      Number(rowsOf<{ n: string }>(await db.execute(sql`select count(*) as n from webhook_events`))[0]!.n),
+    );
     return figures(run.phases, { stored, warmUpOk: run.warmUpOk, idleRss, samples });
   } finally {
     await scenario.dispose();
@@ -112,7 +117,9 @@ export async function runIngestPhases(
     const from = Date.now();
     const result = await load(url, options);
     phases.push({ name, result, from, to: Date.now() });
-    console.log(`  ${label} ${name}: ${Math.round(result.requests.total / result.duration)} req/s, p99 ${result.latency.p99} ms, ${result.non2xx} non-2xx, ${result.errors} errors`);
+    console.log(
+      `  ${label} ${name}: ${Math.round(result.requests.total / result.duration)} req/s, p99 ${result.latency.p99} ms, ${result.non2xx} non-2xx, ${result.errors} errors`,
+    );
   };
   await phase("health", { duration: HEALTH_SECONDS, requests: [{ method: "GET", path: "/api/health" }] });
   await phase("ingest", { duration: INGEST_SECONDS, requests: [webhookRequests(senders)] });
@@ -131,7 +138,12 @@ export function ingestRates(phases: Phase[], ingestRows: number) {
 }
 
 /** `amount` new signed events at `rate` per second over the senders' webhook URLs (a steady stream, not a flood). */
-export function sendEventsAtRate(url: string, senders: Sender[], amount: number, rate: number): Promise<autocannon.Result> {
+export function sendEventsAtRate(
+  url: string,
+  senders: Sender[],
+  amount: number,
+  rate: number,
+): Promise<autocannon.Result> {
   return load(url, { amount, overallRate: rate, requests: [webhookRequests(senders)] });
 }
 
@@ -150,38 +162,92 @@ export function webhookRequests(senders: Sender[]): autocannon.Request {
     method: "POST",
     setupRequest: (request) => {
       const sender = senders[n++ % senders.length]!;
-      return { ...request, ...signedExpiredEvent(sender, { userId: `usr_bench_${n % 5000}`, deviceName: "Bench phone", devicePlatform: n % 2 ? "IOS" : "ANDROID" }) };
+      return {
+        ...request,
+        ...signedExpiredEvent(sender, {
+          userId: `usr_bench_${n % 5000}`,
+          deviceName: "Bench phone",
+          devicePlatform: n % 2 ? "IOS" : "ANDROID",
+        }),
+      };
     },
   };
 }
 
-function figures(phases: Phase[], run: { stored: number; warmUpOk: number; idleRss: number; samples: Array<{ at: number; bytes: number }> }) {
+function figures(
+  phases: Phase[],
+  run: { stored: number; warmUpOk: number; idleRss: number; samples: Array<{ at: number; bytes: number }> },
+) {
   // Rows stored by the ingest phase: the warm-up's events are stored too, and counted apart.
   const ingestRows = run.stored - run.warmUpOk;
   const { health, ingest, healthRate, durableRate, ratio } = ingestRates(phases, ingestRows);
   const answered = ingest.result.requests.total;
   const ok200 = statusCount(ingest.result, 200);
   const inFlight = ingest.result.requests.sent - answered;
-  const peak = (from: number, to: number) => Math.max(0, ...run.samples.filter((s) => s.at >= from && s.at <= to).map((s) => s.bytes));
-  const latency = (result: autocannon.Result) => ({ p50Ms: result.latency.p50, p99Ms: result.latency.p99, maxMs: result.latency.max });
+  const peak = (from: number, to: number) =>
+    Math.max(0, ...run.samples.filter((s) => s.at >= from && s.at <= to).map((s) => s.bytes));
+  const latency = (result: autocannon.Result) => ({
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
+  });
   const metrics: Metric[] = [
     { metric: "/api/health req/s (both phases)", value: round(healthRate, 0), unit: "req/s" },
-    { metric: "/api/health p50 / p99", value: null, unit: "ms", display: health.map((p) => `${p.result.latency.p50} / ${p.result.latency.p99} ms`).join(", ") },
+    {
+      metric: "/api/health p50 / p99",
+      value: null,
+      unit: "ms",
+      display: health.map((p) => `${p.result.latency.p50} / ${p.result.latency.p99} ms`).join(", "),
+    },
     { metric: "ingest answers/s", value: round(answered / ingest.result.duration, 0), unit: "req/s" },
     { metric: "durable unique events/s (rows ÷ s)", value: round(durableRate, 0), unit: "ev/s" },
-    { metric: "ratio events/s ÷ health req/s", value: round(ratio, 3), unit: "", target: { op: ">=", pglite: 0.75, postgres: 0.85 } },
+    {
+      metric: "ratio events/s ÷ health req/s",
+      value: round(ratio, 3),
+      unit: "",
+      target: { op: ">=", pglite: 0.75, postgres: 0.85 },
+    },
     { metric: "ingest p50", value: ingest.result.latency.p50, unit: "ms" },
     { metric: "ingest p99", value: ingest.result.latency.p99, unit: "ms", target: { op: "<=", value: 150 } },
     { metric: "rows stored (ingest phase)", value: ingestRows, unit: "" },
     { metric: "200s answered (ingest phase)", value: ok200, unit: "" },
     // Every 200 is a promise that the event is stored: none may be missing.
-    { metric: "200s answered without a stored row", value: Math.max(0, ok200 - ingestRows), unit: "rows", target: { op: "<=", value: 0 } },
+    {
+      metric: "200s answered without a stored row",
+      value: Math.max(0, ok200 - ingestRows),
+      unit: "rows",
+      target: { op: "<=", value: 0 },
+    },
     // When the clock stops, autocannon drops the requests still in flight; the console may store them all the same.
-    { metric: "rows stored beyond 200s answered", value: ingestRows - ok200, unit: "rows", display: `${ingestRows - ok200} (${inFlight} requests in flight when the clock stopped)` },
-    { metric: "non-2xx / errors / timeouts", value: ingest.result.non2xx + ingest.result.errors, unit: "", display: `${ingest.result.non2xx} / ${ingest.result.errors} / ${ingest.result.timeouts}` },
-    { metric: "RSS idle", value: round(run.idleRss / MiB), unit: "MiB", target: { op: "<=", pglite: 300, postgres: 150 } },
-    { metric: "RSS peak under /api/health", value: round(Math.max(...health.map((p) => peak(p.from, p.to))) / MiB), unit: "MiB" },
-    { metric: "RSS peak under ingest", value: round(peak(ingest.from, ingest.to) / MiB), unit: "MiB", target: { op: "<=", value: 400 } },
+    {
+      metric: "rows stored beyond 200s answered",
+      value: ingestRows - ok200,
+      unit: "rows",
+      display: `${ingestRows - ok200} (${inFlight} requests in flight when the clock stopped)`,
+    },
+    {
+      metric: "non-2xx / errors / timeouts",
+      value: ingest.result.non2xx + ingest.result.errors,
+      unit: "",
+      display: `${ingest.result.non2xx} / ${ingest.result.errors} / ${ingest.result.timeouts}`,
+    },
+    {
+      metric: "RSS idle",
+      value: round(run.idleRss / MiB),
+      unit: "MiB",
+      target: { op: "<=", pglite: 300, postgres: 150 },
+    },
+    {
+      metric: "RSS peak under /api/health",
+      value: round(Math.max(...health.map((p) => peak(p.from, p.to))) / MiB),
+      unit: "MiB",
+    },
+    {
+      metric: "RSS peak under ingest",
+      value: round(peak(ingest.from, ingest.to) / MiB),
+      unit: "MiB",
+      target: { op: "<=", value: 400 },
+    },
   ];
   return {
     metrics,
@@ -200,7 +266,11 @@ function figures(phases: Phase[], run: { stored: number; warmUpOk: number; idleR
     })),
     warmUp: { requestsPerRoute: WARM_UP_REQUESTS, webhookEventsStored: run.warmUpOk },
     rowsInWebhookEvents: run.stored,
-    rssMiB: { idle: round(run.idleRss / MiB), peak: round(Math.max(...run.samples.map((s) => s.bytes)) / MiB), sampleEveryMs: 100 },
+    rssMiB: {
+      idle: round(run.idleRss / MiB),
+      peak: round(Math.max(...run.samples.map((s) => s.bytes)) / MiB),
+      sampleEveryMs: 100,
+    },
   };
 }
 

@@ -46,7 +46,9 @@ const parts: Record<string, { http: boolean; load: () => Promise<Part> }> = {
 };
 
 function chosenBackends(): BackendKey[] {
-  const asked = process.env.BENCH_BACKENDS?.split(",").map((s) => s.trim()).filter(Boolean) ?? ["pglite", "postgres"];
+  const asked = process.env.BENCH_BACKENDS?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean) ?? ["pglite", "postgres"];
   const unknown = asked.filter((b) => b !== "pglite" && b !== "postgres");
   if (unknown.length > 0) throw new Error(`BENCH_BACKENDS: ${unknown.join(", ")} is no backend (pglite, postgres).`);
   return asked as BackendKey[];
@@ -55,7 +57,8 @@ function chosenBackends(): BackendKey[] {
 async function main(): Promise<number> {
   const asked = process.argv.slice(2);
   const unknown = asked.filter((name) => !(name in parts));
-  if (unknown.length > 0) throw new Error(`No bench part ${unknown.join(", ")}: the parts are ${Object.keys(parts).join(", ")}.`);
+  if (unknown.length > 0)
+    throw new Error(`No bench part ${unknown.join(", ")}: the parts are ${Object.keys(parts).join(", ")}.`);
   const names = asked.length > 0 ? asked : Object.keys(parts);
   if (names.some((name) => parts[name]!.http)) ensureBuild();
   const chosen: Array<[string, Part]> = [];
@@ -82,7 +85,10 @@ async function main(): Promise<number> {
         stopPostgres = server.stop;
         process.env.DATABASE_URL = server.url;
         setAdminUrl(server.url);
-        backend = { key, database: `PostgreSQL ${(await serverVersion(server.url)).split(" ")[0]} (${server.description})` };
+        backend = {
+          key,
+          database: `PostgreSQL ${(await serverVersion(server.url)).split(" ")[0]} (${server.description})`,
+        };
       }
       for (const [name, part] of chosen) {
         console.log(`\n== bench: ${name} on ${backend.database} ==`);

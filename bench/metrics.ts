@@ -7,8 +7,11 @@
  * the deliveries or alerts table whole. Target: a scrape's p50 in ≤ 250 ms.
  */
 import crypto from "node:crypto";
+
 import { sql, type SQL } from "drizzle-orm";
-import { bulkLoad, inUntimedTransaction, insertBulkConnections } from "@/tooling/bulk-load";
+
+import { bulkLoad, insertBulkConnections, inUntimedTransaction } from "@/tooling/bulk-load";
+
 import { measuredPart, round, type BackendContext } from "./support/part";
 import type { Metric } from "./support/report";
 import { timeRuns } from "./support/timing";
@@ -24,7 +27,10 @@ const TARGET_MS = 250;
 export const metricsPart = measuredPart(
   NAME,
   `Metrics: one scrape at ${EVENTS.toLocaleString("en")} events, ${BACKLOG.toLocaleString("en")} deliveries queued`,
-  { scrape: `one scrape (registry and database gauges) in ≤ ${TARGET_MS} ms`, plans: "no scrape statement reads forward_deliveries or alerts whole" },
+  {
+    scrape: `one scrape (registry and database gauges) in ≤ ${TARGET_MS} ms`,
+    plans: "no scrape statement reads forward_deliveries or alerts whole",
+  },
   measure,
 );
 
@@ -32,7 +38,8 @@ type PlanNode = { "Node Type": string; "Relation Name"?: string; "Index Name"?: 
 
 /** Every table a plan reads, and how: "forward_deliveries: Index Only Scan (forward_deliveries_destination_due_idx)". */
 function reads(node: PlanNode, into: string[] = []): string[] {
-  if (node["Relation Name"]) into.push(`${node["Relation Name"]}: ${node["Node Type"]}${node["Index Name"] ? ` (${node["Index Name"]})` : ""}`);
+  if (node["Relation Name"])
+    into.push(`${node["Relation Name"]}: ${node["Node Type"]}${node["Index Name"] ? ` (${node["Index Name"]})` : ""}`);
   for (const child of node.Plans ?? []) reads(child, into);
   return into;
 }
@@ -63,11 +70,15 @@ async function measure(backend: BackendContext) {
   const { db, tearDown } = await freshDatabase();
   try {
     const connections = await insertBulkConnections(db, CONNECTIONS);
-    console.log(`  ${backend.key}: loading ${EVENTS.toLocaleString("en")} events, their deliveries and a backlog of ${BACKLOG.toLocaleString("en")}…`);
+    console.log(
+      `  ${backend.key}: loading ${EVENTS.toLocaleString("en")} events, their deliveries and a backlog of ${BACKLOG.toLocaleString("en")}…`,
+    );
     await bulkLoad(db, { connections, events: EVENTS, rejections: 0, days: 30 });
     await inUntimedTransaction(db, async (tx) => {
       for (const connection of connections) {
-        await tx.execute(sql`insert into forward_destinations (connection_id, name, url) values (${connection.id}, 'Tenant app', 'https://app.example.com/hooks')`);
+        await tx.execute(
+          sql`insert into forward_destinations (connection_id, name, url) values (${connection.id}, 'Tenant app', 'https://app.example.com/hooks')`,
+        );
       }
       // Every event delivered once; the newest BACKLOG still pending (due over the last hour, so some are overdue).
       await tx.execute(sql`
@@ -83,7 +94,9 @@ async function measure(backend: BackendContext) {
           now() - g * interval '1 hour', now() - g * interval '1 hour', now() - g * interval '1 hour', '{}'::jsonb
         from generate_series(1, ${RESOLVED_ALERTS}) g`);
       for (const [i, kind] of (["bad_signatures", "destination_failing", "late_events"] as const).entries()) {
-        await tx.execute(sql`insert into alerts (connection_id, kind, subject, opened_at, last_seen_at, measure) values (${connections[i]!.id}, ${kind}, ${crypto.randomUUID()}, now(), now(), '{}'::jsonb)`);
+        await tx.execute(
+          sql`insert into alerts (connection_id, kind, subject, opened_at, last_seen_at, measure) values (${connections[i]!.id}, ${kind}, ${crypto.randomUUID()}, now(), now(), '{}'::jsonb)`,
+        );
       }
     });
     await db.execute(sql`vacuum analyze forward_deliveries`);
@@ -91,11 +104,15 @@ async function measure(backend: BackendContext) {
 
     const plans: Record<string, string[]> = {};
     for (const [name, query] of Object.entries(SCRAPE_QUERIES) as Array<[string, SQL]>) {
-      const explained = (await db.execute(sql`explain (format json) ${query}`)) as unknown as { rows: Array<{ "QUERY PLAN": unknown }> };
+      const explained = (await db.execute(sql`explain (format json) ${query}`)) as unknown as {
+        rows: Array<{ "QUERY PLAN": unknown }>;
+      };
       const plan = explained.rows[0]!["QUERY PLAN"];
       plans[name] = reads((typeof plan === "string" ? JSON.parse(plan) : plan)[0].Plan);
     }
-    const wholeReads = Object.values(plans).flat().filter((read) => /^(forward_deliveries|alerts): Seq Scan/.test(read));
+    const wholeReads = Object.values(plans)
+      .flat()
+      .filter((read) => /^(forward_deliveries|alerts): Seq Scan/.test(read));
 
     const { body } = await scrapeMetrics();
     const timing = await timeRuns(SCRAPES, scrapeMetrics);
@@ -104,9 +121,24 @@ async function measure(backend: BackendContext) {
     const metrics: Metric[] = [
       { metric: "events stored", value: EVENTS, unit: "", display: EVENTS.toLocaleString("en") },
       { metric: "deliveries queued (scraped)", value: queued, unit: "", display: queued.toLocaleString("en") },
-      { metric: `one scrape, p50 of ${SCRAPES}`, value: round(timing.p50Ms, 1), unit: "ms", target: { op: "<=", value: TARGET_MS } },
-      { metric: "p95 / slowest scrape", value: round(timing.p95Ms, 1), unit: "ms", display: `${round(timing.p95Ms, 1)} / ${round(timing.maxMs, 1)} ms` },
-      { metric: "scrape statements reading deliveries or alerts whole", value: wholeReads.length, unit: "", target: { op: "<=", value: 0 } },
+      {
+        metric: `one scrape, p50 of ${SCRAPES}`,
+        value: round(timing.p50Ms, 1),
+        unit: "ms",
+        target: { op: "<=", value: TARGET_MS },
+      },
+      {
+        metric: "p95 / slowest scrape",
+        value: round(timing.p95Ms, 1),
+        unit: "ms",
+        display: `${round(timing.p95Ms, 1)} / ${round(timing.maxMs, 1)} ms`,
+      },
+      {
+        metric: "scrape statements reading deliveries or alerts whole",
+        value: wholeReads.length,
+        unit: "",
+        target: { op: "<=", value: 0 },
+      },
       { metric: "exposition size", value: round(body.length / 1024, 1), unit: "KiB" },
     ];
     return { metrics, plans };

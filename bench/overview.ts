@@ -7,8 +7,11 @@
  * Results: bench/results/overview.json, under "pglite" or "postgres" (a run keeps the other's figures).
  */
 import os from "node:os";
+
 import { sql } from "drizzle-orm";
+
 import { bulkLoad, insertBulkConnections } from "@/tooling/bulk-load";
+
 import { machine, readResult, timeRuns, writeResult, type Timing } from "./support/timing";
 
 const STORED_EVENTS = Number(process.env.BENCH_OVERVIEW_EVENTS ?? 1_000_000);
@@ -24,7 +27,9 @@ export async function runOverviewBench(): Promise<void> {
   const { db, tearDown } = await setUpTestDatabase();
   try {
     const connections = await insertBulkConnections(db, CONNECTIONS);
-    console.log(`Loading ${STORED_EVENTS.toLocaleString("en")} events into ${onPostgres ? "PostgreSQL" : "PGlite (in memory)"}…`);
+    console.log(
+      `Loading ${STORED_EVENTS.toLocaleString("en")} events into ${onPostgres ? "PostgreSQL" : "PGlite (in memory)"}…`,
+    );
     const load = await bulkLoad(db, { connections, events: STORED_EVENTS });
     const vacuumStarted = performance.now();
     // What autovacuum does on a live server: statistics for the planner, and the visibility map that
@@ -32,7 +37,9 @@ export async function runOverviewBench(): Promise<void> {
     await db.execute(sql`vacuum analyze webhook_events`);
     await db.execute(sql`vacuum analyze webhook_rejections`);
     const vacuumSeconds = (performance.now() - vacuumStarted) / 1000;
-    console.log(`Loaded in ${load.seconds.toFixed(1)} s (${load.rejections.toLocaleString("en")} rejections), vacuum analyze ${vacuumSeconds.toFixed(1)} s.`);
+    console.log(
+      `Loaded in ${load.seconds.toFixed(1)} s (${load.rejections.toLocaleString("en")} rejections), vacuum analyze ${vacuumSeconds.toFixed(1)} s.`,
+    );
 
     const largest = connections[0]!.id;
     const health = await overview.getConnectionHealth();
@@ -76,27 +83,54 @@ export async function runOverviewBench(): Promise<void> {
     };
     writeResult("overview", { ...readResult("overview"), [onPostgres ? "postgres" : "pglite"]: result });
     printTable(result.machine.database, timings, wholePage);
-    console.log(`One alert evaluation (every condition, ${CONNECTIONS} connections): p50 ${alertEvaluation.p50Ms.toFixed(1)} ms, p95 ${alertEvaluation.p95Ms.toFixed(1)} ms.`);
+    console.log(
+      `One alert evaluation (every condition, ${CONNECTIONS} connections): p50 ${alertEvaluation.p50Ms.toFixed(1)} ms, p95 ${alertEvaluation.p95Ms.toFixed(1)} ms.`,
+    );
   } finally {
     await tearDown();
   }
 }
 
-async function serverVersion(db: Awaited<ReturnType<typeof import("@/lib/testing/database").setUpTestDatabase>>["db"]): Promise<string> {
+async function serverVersion(
+  db: Awaited<ReturnType<typeof import("@/lib/testing/database").setUpTestDatabase>>["db"],
+): Promise<string> {
   const result = (await db.execute(sql`show server_version`)) as unknown as { rows: Array<{ server_version: string }> };
   return result.rows[0]?.server_version ?? "unknown";
 }
 
-function printTable(database: string, timings: Record<string, Timing & { withinTarget: boolean }>, wholePage: Timing): void {
-  const rows = Object.entries(timings).map(([name, t]) => [name, t.p50Ms.toFixed(1), t.p95Ms.toFixed(1), t.maxMs.toFixed(1), t.withinTarget ? "yes" : "NO"]);
-  rows.push(["whole page (all sections at once)", wholePage.p50Ms.toFixed(1), wholePage.p95Ms.toFixed(1), wholePage.maxMs.toFixed(1), "—"]);
+function printTable(
+  database: string,
+  timings: Record<string, Timing & { withinTarget: boolean }>,
+  wholePage: Timing,
+): void {
+  const rows = Object.entries(timings).map(([name, t]) => [
+    name,
+    t.p50Ms.toFixed(1),
+    t.p95Ms.toFixed(1),
+    t.maxMs.toFixed(1),
+    t.withinTarget ? "yes" : "NO",
+  ]);
+  rows.push([
+    "whole page (all sections at once)",
+    wholePage.p50Ms.toFixed(1),
+    wholePage.p95Ms.toFixed(1),
+    wholePage.maxMs.toFixed(1),
+    "—",
+  ]);
   const header = ["overview query", "p50 ms", "p95 ms", "max ms", `p95 ≤ ${TARGET_P95_MS} ms`];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
-  console.log(`\nOverview at ${STORED_EVENTS.toLocaleString("en")} stored events, ${database}, ${QUERY_RUNS} runs each (load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs):`);
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  console.log(
+    `\nOverview at ${STORED_EVENTS.toLocaleString("en")} stored events, ${database}, ${QUERY_RUNS} runs each (load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs):`,
+  );
   console.log(line(header));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const row of rows) console.log(line(row));
   const missed = Object.entries(timings).filter(([, t]) => !t.withinTarget);
-  console.log(missed.length === 0 ? `Every query within the target.` : `Over the target: ${missed.map(([name]) => name).join(", ")}.`);
+  console.log(
+    missed.length === 0
+      ? `Every query within the target.`
+      : `Over the target: ${missed.map(([name]) => name).join(", ")}.`,
+  );
 }

@@ -14,7 +14,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
+
 import { chromium, type BrowserContext } from "@playwright/test";
+
 import type { ConsoleServer } from "./reliability/server";
 import { fetchAs, type Session } from "./reliability/session";
 import { signInBenchUser, withConsole } from "./support/console";
@@ -31,19 +33,35 @@ const TARGETS = {
   firstLoadJs: `first-load JS ≤ ${TARGET_JS_KB} kB gzip on every route`,
 };
 
-export const pagePart = measuredPart(NAME, `The log page at ${FULL_EVENTS.toLocaleString("en")} events, and first-load JS per route`, TARGETS, measure);
+export const pagePart = measuredPart(
+  NAME,
+  `The log page at ${FULL_EVENTS.toLocaleString("en")} events, and first-load JS per route`,
+  TARGETS,
+  measure,
+);
 
 async function measure(backend: BackendContext) {
   const { dataset } = await sharedDataset(FULL_EVENTS, `${NAME}-${backend.key}`);
   return withConsole(dataset.scenario, async (server) => {
     const session = await signInBenchUser(server);
-    const views = { "default view": "/webhooks", "0-match filter": "/webhooks?verificationMethod=NO_SUCH_METHOD&devicePlatform=IOS" };
+    const views = {
+      "default view": "/webhooks",
+      "0-match filter": "/webhooks?verificationMethod=NO_SUCH_METHOD&devicePlatform=IOS",
+    };
     const loads: Record<string, PageLoads> = {};
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" });
     try {
       const context = await browser.newContext();
       await context.addInitScript(OBSERVERS);
-      await context.addCookies(session.cookie.split("; ").map((pair) => ({ name: pair.slice(0, pair.indexOf("=")), value: pair.slice(pair.indexOf("=") + 1), url: server.url })));
+      await context.addCookies(
+        session.cookie
+          .split("; ")
+          .map((pair) => ({
+            name: pair.slice(0, pair.indexOf("=")),
+            value: pair.slice(pair.indexOf("=") + 1),
+            url: server.url,
+          })),
+      );
       for (const [name, url] of Object.entries(views)) loads[name] = await timeLoads(context, server.url + url);
     } finally {
       await browser.close();
@@ -51,19 +69,31 @@ async function measure(backend: BackendContext) {
     const scripts = await firstLoadJs(server, session, dataset);
     const metrics: Metric[] = [
       ...Object.entries(loads).flatMap(([name, l]): Metric[] => [
-        { metric: `LCP, ${name}`, value: l.lcp.p75, unit: "ms", display: `${l.lcp.p75} ms (p50 ${l.lcp.p50}, max ${l.lcp.max})`, target: { op: "<=", value: TARGET_LCP_MS } },
-        { metric: `rows visible, ${name}`, value: l.rows.p75, unit: "ms", display: `${l.rows.p75} ms (p50 ${l.rows.p50}, max ${l.rows.max}; ${l.rowCount} rows)` },
+        {
+          metric: `LCP, ${name}`,
+          value: l.lcp.p75,
+          unit: "ms",
+          display: `${l.lcp.p75} ms (p50 ${l.lcp.p50}, max ${l.lcp.max})`,
+          target: { op: "<=", value: TARGET_LCP_MS },
+        },
+        {
+          metric: `rows visible, ${name}`,
+          value: l.rows.p75,
+          unit: "ms",
+          display: `${l.rows.p75} ms (p50 ${l.rows.p50}, max ${l.rows.max}; ${l.rowCount} rows)`,
+        },
       ]),
-      ...scripts.map(
-        (r): Metric => ({
-          metric: `first-load JS ${r.route}`,
-          // A page that answers 403 (access denied) still renders, with its scripts.
-          value: r.files > 0 ? round(r.gzipBytes / 1000) : null,
-          unit: "kB",
-          display: r.files > 0 ? `${round(r.gzipBytes / 1000)} kB (${r.files} files${r.status === 200 ? "" : `, HTTP ${r.status}`})` : `HTTP ${r.status}, no scripts`,
-          target: { op: "<=", value: TARGET_JS_KB },
-        }),
-      ),
+      ...scripts.map((r): Metric => ({
+        metric: `first-load JS ${r.route}`,
+        // A page that answers 403 (access denied) still renders, with its scripts.
+        value: r.files > 0 ? round(r.gzipBytes / 1000) : null,
+        unit: "kB",
+        display:
+          r.files > 0
+            ? `${round(r.gzipBytes / 1000)} kB (${r.files} files${r.status === 200 ? "" : `, HTTP ${r.status}`})`
+            : `HTTP ${r.status}, no scripts`,
+        target: { op: "<=", value: TARGET_JS_KB },
+      })),
     ];
     return { metrics, runs: RUNS, views, loads, firstLoadJs: scripts };
   });
@@ -103,10 +133,16 @@ async function timeLoads(context: BrowserContext, url: string): Promise<PageLoad
     const page = await context.newPage();
     try {
       await page.goto(url, { waitUntil: "load" });
-      await page.waitForFunction(() => (window as unknown as { __bench: { rowsAt: number | null } }).__bench.rowsAt !== null, undefined, { timeout: 30_000 });
+      await page.waitForFunction(
+        () => (window as unknown as { __bench: { rowsAt: number | null } }).__bench.rowsAt !== null,
+        undefined,
+        { timeout: 30_000 },
+      );
       // LCP candidates stop with the last large paint; the rows are the last to arrive.
       await page.waitForTimeout(300);
-      const seen = await page.evaluate(() => (window as unknown as { __bench: { lcp: number | null; rowsAt: number; rows: number } }).__bench);
+      const seen = await page.evaluate(
+        () => (window as unknown as { __bench: { lcp: number | null; rowsAt: number; rows: number } }).__bench,
+      );
       if (seen.lcp === null) throw new Error(`${url}: no largest-contentful-paint entry`);
       rowCount = seen.rows;
       if (run > 0) samples.push({ lcpMs: round(seen.lcp, 0), rowsMs: round(seen.rowsAt, 0) });
@@ -130,7 +166,8 @@ function pageRoutes(dataset: Dataset): string[] {
   const routes: string[] = [];
   const walk = (dir: string, segments: string[]) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(path.join(dir, entry.name), /^\(.*\)$/.test(entry.name) ? segments : [...segments, entry.name]);
+      if (entry.isDirectory())
+        walk(path.join(dir, entry.name), /^\(.*\)$/.test(entry.name) ? segments : [...segments, entry.name]);
       else if (entry.name === "page.tsx") routes.push("/" + segments.join("/"));
     }
   };
@@ -147,7 +184,9 @@ async function firstLoadJs(server: ConsoleServer, session: Session, dataset: Dat
     const asWho = /^\/(sign-in|set-password|access-denied)/.test(route) ? signedOut : session;
     const html = await fetchAs(asWho, server.url + route);
     // A noModule script (Next's polyfills for old browsers) is never fetched by a browser that runs modules.
-    const tags = [...html.body.matchAll(/<script\b[^>]*\ssrc="([^"]+)"[^>]*>/g)].filter((m) => !/\snoModule\b/i.test(m[0]));
+    const tags = [...html.body.matchAll(/<script\b[^>]*\ssrc="([^"]+)"[^>]*>/g)].filter(
+      (m) => !/\snoModule\b/i.test(m[0]),
+    );
     const sources = [...new Set(tags.map((m) => m[1]!.replace(/&amp;/g, "&")))];
     let gzip = 0;
     let raw = 0;
@@ -160,7 +199,13 @@ async function firstLoadJs(server: ConsoleServer, session: Session, dataset: Dat
       gzip += sizes.get(src)!.gzip;
       raw += sizes.get(src)!.raw;
     }
-    results.push({ route: route.replace(dataset.connections[0]!.id, "[id]"), status: html.status, files: sources.length, gzipBytes: gzip, rawBytes: raw });
+    results.push({
+      route: route.replace(dataset.connections[0]!.id, "[id]"),
+      status: html.status,
+      files: sources.length,
+      gzipBytes: gzip,
+      rawBytes: raw,
+    });
   }
   return results;
 }

@@ -8,10 +8,17 @@
  * "Flat" is read as: no query's p95 at full size more than twice its p95 at a tenth.
  * Results: bench/results/query.json.
  */
-import { signIn, fetchAs, type Session } from "./reliability/session";
 import type { ConsoleServer } from "./reliability/server";
+import { fetchAs, signIn, type Session } from "./reliability/session";
 import { benchUser, withConsole } from "./support/console";
-import { appendEvents, createDataset, FULL_EVENTS, shareDataset, type Dataset, type LoadFigures } from "./support/dataset";
+import {
+  appendEvents,
+  createDataset,
+  FULL_EVENTS,
+  shareDataset,
+  type Dataset,
+  type LoadFigures,
+} from "./support/dataset";
 import { measuredPart, round } from "./support/part";
 import type { Metric } from "./support/report";
 import { timeRuns, type Timing } from "./support/timing";
@@ -29,9 +36,18 @@ const TARGETS = {
   disk: `≤ ${TARGET_BYTES_PER_EVENT} bytes on disk per event, indexes included`,
 };
 
-export const queryPart = measuredPart(NAME, `Log API queries at ${size(FULL_EVENTS)} events (p95 ms of ${RUNS} requests; p50, p95 at ${size(SMALL_EVENTS)} and first-page rows beside it)`, TARGETS, measure);
+export const queryPart = measuredPart(
+  NAME,
+  `Log API queries at ${size(FULL_EVENTS)} events (p95 ms of ${RUNS} requests; p50, p95 at ${size(SMALL_EVENTS)} and first-page rows beside it)`,
+  TARGETS,
+  measure,
+);
 
-type Query = { name: string; params: Record<string, string>; /** Pages to follow before the timed one. */ skipPages?: number };
+type Query = {
+  name: string;
+  params: Record<string, string>;
+  /** Pages to follow before the timed one. */ skipPages?: number;
+};
 type Measurement = Timing & { firstPageRows: number; page: number };
 
 /** Every filter of the log page, alone and in combinations, as the page asks the API for them. */
@@ -59,7 +75,10 @@ function logQueries(dataset: Dataset, now: number): Query[] {
     { name: "received=1h", params: { ...selected, received: "1h" } },
     { name: "received=24h", params: { ...selected, received: "24h" } },
     { name: "received=7d", params: { ...selected, received: "7d" } },
-    { name: "received from–to (1 day, 30 days ago)", params: { ...selected, receivedFrom: iso(31 * day), receivedTo: iso(30 * day) } },
+    {
+      name: "received from–to (1 day, 30 days ago)",
+      params: { ...selected, receivedFrom: iso(31 * day), receivedTo: iso(30 * day) },
+    },
     { name: "expiry range 1 day", params: { ...selected, ...expiry1d } },
     { name: "expiry range 30 days", params: { ...selected, ...expiry30d } },
     { name: "expiry range 1 day, all connections", params: { ...all, ...expiry1d } },
@@ -68,20 +87,39 @@ function logQueries(dataset: Dataset, now: number): Query[] {
     { name: "delay=lt1m", params: { ...selected, delay: "lt1m" } },
     { name: "delay=gt24h", params: { ...selected, delay: "gt24h" } },
     { name: "method+platform", params: { ...selected, verificationMethod: "SMS", devicePlatform: "IOS" } },
-    { name: "method+platform, all connections", params: { ...all, verificationMethod: "PASSKEY", devicePlatform: "ANDROID" } },
-    { name: "method+platform+received=7d", params: { ...selected, verificationMethod: "SMS", devicePlatform: "IOS", received: "7d" } },
+    {
+      name: "method+platform, all connections",
+      params: { ...all, verificationMethod: "PASSKEY", devicePlatform: "ANDROID" },
+    },
+    {
+      name: "method+platform+received=7d",
+      params: { ...selected, verificationMethod: "SMS", devicePlatform: "IOS", received: "7d" },
+    },
     { name: "platform+delay=gt24h", params: { ...selected, devicePlatform: "IOS", delay: "gt24h" } },
-    { name: "user prefix+method", params: { ...selected, userId: "usr_42", userIdMatch: "prefix", verificationMethod: "PUSH" } },
+    {
+      name: "user prefix+method",
+      params: { ...selected, userId: "usr_42", userIdMatch: "prefix", verificationMethod: "PUSH" },
+    },
     { name: "expiry 1 day+method", params: { ...selected, ...expiry1d, verificationMethod: "EMAIL_OTP" } },
     { name: "received=24h+delay=6h-24h", params: { ...selected, received: "24h", delay: "6h-24h" } },
     { name: "test=only, type=all, all connections", params: { ...all, type: "all", test: "only" } },
-    { name: "type=all+platform+delay=1h-6h", params: { ...selected, type: "all", devicePlatform: "ANDROID", delay: "1h-6h" } },
-    { name: "0-match: method that does not exist+platform", params: { ...selected, verificationMethod: "NO_SUCH_METHOD", devicePlatform: "IOS" } },
+    {
+      name: "type=all+platform+delay=1h-6h",
+      params: { ...selected, type: "all", devicePlatform: "ANDROID", delay: "1h-6h" },
+    },
+    {
+      name: "0-match: method that does not exist+platform",
+      params: { ...selected, verificationMethod: "NO_SUCH_METHOD", devicePlatform: "IOS" },
+    },
     { name: "0-match: unknown user, all connections", params: { ...all, userId: "usr_nobody" } },
     { name: "limit=200", params: { ...selected, limit: "200" } },
     { name: "page 2 (default view)", params: selected, skipPages: 1 },
     { name: "page 100 (default view)", params: selected, skipPages: 99 },
-    { name: "page 2 of method+platform", params: { ...selected, verificationMethod: "SMS", devicePlatform: "IOS" }, skipPages: 1 },
+    {
+      name: "page 2 of method+platform",
+      params: { ...selected, verificationMethod: "SMS", devicePlatform: "IOS" },
+      skipPages: 1,
+    },
   ];
 }
 
@@ -89,7 +127,10 @@ type Page = { events: unknown[]; nextCursor: string | null };
 
 async function getPage(server: ConsoleServer, session: Session, params: Record<string, string>): Promise<Page> {
   const response = await fetchAs(session, `${server.url}/api/webhook-events?${new URLSearchParams(params)}`);
-  if (response.status !== 200) throw new Error(`GET /api/webhook-events?${new URLSearchParams(params)}: ${response.status} ${response.error ?? response.body.slice(0, 300)}`);
+  if (response.status !== 200)
+    throw new Error(
+      `GET /api/webhook-events?${new URLSearchParams(params)}: ${response.status} ${response.error ?? response.body.slice(0, 300)}`,
+    );
   return JSON.parse(response.body) as Page;
 }
 
@@ -127,16 +168,29 @@ async function measure() {
     const full = await timeQueries(dataset, now);
     shareDataset(dataset);
     shared = true;
-    return { metrics: metrics(small, full, smallLoad, fullLoad), runs: RUNS, connections: dataset.connections.length, loads: [smallLoad, fullLoad], small, full };
+    return {
+      metrics: metrics(small, full, smallLoad, fullLoad),
+      runs: RUNS,
+      connections: dataset.connections.length,
+      loads: [smallLoad, fullLoad],
+      small,
+      full,
+    };
   } finally {
     if (!shared) await dataset.dispose();
   }
 }
 
-function metrics(small: Record<string, Measurement>, full: Record<string, Measurement>, smallLoad: LoadFigures, fullLoad: LoadFigures): Metric[] {
+function metrics(
+  small: Record<string, Measurement>,
+  full: Record<string, Measurement>,
+  smallLoad: LoadFigures,
+  fullLoad: LoadFigures,
+): Metric[] {
   const growth = (name: string) => full[name]!.p95Ms / small[name]!.p95Ms;
   const names = Object.keys(full);
-  const worst = (timings: Record<string, Measurement>) => names.reduce((a, b) => (timings[b]!.p95Ms > timings[a]!.p95Ms ? b : a));
+  const worst = (timings: Record<string, Measurement>) =>
+    names.reduce((a, b) => (timings[b]!.p95Ms > timings[a]!.p95Ms ? b : a));
   const mostGrown = names.reduce((a, b) => (growth(b) > growth(a) ? b : a));
   const disk = (load: LoadFigures): Metric => ({
     metric: `bytes on disk per event at ${size(load.rows)}`,
@@ -146,21 +200,41 @@ function metrics(small: Record<string, Measurement>, full: Record<string, Measur
     target: { op: "<=", value: TARGET_BYTES_PER_EVENT },
   });
   return [
-    { metric: "bulk load + vacuum analyze", value: null, unit: "s", display: `${smallLoad.loadSeconds}+${smallLoad.vacuumAnalyzeSeconds} s, ${fullLoad.loadSeconds}+${fullLoad.vacuumAnalyzeSeconds} s` },
+    {
+      metric: "bulk load + vacuum analyze",
+      value: null,
+      unit: "s",
+      display: `${smallLoad.loadSeconds}+${smallLoad.vacuumAnalyzeSeconds} s, ${fullLoad.loadSeconds}+${fullLoad.vacuumAnalyzeSeconds} s`,
+    },
     disk(smallLoad),
     disk(fullLoad),
-    ...names.map(
-      (name): Metric => ({
-        metric: name,
-        value: full[name]!.p95Ms,
-        unit: "ms",
-        display: `${full[name]!.p95Ms} (p50 ${full[name]!.p50Ms}; ${size(smallLoad.rows)} ${small[name]!.p95Ms}; ${full[name]!.firstPageRows} rows${full[name]!.page > 1 ? ` on page ${full[name]!.page}` : ""})`,
-        target: { op: "<=", value: TARGET_P95_MS },
-      }),
-    ),
-    { metric: `slowest p95 at ${size(smallLoad.rows)}`, value: small[worst(small)]!.p95Ms, unit: "ms", display: `${small[worst(small)]!.p95Ms} ms (${worst(small)})` },
-    { metric: `slowest p95 at ${size(fullLoad.rows)}`, value: full[worst(full)]!.p95Ms, unit: "ms", display: `${full[worst(full)]!.p95Ms} ms (${worst(full)})`, target: { op: "<=", value: TARGET_P95_MS } },
-    { metric: `most grown p95, ${size(smallLoad.rows)} → ${size(fullLoad.rows)}`, value: round(growth(mostGrown), 2), unit: "×", display: `${round(growth(mostGrown), 2)}× (${mostGrown})`, target: { op: "<=", value: MAX_GROWTH } },
+    ...names.map((name): Metric => ({
+      metric: name,
+      value: full[name]!.p95Ms,
+      unit: "ms",
+      display: `${full[name]!.p95Ms} (p50 ${full[name]!.p50Ms}; ${size(smallLoad.rows)} ${small[name]!.p95Ms}; ${full[name]!.firstPageRows} rows${full[name]!.page > 1 ? ` on page ${full[name]!.page}` : ""})`,
+      target: { op: "<=", value: TARGET_P95_MS },
+    })),
+    {
+      metric: `slowest p95 at ${size(smallLoad.rows)}`,
+      value: small[worst(small)]!.p95Ms,
+      unit: "ms",
+      display: `${small[worst(small)]!.p95Ms} ms (${worst(small)})`,
+    },
+    {
+      metric: `slowest p95 at ${size(fullLoad.rows)}`,
+      value: full[worst(full)]!.p95Ms,
+      unit: "ms",
+      display: `${full[worst(full)]!.p95Ms} ms (${worst(full)})`,
+      target: { op: "<=", value: TARGET_P95_MS },
+    },
+    {
+      metric: `most grown p95, ${size(smallLoad.rows)} → ${size(fullLoad.rows)}`,
+      value: round(growth(mostGrown), 2),
+      unit: "×",
+      display: `${round(growth(mostGrown), 2)}× (${mostGrown})`,
+      target: { op: "<=", value: MAX_GROWTH },
+    },
   ];
 }
 

@@ -14,14 +14,17 @@
  * Knobs: BENCH_SIGNIN_PHASE_SECONDS (10), BENCH_SIGNIN_WEBHOOK_RATE (100 events/s), for both parts.
  */
 import { randomBytes } from "node:crypto";
+
 import autocannon from "autocannon";
+
 import { API_TOKEN_PREFIX } from "@/lib/auth/api-token-format";
-import { percentile } from "./support/timing";
+
 import { webhookRequests, webhookSenders } from "./ingest";
 import { sampleRss, type ConsoleServer } from "./reliability/server";
 import { benchConsole, benchScenario } from "./support/console";
 import { measuredPart, MiB, round } from "./support/part";
 import type { Metric } from "./support/report";
+import { percentile } from "./support/timing";
 
 const PHASE_SECONDS = Number(process.env.BENCH_SIGNIN_PHASE_SECONDS ?? 10);
 const WEBHOOK_RATE = Number(process.env.BENCH_SIGNIN_WEBHOOK_RATE ?? 100);
@@ -32,7 +35,11 @@ const WARM_UP_REQUESTS = 200;
 const P99_RATIO_TARGET = 1.5;
 
 /** What one flood sends: its path, and each guess's method, headers and body (n counts the guesses). */
-type Guesses = { method: "GET" | "POST"; path: string; guess: (n: number) => { headers: Record<string, string>; body?: string } };
+type Guesses = {
+  method: "GET" | "POST";
+  path: string;
+  guess: (n: number) => { headers: Record<string, string>; body?: string };
+};
 
 function floodPart(name: string, title: string, guesses: string, prepare: (server: ConsoleServer) => Promise<Guesses>) {
   const targets = {
@@ -49,13 +56,19 @@ type Run = { result: autocannon.Result; latenciesMs: number[] };
 function timedLoad(options: autocannon.Options): Promise<Run> {
   const latenciesMs: number[] = [];
   return new Promise((resolve, reject) => {
-    const instance = autocannon(options, (error: unknown, result) => (error ? reject(error) : resolve({ result, latenciesMs })));
+    const instance = autocannon(options, (error: unknown, result) =>
+      error ? reject(error) : resolve({ result, latenciesMs }),
+    );
     instance.on("response", (_client, _status, _bytes, responseTime) => latenciesMs.push(responseTime));
   });
 }
 
 /** Webhook deliveries at the steady rate, for `seconds` (or `amount` requests). */
-function webhooks(server: ConsoleServer, request: autocannon.Request, limit: { seconds: number } | { amount: number }): Promise<Run> {
+function webhooks(
+  server: ConsoleServer,
+  request: autocannon.Request,
+  limit: { seconds: number } | { amount: number },
+): Promise<Run> {
   return timedLoad({
     url: server.url,
     connections: WEBHOOK_CONNECTIONS,
@@ -84,7 +97,13 @@ async function wrongPasswords(server: ConsoleServer): Promise<Guesses> {
     path: "/api/auth/callback/credentials",
     guess: (n) => ({
       headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-      body: new URLSearchParams({ csrfToken, email: `flood-${n}@bench.test`, password: "not-the-password", callbackUrl: `${server.url}/`, json: "true" }).toString(),
+      body: new URLSearchParams({
+        csrfToken,
+        email: `flood-${n}@bench.test`,
+        password: "not-the-password",
+        callbackUrl: `${server.url}/`,
+        json: "true",
+      }).toString(),
     }),
   };
 }
@@ -116,7 +135,11 @@ function flood(server: ConsoleServer, guesses: Guesses, limit: { seconds: number
           n++;
           const address = `198.${18 + ((n >> 16) & 1)}.${(n >> 8) & 255}.${n & 255}`;
           const { headers, body } = guesses.guess(n);
-          return { ...request, headers: { ...headers, "x-forwarded-for": address }, ...(body === undefined ? {} : { body }) };
+          return {
+            ...request,
+            headers: { ...headers, "x-forwarded-for": address },
+            ...(body === undefined ? {} : { body }),
+          };
         },
       },
     ],
@@ -137,7 +160,10 @@ async function measure(name: string, prepare: (server: ConsoleServer) => Promise
       await flood(server, guesses, { amount: FLOOD_CONNECTIONS }); // autocannon sends at least one request per connection
       const quietBefore = await webhooks(server, request, { seconds: PHASE_SECONDS });
       const sampler = sampleRss(server.child.pid!, 200);
-      const [duringFlood, floodRun] = await Promise.all([webhooks(server, request, { seconds: PHASE_SECONDS }), flood(server, guesses, { seconds: PHASE_SECONDS })]);
+      const [duringFlood, floodRun] = await Promise.all([
+        webhooks(server, request, { seconds: PHASE_SECONDS }),
+        flood(server, guesses, { seconds: PHASE_SECONDS }),
+      ]);
       const rssPeak = Math.max(...sampler.stop().map((s) => s.bytes));
       const quietAfter = await webhooks(server, request, { seconds: PHASE_SECONDS });
       return figures({ quietBefore, duringFlood, quietAfter, floodRun, rssPeak });
@@ -161,23 +187,67 @@ function figures(runs: { quietBefore: Run; duringFlood: Run; quietAfter: Run; fl
   const perSecond = (run: Run, count: number) => round(count / run.result.duration, 0);
   const notOk = (run: Run) => run.result.non2xx + run.result.errors;
   const metrics: Metric[] = [
-    { metric: "webhook p50 / p99 quiet (both phases)", value: null, unit: "ms", display: `${p(quiet, 50)} / ${quietP99} ms` },
-    { metric: "webhook p50 / p99 during the flood", value: null, unit: "ms", display: `${p(flooded, 50)} / ${floodP99} ms` },
-    { metric: "webhook p99 flood ÷ quiet", value: quietP99 > 0 ? round(floodP99 / quietP99, 2) : null, unit: "", target: { op: "<=", value: P99_RATIO_TARGET } },
-    { metric: "webhooks answered/s quiet, flood, quiet", value: null, unit: "req/s", display: [quietBefore, duringFlood, quietAfter].map((r) => perSecond(r, r.result.requests.total)).join(", ") },
-    { metric: "webhooks not 2xx (all phases)", value: notOk(quietBefore) + notOk(duringFlood) + notOk(quietAfter), unit: "", target: { op: "<=", value: 0 } },
+    {
+      metric: "webhook p50 / p99 quiet (both phases)",
+      value: null,
+      unit: "ms",
+      display: `${p(quiet, 50)} / ${quietP99} ms`,
+    },
+    {
+      metric: "webhook p50 / p99 during the flood",
+      value: null,
+      unit: "ms",
+      display: `${p(flooded, 50)} / ${floodP99} ms`,
+    },
+    {
+      metric: "webhook p99 flood ÷ quiet",
+      value: quietP99 > 0 ? round(floodP99 / quietP99, 2) : null,
+      unit: "",
+      target: { op: "<=", value: P99_RATIO_TARGET },
+    },
+    {
+      metric: "webhooks answered/s quiet, flood, quiet",
+      value: null,
+      unit: "req/s",
+      display: [quietBefore, duringFlood, quietAfter].map((r) => perSecond(r, r.result.requests.total)).join(", "),
+    },
+    {
+      metric: "webhooks not 2xx (all phases)",
+      value: notOk(quietBefore) + notOk(duringFlood) + notOk(quietAfter),
+      unit: "",
+      target: { op: "<=", value: 0 },
+    },
     { metric: "flood answers/s", value: perSecond(floodRun, floodRun.result.requests.total), unit: "req/s" },
     { metric: "flood guesses checked/s (401)", value: perSecond(floodRun, status(floodRun, 401)), unit: "req/s" },
     { metric: "flood refused/s (429)", value: perSecond(floodRun, status(floodRun, 429)), unit: "req/s" },
-    { metric: "flood p50 / p99", value: null, unit: "ms", display: `${floodRun.result.latency.p50} / ${floodRun.result.latency.p99} ms` },
+    {
+      metric: "flood p50 / p99",
+      value: null,
+      unit: "ms",
+      display: `${floodRun.result.latency.p50} / ${floodRun.result.latency.p99} ms`,
+    },
     { metric: "console RSS peak during the flood", value: round(runs.rssPeak / MiB), unit: "MiB" },
   ];
-  const phase = (run: Run) => ({ seconds: run.result.duration, answered: run.result.requests.total, statusCodes: run.result.statusCodeStats, errors: run.result.errors, timeouts: run.result.timeouts });
+  const phase = (run: Run) => ({
+    seconds: run.result.duration,
+    answered: run.result.requests.total,
+    statusCodes: run.result.statusCodeStats,
+    errors: run.result.errors,
+    timeouts: run.result.timeouts,
+  });
   return {
     metrics,
     webhookRate: WEBHOOK_RATE,
     floodConnections: FLOOD_CONNECTIONS,
-    webhookLatencyMs: { quiet: { p50: p(quiet, 50), p99: quietP99, max: quiet.at(-1) ?? 0 }, flood: { p50: p(flooded, 50), p99: floodP99, max: flooded.at(-1) ?? 0 } },
-    phases: { quietBefore: phase(quietBefore), duringFlood: phase(duringFlood), quietAfter: phase(quietAfter), flood: phase(floodRun) },
+    webhookLatencyMs: {
+      quiet: { p50: p(quiet, 50), p99: quietP99, max: quiet.at(-1) ?? 0 },
+      flood: { p50: p(flooded, 50), p99: floodP99, max: flooded.at(-1) ?? 0 },
+    },
+    phases: {
+      quietBefore: phase(quietBefore),
+      duringFlood: phase(duringFlood),
+      quietAfter: phase(quietAfter),
+      flood: phase(floodRun),
+    },
   };
 }

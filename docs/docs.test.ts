@@ -3,6 +3,7 @@
 // exists. Runs with the unit tests (vitest.config.ts includes docs/**/*.test.ts).
 import fs from "node:fs";
 import path from "node:path";
+
 import { describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -135,7 +136,19 @@ function brokenLink(file: string, target: string): string | null {
 }
 
 /** The top-level folders whose paths the documentation names in backticks. */
-const pathPrefixes = ["app/", "components/", "lib/", "e2e/", "bench/", "scripts/", "emulator/", "tooling/", "docs/", "drizzle/", ".ci/"];
+const pathPrefixes = [
+  "app/",
+  "components/",
+  "lib/",
+  "e2e/",
+  "bench/",
+  "scripts/",
+  "emulator/",
+  "tooling/",
+  "docs/",
+  "drizzle/",
+  ".ci/",
+];
 
 /**
  * The repository paths a file names in inline code: each whitespace-separated word of a code span that
@@ -172,14 +185,17 @@ describe("the slug of a heading", () => {
     expect(slug("The service client (`lib/service/`)")).toBe("the-service-client-libservice");
     expect(slug("Users, roles and sign-in")).toBe("users-roles-and-sign-in");
     expect(slug("Single sign-on (OpenID Connect)")).toBe("single-sign-on-openid-connect");
-    expect(slug("What the console does where the spec is silent, and why")).toBe("what-the-console-does-where-the-spec-is-silent-and-why");
+    expect(slug("What the console does where the spec is silent, and why")).toBe(
+      "what-the-console-does-where-the-spec-is-silent-and-why",
+    );
     expect(slug("Rule 2 — one `runAction`")).toBe("rule-2--one-runaction");
   });
 });
 
 describe("a relative link", () => {
   it("is read from links, images and HTML, not from code", () => {
-    const sample = 'See [a](a.md), ![b](tour/b.png "B"), <img src="c.png" alt="">, [d](https://d.example) and `[e](e.md)`.\n\n```\n[f](f.md)\n```';
+    const sample =
+      'See [a](a.md), ![b](tour/b.png "B"), <img src="c.png" alt="">, [d](https://d.example) and `[e](e.md)`.\n\n```\n[f](f.md)\n```';
     expect(linkTargets(parseText(sample))).toEqual(["a.md", "tour/b.png", "https://d.example", "c.png"]);
   });
 
@@ -204,7 +220,16 @@ describe("repository paths in backticks", () => {
       "lib/yet-to-be-written.ts",
       "```",
     ].join("\n");
-    expect(repoPaths(parseText(sample))).toEqual(["lib/env.ts", "scripts/a.ts", ".ci/run", "app/api/auth/[...nextauth]/route.ts", "lib/x.ts", "lib/a", "lib/service", "lib/db"]);
+    expect(repoPaths(parseText(sample))).toEqual([
+      "lib/env.ts",
+      "scripts/a.ts",
+      ".ci/run",
+      "app/api/auth/[...nextauth]/route.ts",
+      "lib/x.ts",
+      "lib/a",
+      "lib/service",
+      "lib/db",
+    ]);
   });
 });
 

@@ -1,5 +1,7 @@
 import crypto from "node:crypto";
+
 import { expect, test, type Page } from "@playwright/test";
+
 import { signIn, waitForHydration, type E2eUser } from "./support/auth";
 import { axeViolations, expectNoSeriousA11yViolations, sidewaysOverflow } from "./support/axe";
 import { expireAuthenticator, tenantWebhookUrl } from "./support/emulator";
@@ -54,7 +56,11 @@ const steps: Step[] = [
       await page.getByRole("dialog").getByRole("textbox").fill("not the name");
     },
   },
-  { name: "an unknown connection", roles: ["admin"], open: visit("/connections/00000000-0000-4000-8000-000000000000", /not found/i) },
+  {
+    name: "an unknown connection",
+    roles: ["admin"],
+    open: visit("/connections/00000000-0000-4000-8000-000000000000", /not found/i),
+  },
   { name: "data points", roles: ["admin", "support"], open: visit("/data-points", "Data points") },
   { name: "a data point", roles: ["admin", "support"], open: visit("/data-points?id=dp_loyalty_tier", "Data points") },
   { name: "email OTP", roles: ["admin"], open: visit("/email-otp", "Email OTP") },
@@ -63,7 +69,10 @@ const steps: Step[] = [
     roles: ["admin"],
     open: async (page) => {
       await visit("/email-otp", "Email OTP")(page);
-      await page.getByRole("button", { name: /Delete/ }).first().click();
+      await page
+        .getByRole("button", { name: /Delete/ })
+        .first()
+        .click();
       const dialog = page.getByRole("dialog");
       await expect(dialog).toBeVisible();
       await dialog.getByRole("textbox").fill("not the name");
@@ -163,7 +172,11 @@ const steps: Step[] = [
 test.beforeAll(async () => {
   // Something in each log: an event and a rejection (a request with the wrong content type).
   await expireAuthenticator(`usr_a11y_${crypto.randomBytes(4).toString("hex")}`);
-  const refused = await fetch(await tenantWebhookUrl(), { method: "POST", headers: { "Content-Type": "text/plain" }, body: "hello" });
+  const refused = await fetch(await tenantWebhookUrl(), {
+    method: "POST",
+    headers: { "Content-Type": "text/plain" },
+    body: "hello",
+  });
   expect(refused.status).toBe(415);
 });
 
@@ -221,7 +234,9 @@ test("the skip link takes the keyboard to the page's content", async ({ page }) 
   await expect(page).toHaveURL(/#main$/);
 });
 
-test("the scan itself finds what is planted: low contrast in either theme, an image without a text alternative", async ({ page }) => {
+test("the scan itself finds what is planted: low contrast in either theme, an image without a text alternative", async ({
+  page,
+}) => {
   await signIn(page, e2eUsers.support);
   await visit("/webhooks", "Webhooks")(page);
   await waitForHydration(page);
@@ -240,7 +255,9 @@ test("the scan itself finds what is planted: low contrast in either theme, an im
   expect(failure).toContain("planted (dark): color-contrast");
 });
 
-test("the scan reads the page at rest: a text still fading in to full contrast is read once its transition ends", async ({ page }) => {
+test("the scan reads the page at rest: a text still fading in to full contrast is read once its transition ends", async ({
+  page,
+}) => {
   await signIn(page, e2eUsers.support);
   await visit("/webhooks", "Webhooks")(page);
   await waitForHydration(page);
@@ -255,7 +272,9 @@ test("the scan reads the page at rest: a text still fading in to full contrast i
   await expect(page.getByText("Planted: fading in"), "the scan read the planted text").toBeVisible();
 });
 
-test("the scan reads the page at rest: a transition that starts during the scan makes it scan again", async ({ page }) => {
+test("the scan reads the page at rest: a transition that starts during the scan makes it scan again", async ({
+  page,
+}) => {
   await signIn(page, e2eUsers.support);
   await visit("/webhooks", "Webhooks")(page);
   await waitForHydration(page);

@@ -1,8 +1,10 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
+
 import { loadSeedFile } from "../emulator/seed";
 import { signIn } from "./support/auth";
 import { expectNoSeriousA11yViolations, showColorScheme, sidewaysOverflow } from "./support/axe";
@@ -53,16 +55,29 @@ test.beforeAll(async ({ browser }) => {
   await page.getByLabel("Region").selectOption("eu");
   await page.getByLabel("Management API secret key").fill(globex.managementKey);
   // Not the tenant's key: every delivery signed by the service, or forged, is refused.
-  await page.getByLabel("Server API secret key (optional)", { exact: true }).fill(`srv_alerts_e2e_${crypto.randomBytes(8).toString("hex")}`);
+  await page
+    .getByLabel("Server API secret key (optional)", { exact: true })
+    .fill(`srv_alerts_e2e_${crypto.randomBytes(8).toString("hex")}`);
   await page.getByRole("button", { name: "Add connection" }).click();
   await page.getByRole("button", { name: "Add a second connection anyway" }).click();
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
   connectionId = new URL(page.url()).pathname.split("/").pop()!;
   const webhookUrl = await page.getByTestId("webhook-url").inputValue();
   for (let i = 0; i < FORGED; i++) {
-    const body = JSON.stringify({ version: 1, id: crypto.randomUUID(), source: "https://evil.example", time: new Date().toISOString(), tenantId: globex.id, type: "authenticator.expired", data: {} });
+    const body = JSON.stringify({
+      version: 1,
+      id: crypto.randomUUID(),
+      source: "https://evil.example",
+      time: new Date().toISOString(),
+      tenantId: globex.id,
+      type: "authenticator.expired",
+      data: {},
+    });
     const response = await page.request.post(webhookUrl, {
-      headers: { "content-type": "application/json", "x-signature-v2": `t=${Math.floor(Date.now() / 1000)},v2=Zm9yZ2Vk` },
+      headers: {
+        "content-type": "application/json",
+        "x-signature-v2": `t=${Math.floor(Date.now() / 1000)},v2=Zm9yZ2Vk`,
+      },
       data: body,
     });
     expect(response.status()).toBe(401);
@@ -82,26 +97,44 @@ test.afterAll(async ({ browser }) => {
   await page.context().close();
 });
 
-test("refused signatures open an alert: the banner, the navigation, the overview and the Alerts page show it", async ({ page }) => {
+test("refused signatures open an alert: the banner, the navigation, the overview and the Alerts page show it", async ({
+  page,
+}) => {
   await signIn(page, e2eUsers.admin);
   await openAlertsPage(page, `${FORGED} deliveries refused for a bad signature in 15 min (threshold 5)`);
   const card = alertCard(page);
   await expect(card.getByRole("heading", { name: `Signatures refused on ${name}` })).toBeVisible();
   await expect(stateOf(page)).toHaveText("Open");
-  await expect(card.getByRole("link", { name: "View events" })).toHaveAttribute("href", new RegExp(`^/webhooks\\?.*tab=rejections.*connectionId=${connectionId}`));
-  await expect(card.getByRole("link", { name: "Enter the new server key" })).toHaveAttribute("href", `/connections/${connectionId}#serverKey`);
+  await expect(card.getByRole("link", { name: "View events" })).toHaveAttribute(
+    "href",
+    new RegExp(`^/webhooks\\?.*tab=rejections.*connectionId=${connectionId}`),
+  );
+  await expect(card.getByRole("link", { name: "Enter the new server key" })).toHaveAttribute(
+    "href",
+    `/connections/${connectionId}#serverKey`,
+  );
   await expect(page.getByTestId("alerts-last-evaluated")).toContainText("Last evaluated");
 
   // The banner, on every page of the console, leads to the open alerts.
   await page.goto("/users");
   await expect(banner(page)).toContainText(`Signatures refused on ${name}`);
-  await expect(banner(page).getByRole("link", { name: "See the alerts" })).toHaveAttribute("href", "/alerts?state=open");
-  await expect(page.getByRole("navigation", { name: "Main", exact: true }).getByRole("link", { name: /^Alerts \(\d+ open\)$/ })).toBeVisible();
+  await expect(banner(page).getByRole("link", { name: "See the alerts" })).toHaveAttribute(
+    "href",
+    "/alerts?state=open",
+  );
+  await expect(
+    page.getByRole("navigation", { name: "Main", exact: true }).getByRole("link", { name: /^Alerts \(\d+ open\)$/ }),
+  ).toBeVisible();
 
   // The connection's health card names the condition and links to its open alerts.
   await page.goto("/");
-  const health = page.locator(`[data-testid="connection-health-card"][data-connection="${name}"]`).getByTestId("health-open-alerts");
-  await expect(health.getByRole("link", { name: "Signatures refused" })).toHaveAttribute("href", `/alerts?connectionId=${connectionId}&state=open`);
+  const health = page
+    .locator(`[data-testid="connection-health-card"][data-connection="${name}"]`)
+    .getByTestId("health-open-alerts");
+  await expect(health.getByRole("link", { name: "Signatures refused" })).toHaveAttribute(
+    "href",
+    `/alerts?connectionId=${connectionId}&state=open`,
+  );
 
   // A hand-edited link names what it left out and applies the rest.
   await page.goto(`/alerts?connectionId=${connectionId}&state=closed&colour=red`);
@@ -110,7 +143,9 @@ test("refused signatures open an alert: the banner, the navigation, the overview
   await expect(alertCard(page)).toBeVisible();
 });
 
-test("the Alerts page, the banner and the overview read well in both themes, at 1280×800 and on a phone", async ({ page }, testInfo) => {
+test("the Alerts page, the banner and the overview read well in both themes, at 1280×800 and on a phone", async ({
+  page,
+}, testInfo) => {
   test.setTimeout(90_000);
   await signIn(page, e2eUsers.admin);
   await openAlertsPage(page);
@@ -127,7 +162,10 @@ test("the Alerts page, the banner and the overview read well in both themes, at 
         await expect(page.locator("[aria-busy=true]")).toHaveCount(0, { timeout: 15_000 });
         await expect(banner(page)).toBeVisible();
         expect(await sidewaysOverflow(page, { tables: false }), `${what} at ${viewport.width} px`).toEqual([]);
-        await page.screenshot({ path: testInfo.outputPath(`${what}-${viewport.width}-${scheme}.png`), fullPage: what === "alerts" });
+        await page.screenshot({
+          path: testInfo.outputPath(`${what}-${viewport.width}-${scheme}.png`),
+          fullPage: what === "alerts",
+        });
       };
       await shot("alerts", alertsPage());
       await shot("banner", "/users");
@@ -141,7 +179,9 @@ test("support sees the alert, its threshold values and no button", async ({ page
   await openAlertsPage(page);
   const card = alertCard(page);
   await expect(card.getByText("Ask an administrator to enter the new server key.")).toBeVisible();
-  await expect(page.getByRole("main").getByRole("button", { name: /Acknowledge|Mute|Unmute|Save thresholds/ })).toHaveCount(0);
+  await expect(
+    page.getByRole("main").getByRole("button", { name: /Acknowledge|Mute|Unmute|Save thresholds/ }),
+  ).toHaveCount(0);
   await expect(card.getByRole("link", { name: "Enter the new server key" })).toHaveCount(0);
   const thresholds = page.getByRole("region", { name: `Thresholds of ${name}` });
   await expect(thresholds).toContainText("5 refusals in 15 min (default)");
@@ -171,7 +211,10 @@ test("an admin acknowledges, mutes and unmutes the alert", async ({ page }) => {
   await expect(banner(page)).toContainText(`Signatures refused on ${name}`);
 });
 
-test("the banner follows a mute made in another tab as soon as the user moves to another page", async ({ page, browser }) => {
+test("the banner follows a mute made in another tab as soon as the user moves to another page", async ({
+  page,
+  browser,
+}) => {
   await signIn(page, e2eUsers.support, "/users");
   await expect(banner(page)).toContainText(`Signatures refused on ${name}`);
   const nav = page.getByRole("navigation", { name: "Main", exact: true });
@@ -201,26 +244,40 @@ test("a threshold out of range is named on its field and saves nothing; a valid 
   await expect(badSignatures).toHaveAttribute("placeholder", "5 (default)");
   await badSignatures.fill("0");
   await form.getByRole("button", { name: "Save thresholds" }).click();
-  await expect(form.getByText("Bad signatures: a whole number from 1 to 10000, or empty for the default")).toBeVisible();
+  await expect(
+    form.getByText("Bad signatures: a whole number from 1 to 10000, or empty for the default"),
+  ).toBeVisible();
   await expect(badSignatures).toHaveAttribute("aria-invalid", "true");
   await page.reload();
   await expect(page.getByRole("form", { name: `Thresholds of ${name}` }).getByLabel("Bad signatures")).toHaveValue("");
 
-  await page.getByRole("form", { name: `Thresholds of ${name}` }).getByLabel("Bad signatures").fill("3");
-  await page.getByRole("form", { name: `Thresholds of ${name}` }).getByRole("button", { name: "Save thresholds" }).click();
+  await page
+    .getByRole("form", { name: `Thresholds of ${name}` })
+    .getByLabel("Bad signatures")
+    .fill("3");
+  await page
+    .getByRole("form", { name: `Thresholds of ${name}` })
+    .getByRole("button", { name: "Save thresholds" })
+    .click();
   await expect(page.getByText(`Saved the thresholds of ${name}`)).toBeVisible();
   await page.reload();
   await expect(page.getByRole("form", { name: `Thresholds of ${name}` }).getByLabel("Bad signatures")).toHaveValue("3");
 });
 
-test("an admin adds a notice target (its secret shown once), sends it a signed test and removes it; support sees none", async ({ page, browser }) => {
+test("an admin adds a notice target (its secret shown once), sends it a signed test and removes it; support sees none", async ({
+  page,
+  browser,
+}) => {
   // The target: a handler on 127.0.0.1 (the e2e console allows it over http) that keeps what it receives.
   const received: Array<{ body: string; headers: Record<string, string> }> = [];
   const handler = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      received.push({ body: Buffer.concat(chunks).toString("utf8"), headers: request.headers as Record<string, string> });
+      received.push({
+        body: Buffer.concat(chunks).toString("utf8"),
+        headers: request.headers as Record<string, string>,
+      });
       response.end("ok");
     });
   });
@@ -254,7 +311,10 @@ test("an admin adds a notice target (its secret shown once), sends it a signed t
     await row.getByRole("button", { name: "Send a test" }).click();
     await expect(page.getByText(`${target} answered 200.`)).toBeVisible();
     const posted = received.find((r) => r.body.includes('"alert.test"'))!;
-    expect(new Webhook(shown).verify(posted.body, posted.headers)).toMatchObject({ type: "alert.test", data: { target: { name: target } } });
+    expect(new Webhook(shown).verify(posted.body, posted.headers)).toMatchObject({
+      type: "alert.test",
+      data: { target: { name: target } },
+    });
 
     const support = await (await browser.newContext()).newPage();
     await signIn(support, e2eUsers.support, "/alerts");

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+
 import { signIn } from "./support/auth";
 import { sidewaysOverflow } from "./support/axe";
 import { e2eUsers } from "./support/env";

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+
 import { fillSignIn, signIn } from "./support/auth";
 import { expectNoSeriousA11yViolations } from "./support/axe";
 import { e2eUsers } from "./support/env";
@@ -95,14 +96,19 @@ test.describe("disabled account", () => {
 
 test.describe("throttling", () => {
   fromAddress("203.0.113.30");
-  test("five failures refuse that address for that email, with a clear message; other addresses may still sign in", async ({ page, browser }) => {
+  test("five failures refuse that address for that email, with a clear message; other addresses may still sign in", async ({
+    page,
+    browser,
+  }) => {
     test.slow(); // several sign-ins, each an argon2 hash
     for (let i = 0; i < 5; i++) {
       await fillSignIn(page, { email: e2eUsers.throttled.email, password: `wrong-${i}` });
       await expect(failureMessage(page)).toHaveText("Email or password is incorrect.");
     }
     // Refused before any password check: HTTP 429 with the time to come back, and the form says so.
-    const refusal = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/auth/callback/credentials");
+    const refusal = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === "/api/auth/callback/credentials",
+    );
     await fillSignIn(page, e2eUsers.throttled);
     const refused = await refusal;
     expect(refused.status()).toBe(429);
@@ -110,19 +116,28 @@ test.describe("throttling", () => {
     await expect(failureMessage(page)).toHaveText(TOO_MANY);
 
     // The right-most entry is the address: one invented further left changes nothing…
-    const spoofing = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": "198.51.100.77, 203.0.113.30" } });
+    const spoofing = await browser.newContext({
+      extraHTTPHeaders: { "x-forwarded-for": "198.51.100.77, 203.0.113.30" },
+    });
     const spoofed = await spoofing.newPage();
     await fillSignIn(spoofed, e2eUsers.throttled);
     await expect(failureMessage(spoofed)).toHaveText(TOO_MANY);
     await spoofing.close();
 
     // …and another address is keyed apart: the user is not locked out, and that browser gets its device cookie.
-    const elsewhere = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": "203.0.113.30, 203.0.113.31" } });
+    const elsewhere = await browser.newContext({
+      extraHTTPHeaders: { "x-forwarded-for": "203.0.113.30, 203.0.113.31" },
+    });
     const signedIn = await elsewhere.newPage();
     await fillSignIn(signedIn, e2eUsers.throttled);
     await expect(signedIn.getByTestId("current-user")).toHaveText(e2eUsers.throttled.name);
     expect(await elsewhere.cookies()).toContainEqual(
-      expect.objectContaining({ name: "console.device", path: "/api/auth/callback/credentials", httpOnly: true, sameSite: "Strict" }),
+      expect.objectContaining({
+        name: "console.device",
+        path: "/api/auth/callback/credentials",
+        httpOnly: true,
+        sameSite: "Strict",
+      }),
     );
     await elsewhere.close();
   });

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+
 import { signIn } from "./support/auth";
 import { e2eUsers } from "./support/env";
 
@@ -19,7 +20,9 @@ async function holdScripts(page: Page): Promise<() => void> {
   return release;
 }
 
-test("the sign-in form waits for its script: nothing is sent in the URL before, and it signs in after", async ({ page }) => {
+test("the sign-in form waits for its script: nothing is sent in the URL before, and it signs in after", async ({
+  page,
+}) => {
   const release = await holdScripts(page);
   await page.goto("/sign-in", { waitUntil: "commit" });
   const submit = page.getByRole("button", { name: "Sign in", exact: true });
@@ -35,7 +38,9 @@ test("the sign-in form waits for its script: nothing is sent in the URL before, 
   await expect(page.getByTestId("current-user")).toHaveText(e2eUsers.support.name);
 });
 
-test("the console's buttons and the theme choice are disabled until hydrated, then act on the first click", async ({ page }) => {
+test("the console's buttons and the theme choice are disabled until hydrated, then act on the first click", async ({
+  page,
+}) => {
   await signIn(page, e2eUsers.admin, "/destinations");
   const release = await holdScripts(page);
   await page.goto("/destinations", { waitUntil: "commit" });
@@ -66,7 +71,9 @@ test("the phone menu opens on the first tap once hydrated, and is disabled befor
   await context.close();
 });
 
-test("a dialog whose fields load on demand says it is loading while they are held, then shows its form with the name focused", async ({ page }) => {
+test("a dialog whose fields load on demand says it is loading while they are held, then shows its form with the name focused", async ({
+  page,
+}) => {
   await signIn(page, e2eUsers.admin, "/destinations");
   const add = page.getByRole("button", { name: "Add a destination" });
   await expect(add).toBeEnabled();

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+
 import { loadSeedFile } from "../emulator/seed";
 import { signIn } from "./support/auth";
 import { expectNoSeriousA11yViolations, sidewaysOverflow } from "./support/axe";
@@ -24,7 +25,9 @@ test.describe("connections (admin)", () => {
     }
   });
 
-  test("a key saved in the wrong region gets the region hint, then saves in the right one; delete needs the typed name", async ({ page }) => {
+  test("a key saved in the wrong region gets the region hint, then saves in the right one; delete needs the typed name", async ({
+    page,
+  }) => {
     const name = `Globex copy ${Date.now()}`;
     await page.goto("/connections/new");
     await page.getByLabel("Name").fill(name);
@@ -84,16 +87,23 @@ test.describe("connections (admin)", () => {
     await expect(page.getByText("No region accepts this management key.").first()).toBeVisible();
   });
 
-  test("a management key another connection already uses is named and needs a confirmation, on create and on edit", async ({ page }) => {
+  test("a management key another connection already uses is named and needs a confirmation, on create and on edit", async ({
+    page,
+  }) => {
     const name = `Acme twin ${Date.now()}`;
     await page.goto("/connections/new");
     await page.getByLabel("Name").fill(name);
     await page.getByLabel("Region").selectOption("us");
     await page.getByLabel("Management API secret key").fill(acme.managementKey);
     await page.getByRole("button", { name: "Add connection" }).click();
-    const warning = page.getByRole("status").filter({ hasText: "Acme already connects to this tenant with this management key" });
+    const warning = page
+      .getByRole("status")
+      .filter({ hasText: "Acme already connects to this tenant with this management key" });
     await expect(warning).toBeVisible();
-    await expect(warning.getByRole("link", { name: "Open Acme" })).toHaveAttribute("href", /\/connections\/[0-9a-f-]{36}$/);
+    await expect(warning.getByRole("link", { name: "Open Acme" })).toHaveAttribute(
+      "href",
+      /\/connections\/[0-9a-f-]{36}$/,
+    );
     await expect(page).toHaveURL(/\/connections\/new$/);
     // Nothing was saved.
     await page.goto("/connections");
@@ -111,13 +121,21 @@ test.describe("connections (admin)", () => {
   });
 
   test("the receiver URL is shown in full, on a wide screen and on a phone", async ({ page }) => {
-    for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
       await page.setViewportSize(viewport);
       await page.goto("/connections");
       await page.getByRole("link", { name: "Acme", exact: true }).filter({ visible: true }).first().click();
       const field = page.getByTestId("webhook-url");
       await expect(field).toHaveValue(/\/api\/webhooks\//);
-      const box = await field.evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth, sh: el.scrollHeight, ch: el.clientHeight }));
+      const box = await field.evaluate((el) => ({
+        sw: el.scrollWidth,
+        cw: el.clientWidth,
+        sh: el.scrollHeight,
+        ch: el.clientHeight,
+      }));
       expect(box.sw, `${viewport.width} px: the URL is cut off sideways`).toBeLessThanOrEqual(box.cw);
       expect(box.sh, `${viewport.width} px: the URL is cut off below`).toBeLessThanOrEqual(box.ch + 1);
       await expect(page.getByRole("button", { name: "Copy URL" })).toBeVisible();
@@ -141,7 +159,9 @@ test.describe("connections (admin)", () => {
     expect(await sidewaysOverflow(page, { tables: true })).toEqual([]);
   });
 
-  test("the phone menu is a button: it opens, Escape and a click outside close it, a link navigates and closes it", async ({ page }) => {
+  test("the phone menu is a button: it opens, Escape and a click outside close it, a link navigates and closes it", async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/connections");
     const button = page.getByRole("button", { name: "Menu" });

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+
 import { signIn } from "./support/auth";
 import { e2eUsers } from "./support/env";
 import { captureNextServerAction, replayServerAction } from "./support/server-actions";
@@ -19,7 +20,10 @@ test.describe("data points", () => {
     await expect(page.getByText("There is no data point with the id “dp_does_not_exist” in Acme.")).toBeVisible();
   });
 
-  test("the watch list: add from a lookup, refresh all, remove; support may view but not change it", async ({ page, browser }) => {
+  test("the watch list: add from a lookup, refresh all, remove; support may view but not change it", async ({
+    page,
+    browser,
+  }) => {
     await signIn(page, e2eUsers.admin, "/data-points?id=dp_loyalty_tier");
     await expect(page.getByTestId("data-point-name")).toHaveText("Loyalty tier");
     const captured = captureNextServerAction(page);

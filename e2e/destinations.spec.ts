@@ -1,5 +1,7 @@
 import { expect, test } from "@playwright/test";
+
 import type { TenantApp } from "@/tooling/tenant-app";
+
 import { signIn } from "./support/auth";
 import { addDestination, removeDestination, startAcmeTenantApp } from "./support/destinations";
 import { expireAuthenticator } from "./support/emulator";
@@ -16,7 +18,9 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => tenantApp.close());
 
-test("an admin adds the tenant's handler; a real event reaches it signed as the service, and the health line counts it", async ({ page }) => {
+test("an admin adds the tenant's handler; a real event reaches it signed as the service, and the health line counts it", async ({
+  page,
+}) => {
   await signIn(page, e2eUsers.admin, "/destinations");
   await expect(page.getByRole("heading", { name: "Destinations", level: 1 })).toBeVisible();
 
@@ -32,14 +36,19 @@ test("an admin adds the tenant's handler; a real event reaches it signed as the 
   await expect(card).toContainText("As the service");
 
   await expireAuthenticator("usr_forwarded");
-  await expect.poll(() => tenantApp.receipts.filter((r) => r.verified && r.answered === 200).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+  await expect
+    .poll(() => tenantApp.receipts.filter((r) => r.verified && r.answered === 200).length, { timeout: 15_000 })
+    .toBeGreaterThanOrEqual(1);
 
   await page.reload();
   await expect(card).toContainText(/100 % of \d+/);
   await removeDestination(page, "Tenant app");
 });
 
-test("a Standard Webhooks destination shows its secret once; support sees destinations but cannot change them", async ({ page, browser }) => {
+test("a Standard Webhooks destination shows its secret once; support sees destinations but cannot change them", async ({
+  page,
+  browser,
+}) => {
   await signIn(page, e2eUsers.admin, "/destinations");
   const captured = captureNextServerAction(page);
   await addDestination(page, "Billing", `${tenantApp.url}/billing`, /Standard Webhooks/);
@@ -65,7 +74,9 @@ test("a Standard Webhooks destination shows its secret once; support sees destin
   await removeDestination(page, "Billing");
 });
 
-test("the form offers unverified events for Standard Webhooks only and takes a delivery cap; the list shows both and the cap changes", async ({ page }) => {
+test("the form offers unverified events for Standard Webhooks only and takes a delivery cap; the list shows both and the cap changes", async ({
+  page,
+}) => {
   await signIn(page, e2eUsers.admin, "/destinations");
   await page.getByRole("button", { name: "Add a destination" }).click();
   const form = page.getByRole("form", { name: "Add a destination" });
@@ -78,7 +89,9 @@ test("the form offers unverified events for Standard Webhooks only and takes a d
   const rate = form.getByLabel("Maximum deliveries per second");
   await rate.fill("0");
   await form.getByRole("button", { name: "Add destination" }).click();
-  await expect(form.getByText("Maximum deliveries per second is a whole number from 1 to 10000, or empty for no cap.")).toBeVisible();
+  await expect(
+    form.getByText("Maximum deliveries per second is a whole number from 1 to 10000, or empty for no cap."),
+  ).toBeVisible();
   await rate.fill("20");
   await form.getByRole("button", { name: "Add destination" }).click();
   await page.getByRole("button", { name: "Done" }).click();
@@ -98,7 +111,9 @@ test("the form offers unverified events for Standard Webhooks only and takes a d
   await removeDestination(page, "Capped");
 });
 
-test("from the log: an event's drawer lists its forwards and resends it; a replay of the filters shows its size, then its progress", async ({ page }) => {
+test("from the log: an event's drawer lists its forwards and resends it; a replay of the filters shows its size, then its progress", async ({
+  page,
+}) => {
   await signIn(page, e2eUsers.admin, "/destinations");
   await addDestination(page, "Tenant app", `${tenantApp.url}/tenants/acme`);
   await expect(page.getByTestId("destination-Tenant app")).toContainText("Delivering");
@@ -106,7 +121,8 @@ test("from the log: an event's drawer lists its forwards and resends it; a repla
   await expireAuthenticator(userId);
   const listed = await (await page.request.get(`/api/webhook-events?userId=${userId}`)).json();
   const eventId: string = listed.events[0].eventId;
-  const received = () => tenantApp.receipts.filter((r) => r.eventId === eventId && r.verified && r.answered === 200).length;
+  const received = () =>
+    tenantApp.receipts.filter((r) => r.eventId === eventId && r.verified && r.answered === 200).length;
   await expect.poll(received, { timeout: 15_000 }).toBe(1);
   const before = received();
 
@@ -124,7 +140,9 @@ test("from the log: an event's drawer lists its forwards and resends it; a repla
   const dialog = page.getByRole("dialog", { name: /Replay Acme's events/ });
   await expect(dialog.getByTestId("replay-count")).toHaveText("1 event matches these filters.");
   await dialog.getByRole("button", { name: "Replay 1 event" }).click();
-  await expect(dialog.getByTestId("replay-progress")).toHaveText("Finished: 1 of 1 delivered, 0 failed, 0 waiting.", { timeout: 15_000 });
+  await expect(dialog.getByTestId("replay-progress")).toHaveText("Finished: 1 of 1 delivered, 0 failed, 0 waiting.", {
+    timeout: 15_000,
+  });
   expect(received()).toBe(before + 2);
   await dialog.getByRole("button", { name: "Close" }).click();
 

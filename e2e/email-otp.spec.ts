@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+
 import { signIn } from "./support/auth";
 import { expectNoSeriousA11yViolations } from "./support/axe";
 import { emulatorControl as emulator } from "./support/emulator";
@@ -26,7 +27,8 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await emulator("faults", "DELETE");
   await emulator("reset", "POST");
-  for (const t of webhooks) await emulator(`tenants/${t.id}/webhook`, "PUT", { url: t.webhookUrl, delaySeconds: t.webhookDelaySeconds });
+  for (const t of webhooks)
+    await emulator(`tenants/${t.id}/webhook`, "PUT", { url: t.webhookUrl, delaySeconds: t.webhookDelaySeconds });
 });
 
 test("the typed confirmation shows what to type and says when the text does not match", async ({ page }) => {
@@ -56,7 +58,10 @@ test("the typed confirmation shows what to type and says when the text does not 
   await expect(dialog).toBeHidden();
 });
 
-test("email OTP: typed confirmation, one request per double click, 5xx not done, second attempt says there was none", async ({ page, browser }) => {
+test("email OTP: typed confirmation, one request per double click, 5xx not done, second attempt says there was none", async ({
+  page,
+  browser,
+}) => {
   await signIn(page, e2eUsers.admin, "/email-otp");
   await expect(page.getByTestId("email-otp-fields")).toContainText("SENDGRID");
   await expect(page.getByTestId("email-otp-fields")).toContainText("Attempts allowed");
@@ -70,7 +75,9 @@ test("email OTP: typed confirmation, one request per double click, 5xx not done,
   // 1. A 5xx: not deleted, nothing recorded as done. The captured request is replayed by support below.
   await emulator("faults", "POST", { region: "us", mode: "500", count: 1 });
   let dialog = await openDeleteDialog(page);
-  await expect(dialog).toContainText("permanently deletes the tenant's email OTP configuration and its stored credentials");
+  await expect(dialog).toContainText(
+    "permanently deletes the tenant's email OTP configuration and its stored credentials",
+  );
   await expect(dialog).toContainText("Acme");
   await expect(dialog).toContainText("US (Oregon)");
   const confirm = dialog.getByRole("button", { name: "Delete permanently" });

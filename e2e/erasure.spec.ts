@@ -1,8 +1,10 @@
 import crypto from "node:crypto";
+
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+
 import { signIn } from "./support/auth";
 import { sidewaysOverflow } from "./support/axe";
-import { expireAuthenticator, signedWebhookHeaders, tenantWebhookUrl, ACME_TENANT } from "./support/emulator";
+import { ACME_TENANT, expireAuthenticator, signedWebhookHeaders, tenantWebhookUrl } from "./support/emulator";
 import { e2eUsers } from "./support/env";
 import { uniqueUser } from "./support/webhook-log";
 
@@ -28,7 +30,14 @@ async function deliverEvent(request: APIRequestContext, userId: string, data: Re
     time: new Date().toISOString(),
     tenantId: ACME_TENANT,
     type: "authenticator.expired",
-    data: { userId, verificationMethod: "SMS", createdAt: "2026-01-10T09:00:00.000Z", expiresAt: new Date().toISOString(), userAuthenticatorId: `ua_${crypto.randomUUID()}`, ...data },
+    data: {
+      userId,
+      verificationMethod: "SMS",
+      createdAt: "2026-01-10T09:00:00.000Z",
+      expiresAt: new Date().toISOString(),
+      userAuthenticatorId: `ua_${crypto.randomUUID()}`,
+      ...data,
+    },
   });
   const response = await request.post(await tenantWebhookUrl(), { headers: signedWebhookHeaders(body), data: body });
   expect(response.status()).toBe(200);
@@ -44,7 +53,10 @@ async function openEraseDialog(page: Page, userId: string, where: "Every connect
   return dialog;
 }
 
-test("an admin sees what a user's erasure takes, confirms it with the id, and the user's data is gone; support is not offered it", async ({ page, browser }) => {
+test("an admin sees what a user's erasure takes, confirms it with the id, and the user's data is gone; support is not offered it", async ({
+  page,
+  browser,
+}) => {
   const userId = uniqueUser("erase");
   const email = `${userId}@example.com`;
   // The service's own delivery, through the emulator: the webhook carries the address unmasked.
@@ -55,7 +67,9 @@ test("an admin sees what a user's erasure takes, confirms it with the id, and th
   // Prefilled with the id the page was asked about.
   await expect(page.getByLabel("User id to erase")).toHaveValue(userId);
   const dialog = await openEraseDialog(page, userId, "Every connection");
-  await expect(dialog.getByTestId("erasure-count")).toContainText(`In every connection, the console holds 1 event about ${userId}.`);
+  await expect(dialog.getByTestId("erasure-count")).toContainText(
+    `In every connection, the console holds 1 event about ${userId}.`,
+  );
   await expect(dialog).toContainText("Forwards already delivered cannot be recalled");
   const erase = dialog.getByRole("button", { name: "Erase permanently" });
   await expect(erase).toBeDisabled();
@@ -72,7 +86,9 @@ test("an admin sees what a user's erasure takes, confirms it with the id, and th
   await openEraseDialog(page, userId, "Every connection");
   await dialog.getByLabel(/^Type .* to confirm$/).fill(userId);
   await page.keyboard.press("Enter");
-  await expect(dialog.getByRole("status").filter({ hasText: "Erased" })).toContainText(`Erased 1 event about ${userId} in every connection.`);
+  await expect(dialog.getByRole("status").filter({ hasText: "Erased" })).toContainText(
+    `Erased 1 event about ${userId} in every connection.`,
+  );
   await expect(dialog.getByRole("button", { name: "Close" })).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(dialog).toBeHidden();
@@ -98,7 +114,10 @@ test("an admin sees what a user's erasure takes, confirms it with the id, and th
   await support.context().close();
 });
 
-test("a deletion pipeline erases a user over HTTP: admins only, any id in the path, every connection or one", async ({ page, browser }) => {
+test("a deletion pipeline erases a user over HTTP: admins only, any id in the path, every connection or one", async ({
+  page,
+  browser,
+}) => {
   const userId = `${uniqueUser("api")} é/+1`;
   await deliverEvent(page.request, userId, { phoneNumber: "+15550009876" });
   await deliverEvent(page.request, userId);
@@ -130,7 +149,10 @@ test("a deletion pipeline erases a user over HTTP: admins only, any id in the pa
 
 test("the erase form and its dialog fit a phone and a laptop", async ({ page }) => {
   await signIn(page, e2eUsers.admin, "/users");
-  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
     await page.setViewportSize(viewport);
     const dialog = await openEraseDialog(page, `usr_${"long".repeat(40)}`, "Every connection");
     await expect(dialog.getByTestId("erasure-count")).toContainText("the console holds nothing");

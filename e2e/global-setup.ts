@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+
 import { startOidcProvider, type RunningOidcProvider } from "../tooling/oidc-provider";
 import { run, startProcess, stopProcess, waitForUrl } from "../tooling/processes";
 import { e2eEnv, e2eStack, e2eWorkers } from "./support/env";
@@ -77,7 +78,12 @@ async function startStack(index: number): Promise<() => Promise<void>> {
   };
   const bin = (name: string) => path.resolve("node_modules/.bin", name);
 
-  const emulator = startProcess("emulator", bin("tsx"), ["emulator/main.ts", "--port", String(stack.emulatorPort), "--seed", "emulator/seeds/demo.json"], env);
+  const emulator = startProcess(
+    "emulator",
+    bin("tsx"),
+    ["emulator/main.ts", "--port", String(stack.emulatorPort), "--seed", "emulator/seeds/demo.json"],
+    env,
+  );
   let consoleServer: ReturnType<typeof startProcess> | undefined;
   let oidcProvider: RunningOidcProvider | undefined;
   const teardown = async () => {
@@ -101,7 +107,12 @@ async function startStack(index: number): Promise<() => Promise<void>> {
     if (provider.status === "fulfilled") oidcProvider = provider.value;
     for (const outcome of [provider, emulatorUp]) if (outcome.status === "rejected") throw outcome.reason;
     await run(bin("tsx"), ["--conditions=react-server", "e2e/support/seed.ts"], env);
-    consoleServer = startProcess("console", bin("next"), ["start", "-H", "127.0.0.1", "-p", String(stack.consolePort)], env);
+    consoleServer = startProcess(
+      "console",
+      bin("next"),
+      ["start", "-H", "127.0.0.1", "-p", String(stack.consolePort)],
+      env,
+    );
     await waitForUrl(`${stack.consoleUrl}/api/health`, 60_000, consoleServer);
   } catch (error) {
     await teardown();

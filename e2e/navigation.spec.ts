@@ -1,4 +1,5 @@
 import { expect, test, type Request } from "@playwright/test";
+
 import { signIn } from "./support/auth";
 
 const isPrefetch = (request: Request) => request.headers()["next-router-prefetch"] !== undefined;
@@ -31,7 +32,9 @@ test("on a phone the menu stays open, the picked page's dot pulsing, until that 
   });
   const menu = page.getByRole("button", { name: /menu/i });
   await menu.click();
-  const link = page.getByRole("navigation", { name: "Main (compact)", exact: true }).getByRole("link", { name: "Destinations" });
+  const link = page
+    .getByRole("navigation", { name: "Main (compact)", exact: true })
+    .getByRole("link", { name: "Destinations" });
   await link.click();
   await expect(link.locator("[data-pending]")).toHaveCount(1);
   await expect(menu).toHaveAttribute("aria-expanded", "true");
@@ -41,6 +44,9 @@ test("on a phone the menu stays open, the picked page's dot pulsing, until that 
 
   // The page the menu is on closes it at once: nothing is on its way.
   await menu.click();
-  await page.getByRole("navigation", { name: "Main (compact)", exact: true }).getByRole("link", { name: "Destinations" }).click();
+  await page
+    .getByRole("navigation", { name: "Main (compact)", exact: true })
+    .getByRole("link", { name: "Destinations" })
+    .click();
   await expect(menu).toHaveAttribute("aria-expanded", "false");
 });

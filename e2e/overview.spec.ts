@@ -1,11 +1,14 @@
 import crypto from "node:crypto";
+
 import { expect, test, type Page } from "@playwright/test";
+
 import { signIn } from "./support/auth";
 import { sidewaysOverflow } from "./support/axe";
 import { ACME_TENANT, expireAuthenticator, tenantWebhookUrl } from "./support/emulator";
 import { e2eUsers } from "./support/env";
 
-const card = (page: Page, name: string) => page.locator(`[data-testid="connection-health-card"][data-connection="${name}"]`);
+const card = (page: Page, name: string) =>
+  page.locator(`[data-testid="connection-health-card"][data-connection="${name}"]`);
 
 test.describe("overview", () => {
   const userId = `usr_e2e_overview_${crypto.randomBytes(4).toString("hex")}`;
@@ -16,9 +19,20 @@ test.describe("overview", () => {
     // A real expiry through the emulator and the receiver, and a delivery with a forged signature.
     await expireAuthenticator(userId, { verificationMethod: "SMS" });
     await expireAuthenticator(longUserId, { verificationMethod: "EMAIL_MAGIC_LINK", devicePlatform: "ANDROID" });
-    const body = JSON.stringify({ version: 1, id: crypto.randomUUID(), source: "https://evil.example", time: new Date().toISOString(), tenantId: ACME_TENANT, type: "authenticator.expired", data: {} });
+    const body = JSON.stringify({
+      version: 1,
+      id: crypto.randomUUID(),
+      source: "https://evil.example",
+      time: new Date().toISOString(),
+      tenantId: ACME_TENANT,
+      type: "authenticator.expired",
+      data: {},
+    });
     const refused = await request.post(await tenantWebhookUrl(), {
-      headers: { "content-type": "application/json", "x-signature-v2": `t=${Math.floor(Date.now() / 1000)},v2=Zm9yZ2Vk` },
+      headers: {
+        "content-type": "application/json",
+        "x-signature-v2": `t=${Math.floor(Date.now() / 1000)},v2=Zm9yZ2Vk`,
+      },
       data: body,
     });
     expect(refused.status()).toBe(401);
@@ -36,13 +50,19 @@ test.describe("overview", () => {
     await expect(warning).toContainText("the server key was probably rotated at the service");
     const connectionPage = await acme.getByRole("heading").getByRole("link").getAttribute("href");
     expect(connectionPage).toMatch(/^\/connections\/[0-9a-f-]{36}$/);
-    await expect(warning.getByRole("link", { name: "Paste the new server key" })).toHaveAttribute("href", `${connectionPage}#serverKey`);
+    await expect(warning.getByRole("link", { name: "Paste the new server key" })).toHaveAttribute(
+      "href",
+      `${connectionPage}#serverKey`,
+    );
     // The service call streams into its own line, whatever it answers.
     await expect(acme.getByTestId("email-otp-presence")).toHaveText(/configured|unknown/);
     await expect(acme.getByText(/^…\w{4}$/)).toBeVisible();
 
     // The expiry is listed with its user; its link opens the event's detail drawer in the log.
-    await expect(page.getByTestId("expired-today").getByRole("link", { name: userId })).toHaveAttribute("href", /^\/webhooks\?connectionId=all&event=\d+$/);
+    await expect(page.getByTestId("expired-today").getByRole("link", { name: userId })).toHaveAttribute(
+      "href",
+      /^\/webhooks\?connectionId=all&event=\d+$/,
+    );
     // Whatever the rows hold, the table fits its card at 1280×800: a long id is cut short, its title whole.
     await expect(page.getByTestId("expired-today").getByTitle(longUserId)).toBeVisible();
     expect(await sidewaysOverflow(page, { tables: true })).toEqual([]);
@@ -51,8 +71,13 @@ test.describe("overview", () => {
     const perHour = page.getByTestId("expired-per-hour");
     await expect(perHour.locator(".recharts-bar-rectangle").first()).toBeVisible();
     await perHour.getByText("Show as table").click();
-    await perHour.getByRole("link", { name: /^\d+ SMS, / }).first().click();
-    await expect(page).toHaveURL(/\/webhooks\?connectionId=all&receivedFrom=[^&]+&receivedTo=[^&]+&verificationMethod=SMS/);
+    await perHour
+      .getByRole("link", { name: /^\d+ SMS, / })
+      .first()
+      .click();
+    await expect(page).toHaveURL(
+      /\/webhooks\?connectionId=all&receivedFrom=[^&]+&receivedTo=[^&]+&verificationMethod=SMS/,
+    );
     await expect(page.getByTestId("webhook-event-row").filter({ hasText: userId })).toBeVisible();
 
     // A bar of the delay histogram opens the log at that delay.
@@ -68,7 +93,10 @@ test.describe("overview", () => {
     await expect(health.getByRole("heading", { level: 2, name: "Webhook health" })).toBeVisible();
     await expect(health.getByText("Needs attention")).toBeVisible();
     await expect(health.getByText("Last event")).toBeVisible();
-    await health.getByTestId("health-warning-bad-signature").getByRole("link", { name: "Paste the new server key" }).click();
+    await health
+      .getByTestId("health-warning-bad-signature")
+      .getByRole("link", { name: "Paste the new server key" })
+      .click();
     await expect(page.getByLabel("Server API secret key (optional)", { exact: true })).toBeInViewport();
   });
 
@@ -84,7 +112,9 @@ test.describe("overview", () => {
     const warning = acme.getByTestId("health-warning-bad-signature");
     await expect(warning).toContainText("Ask an administrator to paste the new server key");
     await warning.getByRole("link", { name: "See the refused deliveries" }).click();
-    await expect(page).toHaveURL(/\/webhooks\?tab=rejections&connectionId=[0-9a-f-]{36}&reason=bad_signature&received=24h/);
+    await expect(page).toHaveURL(
+      /\/webhooks\?tab=rejections&connectionId=[0-9a-f-]{36}&reason=bad_signature&received=24h/,
+    );
     await expect(page.getByTestId("webhook-rejection-row").first()).toContainText("Bad signature");
   });
 });

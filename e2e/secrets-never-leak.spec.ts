@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+
 import { loadSeedFile } from "../emulator/seed";
 import { signIn } from "./support/auth";
 import { e2eUsers } from "./support/env";
@@ -28,7 +29,10 @@ type Haystack = { where: string; text: string }[];
 
 function record(page: Page, haystack: Haystack) {
   page.on("response", async (response) => {
-    haystack.push({ where: `headers ${response.url()}`, text: JSON.stringify(await response.allHeaders().catch(() => ({}))) });
+    haystack.push({
+      where: `headers ${response.url()}`,
+      text: JSON.stringify(await response.allHeaders().catch(() => ({}))),
+    });
     const body = await response.body().catch(() => null);
     if (body) haystack.push({ where: `body ${response.url()}`, text: body.toString("latin1") });
   });
@@ -38,7 +42,9 @@ async function snapshot(page: Page, haystack: Haystack) {
   haystack.push({ where: `DOM ${page.url()}`, text: await page.content() });
   haystack.push({
     where: `storage ${page.url()}`,
-    text: await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })),
+    text: await page.evaluate(() =>
+      JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie }),
+    ),
   });
   haystack.push({ where: "cookies", text: JSON.stringify(await page.context().cookies()) });
 }
@@ -54,12 +60,16 @@ async function visitAll(page: Page, haystack: Haystack, paths: string[]) {
 function leaks(haystack: Haystack): string[] {
   const found: string[] = [];
   for (const { where, text } of haystack) {
-    for (const needle of needles) if (text.includes(needle.form)) found.push(`key …${needle.key} as ${needle.form} in ${where}`);
+    for (const needle of needles)
+      if (text.includes(needle.form)) found.push(`key …${needle.key} as ${needle.form} in ${where}`);
   }
   return found;
 }
 
-test("no management or server key reaches the browser, for admin or support, on any page", async ({ page, browser }) => {
+test("no management or server key reaches the browser, for admin or support, on any page", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(120_000);
   const haystack: Haystack = [];
   record(page, haystack);
@@ -69,8 +79,9 @@ test("no management or server key reaches the browser, for admin or support, on 
   // The table streams in after the page's load event: wait for its rows' links before reading them.
   const connectionLinks = page.getByRole("table", { name: "Connections" }).getByRole("link");
   await expect(connectionLinks.nth(1)).toBeVisible();
-  const detailPaths = await connectionLinks
-    .evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+  const detailPaths = await connectionLinks.evaluateAll((links) =>
+    links.map((a) => new URL((a as HTMLAnchorElement).href).pathname),
+  );
   expect(detailPaths.length).toBeGreaterThanOrEqual(2);
   await visitAll(page, haystack, [
     "/",

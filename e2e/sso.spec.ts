@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+
 import type { OidcUser } from "../tooling/oidc-users";
 import { fillSignIn } from "./support/auth";
 import { expectNoSeriousA11yViolations, sidewaysOverflow } from "./support/axe";
@@ -28,7 +29,9 @@ test("an admin-group member signs in through single sign-on and gets the admin n
   for (const section of ["Overview", "Connections", "Email OTP", "Audit"]) {
     await expect(mainNav(page).getByRole("link", { name: section, exact: true })).toBeVisible();
   }
-  expect(await sessionOf(page)).toMatchObject({ user: { email: e2eOidcUsers.admin.email, name: e2eOidcUsers.admin.name, role: "admin" } });
+  expect(await sessionOf(page)).toMatchObject({
+    user: { email: e2eOidcUsers.admin.email, name: e2eOidcUsers.admin.name, role: "admin" },
+  });
 });
 
 test("a support-group member gets the support navigation only", async ({ page }) => {
@@ -42,10 +45,30 @@ test("a support-group member gets the support navigation only", async ({ page })
 });
 
 const refusals = [
-  { person: e2eOidcUsers.noGroup, reason: "no_role", title: "Your account has no role in this console", advice: "add you to the right group" },
-  { person: e2eOidcUsers.unverified, reason: "email_unverified", title: "Your email address is not verified", advice: "Verify your email address" },
-  { person: e2eOidcUsers.outsider, reason: "domain_not_allowed", title: "Your email domain is not allowed here", advice: "Sign in with your work account" },
-  { person: e2eOidcUsers.leaver, reason: "disabled", title: "Your console account is disabled", advice: "Ask a console administrator to enable your account" },
+  {
+    person: e2eOidcUsers.noGroup,
+    reason: "no_role",
+    title: "Your account has no role in this console",
+    advice: "add you to the right group",
+  },
+  {
+    person: e2eOidcUsers.unverified,
+    reason: "email_unverified",
+    title: "Your email address is not verified",
+    advice: "Verify your email address",
+  },
+  {
+    person: e2eOidcUsers.outsider,
+    reason: "domain_not_allowed",
+    title: "Your email domain is not allowed here",
+    advice: "Sign in with your work account",
+  },
+  {
+    person: e2eOidcUsers.leaver,
+    reason: "disabled",
+    title: "Your console account is disabled",
+    advice: "Ask a console administrator to enable your account",
+  },
   {
     person: e2eOidcUsers.impostor,
     reason: "link_requires_password",
@@ -68,7 +91,9 @@ for (const { person, reason, title, advice } of refusals) {
   });
 }
 
-test("an identity with the email of the password admin is not linked to the admin, who stays admin", async ({ page }) => {
+test("an identity with the email of the password admin is not linked to the admin, who stays admin", async ({
+  page,
+}) => {
   await startSsoSignIn(page, e2eOidcUsers.impostor);
   await expect(page).toHaveURL(`${e2eEnv.consoleUrl}/sign-in/refused?reason=link_requires_password`);
   await fillSignIn(page, e2eUsers.admin);
@@ -76,7 +101,9 @@ test("an identity with the email of the password admin is not linked to the admi
   expect(await sessionOf(page)).toMatchObject({ user: { email: e2eUsers.admin.email, role: "admin" } });
 });
 
-test("a password user links single sign-on by signing in with the password first, from the refusal page", async ({ page }) => {
+test("a password user links single sign-on by signing in with the password first, from the refusal page", async ({
+  page,
+}) => {
   const { linker } = e2eOidcUsers;
   await startSsoSignIn(page, linker);
   await expect(page).toHaveURL(`${e2eEnv.consoleUrl}/sign-in/refused?reason=link_requires_password`);
@@ -167,10 +194,15 @@ test.describe("a provider that does not answer", () => {
     await setHang(page, true);
     const started = Date.now();
     await page.getByRole("button", { name: `Sign in with ${e2eOidc.providerName}` }).click();
-    await expect(page.locator("#sign-in-error")).toContainText(`${e2eOidc.providerName} did not answer in time`, { timeout: 10_000 });
-    await expect(page.locator("#sso-provider-note")).toContainText(`${e2eOidc.providerName} is not answering right now`, {
-      timeout: Math.max(1, 10_000 - (Date.now() - started)),
+    await expect(page.locator("#sign-in-error")).toContainText(`${e2eOidc.providerName} did not answer in time`, {
+      timeout: 10_000,
     });
+    await expect(page.locator("#sso-provider-note")).toContainText(
+      `${e2eOidc.providerName} is not answering right now`,
+      {
+        timeout: Math.max(1, 10_000 - (Date.now() - started)),
+      },
+    );
     await expect(page.getByLabel("Email")).toBeVisible();
   });
 });

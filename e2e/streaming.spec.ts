@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+
 import { signIn } from "./support/auth";
 import { emulatorControl } from "./support/emulator";
 import { e2eUsers } from "./support/env";
@@ -36,7 +37,9 @@ async function expectHeadingBeforeSection(page: Page, name: string) {
   await expect(page.getByTestId("current-user")).toBeVisible();
 }
 
-test("email OTP: the heading paints before the hanging service, whose error takes the card's place without a shift", async ({ page }) => {
+test("email OTP: the heading paints before the hanging service, whose error takes the card's place without a shift", async ({
+  page,
+}) => {
   await watchLayoutShift(page);
   await signIn(page, e2eUsers.admin);
   await page.goto("/email-otp", { waitUntil: "commit" });

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+
 import { signIn } from "./support/auth";
 import { addDestination, removeDestination } from "./support/destinations";
 import { e2eUsers } from "./support/env";

@@ -1,5 +1,7 @@
 import crypto from "node:crypto";
+
 import { expect, test } from "@playwright/test";
+
 import { fillSignIn, signIn } from "./support/auth";
 import { expectNoSeriousA11yViolations } from "./support/axe";
 import { e2eUsers } from "./support/env";
@@ -16,7 +18,11 @@ test.describe.configure({ timeout: 120_000 });
 const admin = e2eUsers.admin;
 const linkUnusable = "This link has expired or was already used. Ask an administrator for a new one.";
 
-test("an admin adds a user and copies the link; the link sets the password once, and the user signs in", async ({ page, context, browser }) => {
+test("an admin adds a user and copies the link; the link sets the password once, and the user signs in", async ({
+  page,
+  context,
+  browser,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await signIn(page, admin);
   await openTeam(page);
@@ -34,7 +40,11 @@ test("an admin adds a user and copies the link; the link sets the password once,
   await expect(dialog.getByText("A console user with this email already exists.")).toBeVisible();
   await expect(dialog.getByLabel("Email")).toBeFocused();
 
-  const nina = { email: `nina-${crypto.randomBytes(3).toString("hex")}@e2e.test`, name: "Nina New", password: "nina-chose-this-password" };
+  const nina = {
+    email: `nina-${crypto.randomBytes(3).toString("hex")}@e2e.test`,
+    name: "Nina New",
+    password: "nina-chose-this-password",
+  };
   await dialog.getByLabel("Email").fill(nina.email);
   await dialog.getByLabel("Name").fill(nina.name);
   await dialog.getByLabel("Role").selectOption("support");

@@ -3,7 +3,9 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+
 import { expect, test } from "@playwright/test";
+
 import { startProcess, stopProcess, waitForUrl } from "../tooling/processes";
 import { fillSignIn } from "./support/auth";
 import { manage, member, openDialog } from "./support/team";
@@ -30,19 +32,24 @@ test.describe("the last enabled admin", () => {
     });
     loneUrl = `http://127.0.0.1:${port}`;
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-e2e-lone-"));
-    lone = startProcess("lone console", path.resolve("node_modules/.bin/next"), ["start", "-H", "127.0.0.1", "-p", String(port)], {
-      ...process.env,
-      NODE_ENV: "production",
-      NEXTAUTH_URL: loneUrl,
-      // The browser connects straight to this console, through no proxy (lib/env.ts asks for the choice).
-      CONSOLE_TRUSTED_PROXY_HOPS: "0",
-      NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64"),
-      CONSOLE_ENCRYPTION_KEY: crypto.randomBytes(32).toString("base64"),
-      CONSOLE_DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      CONSOLE_BOOTSTRAP_ADMIN_EMAIL: bootstrap.email,
-      CONSOLE_BOOTSTRAP_ADMIN_PASSWORD: bootstrap.password,
-    });
+    lone = startProcess(
+      "lone console",
+      path.resolve("node_modules/.bin/next"),
+      ["start", "-H", "127.0.0.1", "-p", String(port)],
+      {
+        ...process.env,
+        NODE_ENV: "production",
+        NEXTAUTH_URL: loneUrl,
+        // The browser connects straight to this console, through no proxy (lib/env.ts asks for the choice).
+        CONSOLE_TRUSTED_PROXY_HOPS: "0",
+        NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64"),
+        CONSOLE_ENCRYPTION_KEY: crypto.randomBytes(32).toString("base64"),
+        CONSOLE_DATA_DIR: dataDir,
+        DATABASE_URL: "",
+        CONSOLE_BOOTSTRAP_ADMIN_EMAIL: bootstrap.email,
+        CONSOLE_BOOTSTRAP_ADMIN_PASSWORD: bootstrap.password,
+      },
+    );
     await waitForUrl(`${loneUrl}/api/health`, 90_000, lone);
   });
   test.afterAll(async () => {
@@ -55,7 +62,8 @@ test.describe("the last enabled admin", () => {
     const page = await context.newPage();
     await fillSignIn(page, bootstrap);
     await expect(page.getByTestId("current-user")).toHaveText(bootstrap.name);
-    const refusal = "Administrator is the last enabled admin. Make someone else an admin first, so that the console keeps one.";
+    const refusal =
+      "Administrator is the last enabled admin. Make someone else an admin first, so that the console keeps one.";
 
     let dialog = await manage(page, bootstrap.name);
     await expect(dialog.getByRole("button", { name: "Disable" })).toHaveCount(0);

@@ -1,4 +1,5 @@
 import { expect, test, type BrowserContext } from "@playwright/test";
+
 import { fillSignIn, signIn } from "./support/auth";
 import { e2eUsers } from "./support/env";
 import { failureMessage, manage, member, openTeam, signedInContext } from "./support/team";
@@ -31,7 +32,9 @@ test("a role change takes effect at the user's next request, and demoting is con
   await theirs.page.goto("/");
   await expect(theirs.page).toHaveURL(/\/sign-in/);
   await fillSignIn(theirs.page, rita);
-  await expect(theirs.page.getByRole("navigation", { name: "Main", exact: true }).getByRole("link", { name: "Team" })).toBeVisible();
+  await expect(
+    theirs.page.getByRole("navigation", { name: "Main", exact: true }).getByRole("link", { name: "Team" }),
+  ).toBeVisible();
 
   dialog = await manage(page, rita.name);
   await dialog.getByRole("button", { name: "Make support" }).click();
@@ -54,7 +57,9 @@ test("a disabled user is signed out and cannot sign in until enabled again", asy
   await signIn(page, admin);
   const dialog = await manage(page, dan.name);
   await dialog.getByRole("button", { name: "Disable" }).click();
-  await expect(dialog).toContainText("cannot sign in, with a password or single sign-on, until an admin enables the account again");
+  await expect(dialog).toContainText(
+    "cannot sign in, with a password or single sign-on, until an admin enables the account again",
+  );
   await dialog.getByRole("button", { name: "Disable" }).click();
   await expect(page.getByText(`Disabled ${dan.name}.`)).toBeVisible();
   await expect(member(page, dan.name)).toContainText("Disabled");
@@ -73,7 +78,10 @@ test("a disabled user is signed out and cannot sign in until enabled again", asy
   await theirs.context.close();
 });
 
-test("signing a user out everywhere ends their sessions at the next request, /api/auth/session included", async ({ page, browser }) => {
+test("signing a user out everywhere ends their sessions at the next request, /api/auth/session included", async ({
+  page,
+  browser,
+}) => {
   const rex = e2eUsers.teamRevoke;
   const first = await signedInContext(browser, rex);
   const second = await signedInContext(browser, rex);

@@ -1,5 +1,7 @@
 import crypto from "node:crypto";
+
 import { expect, test } from "@playwright/test";
+
 import { fillSignIn, signIn } from "./support/auth";
 import { e2eUsers } from "./support/env";
 import { captureNextServerAction, replayServerAction, type CapturedAction } from "./support/server-actions";
@@ -31,17 +33,29 @@ test("support has no team page, and every team action called directly is refused
   await dialog.getByRole("button", { name: "Done" }).click();
 
   dialog = await manage(page, sue.name);
-  await capture("passwordLink", () => dialog.getByRole("button", { name: "New set-password link" }).click(), `New set-password link for ${sue.name}.`);
+  await capture(
+    "passwordLink",
+    () => dialog.getByRole("button", { name: "New set-password link" }).click(),
+    `New set-password link for ${sue.name}.`,
+  );
   await dialog.getByRole("button", { name: "Done" }).click();
   dialog = await manage(page, sue.name);
-  await capture("changeRole", () => dialog.getByRole("button", { name: "Make admin" }).click(), `${sue.name} is now an admin.`);
+  await capture(
+    "changeRole",
+    () => dialog.getByRole("button", { name: "Make admin" }).click(),
+    `${sue.name} is now an admin.`,
+  );
   dialog = await manage(page, sue.name);
   await dialog.getByRole("button", { name: "Make support" }).click();
   await dialog.getByRole("button", { name: "Make support" }).click();
   await expect(member(page, sue.name)).toContainText("support");
   dialog = await manage(page, sue.name);
   await dialog.getByRole("button", { name: "Sign out everywhere" }).click();
-  await capture("revokeSessions", () => dialog.getByRole("button", { name: "Sign out everywhere" }).click(), `Signed ${sue.name} out everywhere.`);
+  await capture(
+    "revokeSessions",
+    () => dialog.getByRole("button", { name: "Sign out everywhere" }).click(),
+    `Signed ${sue.name} out everywhere.`,
+  );
   dialog = await manage(page, sue.name);
   await dialog.getByRole("button", { name: "Disable" }).click();
   await capture("setDisabled", () => dialog.getByRole("button", { name: "Disable" }).click(), `Disabled ${sue.name}.`);
@@ -57,8 +71,19 @@ test("support has no team page, and every team action called directly is refused
   }
   await guesser.close();
   dialog = await manage(page, sue.name);
-  await capture("unlock", () => dialog.getByRole("button", { name: "Unlock sign-in" }).click(), `${sue.name} may sign in again.`);
-  expect(Object.keys(captured).sort()).toEqual(["add", "changeRole", "passwordLink", "revokeSessions", "setDisabled", "unlock"]);
+  await capture(
+    "unlock",
+    () => dialog.getByRole("button", { name: "Unlock sign-in" }).click(),
+    `${sue.name} may sign in again.`,
+  );
+  expect(Object.keys(captured).sort()).toEqual([
+    "add",
+    "changeRole",
+    "passwordLink",
+    "revokeSessions",
+    "setDisabled",
+    "unlock",
+  ]);
 
   // Support: no navigation item, the page is refused, and each captured action, replayed, is refused.
   const support = await signedInContext(browser, e2eUsers.support);

@@ -1,9 +1,13 @@
 import { expect, test } from "@playwright/test";
+
 import { signIn } from "./support/auth";
 import { e2eUsers } from "./support/env";
 import { captureNextServerAction, replayServerAction } from "./support/server-actions";
 
-test("an admin sends a test event through the public receiver URL; the log marks it; support cannot send one", async ({ page, browser }) => {
+test("an admin sends a test event through the public receiver URL; the log marks it; support cannot send one", async ({
+  page,
+  browser,
+}) => {
   // Support signs in alongside (its check comes last), so the two sign-ins do not add up.
   const supportContext = await browser.newContext();
   const support = await supportContext.newPage();
@@ -45,7 +49,12 @@ test("an admin sends a test event through the public receiver URL; the log marks
   await testFilter.selectOption({ label: "Real events only" });
   await expect(page).toHaveURL(new RegExp(`/webhooks\\?connectionId=${connectionId}&test=exclude$`));
   // Once the log has streamed in (rows of real events, or its empty state), no test row is among them.
-  await expect(page.getByTestId("webhook-event-row").or(page.getByRole("heading", { name: "No webhook events match" })).first()).toBeVisible();
+  await expect(
+    page
+      .getByTestId("webhook-event-row")
+      .or(page.getByRole("heading", { name: "No webhook events match" }))
+      .first(),
+  ).toBeVisible();
   await expect(page.getByTestId("webhook-event-row").filter({ hasText: "usr_console_test" })).toHaveCount(0);
 
   // Support: the page is admin-only, and the action refuses when its request is replayed with support's session.

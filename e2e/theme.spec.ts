@@ -1,4 +1,5 @@
 import { expect, test, type Page, type Response } from "@playwright/test";
+
 import { themeStorageKey } from "../components/shell/theme-settings";
 import { signIn } from "./support/auth";
 import { showColorScheme } from "./support/axe";
@@ -24,7 +25,9 @@ declare global {
 async function recordFirstContentFrame(page: Page) {
   await page.addInitScript(() => {
     window.cspViolations = [];
-    document.addEventListener("securitypolicyviolation", (e) => window.cspViolations?.push(`${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener("securitypolicyviolation", (e) =>
+      window.cspViolations?.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
     const look = () => {
       const body = document.body;
       if (!body || !body.querySelector("main, h1")) return requestAnimationFrame(look);
@@ -47,7 +50,9 @@ async function loadWithoutAppScripts(page: Page, path?: string) {
   await recordFirstContentFrame(page);
   await page.route("**/_next/static/**/*.js", (route) => route.abort());
   // Not waiting for the whole (streamed) page: the first frame is what counts.
-  const response = (path ? await page.goto(path, { waitUntil: "commit" }) : await page.reload({ waitUntil: "commit" })) as Response;
+  const response = (
+    path ? await page.goto(path, { waitUntil: "commit" }) : await page.reload({ waitUntil: "commit" })
+  ) as Response;
   await page.waitForFunction(() => window.firstContentFrame !== undefined);
   const frame = await page.evaluate(() => window.firstContentFrame!);
   const violations = await page.evaluate(() => window.cspViolations ?? []);
@@ -73,7 +78,9 @@ const bodyBackground = (page: Page) => page.evaluate(() => getComputedStyle(docu
 const html = (page: Page) => page.locator("html");
 
 // One test, one sign-in: the steps build on each other (the choice made by keyboard is the one reloaded).
-test("the theme control works by keyboard, System follows the system, Dark persists with no flash", async ({ page }) => {
+test("the theme control works by keyboard, System follows the system, Dark persists with no flash", async ({
+  page,
+}) => {
   await signIn(page, e2eUsers.support);
   // A light page to reload (the overview reads charts): any page of the console has the same header.
   await page.goto("/users");
@@ -101,7 +108,11 @@ test("the theme control works by keyboard, System follows the system, Dark persi
 
   await test.step("a reload paints dark from its first frame, before the console's scripts run", async () => {
     const { frame, violations, response } = await loadWithoutAppScripts(page);
-    expect(frame).toEqual({ htmlClass: expect.stringMatching(/\bdark\b/), colorScheme: "dark", bodyBackground: darkBackground });
+    expect(frame).toEqual({
+      htmlClass: expect.stringMatching(/\bdark\b/),
+      colorScheme: "dark",
+      bodyBackground: darkBackground,
+    });
     expect(violations).toEqual([]);
     await expectThemeScriptAllowedByCsp(response);
     // Not hydrated: a click on Sign out would do nothing, so the button says it cannot be used yet.
@@ -135,7 +146,11 @@ test("the theme control works by keyboard, System follows the system, Dark persi
   await test.step("signed out, the sign-in page paints the stored choice from its first frame too", async () => {
     await page.context().clearCookies();
     const { frame, violations } = await loadWithoutAppScripts(page, "/sign-in");
-    expect(frame).toEqual({ htmlClass: expect.stringMatching(/\bdark\b/), colorScheme: "dark", bodyBackground: darkBackground });
+    expect(frame).toEqual({
+      htmlClass: expect.stringMatching(/\bdark\b/),
+      colorScheme: "dark",
+      bodyBackground: darkBackground,
+    });
     expect(violations).toEqual([]);
     await expect(page).toHaveURL(/\/sign-in$/);
   });

@@ -1,5 +1,7 @@
 import crypto from "node:crypto";
+
 import { expect, test, type Page } from "@playwright/test";
+
 import { signIn } from "./support/auth";
 import { e2eUsers } from "./support/env";
 import { manage, member, openTeam, signedInContext } from "./support/team";
@@ -41,7 +43,13 @@ test("an admin creates a token, it reads /api but no page, and once revoked it g
   expect(pageAnswer.headers().location).toContain("/sign-in");
   // Nor a server action: the page's own call to create a token, sent again with the token instead of the session.
   const actionAnswer = await request.post("/tokens", {
-    headers: { ...bearer, "next-action": created.headers()["next-action"]!, "content-type": created.headers()["content-type"]!, accept: "text/x-component", origin: new URL(page.url()).origin },
+    headers: {
+      ...bearer,
+      "next-action": created.headers()["next-action"]!,
+      "content-type": created.headers()["content-type"]!,
+      accept: "text/x-component",
+      origin: new URL(page.url()).origin,
+    },
     data: created.postData() ?? "",
     maxRedirects: 0,
   });
@@ -74,16 +82,23 @@ async function createToken(page: Page, name: string, role: "admin" | "support"):
   return secret;
 }
 
-test("a member's tokens are listed on the team page and end for good when they are demoted or signed out everywhere", async ({ page, browser, request }) => {
+test("a member's tokens are listed on the team page and end for good when they are demoted or signed out everywhere", async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(120_000);
   const tia = e2eUsers.teamTokens;
   const theirs = await signedInContext(browser, tia);
   // Names of this run's own: a retry finds the first try's tokens already made.
-  const [adminName, supportName] = ["admin", "support"].map((role) => `tia ${role} script ${crypto.randomBytes(3).toString("hex")}`) as [string, string];
+  const [adminName, supportName] = ["admin", "support"].map(
+    (role) => `tia ${role} script ${crypto.randomBytes(3).toString("hex")}`,
+  ) as [string, string];
   const adminToken = await createToken(theirs.page, adminName, "admin");
   const supportToken = await createToken(theirs.page, supportName, "support");
   await theirs.context.close();
-  const status = async (secret: string) => (await request.get("/api/webhook-events", { headers: { authorization: `Bearer ${secret}` } })).status();
+  const status = async (secret: string) =>
+    (await request.get("/api/webhook-events", { headers: { authorization: `Bearer ${secret}` } })).status();
 
   await signIn(page, e2eUsers.admin);
   await openTeam(page);

@@ -1,4 +1,5 @@
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
+
 import type { TenantApp } from "../tooling/tenant-app";
 import { connectionIdOf } from "../tooling/tour/page";
 import { playTour } from "../tooling/tour/play";
@@ -70,7 +71,9 @@ async function playEveryStep(page: Page, tenantApp: TenantApp, testInfo: TestInf
   });
   expect(report.skipped).toEqual([]);
   expect(report.screenshots).toHaveLength(TOUR_STEPS.length);
-  const seen = new Set(report.screenshots.map((file) => TOUR_VARIANTS.find((v) => file.endsWith(`-${v.name}.png`))?.name));
+  const seen = new Set(
+    report.screenshots.map((file) => TOUR_VARIANTS.find((v) => file.endsWith(`-${v.name}.png`))?.name),
+  );
   expect([...seen].sort()).toEqual(TOUR_VARIANTS.map((v) => v.name).sort());
   // The last step leaves the theme as it found it: the system's.
   await expect(page.getByRole("group", { name: "Theme" }).getByRole("radio", { name: "System" }).first()).toBeChecked();

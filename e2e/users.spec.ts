@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+
 import { signIn, waitForHydration } from "./support/auth";
 import { sidewaysOverflow } from "./support/axe";
 import { e2eEnv, e2eUsers } from "./support/env";
@@ -38,17 +39,20 @@ test.describe("user authenticators", () => {
     // The switcher defaults to the first connection by name: Acme, where usr_dieter does not exist.
     await expect(page.getByRole("heading", { name: "No current authenticators for “usr_dieter”" })).toBeVisible();
 
-    const added = await fetch(`${e2eEnv.emulatorUrl}/_emulator/tenants/${ACME_TENANT_ID}/users/usr_lookup_e2e/authenticators`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        userAuthenticatorId: "ua_lookup_e2e_sms",
-        verificationMethod: "SMS",
-        createdAt: new Date().toISOString(),
-        expiresAt: null,
-        phoneNumber: "+15550001234",
-      }),
-    });
+    const added = await fetch(
+      `${e2eEnv.emulatorUrl}/_emulator/tenants/${ACME_TENANT_ID}/users/usr_lookup_e2e/authenticators`,
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          userAuthenticatorId: "ua_lookup_e2e_sms",
+          verificationMethod: "SMS",
+          createdAt: new Date().toISOString(),
+          expiresAt: null,
+          phoneNumber: "+15550001234",
+        }),
+      },
+    );
     expect(added.status).toBe(201);
     await page.goto("/users?userId=usr_lookup_e2e&lookup=1");
     const table = page.getByRole("table", { name: "Current authenticators of usr_lookup_e2e" });
@@ -81,14 +85,21 @@ test.describe("user authenticators", () => {
     await expect(page.getByText("Opened from a link")).toHaveCount(0);
   });
 
-  test("a connection switch never re-runs a lookup: it runs only when asked, in the connection it was asked in", async ({ page }) => {
+  test("a connection switch never re-runs a lookup: it runs only when asked, in the connection it was asked in", async ({
+    page,
+  }) => {
     await signIn(page, e2eUsers.admin, "/users");
     const switcher = page.getByLabel("Connection", { exact: true });
-    if ((await switcher.locator("option:checked").textContent()) !== "Acme (US)") await switchConnection(page, "Acme (US)", "Acme");
+    if ((await switcher.locator("option:checked").textContent()) !== "Acme (US)")
+      await switchConnection(page, "Acme (US)", "Acme");
 
     await page.getByLabel("User id in Acme").fill("usr_bob");
     await page.getByRole("button", { name: "Look up" }).click();
-    await expect(page.getByRole("table", { name: "Current authenticators of usr_bob" }).or(page.getByText("No current authenticators for “usr_bob”"))).toBeVisible();
+    await expect(
+      page
+        .getByRole("table", { name: "Current authenticators of usr_bob" })
+        .or(page.getByText("No current authenticators for “usr_bob”")),
+    ).toBeVisible();
     const before = await lookupAuditRows(page);
     expect(before).toBeGreaterThan(0);
 
@@ -104,15 +115,22 @@ test.describe("user authenticators", () => {
 
     // Pressing Look up is what runs it: exactly one more record.
     await page.getByRole("button", { name: "Look up" }).click();
-    await expect(page.getByRole("table", { name: "Current authenticators of usr_bob" }).or(page.getByText("No current authenticators for “usr_bob”"))).toBeVisible();
+    await expect(
+      page
+        .getByRole("table", { name: "Current authenticators of usr_bob" })
+        .or(page.getByText("No current authenticators for “usr_bob”")),
+    ).toBeVisible();
     await page.waitForLoadState("networkidle");
     expect(await lookupAuditRows(page)).toBe(before + 1);
   });
 
-  test("lookup=1 from inside the console (the webhook log's link) looks up once, and a switch after it does not", async ({ page }) => {
+  test("lookup=1 from inside the console (the webhook log's link) looks up once, and a switch after it does not", async ({
+    page,
+  }) => {
     await signIn(page, e2eUsers.admin, "/users");
     const switcher = page.getByLabel("Connection", { exact: true });
-    if ((await switcher.locator("option:checked").textContent()) !== "Acme (US)") await switchConnection(page, "Acme (US)", "Acme");
+    if ((await switcher.locator("option:checked").textContent()) !== "Acme (US)")
+      await switchConnection(page, "Acme (US)", "Acme");
     const before = await lookupAuditRows(page);
 
     // A same-origin link inside the console, as the webhook log's drawer has.
@@ -125,7 +143,11 @@ test.describe("user authenticators", () => {
     });
     await page.getByRole("link", { name: "inside link" }).click();
     await expect(page).toHaveURL(/lookup=1/);
-    await expect(page.getByRole("table", { name: "Current authenticators of usr_bob" }).or(page.getByText("No current authenticators for “usr_bob”"))).toBeVisible();
+    await expect(
+      page
+        .getByRole("table", { name: "Current authenticators of usr_bob" })
+        .or(page.getByText("No current authenticators for “usr_bob”")),
+    ).toBeVisible();
     await page.waitForLoadState("networkidle");
     expect(await lookupAuditRows(page)).toBe(before + 1);
 
@@ -136,9 +158,15 @@ test.describe("user authenticators", () => {
     expect(await lookupAuditRows(page)).toBe(before + 1);
   });
 
-  test("the Look up button lines up with its input, wide and on a phone (axe: e2e/accessibility.spec.ts)", async ({ page }) => {
+  test("the Look up button lines up with its input, wide and on a phone (axe: e2e/accessibility.spec.ts)", async ({
+    page,
+  }) => {
     await signIn(page, e2eUsers.support);
-    for (const viewport of [{ width: 1280, height: 800 }, { width: 1024, height: 768 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 1024, height: 768 },
+      { width: 390, height: 844 },
+    ]) {
       await page.setViewportSize(viewport);
       await page.goto("/users?userId=usr_bob&lookup=1");
       await expect(page.locator("[aria-busy=true]")).toHaveCount(0, { timeout: 15_000 });

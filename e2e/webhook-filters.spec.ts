@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+
 import { signIn } from "./support/auth";
 import { e2eUsers } from "./support/env";
 
@@ -43,8 +44,12 @@ test.describe("webhook log filters", () => {
 
   test("link parameters that are no filter are named, and a bad page size is said in words", async ({ page }) => {
     await signIn(page, e2eUsers.support, "/webhooks?method=PUSH&userId=usr_nobody");
-    await expect(page.getByText("method: not a filter of this log; did you mean Method (verificationMethod=PUSH)?")).toBeVisible();
-    await expect(page.getByRole("search", { name: "Filter webhook events" }).getByLabel("User id", { exact: true })).toHaveValue("usr_nobody");
+    await expect(
+      page.getByText("method: not a filter of this log; did you mean Method (verificationMethod=PUSH)?"),
+    ).toBeVisible();
+    await expect(
+      page.getByRole("search", { name: "Filter webhook events" }).getByLabel("User id", { exact: true }),
+    ).toHaveValue("usr_nobody");
     await page.goto("/webhooks?limit=abc");
     await expect(page.getByText("Rows per page: must be a whole number from 1 to 200.")).toBeVisible();
     await expect(page.getByText(/NaN/)).toHaveCount(0);
@@ -62,7 +67,11 @@ test.describe("webhook log filters", () => {
       expect(body.error).toBe("invalid_request");
       expect(body.errorDescription).toContain(named);
     }
-    for (const url of ["/api/webhook-events?received=1h&limit=5&verificationMethod=PUSH", "/api/webhook-events/export?format=ndjson&received=24h", "/api/webhook-rejections?received=7d&limit=3"]) {
+    for (const url of [
+      "/api/webhook-events?received=1h&limit=5&verificationMethod=PUSH",
+      "/api/webhook-events/export?format=ndjson&received=24h",
+      "/api/webhook-rejections?received=7d&limit=3",
+    ]) {
       expect((await page.request.get(url)).status(), url).toBe(200);
     }
   });

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
-import { axeViolations } from "./support/axe";
+
 import { signIn } from "./support/auth";
+import { axeViolations } from "./support/axe";
 import { expireAuthenticator } from "./support/emulator";
 import { e2eUsers } from "./support/env";
 import { postForgedEvent, rowFor, uniqueUser } from "./support/webhook-log";
@@ -11,7 +12,10 @@ import { postForgedEvent, rowFor, uniqueUser } from "./support/webhook-log";
  * neither log scrolls sideways, and axe finds nothing in them.
  */
 test.describe("webhook log", () => {
-  test("an expiry in the emulator appears while following live; detail, filter, shared link", async ({ page, browser }) => {
+  test("an expiry in the emulator appears while following live; detail, filter, shared link", async ({
+    page,
+    browser,
+  }) => {
     await signIn(page, e2eUsers.admin, "/webhooks");
     await expect(page.getByRole("heading", { name: "Webhooks" })).toBeVisible();
     // Visible only: while React reveals the streamed page, its copy of the heading sits hidden beside loading.tsx's.
@@ -33,7 +37,10 @@ test.describe("webhook log", () => {
     await expect(detail).toContainText(`ua_${userId}`);
     await expect(detail.getByTestId("raw-body")).toContainText(`"userId": "${userId}"`);
     await expect(detail).toContainText("authenticator.expired");
-    await expect(detail.getByRole("link", { name: "Look up this user" })).toHaveAttribute("href", `/users?userId=${userId}&lookup=1`);
+    await expect(detail.getByRole("link", { name: "Look up this user" })).toHaveAttribute(
+      "href",
+      `/users?userId=${userId}&lookup=1`,
+    );
     // The drawer takes focus and lands in the URL (shareable); Escape closes it and focus goes back.
     await expect(detail.getByRole("heading", { name: "Event details" })).toBeFocused();
     await expect(page).toHaveURL(/[?&]event=\d+/);
@@ -108,7 +115,9 @@ test.describe("webhook log", () => {
     await expect(page.getByRole("columnheader", { name: "Connection" })).toHaveCount(1);
   });
 
-  test("rows open the drawer by click and by Enter; j/k and the buttons move; Escape gives focus back to the row", async ({ page }) => {
+  test("rows open the drawer by click and by Enter; j/k and the buttons move; Escape gives focus back to the row", async ({
+    page,
+  }) => {
     const prefix = uniqueUser("nav");
     for (const n of [1, 2, 3]) await expireAuthenticator(`${prefix}_${n}`);
     await signIn(page, e2eUsers.admin, `/webhooks?userId=${prefix}&userIdMatch=prefix`);
@@ -167,22 +176,31 @@ test.describe("webhook log", () => {
     await signIn(page, e2eUsers.admin);
     const response = await page.goto("/webhooks?type=all");
     const html = await response!.text();
-    const served = [...html.matchAll(/<time[^>]*dateTime="([^"]+)"[^>]*>([^<]*)<\/time>/gi)].map((m) => [m[1]!, m[2]!] as const);
+    const served = [...html.matchAll(/<time[^>]*dateTime="([^"]+)"[^>]*>([^<]*)<\/time>/gi)].map(
+      (m) => [m[1]!, m[2]!] as const,
+    );
     expect(served.length).toBeGreaterThan(0);
     // Hydrated once a row opens its drawer (a client handler); then the same <time>s read the same text.
     await page.getByTestId("webhook-event-row").first().getByRole("link").click();
     await expect(page.getByRole("dialog", { name: "Event details" })).toBeVisible();
-    const hydrated = await page.locator("[data-testid=webhook-event-row] time").evaluateAll((els) => els.map((e) => [e.getAttribute("datetime"), e.textContent]));
+    const hydrated = await page
+      .locator("[data-testid=webhook-event-row] time")
+      .evaluateAll((els) => els.map((e) => [e.getAttribute("datetime"), e.textContent]));
     expect(hydrated.length).toBeGreaterThan(0);
     const servedByInstant = new Map(served);
     for (const [instant, text] of hydrated) expect(text, instant!).toBe(servedByInstant.get(instant!));
     expect(hydrated[0]![1]).toMatch(/just now|ago|^\d{4}-/);
   });
 
-  test("at 1280×800 neither log scrolls sideways; on a phone the open drawer does not widen the page", async ({ page, request }) => {
+  test("at 1280×800 neither log scrolls sideways; on a phone the open drawer does not widen the page", async ({
+    page,
+    request,
+  }) => {
     // A row in each log, whichever specs ran before on this stack.
     await postForgedEvent(request);
-    await expireAuthenticator(uniqueUser("layout_with_a_rather_long_user_identifier_0123456789"), { deviceName: "A device with a very long marketing name indeed" });
+    await expireAuthenticator(uniqueUser("layout_with_a_rather_long_user_identifier_0123456789"), {
+      deviceName: "A device with a very long marketing name indeed",
+    });
     await signIn(page, e2eUsers.admin);
     await page.setViewportSize({ width: 1280, height: 800 });
     const noSidewaysScroll = async (testId: string) => {
@@ -218,8 +236,13 @@ test.describe("webhook log", () => {
     await expireAuthenticator(uniqueUser("axe"));
     await signIn(page, e2eUsers.support);
     const expectNoViolations = async (label: string) => {
-      const violations = await axeViolations(page, { include: "main", runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
-      expect(violations.map((v) => `${label}: ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      const violations = await axeViolations(page, {
+        include: "main",
+        runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] },
+      });
+      expect(violations.map((v) => `${label}: ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual(
+        [],
+      );
     };
     await page.goto("/webhooks?type=all&connectionId=all");
     await expect(page.getByTestId("webhook-event-row").first()).toBeVisible();

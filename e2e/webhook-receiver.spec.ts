@@ -1,9 +1,17 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { expect, test } from "@playwright/test";
+
 import { signIn } from "./support/auth";
-import { ACME_TENANT, emulatorJson, expireAuthenticator, signedWebhookHeaders, tenantWebhookUrl } from "./support/emulator";
+import {
+  ACME_TENANT,
+  emulatorJson,
+  expireAuthenticator,
+  signedWebhookHeaders,
+  tenantWebhookUrl,
+} from "./support/emulator";
 import { e2eUsers } from "./support/env";
 import { postForgedEvent, uniqueUser } from "./support/webhook-log";
 
@@ -25,7 +33,10 @@ test.describe("webhook receiver", () => {
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const forwarded = await fetch(new URL(req.url ?? "/", consoleUrl), {
         method: "POST",
-        headers: { "content-type": req.headers["content-type"] ?? "", "x-signature-v2": String(req.headers["x-signature-v2"] ?? "") },
+        headers: {
+          "content-type": req.headers["content-type"] ?? "",
+          "x-signature-v2": String(req.headers["x-signature-v2"] ?? ""),
+        },
         body: Buffer.concat(chunks),
       });
       const ours = Buffer.concat(chunks).toString("utf8").includes(`"userId":"${userId}"`);
@@ -74,9 +85,15 @@ test.describe("webhook receiver", () => {
     await expect(drawer).toContainText(eventId);
   });
 
-  test("every answer of a webhook URL is JSON: a trailing slash is served, a bad path 404, another method 405", async ({ request }) => {
+  test("every answer of a webhook URL is JSON: a trailing slash is served, a bad path 404, another method 405", async ({
+    request,
+  }) => {
     const url = await tenantWebhookUrl();
-    const expectJsonError = async (response: Awaited<ReturnType<typeof request.fetch>>, status: number, error: string) => {
+    const expectJsonError = async (
+      response: Awaited<ReturnType<typeof request.fetch>>,
+      status: number,
+      error: string,
+    ) => {
       expect(response.status()).toBe(status);
       expect(response.headers()["content-type"]).toContain("application/json");
       expect(await response.json()).toEqual({ error, errorDescription: expect.any(String) });
@@ -84,7 +101,11 @@ test.describe("webhook receiver", () => {
     const unsigned = { headers: { "content-type": "application/json" }, data: "{}", maxRedirects: 0 };
     // The service follows no redirect: the URL with a slash reaches the receiver (which wants a signature here).
     await expectJsonError(await request.post(`${url}/`, unsigned), 401, "unauthorized");
-    await expectJsonError(await request.post(new URL("/api/webhooks/%E0%A4%A", url).toString(), unsigned), 404, "not_found");
+    await expectJsonError(
+      await request.post(new URL("/api/webhooks/%E0%A4%A", url).toString(), unsigned),
+      404,
+      "not_found",
+    );
     await expectJsonError(await request.post(`${url}/extra`, unsigned), 404, "not_found");
     await expectJsonError(await request.post(new URL("/api/webhooks", url).toString(), unsigned), 404, "not_found");
     for (const method of ["GET", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
@@ -101,8 +122,19 @@ test.describe("webhook receiver", () => {
 
   test("a signature 600 s in the past is said to be in the past", async ({ page, request }) => {
     const eventId = crypto.randomUUID();
-    const body = JSON.stringify({ version: 1, id: eventId, source: "e2e", time: new Date().toISOString(), tenantId: ACME_TENANT, type: "authenticator.expired", data: {} });
-    const response = await request.post(await tenantWebhookUrl(), { headers: signedWebhookHeaders(body, Math.floor(Date.now() / 1000) - 600), data: body });
+    const body = JSON.stringify({
+      version: 1,
+      id: eventId,
+      source: "e2e",
+      time: new Date().toISOString(),
+      tenantId: ACME_TENANT,
+      type: "authenticator.expired",
+      data: {},
+    });
+    const response = await request.post(await tenantWebhookUrl(), {
+      headers: signedWebhookHeaders(body, Math.floor(Date.now() / 1000) - 600),
+      data: body,
+    });
     expect(response.status()).toBe(401);
 
     await signIn(page, e2eUsers.support, "/webhooks?tab=rejections&reason=stale_timestamp");

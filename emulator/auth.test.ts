@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { TOKEN_LIFETIME_SECONDS, TokenIssuer } from "./auth";
 
 describe("client token lifetime", () => {

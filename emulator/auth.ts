@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { SignJWT, jwtVerify, errors } from "jose";
+
+import { errors, jwtVerify, SignJWT } from "jose";
 
 export const TOKEN_LIFETIME_SECONDS = 600;
 
@@ -38,7 +39,12 @@ export class TokenIssuer {
    */
   async issue(claims: TokenClaims, nowMs: number): Promise<string> {
     const expiresAtMs = nowMs + TOKEN_LIFETIME_SECONDS * 1000;
-    return new SignJWT({ tenantId: claims.tenantId, action: claims.action, scope: claims.scopes.join(" "), expiresAtMs })
+    return new SignJWT({
+      tenantId: claims.tenantId,
+      action: claims.action,
+      scope: claims.scopes.join(" "),
+      expiresAtMs,
+    })
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
       .setSubject(claims.userId)
       .setIssuedAt(Math.floor(nowMs / 1000))
@@ -50,7 +56,13 @@ export class TokenIssuer {
     try {
       const { payload } = await jwtVerify(token, this.secret, { algorithms: ["HS256"], currentDate: new Date(nowMs) });
       const { tenantId, action, scope, sub, expiresAtMs } = payload;
-      if (typeof tenantId !== "string" || typeof action !== "string" || typeof scope !== "string" || !sub || typeof expiresAtMs !== "number") {
+      if (
+        typeof tenantId !== "string" ||
+        typeof action !== "string" ||
+        typeof scope !== "string" ||
+        !sub ||
+        typeof expiresAtMs !== "number"
+      ) {
         return { ok: false, error: "unauthorized" };
       }
       if (nowMs >= expiresAtMs) return { ok: false, error: "expired_token" };

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+
 import { basicAuthUsername } from "./auth";
 import { ApiError } from "./http";
 import type { Region } from "./seed";

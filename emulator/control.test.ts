@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { advanceClock, basicAuth, control, EU_TENANT, emulatorPerFile, tokenFor, track, US_TENANT } from "./test-helpers";
+
+import {
+  advanceClock,
+  basicAuth,
+  control,
+  emulatorPerFile,
+  EU_TENANT,
+  tokenFor,
+  track,
+  US_TENANT,
+} from "./test-helpers";
 
 const emulator = emulatorPerFile();
 
@@ -52,14 +62,20 @@ describe("faults", () => {
 
 describe("control API", () => {
   it("refuses requests made by a web page (Origin or Sec-Fetch-Site), so a site open in a browser cannot reset it", async () => {
-    const fromPages: Array<Record<string, string>> = [{ Origin: "http://evil.example" }, { "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }];
+    const fromPages: Array<Record<string, string>> = [
+      { Origin: "http://evil.example" },
+      { "Sec-Fetch-Site": "cross-site" },
+      { "Sec-Fetch-Site": "same-site" },
+    ];
     for (const headers of fromPages) {
       const response = await fetch(`${emulator.url}/_emulator/reset`, { method: "POST", headers });
       expect(response.status).toBe(403);
       expect(await response.json()).toMatchObject({ error: "forbidden" });
     }
     // A page typed into the address bar (Sec-Fetch-Site: none) and tools without the headers still work.
-    expect((await fetch(`${emulator.url}/_emulator/state`, { headers: { "Sec-Fetch-Site": "none" } })).status).toBe(200);
+    expect((await fetch(`${emulator.url}/_emulator/state`, { headers: { "Sec-Fetch-Site": "none" } })).status).toBe(
+      200,
+    );
     expect((await control(emulator, "POST", "reset")).status).toBe(200);
   });
 
@@ -104,8 +120,16 @@ describe("control API", () => {
 
   it.each([
     ["an email on a PUSH authenticator", { verificationMethod: "PUSH", email: "jane@example.com" }, /^email: /],
-    ["a phone number on an EMAIL_OTP authenticator", { verificationMethod: "EMAIL_OTP", phoneNumber: "+15551231234" }, /^phoneNumber: /],
-    ["a credentialName on a SECURITY_KEY", { verificationMethod: "SECURITY_KEY", credentialId: "c", credentialName: "Key" }, /^credentialName: /],
+    [
+      "a phone number on an EMAIL_OTP authenticator",
+      { verificationMethod: "EMAIL_OTP", phoneNumber: "+15551231234" },
+      /^phoneNumber: /,
+    ],
+    [
+      "a credentialName on a SECURITY_KEY",
+      { verificationMethod: "SECURITY_KEY", credentialId: "c", credentialName: "Key" },
+      /^credentialName: /,
+    ],
   ])("refuses %s with 400 naming the field", async (_name, body, named) => {
     const response = await control(emulator, "POST", `tenants/${US_TENANT.id}/users/u/authenticators`, body);
     expect(response.status).toBe(400);
@@ -119,9 +143,15 @@ describe("control API", () => {
       method: "DELETE",
       headers: { Authorization: basicAuth(US_TENANT.managementKey) },
     });
-    await control(emulator, "POST", `tenants/${US_TENANT.id}/users/user_new/authenticators`, { verificationMethod: "PUSH" });
+    await control(emulator, "POST", `tenants/${US_TENANT.id}/users/user_new/authenticators`, {
+      verificationMethod: "PUSH",
+    });
     await control(emulator, "PUT", `tenants/${US_TENANT.id}/webhook`, { url: "http://127.0.0.1:9/hook" });
-    await control(emulator, "POST", `tenants/${US_TENANT.id}/users/user_new/authenticators`, { verificationMethod: "SMS", lifetimeSeconds: 5, phoneNumber: "+15550001111" });
+    await control(emulator, "POST", `tenants/${US_TENANT.id}/users/user_new/authenticators`, {
+      verificationMethod: "SMS",
+      lifetimeSeconds: 5,
+      phoneNumber: "+15550001111",
+    });
     await advanceClock(emulator, 10);
     expect(((await (await control(emulator, "GET", "deliveries")).json()) as unknown[]).length).toBe(1);
 

@@ -1,5 +1,7 @@
 import type { IncomingMessage } from "node:http";
+
 import { z } from "zod";
+
 import { FAULT_MODES } from "./faults";
 import { ApiError, readJsonBody, type Reply } from "./http";
 import type { Route } from "./routing";
@@ -17,9 +19,22 @@ const webhookSchema = z.strictObject({
   url: z.url({ protocol: /^https?$/ }).nullable(),
   delaySeconds: z.number().int().min(0).max(MAX_WEBHOOK_DELAY_SECONDS).optional(),
 });
-const advanceSchema = z.strictObject({ seconds: z.number().positive().max(10 * 365 * 86_400) });
+const advanceSchema = z.strictObject({
+  seconds: z
+    .number()
+    .positive()
+    .max(10 * 365 * 86_400),
+});
 // No body: a story without end.
-const storySchema = z.strictObject({ durationSeconds: z.number().positive().max(30 * 86_400).optional() }).default({});
+const storySchema = z
+  .strictObject({
+    durationSeconds: z
+      .number()
+      .positive()
+      .max(30 * 86_400)
+      .optional(),
+  })
+  .default({});
 const faultSchema = z.strictObject({
   region: z.enum(REGIONS),
   mode: z.enum(FAULT_MODES),
@@ -92,7 +107,10 @@ async function advanceClock(context: ControlContext): Promise<Reply> {
 }
 
 function deliveryAttempts({ world, url }: ControlContext): Reply {
-  const filter = { tenantId: url.searchParams.get("tenantId") ?? undefined, eventId: url.searchParams.get("eventId") ?? undefined };
+  const filter = {
+    tenantId: url.searchParams.get("tenantId") ?? undefined,
+    eventId: url.searchParams.get("eventId") ?? undefined,
+  };
   return { status: 200, body: world.deliveries.attempts(filter) };
 }
 

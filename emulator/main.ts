@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+
 import { loadSeedFile, REGIONS, startEmulator } from "./server";
 
 const DEFAULT_SEED = "emulator/seeds/demo.json";
@@ -9,7 +10,8 @@ async function main(): Promise<void> {
     allowPositionals: false,
   });
   const port = Number(values.port ?? process.env.EMULATOR_PORT ?? 4010);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`Invalid port: ${values.port ?? process.env.EMULATOR_PORT}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`Invalid port: ${values.port ?? process.env.EMULATOR_PORT}`);
   const seedPath = values.seed ?? process.env.EMULATOR_SEED ?? DEFAULT_SEED;
   const emulator = await startEmulator({ port, seed: loadSeedFile(seedPath) });
 

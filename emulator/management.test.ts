@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { basicAuth, EU_TENANT, listAuthenticators, emulatorPerFile, tokenFor, US_TENANT } from "./test-helpers";
+
+import { basicAuth, emulatorPerFile, EU_TENANT, listAuthenticators, tokenFor, US_TENANT } from "./test-helpers";
 
 const emulator = emulatorPerFile();
 
@@ -37,7 +38,9 @@ describe("GET /authenticator-configurations/email-otp", () => {
   });
 
   it("is 401 for a wrong key", async () => {
-    const response = await management("/authenticator-configurations/email-otp", { key: "test_mgmt_us_wrong_wrong_wrong_wrong_1" });
+    const response = await management("/authenticator-configurations/email-otp", {
+      key: "test_mgmt_us_wrong_wrong_wrong_wrong_1",
+    });
     await expectError(response, 401, "unauthorized");
     expect(response.headers.get("www-authenticate")).toBe('Basic realm="authsignal"');
   });
@@ -58,9 +61,15 @@ describe("DELETE /authenticator-configurations/email-otp", () => {
     expect(await response.json()).toEqual({ success: true });
 
     await expectError(await management("/authenticator-configurations/email-otp"), 404, "not_found");
-    await expectError(await management("/authenticator-configurations/email-otp", { method: "DELETE" }), 404, "not_found");
+    await expectError(
+      await management("/authenticator-configurations/email-otp", { method: "DELETE" }),
+      404,
+      "not_found",
+    );
 
-    const list = (await (await listAuthenticators(emulator, await tokenFor(emulator, "user_enrolled"))).json()) as Array<{
+    const list = (await (
+      await listAuthenticators(emulator, await tokenFor(emulator, "user_enrolled"))
+    ).json()) as Array<{
       verificationMethod: string;
     }>;
     expect(list.map((a) => a.verificationMethod).sort()).toEqual(["PASSKEY", "PUSH", "SMS"]);
@@ -101,11 +110,19 @@ describe("GET /custom-data-points/{id}", () => {
 
   it("is 404 for an unknown id and 401 without a valid key", async () => {
     await expectError(await management("/custom-data-points/dp_nope"), 404, "not_found");
-    await expectError(await management("/custom-data-points/dp_tier", { key: "nope_nope_nope_nope_nope" }), 401, "unauthorized");
+    await expectError(
+      await management("/custom-data-points/dp_tier", { key: "nope_nope_nope_nope_nope" }),
+      401,
+      "unauthorized",
+    );
   });
 
   it("is 401 for the tenant's server secret key (the spec says the keys differ)", async () => {
-    await expectError(await management("/custom-data-points/dp_tier", { key: US_TENANT.serverKey }), 401, "unauthorized");
+    await expectError(
+      await management("/custom-data-points/dp_tier", { key: US_TENANT.serverKey }),
+      401,
+      "unauthorized",
+    );
   });
 
   it("is 405 with Allow and the error body for a method other than GET", async () => {

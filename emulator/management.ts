@@ -1,5 +1,5 @@
-import { ApiError, type Reply } from "./http";
 import { tenantFromBasicAuth, type RegionContext } from "./context";
+import { ApiError, type Reply } from "./http";
 import type { Route } from "./routing";
 import type { TenantState } from "./state";
 

@@ -35,7 +35,10 @@ export async function dispatch<Context>(
       const allow = Object.keys(route.methods).join(", ");
       throw new ApiError(405, "method_not_allowed", `Method ${method} is not allowed here.`, { Allow: allow });
     }
-    return handler(context, match.slice(1).map((value) => decodePathSegment(value ?? "", path)));
+    return handler(
+      context,
+      match.slice(1).map((value) => decodePathSegment(value ?? "", path)),
+    );
   }
   throw new ApiError(404, "not_found", `No resource at ${path}.`);
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+
 import { z } from "zod";
 
 export const REGIONS = ["us", "eu", "au", "ca"] as const;
@@ -29,7 +30,10 @@ const secretKey = z.string().min(16, "keys are at least 16 characters");
  * WebAuthn credential as well, so it may have credentialId and aaguid too (SERVICE-FACTS: the client API's
  * webauthnCredential); credentialName is the passkey's display name and stays passkey-only.
  */
-const METHOD_SPECIFIC_FIELDS: Record<"email" | "phoneNumber" | "credentialId" | "aaguid" | "credentialName", readonly VerificationMethod[]> = {
+const METHOD_SPECIFIC_FIELDS: Record<
+  "email" | "phoneNumber" | "credentialId" | "aaguid" | "credentialName",
+  readonly VerificationMethod[]
+> = {
   email: ["EMAIL_OTP", "EMAIL_MAGIC_LINK"],
   phoneNumber: ["SMS", "WHATSAPP"],
   credentialId: ["PASSKEY", "SECURITY_KEY"],
@@ -52,18 +56,30 @@ export const authenticatorInputSchema = z
     deviceName: z.string().min(1).optional(),
     devicePlatform: z.string().min(1).optional(),
     email: z.email().optional(),
-    phoneNumber: z.string().regex(/^\+[0-9]{6,15}$/, "E.164 phone number expected").optional(),
+    phoneNumber: z
+      .string()
+      .regex(/^\+[0-9]{6,15}$/, "E.164 phone number expected")
+      .optional(),
     credentialId: z.string().min(1).optional(),
     aaguid: z.string().min(1).optional(),
     credentialName: z.string().min(1).optional(),
   })
   .superRefine((a, ctx) => {
     if (a.expiresAt && a.lifetimeSeconds !== undefined) {
-      ctx.addIssue({ code: "custom", message: "give expiresAt or lifetimeSeconds, not both", path: ["lifetimeSeconds"] });
+      ctx.addIssue({
+        code: "custom",
+        message: "give expiresAt or lifetimeSeconds, not both",
+        path: ["lifetimeSeconds"],
+      });
     }
     for (const [field, methods] of Object.entries(METHOD_SPECIFIC_FIELDS)) {
-      if (a[field as keyof typeof METHOD_SPECIFIC_FIELDS] === undefined || methods.includes(a.verificationMethod)) continue;
-      ctx.addIssue({ code: "custom", message: `only ${methods.join(" or ")} authenticators have ${field}`, path: [field] });
+      if (a[field as keyof typeof METHOD_SPECIFIC_FIELDS] === undefined || methods.includes(a.verificationMethod))
+        continue;
+      ctx.addIssue({
+        code: "custom",
+        message: `only ${methods.join(" or ")} authenticators have ${field}`,
+        path: [field],
+      });
     }
   });
 export type AuthenticatorInput = z.output<typeof authenticatorInputSchema>;
@@ -87,7 +103,11 @@ const emailOtpSchema = z.strictObject({
 });
 
 /** Adds an issue at the path of every entry whose value an earlier entry already had. */
-function refuseDuplicates(ctx: z.RefinementCtx, entries: Array<{ value: string; path: PropertyKey[] }>, message: string): void {
+function refuseDuplicates(
+  ctx: z.RefinementCtx,
+  entries: Array<{ value: string; path: PropertyKey[] }>,
+  message: string,
+): void {
   const seen = new Set<string>();
   for (const { value, path } of entries) {
     if (seen.has(value)) ctx.addIssue({ code: "custom", message, path });
@@ -95,36 +115,50 @@ function refuseDuplicates(ctx: z.RefinementCtx, entries: Array<{ value: string; 
   }
 }
 
-const tenantSchema = z.strictObject({
-  id: z.uuid(),
-  name: z.string().min(1),
-  region: z.enum(REGIONS),
-  managementKey: secretKey,
-  serverSecretKeys: z.array(secretKey).min(1).max(2),
-  webhookUrl: z.url({ protocol: /^https?$/ }).nullable().default(null),
-  webhookDelaySeconds: z.number().int().min(0).max(MAX_WEBHOOK_DELAY_SECONDS).default(0),
-  emailOtp: emailOtpSchema.nullable().default(null),
-  customDataPoints: z.array(customDataPointSchema).default([]),
-  users: z
-    .array(z.strictObject({ userId: z.string().min(1), authenticators: z.array(authenticatorInputSchema).default([]) }))
-    .default([]),
-}).superRefine((tenant, ctx) => {
-  // Ids that identify one thing within a tenant: a second one would shadow the first.
-  const userIds = tenant.users.map((user, i) => ({ value: user.userId, path: ["users", i, "userId"] }));
-  refuseDuplicates(ctx, userIds, "duplicate userId in this tenant");
-  const pointIds = tenant.customDataPoints.map((point, i) => ({ value: point.id, path: ["customDataPoints", i, "id"] }));
-  refuseDuplicates(ctx, pointIds, "duplicate custom data point id in this tenant");
-  const authenticatorIds = tenant.users.flatMap((user, i) =>
-    user.authenticators.flatMap(({ userAuthenticatorId: value }, j) =>
-      value === undefined ? [] : [{ value, path: ["users", i, "authenticators", j, "userAuthenticatorId"] }],
-    ),
-  );
-  refuseDuplicates(ctx, authenticatorIds, "duplicate userAuthenticatorId in this tenant");
-});
+const tenantSchema = z
+  .strictObject({
+    id: z.uuid(),
+    name: z.string().min(1),
+    region: z.enum(REGIONS),
+    managementKey: secretKey,
+    serverSecretKeys: z.array(secretKey).min(1).max(2),
+    webhookUrl: z
+      .url({ protocol: /^https?$/ })
+      .nullable()
+      .default(null),
+    webhookDelaySeconds: z.number().int().min(0).max(MAX_WEBHOOK_DELAY_SECONDS).default(0),
+    emailOtp: emailOtpSchema.nullable().default(null),
+    customDataPoints: z.array(customDataPointSchema).default([]),
+    users: z
+      .array(
+        z.strictObject({ userId: z.string().min(1), authenticators: z.array(authenticatorInputSchema).default([]) }),
+      )
+      .default([]),
+  })
+  .superRefine((tenant, ctx) => {
+    // Ids that identify one thing within a tenant: a second one would shadow the first.
+    const userIds = tenant.users.map((user, i) => ({ value: user.userId, path: ["users", i, "userId"] }));
+    refuseDuplicates(ctx, userIds, "duplicate userId in this tenant");
+    const pointIds = tenant.customDataPoints.map((point, i) => ({
+      value: point.id,
+      path: ["customDataPoints", i, "id"],
+    }));
+    refuseDuplicates(ctx, pointIds, "duplicate custom data point id in this tenant");
+    const authenticatorIds = tenant.users.flatMap((user, i) =>
+      user.authenticators.flatMap(({ userAuthenticatorId: value }, j) =>
+        value === undefined ? [] : [{ value, path: ["users", i, "authenticators", j, "userAuthenticatorId"] }],
+      ),
+    );
+    refuseDuplicates(ctx, authenticatorIds, "duplicate userAuthenticatorId in this tenant");
+  });
 export type TenantSeed = z.output<typeof tenantSchema>;
 
 export const seedSchema = z.strictObject({ tenants: z.array(tenantSchema) }).superRefine((seed, ctx) => {
-  refuseDuplicates(ctx, seed.tenants.map((tenant, i) => ({ value: tenant.id, path: ["tenants", i, "id"] })), "duplicate tenant id");
+  refuseDuplicates(
+    ctx,
+    seed.tenants.map((tenant, i) => ({ value: tenant.id, path: ["tenants", i, "id"] })),
+    "duplicate tenant id",
+  );
   // Keys must be unique so that a key identifies one tenant and one kind of API.
   const keys = seed.tenants.flatMap((tenant, i) => [
     { value: tenant.managementKey, path: ["tenants", i, "managementKey"] },

@@ -1,14 +1,21 @@
 import { randomUUID } from "node:crypto";
+
 import { z } from "zod";
-import { ApiError, readJsonBody, type Reply } from "./http";
+
 import { tenantFromBasicAuth, type RegionContext } from "./context";
+import { ApiError, readJsonBody, type Reply } from "./http";
 import type { Route } from "./routing";
 import { describeIssues, VERIFICATION_METHODS } from "./seed";
 
 export const READ_AUTHENTICATORS = "read:authenticators";
 export const ADD_AUTHENTICATORS = "add:authenticators";
 /** SERVICE-FACTS: the scopes a client token can carry. */
-const SCOPES: readonly string[] = [READ_AUTHENTICATORS, ADD_AUTHENTICATORS, "update:authenticators", "remove:authenticators"];
+const SCOPES: readonly string[] = [
+  READ_AUTHENTICATORS,
+  ADD_AUTHENTICATORS,
+  "update:authenticators",
+  "remove:authenticators",
+];
 const ACTION_CODE = /^[a-zA-Z0-9_-]{1,64}$/;
 
 const splitScopes = (scope: string | undefined): string[] => (scope ?? "").split(" ").filter(Boolean);
@@ -44,7 +51,11 @@ export function grantedScopes(requestedScope: string | undefined, hasAuthenticat
 
 async function trackAction(context: RegionContext, [userId, action]: string[]): Promise<Reply> {
   const { state, tokens, clock } = context.world;
-  const tenant = tenantFromBasicAuth(context, (region, key) => state.tenantByServerKey(region, key), "server API secret key");
+  const tenant = tenantFromBasicAuth(
+    context,
+    (region, key) => state.tenantByServerKey(region, key),
+    "server API secret key",
+  );
   if (!userId || !action || !ACTION_CODE.test(action)) {
     throw new ApiError(400, "invalid_request", "The action code must match ^[a-zA-Z0-9_-]{1,64}$.");
   }

@@ -1,12 +1,13 @@
 import { decodeJwt } from "jose";
 import { describe, expect, it } from "vitest";
+
 import {
   advanceClock,
   basicAuth,
   control,
+  emulatorPerFile,
   EU_TENANT,
   listAuthenticators,
-  emulatorPerFile,
   tokenFor,
   track,
   US_TENANT,
@@ -20,7 +21,9 @@ function scopesOf(token: string): string[] {
 
 describe("POST /users/{userId}/actions/{action}", () => {
   it("returns ALLOW with a 10-minute HS256 token for the user and action", async () => {
-    const response = await track(emulator, "us", US_TENANT.serverKey, "user_enrolled", { redirectUrl: "https://x.test" });
+    const response = await track(emulator, "us", US_TENANT.serverKey, "user_enrolled", {
+      redirectUrl: "https://x.test",
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
     const body = (await response.json()) as Record<string, unknown>;
@@ -38,7 +41,10 @@ describe("POST /users/{userId}/actions/{action}", () => {
   });
 
   it("accepts no body and reports a new user as not enrolled", async () => {
-    const body = (await (await track(emulator, "us", US_TENANT.serverKey, "somebody")).json()) as Record<string, unknown>;
+    const body = (await (await track(emulator, "us", US_TENANT.serverKey, "somebody")).json()) as Record<
+      string,
+      unknown
+    >;
     expect(body).toMatchObject({ isEnrolled: false, enrolledVerificationMethods: [] });
   });
 
@@ -133,16 +139,27 @@ describe("GET /client/user-authenticators", () => {
     expect(byId.ua_sms).toMatchObject({ authenticatorType: "OOB", phoneNumber: "+•••••••1234" });
     expect(byId.ua_passkey).toMatchObject({
       authenticatorType: "PASSKEY",
-      webauthnCredential: { credentialId: "cred-1", name: "iCloud Keychain", aaguid: "fbfc3007-154e-4ecc-8c0b-6e020557d7bd" },
+      webauthnCredential: {
+        credentialId: "cred-1",
+        name: "iCloud Keychain",
+        aaguid: "fbfc3007-154e-4ecc-8c0b-6e020557d7bd",
+      },
     });
   });
 
   it("gives a SECURITY_KEY with a credentialId its webauthnCredential, and one without none", async () => {
     const add = (body: Record<string, unknown>) =>
-      control(emulator, "POST", `tenants/${US_TENANT.id}/users/user_keys/authenticators`, { verificationMethod: "SECURITY_KEY", ...body });
-    expect((await add({ userAuthenticatorId: "ua_key", credentialId: "cred-key", aaguid: "aaguid-key" })).status).toBe(201);
+      control(emulator, "POST", `tenants/${US_TENANT.id}/users/user_keys/authenticators`, {
+        verificationMethod: "SECURITY_KEY",
+        ...body,
+      });
+    expect((await add({ userAuthenticatorId: "ua_key", credentialId: "cred-key", aaguid: "aaguid-key" })).status).toBe(
+      201,
+    );
     expect((await add({ userAuthenticatorId: "ua_key_bare" })).status).toBe(201);
-    const list = (await (await listAuthenticators(emulator, await tokenFor(emulator, "user_keys"))).json()) as Array<Record<string, unknown>>;
+    const list = (await (await listAuthenticators(emulator, await tokenFor(emulator, "user_keys"))).json()) as Array<
+      Record<string, unknown>
+    >;
     expect(list).toEqual([
       expect.objectContaining({
         userAuthenticatorId: "ua_key",
@@ -164,8 +181,14 @@ describe("GET /client/user-authenticators", () => {
   it("is 401 unauthorized with a Bearer challenge without a token, with a forged one, or in another region", async () => {
     const token = await tokenFor(emulator, "user_enrolled");
     const forged = `${token.slice(0, -4)}AAAA`;
-    const missing = await fetch(`${emulator.baseUrl("us")}/client/user-authenticators`, { headers: { Accept: "application/json" } });
-    for (const response of [missing, await listAuthenticators(emulator, forged), await listAuthenticators(emulator, token, "eu")]) {
+    const missing = await fetch(`${emulator.baseUrl("us")}/client/user-authenticators`, {
+      headers: { Accept: "application/json" },
+    });
+    for (const response of [
+      missing,
+      await listAuthenticators(emulator, forged),
+      await listAuthenticators(emulator, token, "eu"),
+    ]) {
       expect(response.status).toBe(401);
       expect(response.headers.get("www-authenticate")).toBe('Bearer realm="authsignal"');
       expect(await response.json()).toMatchObject({ error: "unauthorized" });
@@ -194,7 +217,9 @@ describe("GET /client/user-authenticators", () => {
     expect(await added.json()).toMatchObject({ userAuthenticatorId: "ua_soon", expiresAt });
     const token = await tokenFor(emulator, "user_enrolled");
     const ids = async () =>
-      ((await (await listAuthenticators(emulator, token)).json()) as Array<{ userAuthenticatorId: string }>).map((a) => a.userAuthenticatorId);
+      ((await (await listAuthenticators(emulator, token)).json()) as Array<{ userAuthenticatorId: string }>).map(
+        (a) => a.userAuthenticatorId,
+      );
     expect(await ids()).toContain("ua_soon");
     // Real time passes the expiry; the background tick is off in tests, so nothing has swept it.
     await new Promise((resolve) => setTimeout(resolve, 700));

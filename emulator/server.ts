@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { clientRoutes } from "./client-api";
 import type { RegionContext } from "./context";
 import { controlRoutes } from "./control";
@@ -55,7 +56,13 @@ const REGIONAL_APIS: Array<{ prefix: string; routes: Route<RegionContext>[] }> =
 
 type Outcome = Reply | "hang";
 
-async function routeRegional(world: EmulatorWorld, req: IncomingMessage, url: URL, region: Region, path: string): Promise<Outcome> {
+async function routeRegional(
+  world: EmulatorWorld,
+  req: IncomingMessage,
+  url: URL,
+  region: Region,
+  path: string,
+): Promise<Outcome> {
   const fault = world.faults.take(region);
   if (fault?.mode === "hang") return "hang";
   if (fault?.mode === "500") throw new ApiError(500, "internal_error", "Injected fault.");

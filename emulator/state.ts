@@ -1,13 +1,7 @@
 import { randomUUID } from "node:crypto";
+
 import type { VirtualClock } from "./clock";
-import type {
-  AuthenticatorInput,
-  CustomDataPoint,
-  ParsedSeed,
-  Region,
-  TenantSeed,
-  VerificationMethod,
-} from "./seed";
+import type { AuthenticatorInput, CustomDataPoint, ParsedSeed, Region, TenantSeed, VerificationMethod } from "./seed";
 
 export interface StoredAuthenticator {
   userAuthenticatorId: string;
@@ -76,7 +70,10 @@ function toStoredAuthenticator(input: AuthenticatorInput, lifetimeStartMs: numbe
 function toTenantState(seed: TenantSeed, startMs: number): TenantState {
   const users = new Map<string, StoredAuthenticator[]>();
   for (const user of seed.users) {
-    users.set(user.userId, user.authenticators.map((a) => toStoredAuthenticator(a, startMs)));
+    users.set(
+      user.userId,
+      user.authenticators.map((a) => toStoredAuthenticator(a, startMs)),
+    );
   }
   return {
     id: seed.id,
@@ -86,7 +83,9 @@ function toTenantState(seed: TenantSeed, startMs: number): TenantState {
     serverSecretKeys: [...seed.serverSecretKeys],
     webhookUrl: seed.webhookUrl,
     webhookDelaySeconds: seed.webhookDelaySeconds,
-    emailOtp: seed.emailOtp ? { ...seed.emailOtp, authenticatorId: seed.emailOtp.authenticatorId ?? randomUUID() } : null,
+    emailOtp: seed.emailOtp
+      ? { ...seed.emailOtp, authenticatorId: seed.emailOtp.authenticatorId ?? randomUUID() }
+      : null,
     customDataPoints: new Map(seed.customDataPoints.map((point) => [point.id, { ...point }])),
     users,
   };
@@ -155,7 +154,10 @@ export class ServiceState {
     tenant.emailOtp = null;
     const nowMs = this.clock.now();
     for (const [userId, authenticators] of tenant.users) {
-      tenant.users.set(userId, authenticators.filter((a) => a.verificationMethod !== "EMAIL_OTP" || !isCurrent(a, nowMs)));
+      tenant.users.set(
+        userId,
+        authenticators.filter((a) => a.verificationMethod !== "EMAIL_OTP" || !isCurrent(a, nowMs)),
+      );
     }
     return true;
   }

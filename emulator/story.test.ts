@@ -1,6 +1,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { authenticatorInputSchema, VERIFICATION_METHODS } from "./seed";
 import type { RunningEmulator } from "./server";
 import { expiryOffsetSeconds, STORY_INCIDENTS, storyActionsBetween, type StoryAction, type StoryPlan } from "./story";
@@ -9,7 +11,8 @@ import { advanceClock, control, EU_TENANT, signatureMatches, startTestEmulator, 
 const START_MS = Date.parse("2026-03-01T12:00:00.000Z");
 const plan: StoryPlan = { startMs: START_MS, tenantIds: ["tenant-a", "tenant-b"], untilMs: null };
 const firstSeconds = (seconds: number) => storyActionsBetween(plan, START_MS, START_MS + seconds * 1000);
-const expiries = (actions: StoryAction[]) => actions.filter((a): a is Extract<StoryAction, { kind: "expiry" }> => a.kind === "expiry");
+const expiries = (actions: StoryAction[]) =>
+  actions.filter((a): a is Extract<StoryAction, { kind: "expiry" }> => a.kind === "expiry");
 
 describe("the demo story's schedule", () => {
   it("expires an authenticator every few seconds, for several users of every tenant", () => {
@@ -20,14 +23,18 @@ describe("the demo story's schedule", () => {
     expect(regular.length).toBeGreaterThan(150); // 10 minutes
     expect(new Set(regular.map((a) => a.tenantId))).toEqual(new Set(plan.tenantIds));
     for (const tenantId of plan.tenantIds) {
-      expect(new Set(regular.filter((a) => a.tenantId === tenantId).map((a) => a.userId)).size).toBeGreaterThanOrEqual(6);
+      expect(new Set(regular.filter((a) => a.tenantId === tenantId).map((a) => a.userId)).size).toBeGreaterThanOrEqual(
+        6,
+      );
     }
   });
 
   it("covers every verification method for each tenant within 90 s, and IOS, ANDROID and no platform", () => {
     const early = expiries(firstSeconds(90));
     for (const tenantId of plan.tenantIds) {
-      const methods = new Set(early.filter((a) => a.tenantId === tenantId).map((a) => a.authenticator.verificationMethod));
+      const methods = new Set(
+        early.filter((a) => a.tenantId === tenantId).map((a) => a.authenticator.verificationMethod),
+      );
       expect([...methods].sort()).toEqual([...VERIFICATION_METHODS].sort());
     }
     const platforms = new Set(early.map((a) => a.authenticator.devicePlatform ?? "none"));
@@ -58,10 +65,24 @@ describe("the demo story's schedule", () => {
     const faults = firstSeconds(3600).filter((a) => a.kind === "delivery_fault");
     const { badSignatures, outage } = STORY_INCIDENTS;
     expect(faults).toEqual([
-      { kind: "delivery_fault", atMs: START_MS + badSignatures.atSeconds * 1000, tenantId: "tenant-a", mode: "bad_signature", seconds: badSignatures.seconds },
-      { kind: "delivery_fault", atMs: START_MS + outage.atSeconds * 1000, tenantId: "tenant-b", mode: "outage", seconds: outage.seconds },
+      {
+        kind: "delivery_fault",
+        atMs: START_MS + badSignatures.atSeconds * 1000,
+        tenantId: "tenant-a",
+        mode: "bad_signature",
+        seconds: badSignatures.seconds,
+      },
+      {
+        kind: "delivery_fault",
+        atMs: START_MS + outage.atSeconds * 1000,
+        tenantId: "tenant-b",
+        mode: "outage",
+        seconds: outage.seconds,
+      },
     ]);
-    const burst = expiries(firstSeconds(60)).filter((a) => a.atMs === START_MS + badSignatures.atSeconds * 1000 && a.tenantId === "tenant-a");
+    const burst = expiries(firstSeconds(60)).filter(
+      (a) => a.atMs === START_MS + badSignatures.atSeconds * 1000 && a.tenantId === "tenant-a",
+    );
     expect(burst.length).toBeGreaterThanOrEqual(badSignatures.burst);
     // Shorter than the retries' span (3 retries 30 s apart), so every event of the outage gets through.
     expect(outage.seconds).toBeLessThan(90);

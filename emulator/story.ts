@@ -66,7 +66,14 @@ const PASSKEY_PROVIDERS = {
 const SECURITY_KEY_AAGUID = "cb69481e-8ff7-4039-93ec-0a2729a154a8"; // YubiKey 5 series
 
 export type StoryAction =
-  | { kind: "expiry"; atMs: number; tenantId: string; userId: string; authenticator: AuthenticatorInput; lateSeconds: number }
+  | {
+      kind: "expiry";
+      atMs: number;
+      tenantId: string;
+      userId: string;
+      authenticator: AuthenticatorInput;
+      lateSeconds: number;
+    }
   | { kind: "delivery_fault"; atMs: number; tenantId: string; mode: DeliveryFaultMode; seconds: number };
 
 export interface StoryPlan {
@@ -84,8 +91,10 @@ function random(index: number, salt: number): number {
   return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
 }
 
-const pick = <T>(list: readonly T[], index: number, salt: number): T => list[Math.floor(random(index, salt) * list.length)]!;
-const within = ([low, high]: readonly [number, number], index: number, salt: number) => Math.round(low + random(index, salt) * (high - low));
+const pick = <T>(list: readonly T[], index: number, salt: number): T =>
+  list[Math.floor(random(index, salt) * list.length)]!;
+const within = ([low, high]: readonly [number, number], index: number, salt: number) =>
+  Math.round(low + random(index, salt) * (high - low));
 const capitalised = (name: string) => name[0]!.toUpperCase() + name.slice(1);
 
 /** Seconds from the start at which regular expiry `index` happens. */
@@ -110,7 +119,11 @@ function latenessSeconds(index: number): number {
 }
 
 /** The authenticator of story item `index` (a regular expiry, or a burst one with a negative index). */
-function storyAuthenticator(index: number, atMs: number, lateSeconds: number): { userId: string; authenticator: AuthenticatorInput } {
+function storyAuthenticator(
+  index: number,
+  atMs: number,
+  lateSeconds: number,
+): { userId: string; authenticator: AuthenticatorInput } {
   const method = METHODS[((index % METHODS.length) + METHODS.length) % METHODS.length]!;
   const person = pick(PEOPLE, index, 2);
   const name = capitalised(person);
@@ -133,7 +146,11 @@ function storyAuthenticator(index: number, atMs: number, lateSeconds: number): {
       break;
     case "PASSKEY": {
       const provider = PASSKEY_PROVIDERS[platform];
-      Object.assign(authenticator, { credentialId, ...provider }, platform === "none" ? {} : { deviceName: device, devicePlatform: platform });
+      Object.assign(
+        authenticator,
+        { credentialId, ...provider },
+        platform === "none" ? {} : { deviceName: device, devicePlatform: platform },
+      );
       break;
     }
     case "SECURITY_KEY":
@@ -167,7 +184,13 @@ function incidentActions(plan: StoryPlan): StoryAction[] {
   return [
     { kind: "delivery_fault", atMs: badAtMs, tenantId: first, mode: "bad_signature", seconds: badSignatures.seconds },
     ...burst,
-    { kind: "delivery_fault", atMs: plan.startMs + outage.atSeconds * 1000, tenantId: second, mode: "outage", seconds: outage.seconds },
+    {
+      kind: "delivery_fault",
+      atMs: plan.startMs + outage.atSeconds * 1000,
+      tenantId: second,
+      mode: "outage",
+      seconds: outage.seconds,
+    },
   ];
 }
 
@@ -212,7 +235,12 @@ export class DemoStory {
     this.playedUntilMs = plan.startMs;
   }
 
-  static start(state: ServiceState, deliveryFaults: DeliveryFaults, nowMs: number, options: StoryOptions = {}): DemoStory {
+  static start(
+    state: ServiceState,
+    deliveryFaults: DeliveryFaults,
+    nowMs: number,
+    options: StoryOptions = {},
+  ): DemoStory {
     const untilMs = options.durationSeconds === undefined ? null : nowMs + options.durationSeconds * 1000;
     const plan = { startMs: nowMs, tenantIds: state.tenants.map((tenant) => tenant.id), untilMs };
     return new DemoStory(plan, state, deliveryFaults);

@@ -1,8 +1,10 @@
 /** Shared fixtures for the emulator's contract tests (not a test file itself). */
-import { afterAll, beforeAll, beforeEach } from "vitest";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+
+import { afterAll, beforeAll, beforeEach } from "vitest";
+
 import { startEmulator, type Region, type RunningEmulator, type Seed, type StartEmulatorOptions } from "./server";
 
 export const US_TENANT = {
@@ -27,7 +29,14 @@ export function testSeed(): Seed {
         serverSecretKeys: [US_TENANT.serverKey],
         emailOtp: { emailProvider: "SENDGRID", isActive: true },
         customDataPoints: [
-          { id: "dp_tier", name: "Tier", dataType: "text", modelType: "user", description: "Loyalty tier", isPublic: true },
+          {
+            id: "dp_tier",
+            name: "Tier",
+            dataType: "text",
+            modelType: "user",
+            description: "Loyalty tier",
+            isPublic: true,
+          },
         ],
         users: [
           {
@@ -114,7 +123,12 @@ export function basicAuth(username: string): string {
   return `Basic ${Buffer.from(`${username}:`).toString("base64")}`;
 }
 
-export async function control(emulator: RunningEmulator, method: string, path: string, body?: unknown): Promise<Response> {
+export async function control(
+  emulator: RunningEmulator,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Response> {
   return fetch(`${emulator.url}/_emulator/${path}`, {
     method,
     headers: body === undefined ? {} : { "Content-Type": "application/json" },
@@ -148,7 +162,12 @@ export async function tokenFor(emulator: RunningEmulator, userId: string, body?:
   return json.token;
 }
 
-export function listAuthenticators(emulator: RunningEmulator, token: string, region: Region = "us", accept = "application/json"): Promise<Response> {
+export function listAuthenticators(
+  emulator: RunningEmulator,
+  token: string,
+  region: Region = "us",
+  accept = "application/json",
+): Promise<Response> {
   return fetch(`${emulator.baseUrl(region)}/client/user-authenticators`, {
     headers: { Authorization: `Bearer ${token}`, Accept: accept },
   });
@@ -171,7 +190,10 @@ export type ReceiverAnswer = number | "hang";
  * A webhook endpoint on 127.0.0.1. The n-th request gets the n-th answer (the last one repeats): that
  * status with `headers`, or no answer at all ("hang").
  */
-export async function startReceiver(answers: ReceiverAnswer | ReceiverAnswer[] = 200, headers: Record<string, string> = {}): Promise<Receiver> {
+export async function startReceiver(
+  answers: ReceiverAnswer | ReceiverAnswer[] = 200,
+  headers: Record<string, string> = {},
+): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   const answerList = [answers].flat();
   const server = createServer((req, res) => {
@@ -200,8 +222,13 @@ export function signatureMatches(header: string, rawBody: string, secretKey: str
   const parts = header.split(",").map((part) => part.split("=", 2) as [string, string]);
   const timestamp = parts.find(([name]) => name === "t")?.[1];
   if (!timestamp) return false;
-  const expected = createHmac("sha256", secretKey).update(`${timestamp}.${rawBody}`).digest("base64").replace(/=+$/, "");
+  const expected = createHmac("sha256", secretKey)
+    .update(`${timestamp}.${rawBody}`)
+    .digest("base64")
+    .replace(/=+$/, "");
   return parts
     .filter(([name]) => name === "v2")
-    .some(([, value]) => value.length === expected.length && timingSafeEqual(Buffer.from(value), Buffer.from(expected)));
+    .some(
+      ([, value]) => value.length === expected.length && timingSafeEqual(Buffer.from(value), Buffer.from(expected)),
+    );
 }

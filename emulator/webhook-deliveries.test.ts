@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { advanceClock, control, signatureMatches, startReceiver, startTestEmulator, US_TENANT } from "./test-helpers";
 import { addExpiring, attempts, useReceiver, webhookEmulator, webhookEmulatorPerFile } from "./webhook-test-helpers";
 
@@ -50,7 +51,9 @@ describe("authenticator.expired delivery", () => {
       [1, 500, false],
       [2, 204, true],
     ]);
-    expect((await (await control(webhookEmulator(), "GET", "state")).json()) as object).toMatchObject({ pendingDeliveries: 0 });
+    expect((await (await control(webhookEmulator(), "GET", "state")).json()) as object).toMatchObject({
+      pendingDeliveries: 0,
+    });
   });
 
   it("counts a 3xx as a failed attempt and retries it instead of following the redirect", async () => {
@@ -91,7 +94,9 @@ describe("authenticator.expired delivery", () => {
     await addExpiring({ verificationMethod: "PUSH" });
     await advanceClock(webhookEmulator(), 11);
     expect(hook.requests).toHaveLength(0);
-    expect((await (await control(webhookEmulator(), "GET", "state")).json()) as object).toMatchObject({ pendingDeliveries: 1 });
+    expect((await (await control(webhookEmulator(), "GET", "state")).json()) as object).toMatchObject({
+      pendingDeliveries: 1,
+    });
     await advanceClock(webhookEmulator(), 3580);
     expect(hook.requests).toHaveLength(0);
     await advanceClock(webhookEmulator(), 20);
@@ -105,14 +110,22 @@ describe("authenticator.expired delivery", () => {
     await addExpiring({ verificationMethod: "PUSH" });
     await advanceClock(webhookEmulator(), 11);
     expect(await attempts()).toEqual([]);
-    expect((await (await control(webhookEmulator(), "GET", "state")).json()) as object).toMatchObject({ pendingDeliveries: 0 });
+    expect((await (await control(webhookEmulator(), "GET", "state")).json()) as object).toMatchObject({
+      pendingDeliveries: 0,
+    });
   });
 
   it("hides the expired authenticator before the sweep and sends one event once swept", async () => {
     const hook = await useReceiver(200);
-    await addExpiring({ verificationMethod: "PUSH", expiresAt: new Date(Date.now() + 300).toISOString(), lifetimeSeconds: undefined });
+    await addExpiring({
+      verificationMethod: "PUSH",
+      expiresAt: new Date(Date.now() + 300).toISOString(),
+      lifetimeSeconds: undefined,
+    });
     await new Promise((resolve) => setTimeout(resolve, 400));
-    const state = (await (await control(webhookEmulator(), "GET", "state")).json()) as { tenants: Array<{ id: string; authenticators: number }> };
+    const state = (await (await control(webhookEmulator(), "GET", "state")).json()) as {
+      tenants: Array<{ id: string; authenticators: number }>;
+    };
     expect(state.tenants.find((t) => t.id === US_TENANT.id)?.authenticators).toBe(4);
     expect(hook.requests).toHaveLength(0);
     await webhookEmulator().runDueWork();
@@ -127,9 +140,13 @@ describe("background tick", () => {
     const hook = await startReceiver(200);
     try {
       await control(ticking, "PUT", `tenants/${US_TENANT.id}/webhook`, { url: hook.url });
-      await control(ticking, "POST", `tenants/${US_TENANT.id}/users/user_tick/authenticators`, { verificationMethod: "PUSH", lifetimeSeconds: 0.2 });
+      await control(ticking, "POST", `tenants/${US_TENANT.id}/users/user_tick/authenticators`, {
+        verificationMethod: "PUSH",
+        lifetimeSeconds: 0.2,
+      });
       const deadline = Date.now() + 3000;
-      while (hook.requests.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (hook.requests.length === 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       expect(hook.requests).toHaveLength(1);
     } finally {
       await hook.close();
@@ -153,10 +170,15 @@ describe("an emulator started without its background tick (npm run demo)", () =>
       await new Promise((resolve) => setTimeout(resolve, 150));
       expect(hook.requests).toHaveLength(0);
 
-      expect((await control(idle, "PUT", `tenants/${US_TENANT.id}/webhook`, { url: hook.url, delaySeconds: 0 })).status).toBe(200);
+      expect(
+        (await control(idle, "PUT", `tenants/${US_TENANT.id}/webhook`, { url: hook.url, delaySeconds: 0 })).status,
+      ).toBe(200);
       idle.startBackgroundTick();
       await expect.poll(() => hook.requests.length, { timeout: 5_000 }).toBe(1);
-      expect(JSON.parse(hook.requests[0]?.body ?? "{}")).toMatchObject({ type: "authenticator.expired", data: { userAuthenticatorId: "ua_push_y" } });
+      expect(JSON.parse(hook.requests[0]?.body ?? "{}")).toMatchObject({
+        type: "authenticator.expired",
+        data: { userAuthenticatorId: "ua_push_y" },
+      });
     } finally {
       await hook.close();
       await idle.close();

@@ -77,7 +77,10 @@ export class WebhookDeliveries {
 
   attempts(filter: { tenantId?: string; eventId?: string } = {}): DeliveryAttempt[] {
     return this.recorded
-      .filter((a) => (!filter.tenantId || a.tenantId === filter.tenantId) && (!filter.eventId || a.eventId === filter.eventId))
+      .filter(
+        (a) =>
+          (!filter.tenantId || a.tenantId === filter.tenantId) && (!filter.eventId || a.eventId === filter.eventId),
+      )
       .sort((a, b) => a.sentAt.localeCompare(b.sentAt) || a.attempt - b.attempt);
   }
 

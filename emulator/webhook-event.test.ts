@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { advanceClock, EU_TENANT, signatureMatches, US_TENANT } from "./test-helpers";
 import { addExpiring, attempts, useReceiver, webhookEmulator, webhookEmulatorPerFile } from "./webhook-test-helpers";
 
@@ -29,7 +30,12 @@ describe("authenticator.expired delivery", () => {
 
     const envelope = JSON.parse(request?.body ?? "{}") as Record<string, unknown> & { data: Record<string, unknown> };
     expect(Object.keys(envelope).sort()).toEqual(ENVELOPE_KEYS);
-    expect(envelope).toMatchObject({ version: 1, source: "https://authsignal.com", tenantId: US_TENANT.id, type: "authenticator.expired" });
+    expect(envelope).toMatchObject({
+      version: 1,
+      source: "https://authsignal.com",
+      tenantId: US_TENANT.id,
+      type: "authenticator.expired",
+    });
     expect(envelope.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(envelope.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(Object.keys(envelope.data).sort()).toEqual([...REQUIRED_DATA_KEYS, "deviceName", "devicePlatform"].sort());
@@ -47,7 +53,14 @@ describe("authenticator.expired delivery", () => {
     expect(hook.requests).toHaveLength(1);
     const recorded = await attempts(`?tenantId=${US_TENANT.id}`);
     expect(recorded).toEqual([
-      expect.objectContaining({ eventId: envelope.id, tenantId: US_TENANT.id, attempt: 1, statusCode: 200, error: null, nextAttemptAt: null }),
+      expect.objectContaining({
+        eventId: envelope.id,
+        tenantId: US_TENANT.id,
+        attempt: 1,
+        statusCode: 200,
+        error: null,
+        nextAttemptAt: null,
+      }),
     ]);
     expect(hook.requests.some((r) => r.body.includes("authenticator.deleted"))).toBe(false);
   });
@@ -93,7 +106,9 @@ describe("authenticator.expired delivery", () => {
     const signature = String(request?.headers["x-signature-v2"]);
     expect(signature.split(",").filter((part) => part.startsWith("v2="))).toHaveLength(2);
     for (const key of EU_TENANT.serverKeys) {
-      const onlyThisKey = signature.split(",").filter((part, index) => part.startsWith("t=") || index === 1 + EU_TENANT.serverKeys.indexOf(key));
+      const onlyThisKey = signature
+        .split(",")
+        .filter((part, index) => part.startsWith("t=") || index === 1 + EU_TENANT.serverKeys.indexOf(key));
       expect(signatureMatches(onlyThisKey.join(","), request?.body ?? "", key)).toBe(true);
     }
   });

@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from "node:crypto";
+
 import type { ExpiredAuthenticator } from "./state";
 
 export const WEBHOOK_SOURCE = "https://authsignal.com";
@@ -22,7 +23,10 @@ export interface WebhookEvent {
   body: string;
 }
 
-export function buildExpiredEvent({ tenant, userId, authenticator }: ExpiredAuthenticator, nowIso: string): WebhookEvent {
+export function buildExpiredEvent(
+  { tenant, userId, authenticator }: ExpiredAuthenticator,
+  nowIso: string,
+): WebhookEvent {
   const data: Record<string, string> = {
     userId,
     verificationMethod: authenticator.verificationMethod,

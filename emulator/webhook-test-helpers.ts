@@ -3,8 +3,16 @@
  * before each test, with a 3 s webhook timeout; a receiver the US tenant's webhook points at.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
+
 import type { RunningEmulator } from "./server";
-import { control, startReceiver, startTestEmulator, US_TENANT, type Receiver, type ReceiverAnswer } from "./test-helpers";
+import {
+  control,
+  startReceiver,
+  startTestEmulator,
+  US_TENANT,
+  type Receiver,
+  type ReceiverAnswer,
+} from "./test-helpers";
 
 export interface Attempt {
   eventId: string;
@@ -50,16 +58,26 @@ interface ReceiverOptions {
 }
 
 /** Starts the test's receiver and points the tenant's webhook (the US tenant's unless said) at it. */
-export async function useReceiver(answers: ReceiverAnswer | ReceiverAnswer[], options: ReceiverOptions = {}): Promise<Receiver> {
+export async function useReceiver(
+  answers: ReceiverAnswer | ReceiverAnswer[],
+  options: ReceiverOptions = {},
+): Promise<Receiver> {
   const { tenantId = US_TENANT.id, delaySeconds = 0, headers } = options;
   receiver = await startReceiver(answers, headers);
-  const response = await control(webhookEmulator(), "PUT", `tenants/${tenantId}/webhook`, { url: receiver.url, delaySeconds });
+  const response = await control(webhookEmulator(), "PUT", `tenants/${tenantId}/webhook`, {
+    url: receiver.url,
+    delaySeconds,
+  });
   expect(response.status).toBe(200);
   return receiver;
 }
 
 /** Adds an authenticator that expires in 10 s of virtual time unless the body says otherwise. */
-export async function addExpiring(body: Record<string, unknown>, tenantId = US_TENANT.id, userId = "user_x"): Promise<void> {
+export async function addExpiring(
+  body: Record<string, unknown>,
+  tenantId = US_TENANT.id,
+  userId = "user_x",
+): Promise<void> {
   const response = await control(webhookEmulator(), "POST", `tenants/${tenantId}/users/${userId}/authenticators`, {
     lifetimeSeconds: 10,
     ...body,

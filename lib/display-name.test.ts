@@ -1,17 +1,31 @@
 import { describe, expect, it } from "vitest";
+
 import { newUserSchema } from "@/lib/auth/schemas";
 import { createConnectionSchema, updateConnectionSchema } from "@/lib/connections/schemas";
 import { addTeamMemberSchema } from "@/lib/team/schemas";
+
 import { controlCharacterMessage, oneLineName } from "./display-name";
 
-const connection = { region: "us", managementKey: "mgmt_key_0001", serverKey: "", serverSecondaryKey: "", saveUnverified: false } as const;
+const connection = {
+  region: "us",
+  managementKey: "mgmt_key_0001",
+  serverKey: "",
+  serverSecondaryKey: "",
+  saveUnverified: false,
+} as const;
 
 /** Every schema that takes a display name, with a valid input around the name. */
 const nameSchemas = {
   "a new connection": (name: string) => createConnectionSchema.safeParse({ ...connection, name }),
   "an edited connection": (name: string) =>
-    updateConnectionSchema.safeParse({ ...connection, id: "00000000-0000-4000-8000-000000000001", removeServerSecondaryKey: false, name }),
-  "a new team member": (name: string) => addTeamMemberSchema.safeParse({ email: "nia@example.com", role: "support", name }),
+    updateConnectionSchema.safeParse({
+      ...connection,
+      id: "00000000-0000-4000-8000-000000000001",
+      removeServerSecondaryKey: false,
+      name,
+    }),
+  "a new team member": (name: string) =>
+    addTeamMemberSchema.safeParse({ email: "nia@example.com", role: "support", name }),
   "a new user (users CLI, bootstrap admin)": (name: string) =>
     newUserSchema.safeParse({ email: "nia@example.com", role: "support", password: "a-long-password", name }),
 };

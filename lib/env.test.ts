@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { logLevel, parseEnv } from "./env";
 
 const valid = {
@@ -58,14 +59,20 @@ describe("parseEnv", () => {
   it("evaluates alerts every 2 to 3600 s, every minute unless told", () => {
     expect(parseEnv(valid).CONSOLE_ALERT_EVALUATE_SECONDS).toBe(60);
     expect(parseEnv({ ...valid, CONSOLE_ALERT_EVALUATE_SECONDS: "2" }).CONSOLE_ALERT_EVALUATE_SECONDS).toBe(2);
-    expect(() => parseEnv({ ...valid, CONSOLE_ALERT_EVALUATE_SECONDS: "1" })).toThrow(/CONSOLE_ALERT_EVALUATE_SECONDS: must be at least 2/);
-    expect(() => parseEnv({ ...valid, CONSOLE_ALERT_EVALUATE_SECONDS: "3601" })).toThrow(/CONSOLE_ALERT_EVALUATE_SECONDS: must be at most 3600/);
+    expect(() => parseEnv({ ...valid, CONSOLE_ALERT_EVALUATE_SECONDS: "1" })).toThrow(
+      /CONSOLE_ALERT_EVALUATE_SECONDS: must be at least 2/,
+    );
+    expect(() => parseEnv({ ...valid, CONSOLE_ALERT_EVALUATE_SECONDS: "3601" })).toThrow(
+      /CONSOLE_ALERT_EVALUATE_SECONDS: must be at most 3600/,
+    );
   });
 
   it("takes the number of trusted proxies as a whole number from 0 to 10", () => {
     expect(parseEnv({ ...valid, CONSOLE_TRUSTED_PROXY_HOPS: "2" }).CONSOLE_TRUSTED_PROXY_HOPS).toBe(2);
     for (const bad of ["-1", "1.5", "eleven", "11"]) {
-      expect(() => parseEnv({ ...valid, CONSOLE_TRUSTED_PROXY_HOPS: bad })).toThrow(/CONSOLE_TRUSTED_PROXY_HOPS: must be/);
+      expect(() => parseEnv({ ...valid, CONSOLE_TRUSTED_PROXY_HOPS: bad })).toThrow(
+        /CONSOLE_TRUSTED_PROXY_HOPS: must be/,
+      );
     }
   });
 
@@ -92,7 +99,9 @@ describe("parseEnv", () => {
     const hosts = parseEnv({ ...valid, CONSOLE_FORWARD_ALLOWED_HOSTS: " 127.0.0.1, Hooks.Example.TEST,,[::1] " });
     expect(hosts.CONSOLE_FORWARD_ALLOWED_HOSTS).toEqual(["127.0.0.1", "hooks.example.test", "::1"]);
     for (const bad of ["127.0.0.1:8080", "http://hooks.example.test", "hooks.example.test/path"]) {
-      expect(() => parseEnv({ ...valid, CONSOLE_FORWARD_ALLOWED_HOSTS: bad })).toThrow(/CONSOLE_FORWARD_ALLOWED_HOSTS\.0: each entry is a host name/);
+      expect(() => parseEnv({ ...valid, CONSOLE_FORWARD_ALLOWED_HOSTS: bad })).toThrow(
+        /CONSOLE_FORWARD_ALLOWED_HOSTS\.0: each entry is a host name/,
+      );
     }
   });
 
@@ -110,6 +119,8 @@ describe("parseEnv", () => {
 
   it("parses previous encryption keys for rotation", () => {
     const old = Buffer.alloc(32, 9).toString("base64");
-    expect(parseEnv({ ...valid, CONSOLE_PREVIOUS_ENCRYPTION_KEYS: old }).CONSOLE_PREVIOUS_ENCRYPTION_KEYS).toEqual([old]);
+    expect(parseEnv({ ...valid, CONSOLE_PREVIOUS_ENCRYPTION_KEYS: old }).CONSOLE_PREVIOUS_ENCRYPTION_KEYS).toEqual([
+      old,
+    ]);
   });
 });

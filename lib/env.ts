@@ -46,7 +46,12 @@ export const envSchema = z
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
       .optional(),
     /** PostgreSQL only: connections each instance keeps (see openDatabase in lib/db). */
-    DATABASE_POOL_SIZE: z.coerce.number().int().min(2, "must be at least 2").max(100, "must be at most 100").default(10),
+    DATABASE_POOL_SIZE: z.coerce
+      .number()
+      .int()
+      .min(2, "must be at least 2")
+      .max(100, "must be at most 100")
+      .default(10),
     /** PostgreSQL only: a statement running longer is cancelled (0 turns the limit off). */
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
     CONSOLE_DATA_DIR: z.string().min(1).default(".data"),
@@ -54,7 +59,14 @@ export const envSchema = z
     CONSOLE_PREVIOUS_ENCRYPTION_KEYS: z
       .string()
       .optional()
-      .transform((v) => (v ? v.split(",").map((k) => k.trim()).filter(Boolean) : []))
+      .transform((v) =>
+        v
+          ? v
+              .split(",")
+              .map((k) => k.trim())
+              .filter(Boolean)
+          : [],
+      )
       .pipe(z.array(base64Key)),
     CONSOLE_PUBLIC_URL: optionalUrl,
     CONSOLE_WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
@@ -65,7 +77,19 @@ export const envSchema = z
     CONSOLE_FORWARD_ALLOWED_HOSTS: z
       .string()
       .optional()
-      .transform((v) => (v ? v.split(",").map((h) => h.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1")).filter(Boolean) : []))
+      .transform((v) =>
+        v
+          ? v
+              .split(",")
+              .map((h) =>
+                h
+                  .trim()
+                  .toLowerCase()
+                  .replace(/^\[(.*)\]$/, "$1"),
+              )
+              .filter(Boolean)
+          : [],
+      )
       .pipe(z.array(forwardAllowedHost)),
     /**
      * How many proxies in front of the console append to X-Forwarded-For (see lib/auth/client-ip.ts).
@@ -78,24 +102,51 @@ export const envSchema = z
       .max(10, "must be at most 10")
       .optional(),
     /** How long the console waits for one answer from the service before a page says it did not answer. */
-    SERVICE_TIMEOUT_MS: z.coerce.number().int().min(500, "must be at least 500").max(60_000, "must be at most 60000").default(10_000),
+    SERVICE_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(500, "must be at least 500")
+      .max(60_000, "must be at most 60000")
+      .default(10_000),
     SERVICE_BASE_URL_US: optionalUrl,
     SERVICE_BASE_URL_EU: optionalUrl,
     SERVICE_BASE_URL_AU: optionalUrl,
     SERVICE_BASE_URL_CA: optionalUrl,
     /** Alerts (lib/alerts): how often the evaluator runs, and the silence threshold of a connection that sets none. */
-    CONSOLE_ALERT_EVALUATE_SECONDS: z.coerce.number().int().min(2, "must be at least 2").max(3_600, "must be at most 3600").default(60),
-    CONSOLE_ALERT_SILENCE_HOURS: z.coerce.number().int().min(1, "must be at least 1").max(72, "must be at most 72").default(2),
+    CONSOLE_ALERT_EVALUATE_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(2, "must be at least 2")
+      .max(3_600, "must be at most 3600")
+      .default(60),
+    CONSOLE_ALERT_SILENCE_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1, "must be at least 1")
+      .max(72, "must be at most 72")
+      .default(2),
     /**
      * How long an alert whose condition has cleared stays open before it resolves (the flap hold: a
      * condition that comes back within it sends no second notice). 15 min; a demo's recording may shorten it.
      */
-    CONSOLE_ALERT_HOLD_SECONDS: z.coerce.number().int().min(0, "must be at least 0").max(86_400, "must be at most 86400").default(900),
+    CONSOLE_ALERT_HOLD_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(0, "must be at least 0")
+      .max(86_400, "must be at most 86400")
+      .default(900),
     /** Where alert notices are posted (comma-separated), each signed with CONSOLE_ALERT_WEBHOOK_SECRET (Standard Webhooks). */
     CONSOLE_ALERT_WEBHOOK_URLS: z
       .string()
       .optional()
-      .transform((v) => (v ? v.split(",").map((u) => u.trim()).filter(Boolean) : []))
+      .transform((v) =>
+        v
+          ? v
+              .split(",")
+              .map((u) => u.trim())
+              .filter(Boolean)
+          : [],
+      )
       .pipe(z.array(z.url({ protocol: /^https?$/, error: "each entry is an http(s) URL" }))),
     CONSOLE_ALERT_WEBHOOK_SECRET: z
       .string()
@@ -109,7 +160,14 @@ export const envSchema = z
     CONSOLE_ALERT_EMAIL_TO: z
       .string()
       .optional()
-      .transform((v) => (v ? v.split(",").map((a) => a.trim()).filter(Boolean) : []))
+      .transform((v) =>
+        v
+          ? v
+              .split(",")
+              .map((a) => a.trim())
+              .filter(Boolean)
+          : [],
+      )
       .pipe(z.array(z.email({ error: "each entry is an email address" }))),
     CONSOLE_ALERT_EMAIL_FROM: z.email().default("tenant-console@localhost"),
     /** Read by `npm run connections -- add` only, so keys never appear in a command line. */

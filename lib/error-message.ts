@@ -4,7 +4,9 @@ import "server-only";
  * Database errors are recognised by their shape, never with instanceof: the built Next server holds
  * several copies of drizzle's and the drivers' classes, so an instanceof test fails there.
  */
-type ErrorLike = Partial<Record<"name" | "message" | "code" | "cause" | "constraint" | "table" | "column" | "routine", unknown>>;
+type ErrorLike = Partial<
+  Record<"name" | "message" | "code" | "cause" | "constraint" | "table" | "column" | "routine", unknown>
+>;
 
 /** A SQLSTATE: five digits or capitals, at least one a digit (Node's EPIPE or EPERM are not one). */
 const SQLSTATE = /^(?=.*\d)[0-9A-Z]{5}$/;
@@ -29,7 +31,11 @@ const SQLSTATE_CLASSES: Record<string, string> = {
 /** The error and its causes, outermost first: iterative, and safe against a cycle. */
 function causeChain(error: unknown): ErrorLike[] {
   const chain: ErrorLike[] = [];
-  for (let e = error; e && typeof e === "object" && !chain.includes(e) && chain.length < 32; e = (e as ErrorLike).cause) {
+  for (
+    let e = error;
+    e && typeof e === "object" && !chain.includes(e) && chain.length < 32;
+    e = (e as ErrorLike).cause
+  ) {
     chain.push(e as ErrorLike);
   }
   return chain;

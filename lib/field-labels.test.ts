@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { formatYesNo, humanizeFieldName } from "./field-labels";
 
 describe("humanizeFieldName", () => {

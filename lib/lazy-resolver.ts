@@ -15,7 +15,9 @@ export function lazyZodResolver<T extends FieldValues>(load: () => Promise<unkno
       ([{ zodResolver }, schema]) => zodResolver(schema as Parameters<typeof zodResolver>[0]) as unknown as Resolver<T>,
     );
     try {
-      return await (await loading)(values, context, options);
+      return await (
+        await loading
+      )(values, context, options);
     } catch {
       loading = undefined;
       return { values, errors: {} };

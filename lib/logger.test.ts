@@ -1,7 +1,9 @@
-import { describe, expect, it, vi } from "vitest";
 import { DrizzleQueryError, sql } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
+
 import { setUpTestDatabase, unreachableDatabase } from "@/lib/testing/database";
 import { captureLogLines } from "@/lib/testing/log-lines";
+
 import { databaseErrorCode, errorMessage } from "./error-message";
 import { flushRepeatedLogLines, logger, redact } from "./logger";
 
@@ -25,12 +27,27 @@ async function failure(run: () => Promise<unknown>): Promise<unknown> {
 describe("redact", () => {
   it("replaces secret-looking fields at any depth and keeps the rest", () => {
     expect(
-      redact({ region: "us", managementKey: "sk_live", nested: { authorization: "Basic x", status: 401 }, serverSecret: "s" }),
-    ).toEqual({ region: "us", managementKey: "[redacted]", nested: { authorization: "[redacted]", status: 401 }, serverSecret: "[redacted]" });
+      redact({
+        region: "us",
+        managementKey: "sk_live",
+        nested: { authorization: "Basic x", status: 401 },
+        serverSecret: "s",
+      }),
+    ).toEqual({
+      region: "us",
+      managementKey: "[redacted]",
+      nested: { authorization: "[redacted]", status: 401 },
+      serverSecret: "[redacted]",
+    });
   });
   it("applies to written lines", () => {
     logger.info("connected", { region: "us", managementKey: "sk_live" });
-    expect(logged()[0]).toMatchObject({ level: "info", message: "connected", region: "us", managementKey: "[redacted]" });
+    expect(logged()[0]).toMatchObject({
+      level: "info",
+      message: "connected",
+      region: "us",
+      managementKey: "[redacted]",
+    });
   });
 });
 
@@ -39,12 +56,18 @@ describe("a line", () => {
     logger.warn("idle database connection lost", { error: "Connection terminated unexpectedly" });
     expect(log.lines).toHaveLength(1);
     expect(Object.keys(logged()[0] ?? {})).toEqual(["level", "time", "message", "error"]);
-    expect(logged()[0]).toMatchObject({ level: "warn", time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect(logged()[0]).toMatchObject({
+      level: "warn",
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
   });
 
   it("gives an error passed as a field as errorMessage words it, never its properties (a failed query's parameters)", () => {
     const params = [BODY, EMAIL, PHONE];
-    const failed = Object.assign(new Error(`Failed query: insert into t values ($1, $2, $3)\nparams: ${params.join(",")}`), { query: "insert", params });
+    const failed = Object.assign(
+      new Error(`Failed query: insert into t values ($1, $2, $3)\nparams: ${params.join(",")}`),
+      { query: "insert", params },
+    );
     logger.error("webhook event not stored", { error: failed, nested: { cause: failed } });
     expect(log.lines[0]).not.toMatch(PERSONAL);
     expect(logged()[0]).toMatchObject({ error: "database query failed", nested: { cause: "database query failed" } });
@@ -86,7 +109,12 @@ describe("a webhook URL's token", () => {
   });
 
   it("leaves other paths alone", () => {
-    const fields = { path: "/webhooks?userId=usr_1", file: "lib/webhooks/receive.ts", other: "/api/webhook-events/42", route: "/api/webhooks/[[...path]]" };
+    const fields = {
+      path: "/webhooks?userId=usr_1",
+      file: "lib/webhooks/receive.ts",
+      other: "/api/webhook-events/42",
+      route: "/api/webhooks/[[...path]]",
+    };
     logger.warn("read", fields);
     expect(logged()[0]).toMatchObject(fields);
   });
@@ -95,30 +123,44 @@ describe("a webhook URL's token", () => {
 describe("an API token's secret", () => {
   it("never reaches a line, in the message or in any field", () => {
     const secret = "tcapi_Q2xlYXJseU5vdEFSZWFsVG9rZW5CdXRTaGFwZWRMaWtlT25l";
-    logger.warn(`rejected Authorization: Bearer ${secret} from a script`, { detail: `token=${secret}`, list: [`"${secret}"`] });
+    logger.warn(`rejected Authorization: Bearer ${secret} from a script`, {
+      detail: `token=${secret}`,
+      list: [`"${secret}"`],
+    });
     expect(log.lines.join("\n")).not.toContain("Q2xlYXJse");
-    expect(logged()[0]).toMatchObject({ message: "rejected Authorization: Bearer tcapi_[redacted] from a script", detail: "token=tcapi_[redacted]" });
+    expect(logged()[0]).toMatchObject({
+      message: "rejected Authorization: Bearer tcapi_[redacted] from a script",
+      detail: "token=tcapi_[redacted]",
+    });
   });
 });
 
 describe("errorMessage", () => {
   it("recognises drizzle's wrapper by its shape, not its class (the built server holds several copies)", () => {
-    const cause = Object.assign(new Error(`date/time field value out of range: "0000-01-01"`), { code: "22008", routine: "DateTimeParseError" });
-    const params = [BODY, "usr_alice", EMAIL, PHONE];
-    const lookalike = Object.assign(new Error(`Failed query: insert into "webhook_events" values ($1, $2, $3, $4)\nparams: ${params.join(",")}`), {
-      name: "DrizzleQueryError",
-      query: `insert into "webhook_events" values ($1, $2, $3, $4)`,
-      params,
-      cause,
+    const cause = Object.assign(new Error(`date/time field value out of range: "0000-01-01"`), {
+      code: "22008",
+      routine: "DateTimeParseError",
     });
+    const params = [BODY, "usr_alice", EMAIL, PHONE];
+    const lookalike = Object.assign(
+      new Error(`Failed query: insert into "webhook_events" values ($1, $2, $3, $4)\nparams: ${params.join(",")}`),
+      {
+        name: "DrizzleQueryError",
+        query: `insert into "webhook_events" values ($1, $2, $3, $4)`,
+        params,
+        cause,
+      },
+    );
     expect(lookalike).not.toBeInstanceOf(DrizzleQueryError);
     expect(errorMessage(lookalike)).toBe("database error 22008: data exception (routine DateTimeParseError)");
     expect(databaseErrorCode(lookalike)).toBe("22008");
     // Without a cause, or with its shape alone (name "Error", as drizzle's own class has), nothing of it either.
     expect(errorMessage({ message: lookalike.message, query: "q", params })).toBe("database query failed");
-    expect(errorMessage(Object.assign(new Error(lookalike.message), { cause: new Error("Connection terminated unexpectedly") }))).toBe(
-      "database query failed: Connection terminated unexpectedly",
-    );
+    expect(
+      errorMessage(
+        Object.assign(new Error(lookalike.message), { cause: new Error("Connection terminated unexpectedly") }),
+      ),
+    ).toBe("database query failed: Connection terminated unexpectedly");
   });
 
   it("gives only the code and names for a driver error, whose message and detail can quote values", () => {
@@ -130,7 +172,9 @@ describe("errorMessage", () => {
       table: "users",
       routine: "_bt_check_unique",
     });
-    expect(errorMessage(unique)).toBe(`database error 23505: integrity constraint violation (constraint "users_email_key", table "users", routine _bt_check_unique)`);
+    expect(errorMessage(unique)).toBe(
+      `database error 23505: integrity constraint violation (constraint "users_email_key", table "users", routine _bt_check_unique)`,
+    );
     expect(errorMessage(new Error("wrapped", { cause: unique }))).not.toMatch(PERSONAL);
   });
 
@@ -141,7 +185,9 @@ describe("errorMessage", () => {
         body text not null constraint log_probe_body_short check (length(body) < 20),
         user_id uuid, email text, phone text, at timestamptz)`);
       const insert = (body: string, userId: string | null, at: string | null) =>
-        db.execute(sql`insert into log_probe (body, user_id, email, phone, at) values (${body}, ${userId}, ${EMAIL}, ${PHONE}, ${at})`);
+        db.execute(
+          sql`insert into log_probe (body, user_id, email, phone, at) values (${body}, ${userId}, ${EMAIL}, ${PHONE}, ${at})`,
+        );
 
       const check = await failure(() => insert(BODY, null, null));
       // PostgreSQL quotes the refused value: `invalid input syntax for type uuid: "jane@example.com"`.
@@ -154,7 +200,9 @@ describe("errorMessage", () => {
       expect(log.lines).toHaveLength(4);
       for (const line of log.lines) expect(line).not.toMatch(PERSONAL);
       expect(logged().map((l) => l.error)).toEqual([
-        expect.stringMatching(/^database error 23514: integrity constraint violation \(constraint "log_probe_body_short", table "log_probe"/),
+        expect.stringMatching(
+          /^database error 23514: integrity constraint violation \(constraint "log_probe_body_short", table "log_probe"/,
+        ),
         expect.stringMatching(/^database error 22P02: data exception/),
         expect.stringMatching(/^database error 22008: data exception/),
         expect.stringMatching(/^database error 22021: data exception/),
@@ -196,12 +244,20 @@ describe("repeated lines", () => {
   it("writes 1000 identical errors in a window as the first line and one count", () => {
     vi.useFakeTimers();
     for (let i = 0; i < 1000; i++) {
-      logger.error("webhook event not stored", { eventId: `evt_${i}`, error: "database error 08006: connection exception" });
+      logger.error("webhook event not stored", {
+        eventId: `evt_${i}`,
+        error: "database error 08006: connection exception",
+      });
     }
     expect(log.lines).toHaveLength(1);
     vi.advanceTimersByTime(10_000);
     expect(logged()).toEqual([
-      expect.objectContaining({ level: "error", message: "webhook event not stored", eventId: "evt_0", error: "database error 08006: connection exception" }),
+      expect.objectContaining({
+        level: "error",
+        message: "webhook event not stored",
+        eventId: "evt_0",
+        error: "database error 08006: connection exception",
+      }),
       {
         time: expect.any(String),
         level: "error",
@@ -212,7 +268,10 @@ describe("repeated lines", () => {
       },
     ]);
     // The next window starts with a line of its own.
-    logger.error("webhook event not stored", { eventId: "evt_1000", error: "database error 08006: connection exception" });
+    logger.error("webhook event not stored", {
+      eventId: "evt_1000",
+      error: "database error 08006: connection exception",
+    });
     expect(logged()[2]).toMatchObject({ eventId: "evt_1000" });
   });
 

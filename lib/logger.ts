@@ -1,5 +1,7 @@
 import "server-only";
+
 import pino from "pino";
+
 import { API_TOKEN_PREFIX } from "@/lib/auth/api-token-format";
 import { logLevel } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
@@ -38,7 +40,10 @@ const SLASHES = "(?:/|%(?:25)?2f|\\\\)+";
  * after it is a connection's secret token, whatever message quotes it (an error that names the URL asked for).
  * A route's pattern (`/api/webhooks/[[...path]]`) is left as it is: no token starts with a bracket.
  */
-const WEBHOOK_TOKEN = new RegExp(`(${spelled("api")}${SLASHES}${spelled("webhooks")}${SLASHES})(?!\\[)[^\\s/?#"'<>\`,;)\\]}]+`, "gi");
+const WEBHOOK_TOKEN = new RegExp(
+  `(${spelled("api")}${SLASHES}${spelled("webhooks")}${SLASHES})(?!\\[)[^\\s/?#"'<>\`,;)\\]}]+`,
+  "gi",
+);
 
 /** An API token's secret (lib/auth/api-token-format.ts), wherever a line quotes it. */
 const API_TOKEN_SECRET = new RegExp(`${API_TOKEN_PREFIX}[A-Za-z0-9_-]+`, "g");
@@ -59,7 +64,9 @@ function redactValue(value: unknown): unknown {
 
 /** Fields whose names suggest a secret, at any depth, and a webhook URL's token or an API token in any string. */
 export function redact(fields: Fields): Fields {
-  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, SECRET_FIELD.test(k) ? "[redacted]" : redactValue(v)]));
+  return Object.fromEntries(
+    Object.entries(fields).map(([k, v]) => [k, SECRET_FIELD.test(k) ? "[redacted]" : redactValue(v)]),
+  );
 }
 
 /*
@@ -118,7 +125,8 @@ function closeWindow(key: string) {
   if (!window) return;
   clearTimeout(window.timer);
   windows.delete(key);
-  if (window.repeated > 0) lines[window.level]({ ...window.line, repeated: window.repeated, windowSeconds: REPEAT_WINDOW_MS / 1000 });
+  if (window.repeated > 0)
+    lines[window.level]({ ...window.line, repeated: window.repeated, windowSeconds: REPEAT_WINDOW_MS / 1000 });
 }
 
 /** Writes the count of every open window now (on exit, or in a test) and closes them. */

@@ -1,13 +1,16 @@
 import type { IncomingMessage } from "node:http";
 import path from "node:path";
 import { Readable } from "node:stream";
+
 import type { NextConfig } from "next";
 import { getCloneableBody } from "next/dist/server/body-streams";
 import { describe, expect, it, vi } from "vitest";
+
 import { MAX_WEBHOOK_BODY_BYTES } from "@/lib/webhooks/receive";
 
 // Imported by path: next.config.js is plain JavaScript, outside the type-checked sources.
-const nextConfig = ((await import(/* @vite-ignore */ path.resolve("next.config.js"))) as { default: NextConfig }).default;
+const nextConfig = ((await import(/* @vite-ignore */ path.resolve("next.config.js"))) as { default: NextConfig })
+  .default;
 const limit = nextConfig.experimental?.proxyClientMaxBodySize;
 
 /**
@@ -16,7 +19,9 @@ const limit = nextConfig.experimental?.proxyClientMaxBodySize;
  */
 async function throughTheProxy(size: number): Promise<{ proxyCopy: number; routeReads: number }> {
   // In 64 KiB chunks, as a socket delivers them.
-  const chunks = Array.from({ length: Math.ceil(size / 65_536) }, (_, i) => Buffer.alloc(Math.min(65_536, size - i * 65_536), "a"));
+  const chunks = Array.from({ length: Math.ceil(size / 65_536) }, (_, i) =>
+    Buffer.alloc(Math.min(65_536, size - i * 65_536), "a"),
+  );
   // What of an IncomingMessage getCloneableBody uses: a readable stream and its url.
   const request = Object.assign(Readable.from(chunks), { url: "/sign-in" }) as Readable & IncomingMessage;
   const body = getCloneableBody(request, limit as number);
@@ -32,13 +37,19 @@ describe("the proxy's body limit (next.config.js experimental.proxyClientMaxBody
   });
 
   it("lets a body of exactly that size through whole, so a webhook URL the proxy runs for (one with a %) gets all of it", async () => {
-    expect(await throughTheProxy(MAX_WEBHOOK_BODY_BYTES)).toEqual({ proxyCopy: MAX_WEBHOOK_BODY_BYTES, routeReads: MAX_WEBHOOK_BODY_BYTES });
+    expect(await throughTheProxy(MAX_WEBHOOK_BODY_BYTES)).toEqual({
+      proxyCopy: MAX_WEBHOOK_BODY_BYTES,
+      routeReads: MAX_WEBHOOK_BODY_BYTES,
+    });
   });
 
   it("holds no more than that of a larger body in memory", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
-      expect(await throughTheProxy(4 * 1024 * 1024)).toEqual({ proxyCopy: MAX_WEBHOOK_BODY_BYTES, routeReads: MAX_WEBHOOK_BODY_BYTES });
+      expect(await throughTheProxy(4 * 1024 * 1024)).toEqual({
+        proxyCopy: MAX_WEBHOOK_BODY_BYTES,
+        routeReads: MAX_WEBHOOK_BODY_BYTES,
+      });
       expect(warn).toHaveBeenCalledWith(expect.stringContaining("Request body exceeded 256KB for /sign-in"));
     } finally {
       warn.mockRestore();

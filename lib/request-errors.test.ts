@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
+
 import { captureLogLines } from "@/lib/testing/log-lines";
+
 import { logRequestError, takeOverNextErrorPrint } from "./request-errors";
 
 // Next's prints of the errors it catches, as Next 16.4's log.error makes them (`⨯`, red and bold on a
@@ -10,9 +12,17 @@ const SECRET = "usr_secretlooking_0001";
 const failedQuery = () =>
   Object.assign(new Error(`Failed query: select * from webhook_events where user_id = $1\nparams: ${SECRET}`), {
     params: [SECRET],
-    cause: Object.assign(new Error("column webhook_events.device_name does not exist"), { code: "42703", routine: "errorMissingColumn" }),
+    cause: Object.assign(new Error("column webhook_events.device_name does not exist"), {
+      code: "42703",
+      routine: "errorMissingColumn",
+    }),
   });
-const context = { routerKind: "App Router", routePath: "/api/webhook-events", routeType: "route", revalidateReason: undefined } as const;
+const context = {
+  routerKind: "App Router",
+  routePath: "/api/webhook-events",
+  routeType: "route",
+  revalidateReason: undefined,
+} as const;
 const request = { path: `/api/webhook-events?userId=${SECRET}`, method: "GET", headers: {} };
 
 const log = captureLogLines();
@@ -43,13 +53,21 @@ describe("Next's print of an error it caught", () => {
 
   it("takes an unhandled rejection and an uncaught exception as what they are", () => {
     expect(takeOverNextErrorPrint(["⨯", "unhandledRejection:", failedQuery()])).toBe(true);
-    expect(takeOverNextErrorPrint(["⨯", "uncaughtException:", new Error("at /api/webhooks/TokenTokenToken%zz")])).toBe(true);
+    expect(takeOverNextErrorPrint(["⨯", "uncaughtException:", new Error("at /api/webhooks/TokenTokenToken%zz")])).toBe(
+      true,
+    );
     expect(messages()).toEqual(["unhandled rejection", "uncaught exception"]);
     expect(log.lines.join("\n")).not.toMatch(new RegExp(`${SECRET}|TokenTokenToken`));
   });
 
   it("leaves every other print alone", () => {
-    for (const args of [["⨯ Failed to start server"], ["⨯", "some words"], ["an error:", new Error("x")], [new Error("x")], ["⨯", "unhandledRejection:", new Error("x"), "more"]]) {
+    for (const args of [
+      ["⨯ Failed to start server"],
+      ["⨯", "some words"],
+      ["an error:", new Error("x")],
+      [new Error("x")],
+      ["⨯", "unhandledRejection:", new Error("x"), "more"],
+    ]) {
       expect(takeOverNextErrorPrint(args)).toBe(false);
     }
     vi.advanceTimersByTime(5_000);

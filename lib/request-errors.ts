@@ -1,5 +1,7 @@
 import "server-only";
+
 import type { Instrumentation } from "next";
+
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
 
@@ -11,9 +13,14 @@ type OnRequestError = Parameters<Instrumentation.onRequestError>;
  * query may hold a user id), and gives the error through errorMessage, which keeps a database error's
  * SQLSTATE and names but no value. The digest is what the visitor's error page shows, to find the line.
  */
-export function logRequestError(error: OnRequestError[0], request: OnRequestError[1], context: OnRequestError[2]): void {
+export function logRequestError(
+  error: OnRequestError[0],
+  request: OnRequestError[1],
+  context: OnRequestError[2],
+): void {
   if (error instanceof Object) claimPrinted(error);
-  const digest = error instanceof Object && "digest" in error && typeof error.digest === "string" ? error.digest : undefined;
+  const digest =
+    error instanceof Object && "digest" in error && typeof error.digest === "string" ? error.digest : undefined;
   logger.error("request failed", {
     method: request.method,
     route: context.routePath,
@@ -53,7 +60,10 @@ function claimPrinted(error: object): void {
 
 const ANSI = /\u001b\[[0-9;]*m/g;
 const isNextErrorPrefix = (value: unknown) => typeof value === "string" && value.replace(ANSI, "") === "⨯";
-const PROCESS_EVENTS: Record<string, string> = { "unhandledRejection:": "unhandled rejection", "uncaughtException:": "uncaught exception" };
+const PROCESS_EVENTS: Record<string, string> = {
+  "unhandledRejection:": "unhandled rejection",
+  "uncaughtException:": "uncaught exception",
+};
 
 /** True when the console.error arguments were Next's print of an error, now handed to the logger instead. */
 export function takeOverNextErrorPrint(args: readonly unknown[]): boolean {

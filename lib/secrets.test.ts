@@ -1,6 +1,17 @@
 import crypto from "node:crypto";
+
 import { describe, expect, it } from "vitest";
-import { decryptSecret, encryptSecret, fingerprint, makeKeyring, needsRotation, resealSecret, SecretDecryptionError, type SecretBinding } from "./secrets";
+
+import {
+  decryptSecret,
+  encryptSecret,
+  fingerprint,
+  makeKeyring,
+  needsRotation,
+  resealSecret,
+  SecretDecryptionError,
+  type SecretBinding,
+} from "./secrets";
 
 const k1 = Buffer.alloc(32, 1).toString("base64");
 const k2 = Buffer.alloc(32, 2).toString("base64");
@@ -47,8 +58,18 @@ describe("secrets", () => {
     const ring = makeKeyring(k1);
     const destinationA = "5d8f8a52-3c8e-4a55-9f0e-0b7e7d1a2b3c";
     const destinationB = "6e9f9b63-4d9f-4b66-8a1f-1c8f8e2b3c4d";
-    const sealed = encryptSecret("whsec_c2VjcmV0", { connectionId: connectionA, kind: "destination_secret", destinationId: destinationA }, ring);
-    expect(decryptSecret(sealed, { connectionId: connectionA, kind: "destination_secret", destinationId: destinationA }, ring)).toBe("whsec_c2VjcmV0");
+    const sealed = encryptSecret(
+      "whsec_c2VjcmV0",
+      { connectionId: connectionA, kind: "destination_secret", destinationId: destinationA },
+      ring,
+    );
+    expect(
+      decryptSecret(
+        sealed,
+        { connectionId: connectionA, kind: "destination_secret", destinationId: destinationA },
+        ring,
+      ),
+    ).toBe("whsec_c2VjcmV0");
     for (const binding of [
       { connectionId: connectionA, kind: "destination_secret", destinationId: destinationB },
       { connectionId: connectionA, kind: "destination_previous_secret", destinationId: destinationA },
@@ -75,7 +96,9 @@ describe("secrets", () => {
       expect(error.message).not.toContain(sealed.split(".")[4]);
     }
     // The id's case does not matter: Postgres answers UUIDs in lower case, a URL may not.
-    expect(decryptSecret(sealed, { connectionId: connectionA.toUpperCase(), kind: "server" }, ring)).toBe("sk_live_super_secret");
+    expect(decryptSecret(sealed, { connectionId: connectionA.toUpperCase(), kind: "server" }, ring)).toBe(
+      "sk_live_super_secret",
+    );
   });
 
   it("refuses a binding that is not a connection id and a purpose", () => {
@@ -88,9 +111,16 @@ describe("secrets", () => {
     const ring = makeKeyring(k1);
     const targetA = crypto.randomUUID();
     const sealed = encryptSecret("whsec_dGFyZ2V0", { kind: "alert_target_secret", targetId: targetA }, ring);
-    expect(decryptSecret(sealed, { kind: "alert_target_secret", targetId: targetA.toUpperCase() }, ring)).toBe("whsec_dGFyZ2V0");
-    const error = decryptionError(() => decryptSecret(sealed, { kind: "alert_target_secret", targetId: crypto.randomUUID() }, ring));
-    expect(error).toMatchObject({ reason: "mismatch", message: expect.stringMatching(/not bound to this notice target and purpose/) });
+    expect(decryptSecret(sealed, { kind: "alert_target_secret", targetId: targetA.toUpperCase() }, ring)).toBe(
+      "whsec_dGFyZ2V0",
+    );
+    const error = decryptionError(() =>
+      decryptSecret(sealed, { kind: "alert_target_secret", targetId: crypto.randomUUID() }, ring),
+    );
+    expect(error).toMatchObject({
+      reason: "mismatch",
+      message: expect.stringMatching(/not bound to this notice target and purpose/),
+    });
     // The same id as a connection's, or as a destination's, is another binding.
     for (const binding of [
       { connectionId: targetA, kind: "destination_secret" },
@@ -136,13 +166,21 @@ describe("secrets", () => {
     expect(bound).toMatch(/^v2\./);
     expect(needsRotation(bound, ring)).toBe(false);
     expect(decryptSecret(bound, managementA, ring)).toBe("sk_legacy");
-    expect(() => decryptSecret(bound, { connectionId: connectionB, kind: "management" }, ring)).toThrow(SecretDecryptionError);
+    expect(() => decryptSecret(bound, { connectionId: connectionB, kind: "management" }, ring)).toThrow(
+      SecretDecryptionError,
+    );
   });
 
   it("does not reseal a v2 value for a row it is not bound to", () => {
     const ring = makeKeyring(k2, [k1]);
-    const sealed = encryptSecret("sk_live_super_secret", { connectionId: connectionA, kind: "server" }, makeKeyring(k1));
-    expect(decryptionError(() => resealSecret(sealed, { connectionId: connectionA, kind: "webhook_token" }, ring)).reason).toBe("mismatch");
+    const sealed = encryptSecret(
+      "sk_live_super_secret",
+      { connectionId: connectionA, kind: "server" },
+      makeKeyring(k1),
+    );
+    expect(
+      decryptionError(() => resealSecret(sealed, { connectionId: connectionA, kind: "webhook_token" }, ring)).reason,
+    ).toBe("mismatch");
   });
 
   it("refuses an unknown key id, a tampered ciphertext and an unknown format", () => {

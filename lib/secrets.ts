@@ -1,6 +1,9 @@
 import "server-only";
+
 import crypto from "node:crypto";
+
 import { z } from "zod";
+
 import { secretKindEnum } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 
@@ -19,7 +22,12 @@ import { env } from "@/lib/env";
  */
 type Keyring = { current: { id: string; key: Buffer }; all: Map<string, Buffer> };
 
-export const secretPurposes = [...secretKindEnum.enumValues, "webhook_token", "destination_secret", "destination_previous_secret"] as const;
+export const secretPurposes = [
+  ...secretKindEnum.enumValues,
+  "webhook_token",
+  "destination_secret",
+  "destination_previous_secret",
+] as const;
 
 /**
  * Where a value is stored: a connection's key of one kind, its webhook URL token, or a secret of one of
@@ -80,7 +88,8 @@ export class SecretDecryptionError extends Error {
 
 function associatedData(binding: SecretBinding): Buffer {
   const parsed = secretBindingSchema.parse(binding);
-  if (!("connectionId" in parsed)) return Buffer.from(`tenant-console/v2/console/${parsed.kind}/${parsed.targetId.toLowerCase()}`, "utf8");
+  if (!("connectionId" in parsed))
+    return Buffer.from(`tenant-console/v2/console/${parsed.kind}/${parsed.targetId.toLowerCase()}`, "utf8");
   const { connectionId, kind, destinationId } = parsed;
   const destination = destinationId ? `/${destinationId.toLowerCase()}` : "";
   return Buffer.from(`tenant-console/v2/${connectionId.toLowerCase()}/${kind}${destination}`, "utf8");
@@ -155,7 +164,9 @@ function open(envelope: Envelope, keyring: Keyring, binding: SecretBinding | und
     const decipher = crypto.createDecipheriv("aes-256-gcm", key, Buffer.from(envelope.iv, "base64url"));
     if (aad) decipher.setAAD(aad);
     decipher.setAuthTag(Buffer.from(envelope.tag, "base64url"));
-    return Buffer.concat([decipher.update(Buffer.from(envelope.ciphertext, "base64url")), decipher.final()]).toString("utf8");
+    return Buffer.concat([decipher.update(Buffer.from(envelope.ciphertext, "base64url")), decipher.final()]).toString(
+      "utf8",
+    );
   } catch {
     // GCM cannot tell a value bound elsewhere from an altered one: both fail the tag.
     throw new SecretDecryptionError(

@@ -1,7 +1,9 @@
 import "server-only";
+
 import { revalidatePath } from "next/cache";
 import { unstable_rethrow } from "next/navigation";
 import type { ZodType } from "zod";
+
 import { authorizeAction, isActionFailure, type ActionFailure, type SessionUser } from "@/lib/auth/guards";
 import type { Role } from "@/lib/auth/roles";
 import { actionCrashMessage } from "@/lib/call-action";

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
+
 import { setUpTestDatabase } from "@/lib/testing/database";
 
 const email = "bootstrap.admin@example.com";

@@ -1,12 +1,13 @@
 import "server-only";
+
 import { startAlerts } from "@/lib/alerts/alerts";
 import { signInSettings } from "@/lib/auth/oidc-config";
 import { countUsers, createUser, UserExistsError } from "@/lib/auth/users";
 import { bindLegacySecrets } from "@/lib/connections/rotate";
 import { getDb } from "@/lib/db";
 import { startForwarding } from "@/lib/destinations/destinations";
-import { startErasureResumption } from "@/lib/erasure/erasure";
 import { env } from "@/lib/env";
+import { startErasureResumption } from "@/lib/erasure/erasure";
 import { logger } from "@/lib/logger";
 import { ensureUpcomingPartitions } from "@/lib/webhooks/partitions";
 import { startWebhookRetentionJob } from "@/lib/webhooks/retention";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { formatRelative, formatUtc } from "./time-format";
 
 const now = Date.parse("2026-11-24T12:00:00.000Z");

@@ -17,7 +17,13 @@ export function formatRelative(iso: string, now: number): string {
   // "just now": a breaker's next probe in 30 s read so.
   if (abs < 45) return seconds > -5 ? "just now" : "in under a minute";
   const [value, unit] =
-    abs < 3600 ? [Math.max(1, Math.round(abs / 60)), "min"] : abs < 86_400 ? [Math.round(abs / 3600), "h"] : abs < 30 * 86_400 ? [Math.round(abs / 86_400), "d"] : [0, ""];
+    abs < 3600
+      ? [Math.max(1, Math.round(abs / 60)), "min"]
+      : abs < 86_400
+        ? [Math.round(abs / 3600), "h"]
+        : abs < 30 * 86_400
+          ? [Math.round(abs / 86_400), "d"]
+          : [0, ""];
   if (!unit) return iso.slice(0, 10);
   return seconds > 0 ? `${value} ${unit} ago` : `in ${value} ${unit}`;
 }

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
+import { describe, expect, it } from "vitest";
+
 import { strictTransportSecurity } from "./transport-security";
 
 // The proxy reads NEXTAUTH_URL through env(), once per process: this file's console is served over https.

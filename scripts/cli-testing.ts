@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+
 import { runCommand, type Cli, type CliIo } from "./cli";
 
 /** What a command did: its exit code and what it printed on each stream. */
@@ -27,10 +28,22 @@ export async function runCommandCapturing(cli: Cli, argv: string[]): Promise<Com
  * it. Seconds per run, so tests keep it for a case that needs no database or another process (a
  * PostgreSQL database, as `env`'s DATABASE_URL) and run the rest in their own process.
  */
-export async function runCommandProcess(name: string, argv: string[], env: Record<string, string | undefined> = {}): Promise<CommandOutcome> {
+export async function runCommandProcess(
+  name: string,
+  argv: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<CommandOutcome> {
   const options = { env: { ...process.env, ...env } };
-  return promisify(execFile)("node_modules/.bin/tsx", ["--conditions=react-server", `scripts/${name}.ts`, ...argv], options).then(
+  return promisify(execFile)(
+    "node_modules/.bin/tsx",
+    ["--conditions=react-server", `scripts/${name}.ts`, ...argv],
+    options,
+  ).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? 1, stdout: error.stdout ?? "", stderr: error.stderr ?? "" }),
+    (error: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: error.code ?? 1,
+      stdout: error.stdout ?? "",
+      stderr: error.stderr ?? "",
+    }),
   );
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+
 import { closeDb, DatabaseBusyError } from "@/lib/db";
 import { EnvError } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
@@ -77,7 +78,11 @@ export async function runCommand(cli: Cli, argv: string[], io: CliIo): Promise<n
 async function runAsProcess(cli: Cli): Promise<void> {
   // The secrets `npm run demo` generated, so the CLI talks to the same database the same way.
   if (fs.existsSync(".env.local")) process.loadEnvFile(".env.local");
-  const io: CliIo = { print: (line) => console.log(line), printError: (line) => console.error(line), readStdin: readProcessStdin };
+  const io: CliIo = {
+    print: (line) => console.log(line),
+    printError: (line) => console.error(line),
+    readStdin: readProcessStdin,
+  };
   const code = await runCommand(cli, process.argv.slice(2), io);
   await closeDb().catch(() => {});
   process.exit(code);

@@ -1,9 +1,10 @@
 import { createConnection, deleteConnection, getConnection, updateConnection } from "@/lib/connections/connections";
-import { isRegion, regions, regionShortNames } from "@/lib/service/regions";
 import { findConnectionIdByName, listConnections } from "@/lib/connections/repository";
 import type { ConnectionMutationResult } from "@/lib/connections/types";
-import { webhookReceiverInfo, webhookUrlFor } from "@/lib/webhooks/url";
 import { env } from "@/lib/env";
+import { isRegion, regions, regionShortNames } from "@/lib/service/regions";
+import { webhookReceiverInfo, webhookUrlFor } from "@/lib/webhooks/url";
+
 import { cliActor, defineCli, parseCommand, requireOption, UsageError, type CliIo } from "./cli";
 
 const usage = `Usage: npm run connections -- <command>
@@ -34,26 +35,36 @@ async function pipedKeys(io: CliIo): Promise<Keys> {
 
 async function readKeys(io: CliIo): Promise<Keys> {
   const e = env();
-  if (e.CONSOLE_MANAGEMENT_KEY) return { managementKey: e.CONSOLE_MANAGEMENT_KEY, serverKey: e.CONSOLE_SERVER_SECRET_KEY ?? "" };
+  if (e.CONSOLE_MANAGEMENT_KEY)
+    return { managementKey: e.CONSOLE_MANAGEMENT_KEY, serverKey: e.CONSOLE_SERVER_SECRET_KEY ?? "" };
   const { managementKey, serverKey } = await pipedKeys(io);
-  if (!managementKey) throw new UsageError("No management key: set CONSOLE_MANAGEMENT_KEY or pipe it on standard input.");
+  if (!managementKey)
+    throw new UsageError("No management key: set CONSOLE_MANAGEMENT_KEY or pipe it on standard input.");
   return { managementKey, serverKey: serverKey || e.CONSOLE_SERVER_SECRET_KEY || "" };
 }
 
 /** The keys set-keys replaces: either may be empty (kept), not both. */
 async function readReplacementKeys(io: CliIo): Promise<Keys> {
   const e = env();
-  if (e.CONSOLE_MANAGEMENT_KEY || e.CONSOLE_SERVER_SECRET_KEY) return { managementKey: e.CONSOLE_MANAGEMENT_KEY ?? "", serverKey: e.CONSOLE_SERVER_SECRET_KEY ?? "" };
+  if (e.CONSOLE_MANAGEMENT_KEY || e.CONSOLE_SERVER_SECRET_KEY)
+    return { managementKey: e.CONSOLE_MANAGEMENT_KEY ?? "", serverKey: e.CONSOLE_SERVER_SECRET_KEY ?? "" };
   const { managementKey, serverKey } = await pipedKeys(io);
   if (!managementKey && !serverKey) {
-    throw new UsageError("No key given: set CONSOLE_MANAGEMENT_KEY and/or CONSOLE_SERVER_SECRET_KEY, or pipe them on standard input (the management key on the first line, empty to keep it; the server key on the second).");
+    throw new UsageError(
+      "No key given: set CONSOLE_MANAGEMENT_KEY and/or CONSOLE_SERVER_SECRET_KEY, or pipe them on standard input (the management key on the first line, empty to keep it; the server key on the second).",
+    );
   }
   return { managementKey, serverKey };
 }
 
 /** What add and set-keys give the connection's lib function beside its name and region: the keys, and the flags as the web form's buttons. */
 function keyInput(keys: Keys, flags: KeyFlags) {
-  return { ...keys, serverSecondaryKey: "", saveUnverified: flags.unverified ?? false, allowSameKey: flags["allow-same-tenant"] ?? false };
+  return {
+    ...keys,
+    serverSecondaryKey: "",
+    saveUnverified: flags.unverified ?? false,
+    allowSameKey: flags["allow-same-tenant"] ?? false,
+  };
 }
 
 /** The flag or option that answers a refused add, as the web form's buttons do. */
@@ -74,9 +85,15 @@ export const connectionsCli = defineCli(import.meta.url, usage, async (argv, io)
     case "add": {
       const name = requireOption("name", values.name);
       if (!isRegion(values.region)) throw new UsageError(`--region must be one of ${regions.join(", ")}.`);
-      const result = await createConnection(cliActor, { name, region: values.region, ...keyInput(await readKeys(io), values) });
+      const result = await createConnection(cliActor, {
+        name,
+        region: values.region,
+        ...keyInput(await readKeys(io), values),
+      });
       if (!result.ok) throw new Error(`${result.error}${addFailureHint(result)}`);
-      io.print(`Added ${name} (${regionShortNames[values.region]}, ${result.verified ? "key verified" : "unverified"}).`);
+      io.print(
+        `Added ${name} (${regionShortNames[values.region]}, ${result.verified ? "key verified" : "unverified"}).`,
+      );
       io.print(`Webhook URL: ${await webhookUrlFor(result.id)}`);
       return;
     }
@@ -84,7 +101,8 @@ export const connectionsCli = defineCli(import.meta.url, usage, async (argv, io)
       return setKeys(requireOption("name", values.name), values, io);
     case "list": {
       const all = await listConnections();
-      if (all.length === 0) io.print("No connections yet. Add one with: npm run connections -- add --name N --region us");
+      if (all.length === 0)
+        io.print("No connections yet. Add one with: npm run connections -- add --name N --region us");
       for (const c of all) {
         const keys = (["management", "server", "server_secondary"] as const)
           .map((kind) => (c.keys[kind] ? `${kind} …${c.keys[kind].last4}` : null))
@@ -93,7 +111,9 @@ export const connectionsCli = defineCli(import.meta.url, usage, async (argv, io)
         // One unreadable URL (see "Bound to its row" in the README) is named in its row, not the end of the list.
         const receiver = await webhookReceiverInfo(c.id);
         const url = receiver?.url ?? receiver?.unreadable;
-        io.print(`${c.name}\t${regionShortNames[c.region]}\t${c.verifiedAt ? "verified" : "unverified"}\t${keys}\t${url}`);
+        io.print(
+          `${c.name}\t${regionShortNames[c.region]}\t${c.verifiedAt ? "verified" : "unverified"}\t${keys}\t${url}`,
+        );
       }
       return;
     }
@@ -117,9 +137,18 @@ async function setKeys(name: string, flags: KeyFlags, io: CliIo): Promise<void> 
   const current = id ? await getConnection(id) : undefined;
   if (!id || !current) throw new Error(`No connection named ${name}.`);
   const keys = await readReplacementKeys(io);
-  const result = await updateConnection(cliActor, { id, name: current.name, region: current.region, ...keyInput(keys, flags), removeServerSecondaryKey: false });
+  const result = await updateConnection(cliActor, {
+    id,
+    name: current.name,
+    region: current.region,
+    ...keyInput(keys, flags),
+    removeServerSecondaryKey: false,
+  });
   // The region is the connection's: a key of another region is said by the lib, and changed on its page.
   if (!result.ok) throw new Error(`${result.error}${result.suggestedRegion ? "" : addFailureHint(result)}`);
-  const replaced = [keys.managementKey ? `management key (${result.verified ? "verified" : "unverified"})` : null, keys.serverKey ? "server API secret key" : null].filter(Boolean);
+  const replaced = [
+    keys.managementKey ? `management key (${result.verified ? "verified" : "unverified"})` : null,
+    keys.serverKey ? "server API secret key" : null,
+  ].filter(Boolean);
   io.print(`Replaced ${current.name}'s ${replaced.join(" and ")}.`);
 }

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+
 import { setThresholds } from "@/lib/alerts/alerts";
 
 /** How a demo stack's console evaluates alerts, where it sends their notices, and the first connection's thresholds. */
@@ -48,7 +49,11 @@ export const demoAlertSecret = () => `whsec_${crypto.randomBytes(24).toString("b
  * The console's alert settings for the demo. The sink listens on 127.0.0.1 over http, which the guarded
  * client refuses unless CONSOLE_FORWARD_ALLOWED_HOSTS names it (the demo stack sets it for the tenant app too).
  */
-export function demoAlertEnv(sink: { webhookUrl: string; smtpUrl: string }, secret: string, alerts = DEMO_ALERTS): Record<string, string> {
+export function demoAlertEnv(
+  sink: { webhookUrl: string; smtpUrl: string },
+  secret: string,
+  alerts = DEMO_ALERTS,
+): Record<string, string> {
   return {
     CONSOLE_ALERT_EVALUATE_SECONDS: String(alerts.evaluateSeconds),
     CONSOLE_ALERT_HOLD_SECONDS: String(alerts.holdSeconds),
@@ -60,7 +65,10 @@ export function demoAlertEnv(sink: { webhookUrl: string; smtpUrl: string }, secr
 }
 
 /** Lowers the first connection's thresholds (audited as "seed", as an admin's change on the Alerts page would be). */
-export async function seedDemoAlertThresholds(connection: { id: string; name: string }, alerts = DEMO_ALERTS): Promise<void> {
+export async function seedDemoAlertThresholds(
+  connection: { id: string; name: string },
+  alerts = DEMO_ALERTS,
+): Promise<void> {
   const result = await setThresholds(seedActor, { connectionId: connection.id, ...alerts.thresholds });
   if (!result.ok) throw new Error(`Could not set the demo's alert thresholds of ${connection.name}: ${result.error}`);
 }

@@ -1,7 +1,8 @@
 import { and, eq, like, sql } from "drizzle-orm";
-import { BULK_TENANT_PREFIX, bulkLoad, type BulkLoadResult } from "@/tooling/bulk-load";
+
 import { getDb } from "@/lib/db";
 import { webhookEvents } from "@/lib/db/schema";
+import { BULK_TENANT_PREFIX, bulkLoad, type BulkLoadResult } from "@/tooling/bulk-load";
 
 /**
  * A week of demo history, so every card and chart of the overview has data from the first minute:
@@ -13,7 +14,10 @@ export const DEMO_HISTORY = { days: 7, events: 3_000, rejections: 30, users: 60,
 
 export type HistoryConnection = { id: string; name: string; tenantId: string };
 
-export async function backfillDemoHistory(connections: readonly HistoryConnection[], now = new Date()): Promise<BulkLoadResult> {
+export async function backfillDemoHistory(
+  connections: readonly HistoryConnection[],
+  now = new Date(),
+): Promise<BulkLoadResult> {
   const { days, events, rejections, users, idPrefix } = DEMO_HISTORY;
   const db = await getDb();
   const loaded = await bulkLoad(db, {

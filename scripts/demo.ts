@@ -1,11 +1,13 @@
 import path from "node:path";
+
 import { STORY_INCIDENTS } from "@/emulator/server";
 import { roleForGroups } from "@/lib/auth/sso-claims";
 import { errorMessage } from "@/lib/error-message";
+import { demoOidcGroups, demoOidcUsers } from "@/tooling/oidc-users";
+
 import { DEMO_ALERTS } from "./demo-alerts";
 import { DEMO_OIDC_NAME, demoUsers, logTail, startDemoStack, terminal, type DemoStack } from "./demo-stack";
 import { readPort } from "./ports.mjs";
-import { demoOidcGroups, demoOidcUsers } from "@/tooling/oidc-users";
 
 /**
  * npm run demo: the demo stack (scripts/demo-stack.ts) on http://127.0.0.1:PORT (3000), the emulator on
@@ -23,7 +25,9 @@ const port = (env: (typeof PORT_VARIABLES)[number], fallback: number) => ({ port
 function ssoOutcome(groups: string[], emailVerified: boolean): string {
   if (!emailVerified) return "refused: email not verified";
   const role = roleForGroups(groups, { adminGroups: [demoOidcGroups.admin], supportGroups: [demoOidcGroups.support] });
-  return role ? `${role} (groups: ${groups.join(", ")})` : `refused: in no console group (groups: ${groups.join(", ")})`;
+  return role
+    ? `${role} (groups: ${groups.join(", ")})`
+    : `refused: in no console group (groups: ${groups.join(", ")})`;
 }
 
 /** What the story makes the alerts do, for the banner (docs/demo.md says the same). */
@@ -46,7 +50,14 @@ function alertsLines(stack: DemoStack): string {
 function banner(stack: DemoStack): string {
   const { badSignatures, outage } = STORY_INCIDENTS;
   const relative = path.relative(process.cwd(), stack.logFile);
-  const urls = [stack.consoleUrl, stack.emulator.url, stack.oidcIssuer, stack.tenantApp.url, stack.noticeSink.pageUrl, stack.noticeSink.smtpUrl];
+  const urls = [
+    stack.consoleUrl,
+    stack.emulator.url,
+    stack.oidcIssuer,
+    stack.tenantApp.url,
+    stack.noticeSink.pageUrl,
+    stack.noticeSink.smtpUrl,
+  ];
   const ports = urls.map((url, i) => `${PORT_VARIABLES[i]}=${new URL(url).port}`).join(" ");
   return `
   Tenant Console demo is running: ${stack.consoleUrl}
@@ -84,7 +95,9 @@ const TENANT_APP_OUTAGE = { atSeconds: 120, seconds: 360 } as const;
 const startedAt = Date.now();
 
 async function main() {
-  terminal.out("Starting the demo: database with a week of history, service emulator, single sign-on, notice sink, console…\n");
+  terminal.out(
+    "Starting the demo: database with a week of history, service emulator, single sign-on, notice sink, console…\n",
+  );
   const stack = await startDemoStack({
     console: port("PORT", 3000),
     emulator: port("EMULATOR_PORT", 4010),
@@ -105,11 +118,16 @@ async function main() {
   process.once("SIGTERM", shutdown);
   void stack.consoleExited.then(async (code) => {
     if (stopping) return;
-    terminal.err(`\nThe console stopped (exit code ${code}). Its last lines, from ${stack.logFile}:\n${logTail(stack.logFile)}\n`);
+    terminal.err(
+      `\nThe console stopped (exit code ${code}). Its last lines, from ${stack.logFile}:\n${logTail(stack.logFile)}\n`,
+    );
     await stack.stop();
     process.exit(code || 1);
   });
-  setTimeout(() => stack.tenantApp.failFor(TENANT_APP_OUTAGE.seconds * 1000), TENANT_APP_OUTAGE.atSeconds * 1000).unref();
+  setTimeout(
+    () => stack.tenantApp.failFor(TENANT_APP_OUTAGE.seconds * 1000),
+    TENANT_APP_OUTAGE.atSeconds * 1000,
+  ).unref();
   terminal.out(banner(stack));
 }
 

@@ -1,11 +1,17 @@
 import { listConnections } from "@/lib/connections/connections";
 import { findConnectionIdByName } from "@/lib/connections/repository";
 import { SIGNING_MODE_VALUES, type SigningModeName } from "@/lib/destinations/constants";
-import { createDestination, listDestinationChoices, listDestinations, removeDestination } from "@/lib/destinations/destinations";
+import {
+  createDestination,
+  listDestinationChoices,
+  listDestinations,
+  removeDestination,
+} from "@/lib/destinations/destinations";
 import { cancelReplay, continueReplays, getReplayProgress, startReplay } from "@/lib/destinations/replay";
 import type { DestinationSummary } from "@/lib/destinations/types";
 import { ALL_TYPES } from "@/lib/webhooks/constants";
 import { eventFiltersSchema } from "@/lib/webhooks/schemas";
+
 import { cliActor, defineCli, parseCommand, requireOption, UsageError, type CliIo } from "./cli";
 
 const usage = `Usage: npm run destinations -- <command>
@@ -40,7 +46,11 @@ function readSigning(value = "service"): SigningModeName {
 }
 
 /** A comma-separated option as a list; empty (every one) when not given. */
-const readList = (value: string | undefined) => (value ?? "").split(",").map((v) => v.trim()).filter(Boolean);
+const readList = (value: string | undefined) =>
+  (value ?? "")
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 const listWords = (values: readonly string[] | null) => (values?.length ? values.join(",") : "all");
 
@@ -55,7 +65,9 @@ function destinationLine(connection: string, d: DestinationSummary): string {
   const state = d.health.state === "off" || d.health.state === "paused" ? d.health.state : "on";
   const types = `types: ${listWords(d.eventTypes)}`;
   const methods = `methods: ${listWords(d.verificationMethods)}`;
-  return [connection, d.name, d.url, state, signingFlag(d.signing), types, methods, `${d.health.pending} pending`].join("\t");
+  return [connection, d.name, d.url, state, signingFlag(d.signing), types, methods, `${d.health.pending} pending`].join(
+    "\t",
+  );
 }
 
 export const destinationsCli = defineCli(import.meta.url, usage, async (argv, io) => {
@@ -81,10 +93,24 @@ export const destinationsCli = defineCli(import.meta.url, usage, async (argv, io
       const eventTypes = readList(values.types);
       const verificationMethods = readList(values.methods);
       const connectionId = await requireConnectionId(connection);
-      const extra = { includeUnverified: values["include-unverified"] === true, maxPerSecond: values["max-per-second"] };
-      const result = await createDestination(cliActor, { connectionId, name, url, signing, eventTypes, verificationMethods, ...extra });
+      const extra = {
+        includeUnverified: values["include-unverified"] === true,
+        maxPerSecond: values["max-per-second"],
+      };
+      const result = await createDestination(cliActor, {
+        connectionId,
+        name,
+        url,
+        signing,
+        eventTypes,
+        verificationMethods,
+        ...extra,
+      });
       if (!result.ok) throw new Error(result.error);
-      const options = [extra.maxPerSecond ? `, at most ${extra.maxPerSecond.trim()} per second` : "", extra.includeUnverified ? ", unverified events included" : ""].join("");
+      const options = [
+        extra.maxPerSecond ? `, at most ${extra.maxPerSecond.trim()} per second` : "",
+        extra.includeUnverified ? ", unverified events included" : "",
+      ].join("");
       io.print(
         `Added ${result.name} to ${connection}: ${url}, signing ${signingFlag(signing)}, event types ${listWords(eventTypes)}, verification methods ${listWords(verificationMethods)}${options}.`,
       );
@@ -95,14 +121,18 @@ export const destinationsCli = defineCli(import.meta.url, usage, async (argv, io
       return;
     }
     case "list": {
-      const only = values.connection === undefined ? undefined : await requireConnectionId(requireOption("connection", values.connection));
+      const only =
+        values.connection === undefined
+          ? undefined
+          : await requireConnectionId(requireOption("connection", values.connection));
       const lines: string[] = [];
       for (const c of await listConnections()) {
         if (only && c.id !== only) continue;
         // The operator at the console's own shell sees what an admin sees.
         for (const d of await listDestinations(c.id, "admin")) lines.push(destinationLine(c.name, d));
       }
-      if (lines.length === 0) io.print("No destinations yet. Add one with: npm run destinations -- add --connection C --name N --url URL");
+      if (lines.length === 0)
+        io.print("No destinations yet. Add one with: npm run destinations -- add --connection C --name N --url URL");
       for (const line of lines) io.print(line);
       return;
     }
@@ -110,7 +140,9 @@ export const destinationsCli = defineCli(import.meta.url, usage, async (argv, io
       const connection = requireOption("connection", values.connection);
       const name = requireOption("name", values.name);
       const connectionId = await requireConnectionId(connection);
-      const destination = (await listDestinationChoices(connectionId)).find((d) => d.name.toLowerCase() === name.toLowerCase());
+      const destination = (await listDestinationChoices(connectionId)).find(
+        (d) => d.name.toLowerCase() === name.toLowerCase(),
+      );
       if (!destination) throw new Error(`${connection} has no destination named ${name}.`);
       const result = await removeDestination(cliActor, { connectionId, destinationId: destination.id });
       if (!result.ok) throw new Error(result.error);
@@ -135,30 +167,51 @@ const STALLED_MS = 60_000;
 
 /** An ISO 8601 time option, read as the log reads its time filters. */
 function readTime(flag: string, value: string): string {
-  if (!eventFiltersSchema.shape.receivedFrom.safeParse(value).success) throw new UsageError(`--${flag} must be an ISO 8601 time with its offset, e.g. 2026-01-31T12:00:00Z.`);
+  if (!eventFiltersSchema.shape.receivedFrom.safeParse(value).success)
+    throw new UsageError(`--${flag} must be an ISO 8601 time with its offset, e.g. 2026-01-31T12:00:00Z.`);
   return value;
 }
 
-async function replay(values: { connection?: string; name?: string; since?: string; until?: string }, io: CliIo): Promise<void> {
+async function replay(
+  values: { connection?: string; name?: string; since?: string; until?: string },
+  io: CliIo,
+): Promise<void> {
   const connection = requireOption("connection", values.connection);
   const name = requireOption("name", values.name);
   const since = readTime("since", requireOption("since", values.since));
   const until = values.until === undefined ? undefined : readTime("until", requireOption("until", values.until));
   if (until && Date.parse(until) <= Date.parse(since)) throw new UsageError("--until must be later than --since.");
   const connectionId = await requireConnectionId(connection);
-  const destination = (await listDestinationChoices(connectionId)).find((d) => d.name.toLowerCase() === name.toLowerCase());
+  const destination = (await listDestinationChoices(connectionId)).find(
+    (d) => d.name.toLowerCase() === name.toLowerCase(),
+  );
   if (!destination) throw new Error(`${connection} has no destination named ${name}.`);
   // The log's own filters for this window: every event type, received from --since to --until.
-  const filters = new URLSearchParams({ connectionId, type: ALL_TYPES, receivedFrom: since, ...(until ? { receivedTo: until } : {}) }).toString();
+  const filters = new URLSearchParams({
+    connectionId,
+    type: ALL_TYPES,
+    receivedFrom: since,
+    ...(until ? { receivedTo: until } : {}),
+  }).toString();
   const started = await startReplay(cliActor, { connectionId, destinationId: destination.id, filters });
-  if (!started.ok) throw new Error(started.runningReplayId ? `${started.error} To cancel it: npm run destinations -- cancel-replay --replay ${started.runningReplayId}` : started.error);
+  if (!started.ok)
+    throw new Error(
+      started.runningReplayId
+        ? `${started.error} To cancel it: npm run destinations -- cancel-replay --replay ${started.runningReplayId}`
+        : started.error,
+    );
   const progress = await waitUntilQueued(started.replayId);
   const window = `received from ${since} to ${until ?? "now"}`;
   io.print(`Queued ${events(progress.queued)} ${window} to ${destination.name} (replay ${started.replayId}).`);
   if (started.skippedUnverifiedWhy) io.print(started.skippedUnverifiedWhy);
-  if (started.skippedByFilters > 0) io.print(`${events(started.skippedByFilters)} left out by ${destination.name}'s own event types and verification methods.`);
+  if (started.skippedByFilters > 0)
+    io.print(
+      `${events(started.skippedByFilters)} left out by ${destination.name}'s own event types and verification methods.`,
+    );
   if (progress.state === "cancelled") io.print("It was cancelled while it queued: what waits will not be sent.");
-  io.print(`The console's forwarding workers send them. Follow it: GET /api/replays/${started.replayId} (an admin's token), or the log's Replay… dialog.`);
+  io.print(
+    `The console's forwarding workers send them. Follow it: GET /api/replays/${started.replayId} (an admin's token), or the log's Replay… dialog.`,
+  );
   io.print(`Cancel it: npm run destinations -- cancel-replay --replay ${started.replayId}`);
 }
 
@@ -172,13 +225,21 @@ async function waitUntilQueued(replayId: string) {
     if (!progress) throw new Error("The replay was removed with its destination while it queued.");
     if (progress.state !== "queuing") return progress;
     if (progress.queued !== queued) [queued, lastMoved] = [progress.queued, Date.now()];
-    else if (Date.now() - lastMoved > STALLED_MS) throw new Error(`The replay ${replayId} has queued ${count(queued)} of ${count(progress.total)} and made no progress for a minute: is its destination turned off? It goes on when it is turned on.`);
+    else if (Date.now() - lastMoved > STALLED_MS)
+      throw new Error(
+        `The replay ${replayId} has queued ${count(queued)} of ${count(progress.total)} and made no progress for a minute: is its destination turned off? It goes on when it is turned on.`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
 async function cancel(replayId: string, io: CliIo): Promise<void> {
   const result = await cancelReplay(cliActor, { replayId });
-  if (!result.ok) throw new Error(result.error === "Check the request." ? `--replay must be a replay's id (a UUID), not ${replayId}.` : result.error);
+  if (!result.ok)
+    throw new Error(
+      result.error === "Check the request."
+        ? `--replay must be a replay's id (a UUID), not ${replayId}.`
+        : result.error,
+    );
   io.print(`Cancelled replay ${replayId}: ${events(result.cancelled)} that waited will not be sent.`);
 }

@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
+
 import { openApiDocument } from "@/lib/api-docs/api-docs";
 import { routeReference, withRouteReference } from "@/lib/api-docs/reference";
+
 import { defineCli } from "./cli";
 
 /** Rewrites the route reference in docs/api.md from the OpenAPI document (the rest of the file is left as written). */

@@ -4,6 +4,7 @@ import { countsInWords } from "@/lib/erasure/display";
 import { eraseEndUserData, previewEndUserErasure } from "@/lib/erasure/erasure";
 import { endUserErasureSchema } from "@/lib/erasure/schemas";
 import { userPseudonym } from "@/lib/erasure/user-hash";
+
 import { cliActor, defineCli, parseCommand, requireOption } from "./cli";
 
 const usage = `Usage: npm run erase -- --user-id U [--connection C] [--dry-run]
@@ -21,21 +22,34 @@ const usage = `Usage: npm run erase -- --user-id U [--connection C] [--dry-run]
 async function readConnection(value: string | undefined): Promise<string | null> {
   if (value === undefined) return null;
   const connection = requireOption("connection", value);
-  const id = (await findConnectionIdByName(connection)) ?? (endUserErasureSchema.shape.connectionId.safeParse(connection).data ?? undefined);
+  const id =
+    (await findConnectionIdByName(connection)) ??
+    endUserErasureSchema.shape.connectionId.safeParse(connection).data ??
+    undefined;
   if (!id) throw new Error(`No connection named ${connection}.`);
   return id;
 }
 
 export const eraseCli = defineCli(import.meta.url, usage, async (argv, io) => {
   // One command, so no command's name before the options, as parseCommand reads them.
-  const { values } = parseCommand(["erase", ...argv], { "user-id": { type: "string" }, connection: { type: "string" }, "dry-run": { type: "boolean" } });
-  const input = { userId: requireOption("user-id", values["user-id"]), connectionId: await readConnection(values.connection) };
+  const { values } = parseCommand(["erase", ...argv], {
+    "user-id": { type: "string" },
+    connection: { type: "string" },
+    "dry-run": { type: "boolean" },
+  });
+  const input = {
+    userId: requireOption("user-id", values["user-id"]),
+    connectionId: await readConnection(values.connection),
+  };
   if (values["dry-run"]) {
     const preview = await previewEndUserErasure(input);
     if (!preview.ok) throw new Error(preview.error);
     for (const c of preview.connections) io.print(`${c.connectionName}\t${countsInWords(c)}`);
-    io.print(`Would erase ${countsInWords(preview.total)} in ${preview.connectionName ?? "every connection"}; nothing was erased.`);
-    if (preview.erasedBefore.count > 0) io.print(`Erased before: ${preview.erasedBefore.count} time(s), last at ${preview.erasedBefore.lastAt}.`);
+    io.print(
+      `Would erase ${countsInWords(preview.total)} in ${preview.connectionName ?? "every connection"}; nothing was erased.`,
+    );
+    if (preview.erasedBefore.count > 0)
+      io.print(`Erased before: ${preview.erasedBefore.count} time(s), last at ${preview.erasedBefore.lastAt}.`);
     return;
   }
   const result = await eraseEndUserData(cliActor, input);

@@ -1,5 +1,6 @@
 import { bindLegacySecrets } from "@/lib/connections/rotate";
 import { getDb, targetFromEnv } from "@/lib/db";
+
 import { defineCli } from "./cli";
 
 defineCli(import.meta.url, "Usage: npm run db:migrate", async (_argv, io) => {

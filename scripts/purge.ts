@@ -1,5 +1,6 @@
 import { env } from "@/lib/env";
 import { purgeWebhookData } from "@/lib/webhooks/retention";
+
 import { defineCli } from "./cli";
 
 defineCli(import.meta.url, "Usage: npm run purge", async (_argv, io) => {

@@ -1,4 +1,5 @@
 import { rotateStoredSecrets } from "@/lib/connections/rotate";
+
 import { defineCli, parseCommand, UsageError } from "./cli";
 
 const usage = `Usage: npm run secrets -- <command>

@@ -1,7 +1,8 @@
-import { API_TOKEN_PREFIX } from "@/lib/tokens/constants";
 import { findUserByEmail } from "@/lib/auth/users";
+import { API_TOKEN_PREFIX } from "@/lib/tokens/constants";
 import { createApiToken, listApiTokens, revokeApiTokenByName, type TokenCreator } from "@/lib/tokens/tokens";
 import type { ApiTokenView } from "@/lib/tokens/types";
+
 import { cliActor, defineCli, parseCommand, requireOption, UsageError } from "./cli";
 
 const usage = `Usage: npm run tokens -- <command>
@@ -31,7 +32,16 @@ async function creatorFor(email: string | undefined): Promise<TokenCreator> {
 function tokenLine(t: ApiTokenView): string {
   const from = t.lastUsedAddress ? ` from ${t.lastUsedAddress}` : "";
   const lastUse = t.lastUsedAt ? `last used ${t.lastUsedAt}${from}` : "never used";
-  return [t.name, t.role, t.scopes.join(","), t.status, `by ${t.createdBy ?? "cli"}`, `created ${t.createdAt}`, `expires ${t.expiresAt ?? "never"}`, lastUse].join("\t");
+  return [
+    t.name,
+    t.role,
+    t.scopes.join(","),
+    t.status,
+    `by ${t.createdBy ?? "cli"}`,
+    `created ${t.createdAt}`,
+    `expires ${t.expiresAt ?? "never"}`,
+    lastUse,
+  ].join("\t");
 }
 
 export const tokensCli = defineCli(import.meta.url, usage, async (argv, io) => {
@@ -47,7 +57,10 @@ export const tokensCli = defineCli(import.meta.url, usage, async (argv, io) => {
       const name = requireOption("name", values.name);
       const role = requireOption("role", values.role);
       if (role !== "admin" && role !== "support") throw new UsageError("--role must be admin or support.");
-      const scopes = (values.scope ?? "api").split(",").map((s) => s.trim()).filter(Boolean);
+      const scopes = (values.scope ?? "api")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       const expiresInDays = parseDays(values["expires-in-days"]);
       const created = await createApiToken(await creatorFor(values.user), { name, role, scopes, expiresInDays });
       if (!created.ok) throw new Error(created.error);
@@ -57,7 +70,8 @@ export const tokensCli = defineCli(import.meta.url, usage, async (argv, io) => {
     }
     case "list": {
       const tokens = await listApiTokens();
-      if (tokens.length === 0) io.print("No API tokens yet. Make one with: npm run tokens -- create --name N --role support");
+      if (tokens.length === 0)
+        io.print("No API tokens yet. Make one with: npm run tokens -- create --name N --role support");
       for (const t of tokens) io.print(tokenLine(t));
       return;
     }

@@ -1,10 +1,12 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { execFileSync } from "node:child_process";
+
 import { STORY_INCIDENTS } from "@/emulator/server";
 import { errorMessage } from "@/lib/error-message";
+
 import { TOUR_ALERTS } from "./demo-alerts";
 import { demoUsers, logTail, startDemoStack, terminal, type DemoStack } from "./demo-stack";
 import { readPort } from "./ports.mjs";
@@ -47,7 +49,8 @@ function playwrightRegistry(packageRoot: string): string {
   if (fromEnv) return path.resolve(fromEnv);
   const home = os.homedir();
   if (process.platform === "darwin") return path.join(home, "Library", "Caches", "ms-playwright");
-  if (process.platform === "win32") return path.join(process.env.LOCALAPPDATA ?? path.join(home, "AppData", "Local"), "ms-playwright");
+  if (process.platform === "win32")
+    return path.join(process.env.LOCALAPPDATA ?? path.join(home, "AppData", "Local"), "ms-playwright");
   return path.join(process.env.XDG_CACHE_HOME ?? path.join(home, ".cache"), "ms-playwright");
 }
 
@@ -61,9 +64,13 @@ function playwrightRegistry(packageRoot: string): string {
 function prepareVideoRecording(): { ffmpeg: string } | { missing: string } {
   const require = createRequire(import.meta.url);
   const packageRoot = path.dirname(require.resolve("playwright-core/package.json"));
-  const browsers = JSON.parse(fs.readFileSync(path.join(packageRoot, "browsers.json"), "utf8")) as { browsers: Array<{ name: string; revision: string }> };
+  const browsers = JSON.parse(fs.readFileSync(path.join(packageRoot, "browsers.json"), "utf8")) as {
+    browsers: Array<{ name: string; revision: string }>;
+  };
   const revision = browsers.browsers.find((b) => b.name === "ffmpeg")?.revision;
-  const executable = { linux: "ffmpeg-linux", darwin: "ffmpeg-mac", win32: "ffmpeg-win64.exe" }[process.platform as string];
+  const executable = { linux: "ffmpeg-linux", darwin: "ffmpeg-mac", win32: "ffmpeg-win64.exe" }[
+    process.platform as string
+  ];
   if (!revision || !executable) return { missing: `Playwright has no video recorder for ${process.platform}` };
   const chosen = process.env.TOUR_FFMPEG;
   if (chosen === "") return { missing: "TOUR_FFMPEG is set empty" };
@@ -82,7 +89,27 @@ function prepareVideoRecording(): { ffmpeg: string } | { missing: string } {
 
 /** Playwright's recording at a size for the repository: VP9 at constant quality, under ~5 MB. */
 function compressVideo(ffmpeg: string, raw: string, target: string): void {
-  execFileSync(ffmpeg, ["-loglevel", "error", "-y", "-i", raw, "-an", "-c:v", "libvpx-vp9", "-b:v", "0", "-crf", "45", "-deadline", "good", "-cpu-used", "4", "-row-mt", "1", target]);
+  execFileSync(ffmpeg, [
+    "-loglevel",
+    "error",
+    "-y",
+    "-i",
+    raw,
+    "-an",
+    "-c:v",
+    "libvpx-vp9",
+    "-b:v",
+    "0",
+    "-crf",
+    "45",
+    "-deadline",
+    "good",
+    "-cpu-used",
+    "4",
+    "-row-mt",
+    "1",
+    target,
+  ]);
 }
 
 const startedAt = Date.now();
@@ -96,7 +123,9 @@ async function main() {
   const { TOUR_STEPS } = await import("@/tooling/tour/steps");
   const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
   if (!fs.existsSync(chromiumPath)) {
-    throw new Error(`The tour needs Chromium at ${chromiumPath}: sudo apt-get install -y chromium (or set CHROMIUM_PATH).`);
+    throw new Error(
+      `The tour needs Chromium at ${chromiumPath}: sudo apt-get install -y chromium (or set CHROMIUM_PATH).`,
+    );
   }
 
   say("Starting the demo stack for the tour…");
@@ -113,19 +142,38 @@ async function main() {
   });
   const browser = await chromium.launch({
     executablePath: chromiumPath,
-    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   try {
     // Play the story's first half-minute at once (virtual time), so its rotated-key burst is in the log.
     const skipTo = STORY_INCIDENTS.badSignatures.atSeconds + 5;
-    await fetch(`${stack.emulator.url}/_emulator/clock/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ seconds: skipTo }) });
-    const context = { user: demoUsers[0], connectionName: stack.connectionNames[0] ?? "Acme", tenantApp: stack.tenantApp };
+    await fetch(`${stack.emulator.url}/_emulator/clock/advance`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ seconds: skipTo }),
+    });
+    const context = {
+      user: demoUsers[0],
+      connectionName: stack.connectionNames[0] ?? "Acme",
+      tenantApp: stack.tenantApp,
+    };
     fs.mkdirSync(outDir, { recursive: true });
 
     if ("ffmpeg" in video) {
       say(`Recording the video (ffmpeg: ${video.ffmpeg})…`);
       const rawDir = path.join(dataDir, "video");
-      const recording = await browser.newContext({ baseURL: stack.consoleUrl, viewport: TOUR_VIEWPORT, recordVideo: { dir: rawDir, size: TOUR_VIEWPORT } });
+      const recording = await browser.newContext({
+        baseURL: stack.consoleUrl,
+        viewport: TOUR_VIEWPORT,
+        recordVideo: { dir: rawDir, size: TOUR_VIEWPORT },
+      });
       const page = await recording.newPage();
       await playTour(page, { context, variants: [], pauseMs: VIDEO_PAUSE_MS, log: say });
       const recorded = page.video();
@@ -138,11 +186,17 @@ async function main() {
           say(`Could not shrink the video (${errorMessage(error)}); keeping Playwright's recording as it is.`);
           fs.copyFileSync(raw, VIDEO_FILE);
         }
-        say(`Video: ${path.relative(process.cwd(), VIDEO_FILE)} (${(fs.statSync(VIDEO_FILE).size / 1_048_576).toFixed(1)} MB)`);
+        say(
+          `Video: ${path.relative(process.cwd(), VIDEO_FILE)} (${(fs.statSync(VIDEO_FILE).size / 1_048_576).toFixed(1)} MB)`,
+        );
       }
     } else {
-      say(`No video this time (${video.missing}); writing the screenshots only, and leaving docs/tour/tour.webm as it was.`);
-      say("To record it: sudo apt-get install -y --no-install-recommends ffmpeg (or `npx playwright install ffmpeg` where downloads work).");
+      say(
+        `No video this time (${video.missing}); writing the screenshots only, and leaving docs/tour/tour.webm as it was.`,
+      );
+      say(
+        "To record it: sudo apt-get install -y --no-install-recommends ffmpeg (or `npx playwright install ffmpeg` where downloads work).",
+      );
     }
 
     say(`Taking the screenshots (${TOUR_VARIANTS.map((v) => v.name).join(", ")})…`);
@@ -151,7 +205,9 @@ async function main() {
     const report = await playTour(await pictures.newPage(), { context, screenshotDir: outDir, log: say });
     await pictures.close();
     const done = TOUR_STEPS.length - report.skipped.length;
-    say(`\nThe tour: ${done} of ${TOUR_STEPS.length} steps, ${report.screenshots.length} screenshots in ${path.relative(process.cwd(), outDir)}/.`);
+    say(
+      `\nThe tour: ${done} of ${TOUR_STEPS.length} steps, ${report.screenshots.length} screenshots in ${path.relative(process.cwd(), outDir)}/.`,
+    );
     for (const { step, reason } of report.skipped) say(`  skipped ${step}: ${reason}`);
     for (const { step, note } of report.notes) say(`  note on ${step}: ${note}`);
   } finally {

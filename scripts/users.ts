@@ -3,6 +3,7 @@ import { roles, type Role } from "@/lib/auth/roles";
 import { unlockSignIn } from "@/lib/auth/throttle";
 import { createUser, listUsers, revokeSessions, setUserDisabled, setUserPassword, setUserRole } from "@/lib/auth/users";
 import { getDb, type Transaction } from "@/lib/db";
+
 import { cliActor, defineCli, parseCommand, UsageError, type CliIo } from "./cli";
 
 const usage = `Usage: npm run users -- <command>
@@ -60,11 +61,25 @@ export const usersCli = defineCli(import.meta.url, usage, async (argv, io) => {
       const email = requireEmail(values.email);
       const role = requireRole(values.role);
       // Read before the transaction opens: it must not stay open while waiting on standard input.
-      const input = { email, role, name: values.name ?? email.split("@")[0]!, password: await password(values.password, io) };
+      const input = {
+        email,
+        role,
+        name: values.name ?? email.split("@")[0]!,
+        password: await password(values.password, io),
+      };
       const db = await getDb();
       const user = await db.transaction(async (tx) => {
         const created = await createUser(input, tx);
-        await recordAudit({ actor: cliActor, action: "user.created", outcome: "success", target: created.email, details: { role: created.role } }, tx);
+        await recordAudit(
+          {
+            actor: cliActor,
+            action: "user.created",
+            outcome: "success",
+            target: created.email,
+            details: { role: created.role },
+          },
+          tx,
+        );
         return created;
       });
       io.print(`Added ${user.role} ${user.email}.`);
@@ -72,7 +87,8 @@ export const usersCli = defineCli(import.meta.url, usage, async (argv, io) => {
     }
     case "list": {
       const users = await listUsers();
-      if (users.length === 0) io.print("No console users yet. Add one with: npm run users -- add --email E --role admin");
+      if (users.length === 0)
+        io.print("No console users yet. Add one with: npm run users -- add --email E --role admin");
       for (const u of users) io.print(`${u.email}\t${u.role}\t${u.disabled ? "disabled" : "active"}\t${u.name}`);
       return;
     }
@@ -109,10 +125,15 @@ export const usersCli = defineCli(import.meta.url, usage, async (argv, io) => {
       const db = await getDb();
       const cleared = await db.transaction(async (tx) => {
         const count = await unlockSignIn(email, tx);
-        await recordAudit({ actor: cliActor, action: "user.unlocked", outcome: "success", target: email, details: { cleared: count } }, tx);
+        await recordAudit(
+          { actor: cliActor, action: "user.unlocked", outcome: "success", target: email, details: { cleared: count } },
+          tx,
+        );
         return count;
       });
-      io.print(`Cleared ${cleared} failed sign-in attempt${cleared === 1 ? "" : "s"} for ${email}; it may sign in again from every address.`);
+      io.print(
+        `Cleared ${cleared} failed sign-in attempt${cleared === 1 ? "" : "s"} for ${email}; it may sign in again from every address.`,
+      );
       return;
     }
     default:

@@ -13,28 +13,50 @@
  *   without a connection, and a burst of bad signatures in the last hours on the largest connection.
  */
 import crypto from "node:crypto";
+
 import { sql, type SQL } from "drizzle-orm";
+
+import { newWebhookToken } from "@/lib/connections/webhook-token";
 import type { Database, Executor } from "@/lib/db";
 import { connections, connectionSecrets } from "@/lib/db/schema";
 import { encryptSecret, fingerprint } from "@/lib/secrets";
 import { TEST_EVENT_ID_PREFIX } from "@/lib/webhooks/constants";
 import { ensureEventPartitions } from "@/lib/webhooks/partitions";
-import { newWebhookToken } from "@/lib/connections/webhook-token";
 
 export type BulkConnection = { id: string; name: string; signed: boolean };
 
 /** Connections named `${prefix} 01`…; all but the last `unsigned` hold a server key. */
-export async function insertBulkConnections(db: Database, count: number, { prefix = "Tenant", unsigned = 2 } = {}): Promise<BulkConnection[]> {
+export async function insertBulkConnections(
+  db: Database,
+  count: number,
+  { prefix = "Tenant", unsigned = 2 } = {},
+): Promise<BulkConnection[]> {
   const created: BulkConnection[] = [];
   for (let i = 0; i < count; i++) {
     const id = crypto.randomUUID();
     const name = `${prefix} ${String(i + 1).padStart(2, "0")}`;
     const token = newWebhookToken(id);
-    await db.insert(connections).values({ id, name, region: (["us", "eu", "au", "ca"] as const)[i % 4]!, verifiedAt: new Date(), webhookTokenHash: token.hash, webhookTokenCiphertext: token.ciphertext });
+    await db
+      .insert(connections)
+      .values({
+        id,
+        name,
+        region: (["us", "eu", "au", "ca"] as const)[i % 4]!,
+        verifiedAt: new Date(),
+        webhookTokenHash: token.hash,
+        webhookTokenCiphertext: token.ciphertext,
+      });
     const signed = i < count - unsigned;
     if (signed) {
       const key = `bulk_srv_${crypto.randomBytes(16).toString("hex")}`;
-      await db.insert(connectionSecrets).values({ connectionId: id, kind: "server", ciphertext: encryptSecret(key, { connectionId: id, kind: "server" }), last4: fingerprint(key) });
+      await db
+        .insert(connectionSecrets)
+        .values({
+          connectionId: id,
+          kind: "server",
+          ciphertext: encryptSecret(key, { connectionId: id, kind: "server" }),
+          last4: fingerprint(key),
+        });
     }
     created.push({ id, name, signed });
   }
@@ -70,12 +92,39 @@ export type BulkLoadResult = { events: number; rejections: number; seconds: numb
 /** A deterministic uniform number in [0, 1) for row `g` and dimension `k`. */
 const uniform = (k: number) => sql.raw(`((hashint8(g * 31 + ${k})::bigint + 2147483648) / 4294967296.0)`);
 
-const METHODS = ["PUSH", "PUSH", "PUSH", "SMS", "SMS", "EMAIL_OTP", "EMAIL_OTP", "PASSKEY", "AUTHENTICATOR_APP", "SECURITY_KEY", "EMAIL_MAGIC_LINK", "WHATSAPP"];
+const METHODS = [
+  "PUSH",
+  "PUSH",
+  "PUSH",
+  "SMS",
+  "SMS",
+  "EMAIL_OTP",
+  "EMAIL_OTP",
+  "PASSKEY",
+  "AUTHENTICATOR_APP",
+  "SECURITY_KEY",
+  "EMAIL_MAGIC_LINK",
+  "WHATSAPP",
+];
 const OTHER_TYPES = ["authenticator.created", "authenticator.updated", "authenticator.deleted"];
 /** Reasons weighted by how often each happens; unknown_token has no connection. */
-const REASONS = ["bad_signature", "bad_signature", "bad_signature", "stale_timestamp", "stale_timestamp", "unknown_token", "unknown_token", "malformed_json", "invalid_envelope", "unsupported_media_type", "too_large", "conflicting_redelivery"];
+const REASONS = [
+  "bad_signature",
+  "bad_signature",
+  "bad_signature",
+  "stale_timestamp",
+  "stale_timestamp",
+  "unknown_token",
+  "unknown_token",
+  "malformed_json",
+  "invalid_envelope",
+  "unsupported_media_type",
+  "too_large",
+  "conflicting_redelivery",
+];
 
-const textArray = (values: readonly string[]) => sql.raw(`array[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(",")}]::text[]`);
+const textArray = (values: readonly string[]) =>
+  sql.raw(`array[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(",")}]::text[]`);
 const uuidArray = (ids: readonly string[]) => sql.raw(`array[${ids.map((id) => `'${z(id)}'`).join(",")}]::uuid[]`);
 function z(id: string): string {
   if (!/^[0-9a-f-]{36}$/.test(id)) throw new Error(`not a connection id: ${id}`);
@@ -103,9 +152,15 @@ export async function bulkLoad(db: Database, loadOptions: BulkLoadOptions): Prom
   // Before the transaction: a partition another instance makes at the same moment fails its statement.
   await ensureEventPartitions(new Date(options.now.getTime() - options.days * 86_400_000), options.now, db);
   await inUntimedTransaction(db, (tx) =>
-    deferIndexes ? withoutSecondaryIndexes(tx, ["webhook_events", "webhook_rejections"], () => insertRows(tx, options)) : insertRows(tx, options),
+    deferIndexes
+      ? withoutSecondaryIndexes(tx, ["webhook_events", "webhook_rejections"], () => insertRows(tx, options))
+      : insertRows(tx, options),
   );
-  return { events: options.events, rejections: options.rejections ?? Math.floor(options.events / 50), seconds: (performance.now() - started) / 1000 };
+  return {
+    events: options.events,
+    rejections: options.rejections ?? Math.floor(options.events / 50),
+    seconds: (performance.now() - started) / 1000,
+  };
 }
 
 /** Runs `fn` with the tables' non-unique indexes dropped, then creates them again exactly as they were. */
@@ -113,7 +168,10 @@ async function withoutSecondaryIndexes(db: Executor, tables: string[], fn: () =>
   const result = (await db.execute(sql`
     select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as definition
     from pg_index i
-    where i.indrelid in (${sql.join(tables.map((t) => sql`${t}::regclass`), sql`, `)}) and not i.indisunique`)) as unknown as { rows: Array<{ name: string; definition: string }> };
+    where i.indrelid in (${sql.join(
+      tables.map((t) => sql`${t}::regclass`),
+      sql`, `,
+    )}) and not i.indisunique`)) as unknown as { rows: Array<{ name: string; definition: string }> };
   for (const { name } of result.rows) await db.execute(sql.raw(`drop index ${name}`));
   try {
     await fn();

@@ -1,7 +1,9 @@
 import crypto from "node:crypto";
+
 import nodemailer from "nodemailer";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { startNoticeSink, type NoticeSink } from "./notice-sink";
 
 // The demo's notice sink for real: signatures checked with the standardwebhooks package, and mail sent
@@ -16,19 +18,30 @@ beforeAll(async () => {
 afterAll(() => sink.stop());
 
 /** A notice as the console sends it (lib/alerts/notices.ts), signed with `signingSecret` `secondsAgo` ago. */
-function post(signingSecret: string | null, { subject = "Alert: Signatures refused on Acme (US)", secondsAgo = 0 } = {}) {
+function post(
+  signingSecret: string | null,
+  { subject = "Alert: Signatures refused on Acme (US)", secondsAgo = 0 } = {},
+) {
   const body = JSON.stringify({
     type: "alert.opened",
     timestamp: new Date().toISOString(),
     subject,
     text: `*${subject}*\n3 deliveries refused for a bad signature in 15 min (threshold 3).`,
-    data: { alert: { kind: "bad_signatures" }, connection: { id: "c1", name: "Acme", region: "us" }, links: { alert: "http://127.0.0.1:3000/alerts?kind=bad_signatures" } },
+    data: {
+      alert: { kind: "bad_signatures" },
+      connection: { id: "c1", name: "Acme", region: "us" },
+      links: { alert: "http://127.0.0.1:3000/alerts?kind=bad_signatures" },
+    },
   });
   const id = `alert-notice-${crypto.randomInt(1_000_000)}`;
   const at = new Date(Date.now() - secondsAgo * 1000);
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (signingSecret) {
-    Object.assign(headers, { "webhook-id": id, "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": new Webhook(signingSecret).sign(id, at, body) });
+    Object.assign(headers, {
+      "webhook-id": id,
+      "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+      "webhook-signature": new Webhook(signingSecret).sign(id, at, body),
+    });
   }
   return fetch(sink.webhookUrl, { method: "POST", headers, body });
 }
@@ -55,7 +68,11 @@ describe("the notice sink", () => {
 
   it("refuses with 401 a notice signed with another secret, unsigned, or signed too long ago, and lists it as refused", async () => {
     const other = `whsec_${crypto.randomBytes(24).toString("base64")}`;
-    for (const [signingSecret, secondsAgo] of [[other, 0], [null, 0], [secret, 600]] as const) {
+    for (const [signingSecret, secondsAgo] of [
+      [other, 0],
+      [null, 0],
+      [secret, 600],
+    ] as const) {
       const before = sink.notices.length;
       expect((await post(signingSecret, { secondsAgo })).status).toBe(401);
       expect(sink.notices.length).toBe(before + 1);
@@ -77,7 +94,9 @@ describe("the notice sink", () => {
       from: "tenant-console@localhost",
       to: ["oncall@demo.test", "backup@demo.test"],
       subject: "Alert: Signatures refused on Acmé (EU)",
-      text: expect.stringContaining(`Open in Tenant Console: http://127.0.0.1:3000/alerts?${"connectionId=".padEnd(90, "x")}`),
+      text: expect.stringContaining(
+        `Open in Tenant Console: http://127.0.0.1:3000/alerts?${"connectionId=".padEnd(90, "x")}`,
+      ),
     });
     expect(await (await fetch(sink.pageUrl)).text()).toContain("oncall@demo.test, backup@demo.test");
   });

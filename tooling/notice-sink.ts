@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
 
@@ -40,9 +41,20 @@ const keep = <T>(list: T[], item: T) => {
 /** What a notice's JSON says, as far as it can be read; a body that is not JSON keeps its first characters as text. */
 function readNotice(body: string): Pick<SinkNotice, "type" | "subject" | "text" | "connection"> & { link: unknown } {
   try {
-    const n = JSON.parse(body) as { type?: unknown; subject?: unknown; text?: unknown; data?: { connection?: { name?: unknown }; links?: { alert?: unknown } } };
+    const n = JSON.parse(body) as {
+      type?: unknown;
+      subject?: unknown;
+      text?: unknown;
+      data?: { connection?: { name?: unknown }; links?: { alert?: unknown } };
+    };
     const str = (v: unknown) => (typeof v === "string" ? v.slice(0, MAX_TEXT) : "");
-    return { type: str(n.type) || "?", subject: str(n.subject), text: str(n.text), connection: str(n.data?.connection?.name), link: n.data?.links?.alert };
+    return {
+      type: str(n.type) || "?",
+      subject: str(n.subject),
+      text: str(n.text),
+      connection: str(n.data?.connection?.name),
+      link: n.data?.links?.alert,
+    };
   } catch {
     return { type: "unreadable", subject: "", text: body.slice(0, 200), connection: "", link: null };
   }
@@ -51,7 +63,11 @@ function readNotice(body: string): Pick<SinkNotice, "type" | "subject" | "text" 
 function verifies(webhook: Webhook, body: string, headers: http.IncomingHttpHeaders): boolean {
   const header = (name: string) => (typeof headers[name] === "string" ? headers[name] : "");
   try {
-    webhook.verify(body, { "webhook-id": header("webhook-id"), "webhook-timestamp": header("webhook-timestamp"), "webhook-signature": header("webhook-signature") });
+    webhook.verify(body, {
+      "webhook-id": header("webhook-id"),
+      "webhook-timestamp": header("webhook-timestamp"),
+      "webhook-signature": header("webhook-signature"),
+    });
     return true;
   } catch {
     return false;
@@ -65,7 +81,12 @@ function decodeHeader(value: string): string {
     .replace(/=\?[^?]+\?([BbQq])\?([^?]*)\?=/g, (_, encoding: string, text: string) =>
       encoding.toUpperCase() === "B"
         ? Buffer.from(text, "base64").toString("utf8")
-        : Buffer.from(text.replace(/_/g, " ").replace(/=([0-9A-Fa-f]{2})/g, (_h, hex: string) => String.fromCharCode(parseInt(hex, 16))), "latin1").toString("utf8"),
+        : Buffer.from(
+            text
+              .replace(/_/g, " ")
+              .replace(/=([0-9A-Fa-f]{2})/g, (_h, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+            "latin1",
+          ).toString("utf8"),
     );
 }
 
@@ -74,13 +95,23 @@ function readMail(raw: string): { subject: string; text: string } {
   const split = raw.search(/\r?\n\r?\n/);
   const head = (split < 0 ? raw : raw.slice(0, split)).replace(/\r?\n[ \t]+/g, " ");
   const body = split < 0 ? "" : raw.slice(split).trim();
-  const header = (name: string) => head.split(/\r?\n/).find((line) => line.toLowerCase().startsWith(`${name}:`))?.slice(name.length + 1).trim() ?? "";
+  const header = (name: string) =>
+    head
+      .split(/\r?\n/)
+      .find((line) => line.toLowerCase().startsWith(`${name}:`))
+      ?.slice(name.length + 1)
+      .trim() ?? "";
   const encoding = header("content-transfer-encoding").toLowerCase();
   const text =
     encoding === "base64"
       ? Buffer.from(body, "base64").toString("utf8")
       : encoding === "quoted-printable"
-        ? Buffer.from(body.replace(/=\r?\n/g, "").replace(/=([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), "latin1").toString("utf8")
+        ? Buffer.from(
+            body
+              .replace(/=\r?\n/g, "")
+              .replace(/=([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+            "latin1",
+          ).toString("utf8")
         : body;
   return { subject: decodeHeader(header("subject")), text: text.slice(0, MAX_TEXT) };
 }
@@ -94,7 +125,12 @@ function page(notices: readonly SinkNotice[], mails: readonly SinkMail[], smtpUr
         `<td class="text">${escapeHtml(n.text)}</td><td>${n.verified ? "verified" : "refused"}</td>${cell(String(n.answered))}</tr>`,
     )
     .join("");
-  const mailRows = mails.map((m) => `<tr>${cell(m.at)}${cell(m.to.join(", "))}<td><strong>${escapeHtml(m.subject)}</strong></td><td class="text">${escapeHtml(m.text)}</td></tr>`).join("");
+  const mailRows = mails
+    .map(
+      (m) =>
+        `<tr>${cell(m.at)}${cell(m.to.join(", "))}<td><strong>${escapeHtml(m.subject)}</strong></td><td class="text">${escapeHtml(m.text)}</td></tr>`,
+    )
+    .join("");
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="5"><title>Alert notices</title>
 <style>body{font:14px system-ui;margin:2rem;color-scheme:light dark}td,th{padding:.25rem .6rem;text-align:left;vertical-align:top}.text{white-space:pre-wrap;max-width:48rem}</style></head>
 <body><h1>Alert notices received</h1>
@@ -104,7 +140,13 @@ function page(notices: readonly SinkNotice[], mails: readonly SinkMail[], smtpUr
 <table><thead><tr><th>Received</th><th>To</th><th>Subject</th><th>Text</th></tr></thead><tbody>${mailRows}</tbody></table></body></html>`;
 }
 
-function listen(server: { listen(port: number, host: string, callback: () => void): unknown; once(event: "error", listener: (error: Error) => void): unknown }, port: number) {
+function listen(
+  server: {
+    listen(port: number, host: string, callback: () => void): unknown;
+    once(event: "error", listener: (error: Error) => void): unknown;
+  },
+  port: number,
+) {
   return new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, "127.0.0.1", resolve);
@@ -167,7 +209,13 @@ export async function startNoticeSink({ webhookPort, smtpPort, secret }: NoticeS
       stream.on("end", () => {
         const { subject, text } = readMail(Buffer.concat(chunks).toString("utf8"));
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
-        keep(mails, { at: new Date().toISOString(), from, to: session.envelope.rcptTo.map((r) => r.address), subject, text });
+        keep(mails, {
+          at: new Date().toISOString(),
+          from,
+          to: session.envelope.rcptTo.map((r) => r.address),
+          subject,
+          text,
+        });
         callback();
       });
     },
@@ -195,7 +243,10 @@ export async function startNoticeSink({ webhookPort, smtpPort, secret }: NoticeS
     mails,
     stop: async () => {
       server.closeAllConnections();
-      await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), new Promise<void>((resolve) => smtp.close(() => resolve()))]);
+      await Promise.all([
+        new Promise<void>((resolve) => server.close(() => resolve())),
+        new Promise<void>((resolve) => smtp.close(() => resolve())),
+      ]);
     },
   };
 }

@@ -1,7 +1,9 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import { pathToFileURL } from "node:url";
+
 import Provider, { interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
+
 import { demoOidcUsers, type OidcUser } from "./oidc-users";
 
 /**
@@ -35,7 +37,11 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<R
   // Without this the provider would remember the last person and sign them straight back in.
   policy
     .get("login")!
-    .checks.add(new Check("every_time", "the local provider asks every time", (ctx) => (ctx.oidc.result?.login ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT)));
+    .checks.add(
+      new Check("every_time", "the local provider asks every time", (ctx) =>
+        ctx.oidc.result?.login ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT,
+      ),
+    );
 
   const provider = new Provider(issuer, {
     clients: [
@@ -60,14 +66,23 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<R
       if (!user) return undefined;
       return {
         accountId: login,
-        claims: () => ({ sub: login, email: user.email, email_verified: user.emailVerified, name: user.name, groups: user.groups }),
+        claims: () => ({
+          sub: login,
+          email: user.email,
+          email_verified: user.emailVerified,
+          name: user.name,
+          groups: user.groups,
+        }),
       };
     },
     // The console is the provider's own first-party client: no consent screen.
     async loadExistingGrant(ctx) {
       const existing = ctx.oidc.session!.grantIdFor(ctx.oidc.client!.clientId);
       if (existing) return ctx.oidc.provider.Grant.find(existing);
-      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });
+      const grant = new ctx.oidc.provider.Grant({
+        clientId: ctx.oidc.client!.clientId,
+        accountId: ctx.oidc.session!.accountId!,
+      });
       grant.addOIDCScope("openid email profile");
       await grant.save();
       return grant;
@@ -140,7 +155,9 @@ async function main() {
     redirectUri: arg("redirect-uri", "http://127.0.0.1:3000/api/auth/callback/oidc"),
     users: demoOidcUsers,
   });
-  console.log(`OpenID Connect provider: ${provider.issuer} (logins: ${demoOidcUsers.map((u) => u.login).join(", ")}; any password)`);
+  console.log(
+    `OpenID Connect provider: ${provider.issuer} (logins: ${demoOidcUsers.map((u) => u.login).join(", ")}; any password)`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,6 +1,9 @@
 import fs from "node:fs";
+
 import { describe, expect, it, onTestFinished } from "vitest";
+
 import { scaled } from "@/lib/testing/timeouts";
+
 import { startProcess, stopProcess } from "./processes";
 
 /** A server that ignores SIGTERM and has a child of its own (in its process group); prints the child's pid. */
@@ -65,7 +68,12 @@ describe("stopProcess", () => {
 
   it("with no grace, kills at once without a SIGTERM first, as a crash would", async () => {
     // Exits with its own code on SIGTERM: only a SIGKILL that came first leaves it killed by a signal.
-    const server = startProcess("graceful", process.execPath, ["-e", "process.on('SIGTERM', () => process.exit(3)); setInterval(() => {}, 1000)"], process.env);
+    const server = startProcess(
+      "graceful",
+      process.execPath,
+      ["-e", "process.on('SIGTERM', () => process.exit(3)); setInterval(() => {}, 1000)"],
+      process.env,
+    );
     killGroupAfterTest(server.pid!);
     await new Promise((r) => setTimeout(r, 300));
     await stopProcess(server, { graceMs: 0 });

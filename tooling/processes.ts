@@ -45,7 +45,9 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv): Pr
     let output = "";
     child.stdout.on("data", (c: Buffer) => (output += c));
     child.stderr.on("data", (c: Buffer) => (output += c));
-    child.on("close", (code) => (code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(" ")} failed:\n${output}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(" ")} failed:\n${output}`)),
+    );
   });
 }
 

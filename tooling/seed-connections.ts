@@ -1,7 +1,7 @@
+import { loadSeedFile } from "@/emulator/server";
 import { createConnection } from "@/lib/connections/connections";
 import { findConnectionIdByName } from "@/lib/connections/repository";
 import { readWebhookToken } from "@/lib/webhooks/url";
-import { loadSeedFile } from "@/emulator/server";
 
 const seedActor = { id: null, email: "seed" } as const;
 

@@ -1,5 +1,6 @@
 import { loadSeedFile } from "@/emulator/server";
 import { createDestination } from "@/lib/destinations/destinations";
+
 import type { TenantAppHandler } from "./tenant-app";
 
 const seedActor = { id: null, email: "seed" } as const;
@@ -9,15 +10,29 @@ const handlerPath = (tenantName: string) => `/tenants/${tenantName.toLowerCase()
 
 /** The tenant app's handlers for the seed's tenants, each verifying with its tenant's server keys. */
 export function demoTenantAppHandlers(seedFile: string): TenantAppHandler[] {
-  return loadSeedFile(seedFile).tenants.map((tenant) => ({ path: handlerPath(tenant.name), name: tenant.name, serverKeys: tenant.serverSecretKeys }));
+  return loadSeedFile(seedFile).tenants.map((tenant) => ({
+    path: handlerPath(tenant.name),
+    name: tenant.name,
+    serverKeys: tenant.serverSecretKeys,
+  }));
 }
 
 /** One destination per demo connection, "Tenant app", signed as the service, to its handler in the tenant app. */
-export async function seedDemoDestinations(connections: ReadonlyArray<{ id: string; name: string }>, tenantAppUrl: string): Promise<void> {
+export async function seedDemoDestinations(
+  connections: ReadonlyArray<{ id: string; name: string }>,
+  tenantAppUrl: string,
+): Promise<void> {
   for (const connection of connections) {
     const result = await createDestination(
       seedActor,
-      { connectionId: connection.id, name: "Tenant app", url: `${tenantAppUrl}${handlerPath(connection.name)}`, signing: "service", eventTypes: [], verificationMethods: [] },
+      {
+        connectionId: connection.id,
+        name: "Tenant app",
+        url: `${tenantAppUrl}${handlerPath(connection.name)}`,
+        signing: "service",
+        eventTypes: [],
+        verificationMethods: [],
+      },
       { allowedHosts: ["127.0.0.1"] },
     );
     if (!result.ok) throw new Error(`Could not add the demo destination of ${connection.name}: ${result.error}`);

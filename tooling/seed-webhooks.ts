@@ -15,7 +15,9 @@ export async function pointEmulatorAtConsole(
       body: JSON.stringify({ url }),
     });
     if (!response.ok) {
-      throw new Error(`The emulator refused the webhook URL of tenant ${tenantId}: ${response.status} ${await response.text()}`);
+      throw new Error(
+        `The emulator refused the webhook URL of tenant ${tenantId}: ${response.status} ${await response.text()}`,
+      );
     }
   }
 }

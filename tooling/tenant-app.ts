@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { Webhook } from "@authsignal/node";
 
 /**
@@ -10,7 +11,15 @@ import { Webhook } from "@authsignal/node";
  */
 
 export type TenantAppHandler = { path: string; name: string; serverKeys: readonly string[] };
-type Receipt = { at: string; handler: string; eventId: string; type: string; method: string; verified: boolean; answered: number };
+type Receipt = {
+  at: string;
+  handler: string;
+  eventId: string;
+  type: string;
+  method: string;
+  verified: boolean;
+  answered: number;
+};
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -34,7 +43,10 @@ function page(receipts: readonly Receipt[], failingUntil: number): string {
         `<td>${escapeHtml(r.method)}</td><td>${r.verified ? "verified" : "refused"}</td><td>${r.answered}</td></tr>`,
     )
     .join("");
-  const state = Date.now() < failingUntil ? `<p><strong>Down</strong>: answering 503 until ${new Date(failingUntil).toISOString()}.</p>` : "<p>Up.</p>";
+  const state =
+    Date.now() < failingUntil
+      ? `<p><strong>Down</strong>: answering 503 until ${new Date(failingUntil).toISOString()}.</p>`
+      : "<p>Up.</p>";
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="5"><title>Tenant app</title>
 <style>body{font:14px system-ui;margin:2rem;color-scheme:light dark}td,th{padding:.25rem .6rem;text-align:left}</style></head>
 <body><h1>Tenant app: received webhooks</h1>${state}<p>${receipts.length} received, newest first (verified with @authsignal/node).</p>
@@ -76,7 +88,9 @@ export async function startTenantApp({ port, handlers }: { port: number; handler
         answered,
       });
       receipts.length = Math.min(receipts.length, 500);
-      response.writeHead(answered, { "content-type": "application/json" }).end(JSON.stringify({ ok: answered === 200 }));
+      response
+        .writeHead(answered, { "content-type": "application/json" })
+        .end(JSON.stringify({ ok: answered === 200 }));
     });
   });
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,5 @@
-import { Link } from "@/components/ui/link";
 import { Suspense } from "react";
+
 import { AlertBanner, OpenAlertCount } from "@/components/alerts/alert-banner";
 import { OpenAlertsProvider } from "@/components/alerts/open-alerts";
 import { ConnectionSwitcherSlot } from "@/components/connections/connection-switcher-slot";
@@ -9,9 +9,11 @@ import { Providers } from "@/components/shell/providers";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { ThemeSwitcher } from "@/components/shell/theme-switcher";
 import { Badge } from "@/components/ui/badge";
-import { requireUser } from "@/lib/auth/guards";
+import { Link } from "@/components/ui/link";
 import { bannerAlert } from "@/lib/alerts/display";
+import { requireUser } from "@/lib/auth/guards";
 import { navItemsFor } from "@/lib/auth/roles";
+
 import { selectConnectionAction } from "./connections/actions";
 import { readOpenAlerts } from "./open-alerts";
 
@@ -31,7 +33,10 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
     // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: this is the instant relative times are rendered against on both sides.
     <Providers serverNow={Date.now()}>
       <OpenAlertsProvider initial={openAlerts}>
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-slate-900">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-slate-900"
+        >
           Skip to content
         </a>
         <div className="flex min-h-screen">
@@ -56,18 +61,24 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
                     <ThemeSwitcher labels />
                   </div>
                   <p className="mt-2 border-t border-slate-200 px-3 pt-2 text-xs text-slate-500 sm:hidden dark:border-slate-700 dark:text-slate-400">
-                    Signed in as <span className="font-medium text-slate-900 dark:text-slate-100">{user.name}</span> ({user.role})
-                    <span className="block truncate">{user.email}</span>
+                    Signed in as <span className="font-medium text-slate-900 dark:text-slate-100">{user.name}</span> (
+                    {user.role})<span className="block truncate">{user.email}</span>
                   </p>
                 </MobileNav>
               </nav>
               <ConnectionSwitcherSlot user={user} selectAction={selectConnectionAction} />
               <div className="ml-auto flex shrink-0 items-center gap-3">
                 <div className="hidden text-right text-sm leading-tight sm:block">
-                  <p className="max-w-48 truncate font-medium text-slate-900 dark:text-slate-100" title={`${user.email} (${user.role})`} data-testid="current-user">
+                  <p
+                    className="max-w-48 truncate font-medium text-slate-900 dark:text-slate-100"
+                    title={`${user.email} (${user.role})`}
+                    data-testid="current-user"
+                  >
                     {user.name}
                   </p>
-                  <p className="hidden max-w-48 truncate text-xs text-slate-500 lg:block dark:text-slate-400">{user.email}</p>
+                  <p className="hidden max-w-48 truncate text-xs text-slate-500 lg:block dark:text-slate-400">
+                    {user.email}
+                  </p>
                 </div>
                 <span className="hidden lg:inline-flex">
                   <Badge tone={user.role === "admin" ? "info" : "neutral"}>{user.role}</Badge>

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { cache } from "react";
+
 import { listOpenAlerts } from "@/lib/alerts/alerts";
 import type { AlertSummary } from "@/lib/alerts/types";
 import { errorMessage } from "@/lib/error-message";

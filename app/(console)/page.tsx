@@ -1,9 +1,19 @@
 import type { Metadata } from "next";
-import { ConnectionHealthGrid, ConnectionHealthGridSkeleton } from "@/components/overview/connection-health-grid";
+
 import { ChartCardSkeleton } from "@/components/overview/chart-card";
-import { DelayHistogramSection, ExpiredPerHourSection, RejectionsPerDaySection } from "@/components/overview/chart-sections";
+import {
+  DelayHistogramSection,
+  ExpiredPerHourSection,
+  RejectionsPerDaySection,
+} from "@/components/overview/chart-sections";
+import { ConnectionHealthGrid, ConnectionHealthGridSkeleton } from "@/components/overview/connection-health-grid";
 import { ExpiredToday, ExpiredTodaySkeleton } from "@/components/overview/expired-today";
-import { NoTenantConnected, OverviewHeader, OverviewStats, OverviewStatsSkeleton } from "@/components/overview/overview-stats";
+import {
+  NoTenantConnected,
+  OverviewHeader,
+  OverviewStats,
+  OverviewStatsSkeleton,
+} from "@/components/overview/overview-stats";
 import { StreamedSection } from "@/components/ui/streamed-section";
 import { requireUser } from "@/lib/auth/guards";
 import { listConnectionChoices } from "@/lib/connections/repository";
@@ -17,6 +27,7 @@ import {
   getRejectionsPerDay,
   RECENT_EXPIRIES,
 } from "@/lib/overview/overview";
+
 import { readOpenAlerts } from "./open-alerts";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -48,7 +59,10 @@ export default async function OverviewPage() {
           <h2 id="connections-title" className="mb-3 text-lg font-semibold text-slate-900 dark:text-slate-100">
             Connections
           </h2>
-          <StreamedSection title="The connections' health" fallback={<ConnectionHealthGridSkeleton count={connections.length} />}>
+          <StreamedSection
+            title="The connections' health"
+            fallback={<ConnectionHealthGridSkeleton count={connections.length} />}
+          >
             <ConnectionHealthGrid health={health} isAdmin={isAdmin} emailOtp={emailOtp} openAlerts={readOpenAlerts()} />
           </StreamedSection>
         </section>

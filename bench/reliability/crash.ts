@@ -5,9 +5,10 @@
  * its number of 200 answers plus at most its requests cut off by a kill (those may have committed).
  */
 import { sql } from "drizzle-orm";
+
 import { checkResult, type CheckResult } from "./result";
-import { compareWithLedger, deliver, Ledger, resendUnacknowledged, runPool, shuffle, type StoredRow } from "./send";
 import { seedConnection } from "./seed";
+import { compareWithLedger, deliver, Ledger, resendUnacknowledged, runPool, shuffle, type StoredRow } from "./send";
 import { createScenario, rowsOf, startConsole, withDatabase, type ConsoleServer } from "./server";
 
 const ROUNDS = 3;
@@ -58,7 +59,11 @@ export async function crashCheck(): Promise<CheckResult> {
     await last.stop();
 
     const rows = await withDatabase(scenario, async (db) =>
-      rowsOf<StoredRow>(await db.execute(sql`select event_id, delivery_count from webhook_events where connection_id = ${connection.id}`)),
+      rowsOf<StoredRow>(
+        await db.execute(
+          sql`select event_id, delivery_count from webhook_events where connection_id = ${connection.id}`,
+        ),
+      ),
     );
     const comparison = compareWithLedger(ledger, rows, false);
     const neverAcknowledged = ledger.unacknowledged().length;
@@ -67,7 +72,9 @@ export async function crashCheck(): Promise<CheckResult> {
       ...ledger.badAnswers,
       ...(neverAcknowledged > 0 ? [`${neverAcknowledged} events never answered 200, even after the restart`] : []),
     ];
-    const counts = Object.entries(ledger.statusCounts).map(([k, v]) => `${k}=${v}`).join(" ");
+    const counts = Object.entries(ledger.statusCounts)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" ");
     const figures =
       `${ledger.events.size} events, ${ledger.deliveries} deliveries (${counts}), ${ROUNDS} kills with ${inFlightAtKill.join("/")} in flight, ` +
       `${resent} resent after restart; ${comparison.rows} rows: ${comparison.exact} with delivery_count == 200s, ` +

@@ -22,10 +22,19 @@ const anyFailure = /answered with an error \(HTTP|rate-limiting|could not be rea
 function pagesOf(fixture: ServiceConsole): PageCase[] {
   return [
     { name: "email OTP", path: "/email-otp", success: "SENDGRID" },
-    { name: "data point lookup + watch list", path: "/data-points?id=dp_loyalty_tier", success: 'data-testid="data-point-name"' },
+    {
+      name: "data point lookup + watch list",
+      path: "/data-points?id=dp_loyalty_tier",
+      success: 'data-testid="data-point-name"',
+    },
     // The lookup runs only for a request from the console itself (lib/auth/fetch-metadata.ts).
     // ua_alice_passkey never expires (the seed's other authenticators expire minutes after the emulator starts).
-    { name: "user lookup", path: "/users?userId=usr_alice&lookup=1", headers: { "sec-fetch-site": "same-origin" }, success: "ua_alice_passkey" },
+    {
+      name: "user lookup",
+      path: "/users?userId=usr_alice&lookup=1",
+      headers: { "sec-fetch-site": "same-origin" },
+      success: "ua_alice_passkey",
+    },
     // These do not call the service when they render; under a fault they must still answer.
     { name: "connection detail", path: `/connections/${fixture.acmeId}` },
     { name: "overview", path: "/" },
@@ -78,7 +87,14 @@ export async function faultsCheck(emulatorUrl: string, fixture: ServiceConsole):
     problems.push(String((error as Error).stack ?? error));
   }
   await new Promise((r) => setTimeout(r, 500));
-  const unhandled = fixture.server.output().split("\n").filter((l) => /unhandled/i.test(l));
+  const unhandled = fixture.server
+    .output()
+    .split("\n")
+    .filter((l) => /unhandled/i.test(l));
   problems.push(...unhandled.map((l) => `server output: ${l}`));
-  return checkResult(name, `${pages.length} pages (3 call the service) x ${modes.length} modes; ${figures.join(", ")}; ${unhandled.length} unhandled-rejection lines`, problems);
+  return checkResult(
+    name,
+    `${pages.length} pages (3 call the service) x ${modes.length} modes; ${figures.join(", ")}; ${unhandled.length} unhandled-rejection lines`,
+    problems,
+  );
 }

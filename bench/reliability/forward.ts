@@ -6,11 +6,13 @@
  * is ever sent twice at the same time.
  */
 import { sql } from "drizzle-orm";
+
 import { createDestination } from "@/lib/destinations/destinations";
+
 import { startForwardReceiver } from "../support/forward-receiver";
 import { checkResult, type CheckResult } from "./result";
-import { deliver, Ledger, resendUnacknowledged, runPool } from "./send";
 import { seedConnection } from "./seed";
+import { deliver, Ledger, resendUnacknowledged, runPool } from "./send";
 import { adminUrl, createScenario, rowsOf, sleep, startConsole, withDatabase, type ConsoleServer } from "./server";
 
 const NAME = "forwarding through kill -9";
@@ -31,7 +33,14 @@ export async function forwardCheck(): Promise<CheckResult> {
       const seeded = await seedConnection("Forward", keys);
       const created = await createDestination(
         { id: null, email: "reliability" },
-        { connectionId: seeded.id, name: "Handler", url: handler.url, signing: "service", eventTypes: [], verificationMethods: [] },
+        {
+          connectionId: seeded.id,
+          name: "Handler",
+          url: handler.url,
+          signing: "service",
+          eventTypes: [],
+          verificationMethods: [],
+        },
         { allowedHosts: ["127.0.0.1"] },
       );
       if (!created.ok) throw new Error(created.error);
@@ -56,7 +65,9 @@ export async function forwardCheck(): Promise<CheckResult> {
     // The other console (PostgreSQL) stops too, so that what either had taken is nobody's: due now, as
     // if its 60 s lease had run out (on PGlite the database is free again once the console is down).
     for (const server of servers.slice(1)) await server.stop();
-    await withDatabase(scenario, (db) => db.execute(sql`update forward_deliveries set due_at = now() where state = 'pending' and due_at > now()`));
+    await withDatabase(scenario, (db) =>
+      db.execute(sql`update forward_deliveries set due_at = now() where state = 'pending' and due_at > now()`),
+    );
     const restarted = await startConsole(scenario, env);
     servers.push(restarted);
     const resent = await resendUnacknowledged(ledger, restarted.url, connection.token, keys);
@@ -67,14 +78,18 @@ export async function forwardCheck(): Promise<CheckResult> {
     // PGlite is opened by one process at a time: the console stops before the check reads what is stored.
     await restarted.stop();
     const stored = await withDatabase(scenario, async (db) =>
-      rowsOf<{ event_id: string }>(await db.execute(sql`select event_id from webhook_events where connection_id = ${connection.id}`)).map((r) => r.event_id),
+      rowsOf<{ event_id: string }>(
+        await db.execute(sql`select event_id from webhook_events where connection_id = ${connection.id}`),
+      ).map((r) => r.event_id),
     );
     const missing = stored.filter((id) => !handler.delivered.has(id));
     const twice = handler.deliveredTwice();
     const problems = [
       ...handler.problems,
       ...ledger.badAnswers,
-      ...(missing.length > 0 ? [`${missing.length} stored events never reached the handler (e.g. ${missing.slice(0, 3).join(", ")})`] : []),
+      ...(missing.length > 0
+        ? [`${missing.length} stored events never reached the handler (e.g. ${missing.slice(0, 3).join(", ")})`]
+        : []),
     ];
     const figures =
       `${stored.length} events stored over ${adminUrl ? 2 : 1} console(s), one killed mid-load (${resent} resent after restart); ` +

@@ -10,7 +10,9 @@
  * 64 MiB (measured: -4 to +32 on PGlite, whose WASM memory grows with its data).
  */
 import { inArray, sql } from "drizzle-orm";
+
 import { webhookEvents } from "@/lib/db/schema";
+
 import { fuzzReceiver } from "./fuzz";
 import { checkResult, type CheckResult } from "./result";
 import { seedConnection } from "./seed";
@@ -35,34 +37,51 @@ export async function fuzzCheck(): Promise<CheckResult> {
     server = await startConsole(scenario, { NODE_OPTIONS: `--max-old-space-size=${SERVER_HEAP_MIB}` });
     const rss = sampleRss(server.child.pid!);
     const started = performance.now();
-    const report = await fuzzReceiver({ baseUrl: server.url, signed: { token: signed.token, keys }, unsigned: { token: unsigned.token }, seed: SEED, requests: REQUESTS });
+    const report = await fuzzReceiver({
+      baseUrl: server.url,
+      signed: { token: signed.token, keys },
+      unsigned: { token: unsigned.token },
+      seed: SEED,
+      requests: REQUESTS,
+    });
     const seconds = (performance.now() - started) / 1000;
     const samples = rss.stop();
     await server.stop();
 
     // This check's own findings first; the fuzzer's failures (answers against the contract) after them.
     const problems: string[] = [];
-    if (report.requests < REQUESTS) problems.push(`the fuzzer sent ${report.requests} requests, fewer than ${REQUESTS}`);
+    if (report.requests < REQUESTS)
+      problems.push(`the fuzzer sent ${report.requests} requests, fewer than ${REQUESTS}`);
     const beforeDatabase = problems.length;
 
     // The database against expectedStored: same events, same delivery counts, nothing else.
-    const connectionOf = new Map([[signed.token, signed.id], [unsigned.token, unsigned.id]]);
+    const connectionOf = new Map([
+      [signed.token, signed.id],
+      [unsigned.token, unsigned.id],
+    ]);
     const rows = await withDatabase(scenario, (db) =>
       db
-        .select({ connectionId: webhookEvents.connectionId, eventId: webhookEvents.eventId, deliveryCount: webhookEvents.deliveryCount })
+        .select({
+          connectionId: webhookEvents.connectionId,
+          eventId: webhookEvents.eventId,
+          deliveryCount: webhookEvents.deliveryCount,
+        })
         .from(webhookEvents)
         .where(inArray(webhookEvents.connectionId, [signed.id, unsigned.id]))
         .orderBy(sql`1`),
     );
     const stored = new Map(rows.map((r) => [`${r.connectionId}/${r.eventId}`, r.deliveryCount]));
-    const expected = new Map(report.expectedStored.map((e) => [`${connectionOf.get(e.token)}/${e.eventId}`, e.deliveries]));
+    const expected = new Map(
+      report.expectedStored.map((e) => [`${connectionOf.get(e.token)}/${e.eventId}`, e.deliveries]),
+    );
     for (const [key, deliveries] of expected) {
       const count = stored.get(key);
       if (count === undefined) problems.push(`expected event ${key} is not stored`);
       else if (count !== deliveries) problems.push(`event ${key}: delivery_count ${count}, expected ${deliveries}`);
     }
     const unexpected = [...stored.keys()].filter((key) => !expected.has(key));
-    if (unexpected.length > 0) problems.push(`${unexpected.length} events stored but not expected, e.g. ${unexpected.slice(0, 3).join(", ")}`);
+    if (unexpected.length > 0)
+      problems.push(`${unexpected.length} events stored but not expected, e.g. ${unexpected.slice(0, 3).join(", ")}`);
     const databaseProblems = problems.length - beforeDatabase;
 
     const output = server.output();
@@ -74,10 +93,13 @@ export async function fuzzCheck(): Promise<CheckResult> {
     const mean = (xs: typeof samples) => xs.reduce((a, s) => a + s.bytes, 0) / xs.length;
     const third = mean(samples.slice(2 * quarter, 3 * quarter));
     const last = mean(samples.slice(-quarter));
-    if (last - third > MAX_RSS_GROWTH) problems.push(`RSS grew by ${MiB(last - third)} in the second half (${MiB(third)} -> ${MiB(last)})`);
+    if (last - third > MAX_RSS_GROWTH)
+      problems.push(`RSS grew by ${MiB(last - third)} in the second half (${MiB(third)} -> ${MiB(last)})`);
     problems.push(...report.failures.map((f) => `fuzzer: ${f}`));
 
-    const counts = Object.entries(report.statusCounts).map(([k, v]) => `${k}=${v}`).join(" ");
+    const counts = Object.entries(report.statusCounts)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" ");
     const figures =
       `${report.requests} requests in ${seconds.toFixed(1)} s (${counts}); ${report.failures.length} failures; ` +
       `${rows.length} rows stored, ${expected.size} expected, ${databaseProblems} database mismatches; ${report.neverInLogs.length} secrets, ${leaked.length} in output; ` +

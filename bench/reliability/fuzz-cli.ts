@@ -5,6 +5,7 @@
  * (baseUrl may also come from FUZZ_BASE_URL). Prints the report (--json: all of it) and the time taken.
  */
 import fs from "node:fs";
+
 import { fuzzReceiver, type FuzzTarget } from "./fuzz";
 import { planFuzzCases } from "./fuzz-cases/plan";
 
@@ -26,13 +27,17 @@ async function main() {
   };
   if (process.argv.includes("--plan")) {
     const counts = new Map<string, number>();
-    for (const c of planFuzzCases(target.seed, target.requests).cases) counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
-    for (const [kind, n] of [...counts].sort((a, b) => b[1] - a[1])) console.log(`${String(n).padStart(6)}  ${((100 * n) / target.requests).toFixed(1).padStart(5)}%  ${kind}`);
+    for (const c of planFuzzCases(target.seed, target.requests).cases)
+      counts.set(c.kind, (counts.get(c.kind) ?? 0) + 1);
+    for (const [kind, n] of [...counts].sort((a, b) => b[1] - a[1]))
+      console.log(`${String(n).padStart(6)}  ${((100 * n) / target.requests).toFixed(1).padStart(5)}%  ${kind}`);
     return;
   }
   const started = performance.now();
   const timings = new Map<string, number[]>();
-  const dump = process.argv.includes("--dump") ? fs.openSync(process.env.FUZZ_DUMP ?? "fuzz-dump.ndjson", "w") : undefined;
+  const dump = process.argv.includes("--dump")
+    ? fs.openSync(process.env.FUZZ_DUMP ?? "fuzz-dump.ndjson", "w")
+    : undefined;
   const report = await fuzzReceiver(target, {
     onAnswer: (c, answer, problem) => {
       const list = timings.get(c.kind) ?? [];
@@ -49,11 +54,20 @@ async function main() {
   console.log(`${report.requests} requests in ${seconds.toFixed(1)} s (seed ${target.seed})`);
   console.log("statuses:", JSON.stringify(report.statusCounts));
   const deliveries = report.expectedStored.reduce((n, e) => n + e.deliveries, 0);
-  console.log(`expected stored: ${report.expectedStored.length} events, ${deliveries} counted deliveries; neverInLogs: ${report.neverInLogs.length} strings`);
+  console.log(
+    `expected stored: ${report.expectedStored.length} events, ${deliveries} counted deliveries; neverInLogs: ${report.neverInLogs.length} strings`,
+  );
   if (process.argv.includes("--timings")) {
-    const rows = [...timings].map(([kind, ms]) => ({ kind, n: ms.length, total: ms.reduce((a, b) => a + b, 0), max: Math.max(...ms) }));
+    const rows = [...timings].map(([kind, ms]) => ({
+      kind,
+      n: ms.length,
+      total: ms.reduce((a, b) => a + b, 0),
+      max: Math.max(...ms),
+    }));
     for (const row of rows.sort((a, b) => b.total - a.total)) {
-      console.log(`  ${row.kind.padEnd(36)} n=${String(row.n).padStart(5)} mean=${(row.total / row.n).toFixed(1).padStart(7)} ms max=${row.max.toFixed(0).padStart(6)} ms`);
+      console.log(
+        `  ${row.kind.padEnd(36)} n=${String(row.n).padStart(5)} mean=${(row.total / row.n).toFixed(1).padStart(7)} ms max=${row.max.toFixed(0).padStart(6)} ms`,
+      );
     }
   }
   console.log(`failures (${report.failures.length} lines):`);

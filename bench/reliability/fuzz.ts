@@ -12,9 +12,16 @@
  */
 import http from "node:http";
 import https from "node:https";
+
 import { planFuzzCases, type FuzzCase, type Tokens } from "./fuzz-cases/plan";
 
-export type FuzzTarget = { baseUrl: string; signed: { token: string; keys: string[] }; unsigned: { token: string }; seed: number; requests: number };
+export type FuzzTarget = {
+  baseUrl: string;
+  signed: { token: string; keys: string[] };
+  unsigned: { token: string };
+  seed: number;
+  requests: number;
+};
 export type FuzzReport = {
   requests: number;
   failures: string[];
@@ -95,7 +102,9 @@ export async function fuzzReceiver(target: FuzzTarget, observer: FuzzObserver = 
         settle({ ok: false, error: `no answer within ${timeoutMs / 1000} s`, ms: performance.now() - started });
         req.destroy();
       }, timeoutMs);
-      req.on("error", (error: NodeJS.ErrnoException) => settle({ ok: false, error: error.code ?? error.message, ms: performance.now() - started }));
+      req.on("error", (error: NodeJS.ErrnoException) =>
+        settle({ ok: false, error: error.code ?? error.message, ms: performance.now() - started }),
+      );
       req.on("response", (res) => {
         const chunks: Buffer[] = [];
         let kept = 0;
@@ -103,9 +112,17 @@ export async function fuzzReceiver(target: FuzzTarget, observer: FuzzObserver = 
           if (kept < KEPT_RESPONSE_BYTES) chunks.push(chunk);
           kept += chunk.length;
         });
-        res.on("error", (error: NodeJS.ErrnoException) => settle({ ok: false, error: `response ${error.code ?? error.message}`, ms: performance.now() - started }));
+        res.on("error", (error: NodeJS.ErrnoException) =>
+          settle({ ok: false, error: `response ${error.code ?? error.message}`, ms: performance.now() - started }),
+        );
         res.on("end", () => {
-          settle({ ok: true, status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), ms: performance.now() - started });
+          settle({
+            ok: true,
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+            ms: performance.now() - started,
+          });
           if (c.transfer === "partial" || ownConnection) req.destroy();
         });
       });
@@ -143,7 +160,11 @@ export async function fuzzReceiver(target: FuzzTarget, observer: FuzzObserver = 
       record(c, await send(c));
     } catch (error) {
       statusCounts.fuzzer_error = (statusCounts.fuzzer_error ?? 0) + 1;
-      failures.push({ kind: c.kind, got: "fuzzer_error", line: `${c.kind} #${c.index}: fuzzer error ${oneLine(String(error), 100)}` });
+      failures.push({
+        kind: c.kind,
+        got: "fuzzer_error",
+        line: `${c.kind} #${c.index}: fuzzer error ${oneLine(String(error), 100)}`,
+      });
     } finally {
       markDone[c.index]!();
     }
@@ -169,7 +190,11 @@ export async function fuzzReceiver(target: FuzzTarget, observer: FuzzObserver = 
   return {
     requests: cases.length,
     failures: summarise(failures, cases.length),
-    expectedStored: [...stored.values()].map((e) => ({ token: tokens[e.conn], eventId: e.eventId, deliveries: e.deliveries })),
+    expectedStored: [...stored.values()].map((e) => ({
+      token: tokens[e.conn],
+      eventId: e.eventId,
+      deliveries: e.deliveries,
+    })),
     neverInLogs,
     statusCounts,
   };
@@ -187,7 +212,8 @@ export function checkAnswer(c: FuzzCase, answer: Answer): string | undefined {
   if (status >= 500) problems.push("5xx");
   if (status >= 300 && status < 400) problems.push(`redirect to ${oneLine(String(headers.location ?? "?"), 40)}`);
   if (/text\/html/i.test(contentType)) problems.push("text/html");
-  if (!isHead && !/^application\/json\s*(;|$)/i.test(contentType)) problems.push(`Content-Type ${oneLine(contentType || "(none)", 40)}`);
+  if (!isHead && !/^application\/json\s*(;|$)/i.test(contentType))
+    problems.push(`Content-Type ${oneLine(contentType || "(none)", 40)}`);
   if (status === 405) {
     const allow = String(headers.allow ?? "");
     if (allow.trim() !== "POST") problems.push(`Allow: ${oneLine(allow || "(none)", 40)}`);
@@ -208,7 +234,12 @@ export function checkAnswer(c: FuzzCase, answer: Answer): string | undefined {
         problems.push("body lacks error/errorDescription strings");
       } else {
         if (status === 404 && o.error !== "not_found") problems.push(`error "${oneLine(o.error, 30)}" not "not_found"`);
-        if (status === 400 && c.expect.field && c.expect.status.includes(400) && !o.errorDescription.includes(c.expect.field)) {
+        if (
+          status === 400 &&
+          c.expect.field &&
+          c.expect.status.includes(400) &&
+          !o.errorDescription.includes(c.expect.field)
+        ) {
           problems.push(`errorDescription does not name ${c.expect.field}`);
         }
       }
@@ -247,6 +278,8 @@ function summarise(failures: Failure[], requests: number): string[] {
   const byKind = new Map<string, number>();
   for (const f of failures) byKind.set(`${f.kind}→${f.got}`, (byKind.get(`${f.kind}→${f.got}`) ?? 0) + 1);
   const counts = [...byKind.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ×${n}`);
-  lines.push(`${failures.length} of ${requests} requests broke the contract (${failures.length - Math.min(failures.length, MAX_FAILURE_LINES)} not listed); by case kind→answer: ${counts.join(", ")}`);
+  lines.push(
+    `${failures.length} of ${requests} requests broke the contract (${failures.length - Math.min(failures.length, MAX_FAILURE_LINES)} not listed); by case kind→answer: ${counts.join(", ")}`,
+  );
   return lines;
 }

@@ -7,13 +7,25 @@
  * token, its hash, the password's hash nor the email reaches the output.
  */
 import { sql } from "drizzle-orm";
+
 import { actionCrashMessage } from "@/lib/call-action";
 import { consoleUsers } from "@/lib/db/schema";
 import { hashPasswordLinkToken, newPasswordLink } from "@/lib/team/password-link";
+
 import { checkResult, skipped, type CheckResult } from "./result";
-import { compareWithLedger, deliver, isErrorJson, Ledger, resendUnacknowledged, type StoredRow } from "./send";
 import { seedConnection } from "./seed";
-import { adminQuery, adminUrl, createScenario, rowsOf, sleep, startConsole, withDatabase, type ConsoleServer, type Scenario } from "./server";
+import { compareWithLedger, deliver, isErrorJson, Ledger, resendUnacknowledged, type StoredRow } from "./send";
+import {
+  adminQuery,
+  adminUrl,
+  createScenario,
+  rowsOf,
+  sleep,
+  startConsole,
+  withDatabase,
+  type ConsoleServer,
+  type Scenario,
+} from "./server";
 
 const FAIL_USER = "usr_reliability_fail";
 const REFUSED_PASSWORD_EMAIL = "leak.check.password@reliability.test";
@@ -26,13 +38,23 @@ export async function logsCheck(): Promise<CheckResult[]> {
   try {
     const keys = ["rel_logs_server_key_0000000000000000001"];
     const { logs, outage, passwordToken } = await withDatabase(scenario, async (db) => {
-      await db.execute(sql.raw(`alter table webhook_events add constraint reliability_reject check (user_id <> '${FAIL_USER}')`));
       await db.execute(
-        sql.raw(`alter table console_users add constraint reliability_refuse_password check (password_hash is null or email <> '${REFUSED_PASSWORD_EMAIL}')`),
+        sql.raw(`alter table webhook_events add constraint reliability_reject check (user_id <> '${FAIL_USER}')`),
+      );
+      await db.execute(
+        sql.raw(
+          `alter table console_users add constraint reliability_refuse_password check (password_hash is null or email <> '${REFUSED_PASSWORD_EMAIL}')`,
+        ),
       );
       const { stored, link } = newPasswordLink();
-      await db.insert(consoleUsers).values({ email: REFUSED_PASSWORD_EMAIL, name: "Rel Pending", role: "support", passwordHash: null, ...stored });
-      return { logs: await seedConnection("Logs", keys), outage: await seedConnection("Outage", keys), passwordToken: new URL(link.url).hash.slice(1) };
+      await db
+        .insert(consoleUsers)
+        .values({ email: REFUSED_PASSWORD_EMAIL, name: "Rel Pending", role: "support", passwordHash: null, ...stored });
+      return {
+        logs: await seedConnection("Logs", keys),
+        outage: await seedConnection("Outage", keys),
+        passwordToken: new URL(link.url).hash.slice(1),
+      };
     });
     server = await startConsole(scenario);
 
@@ -59,13 +81,21 @@ export async function logsCheck(): Promise<CheckResult[]> {
     if (!b) results.push(skipped("logs (b): database outage", "SKIP (needs PostgreSQL)"));
     else {
       const rows = await withDatabase(scenario, async (db) =>
-        rowsOf<StoredRow>(await db.execute(sql`select event_id, delivery_count from webhook_events where connection_id = ${outage.id}`)),
+        rowsOf<StoredRow>(
+          await db.execute(sql`select event_id, delivery_count from webhook_events where connection_id = ${outage.id}`),
+        ),
       );
       const comparison = compareWithLedger(b.ledger, rows, false);
-      const lines = output.slice(b.outputOffset).split("\n").filter((l) => l.trim());
-      const counts = Object.entries(b.ledger.statusCounts).map(([k, v]) => `${k}=${v}`).join(" ");
+      const lines = output
+        .slice(b.outputOffset)
+        .split("\n")
+        .filter((l) => l.trim());
+      const counts = Object.entries(b.ledger.statusCounts)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(" ");
       const problems = [...b.problems, ...comparison.problems, ...b.ledger.badAnswers];
-      if (lines.length > MAX_OUTAGE_LINES) problems.push(`the outage wrote ${lines.length} log lines (at most ${MAX_OUTAGE_LINES}); first: ${lines[0]}`);
+      if (lines.length > MAX_OUTAGE_LINES)
+        problems.push(`the outage wrote ${lines.length} log lines (at most ${MAX_OUTAGE_LINES}); first: ${lines[0]}`);
       results.push(
         checkResult(
           "logs (b): database outage",
@@ -88,7 +118,8 @@ async function failedInsert(server: ConsoleServer, token: string, keys: readonly
   const problems: string[] = [];
   const ledger = new Ledger();
   const sanity = await deliver(server.url, token, ledger.newEvent().raw, keys);
-  if (sanity.kind !== "status" || sanity.status !== 200) problems.push(`a normal event was answered ${JSON.stringify(sanity)}`);
+  if (sanity.kind !== "status" || sanity.status !== 200)
+    problems.push(`a normal event was answered ${JSON.stringify(sanity)}`);
 
   const marker = `reliability-marker-${Date.now().toString(36)}`;
   const event = ledger.newEvent({
@@ -101,7 +132,10 @@ async function failedInsert(server: ConsoleServer, token: string, keys: readonly
   const answer = await deliver(server.url, token, event.raw, keys);
   const status = answer.kind === "status" ? answer.status : 0;
   const body = answer.kind === "status" ? answer.body : answer.error;
-  if (status !== 503 || !isErrorJson(body)) problems.push(`the failing insert was answered ${status} ${body.slice(0, 200)} (want 503 JSON {error, errorDescription})`);
+  if (status !== 503 || !isErrorJson(body))
+    problems.push(
+      `the failing insert was answered ${status} ${body.slice(0, 200)} (want 503 JSON {error, errorDescription})`,
+    );
   await sleep(300);
   const needles = [
     { name: "userId", value: FAIL_USER },
@@ -134,7 +168,12 @@ async function failedServerAction(server: ConsoleServer, token: string) {
   if (!actionId) return { status: 0, needles, problems: ["found no server action reference in /set-password's page"] };
   const response = await fetch(`${server.url}/set-password`, {
     method: "POST",
-    headers: { "next-action": actionId, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", origin: server.url },
+    headers: {
+      "next-action": actionId,
+      "content-type": "text/plain;charset=UTF-8",
+      accept: "text/x-component",
+      origin: server.url,
+    },
     body: JSON.stringify([{ token, password, confirmation: password }]),
   });
   const body = await response.text();
@@ -146,7 +185,12 @@ async function failedServerAction(server: ConsoleServer, token: string) {
 }
 
 /** Load at concurrency 10; the database refuses connections (and loses the server's sessions) for OUTAGE_MS. */
-async function databaseOutage(server: ConsoleServer, scenario: Scenario, connection: { token: string }, keys: readonly string[]) {
+async function databaseOutage(
+  server: ConsoleServer,
+  scenario: Scenario,
+  connection: { token: string },
+  keys: readonly string[],
+) {
   const name = scenario.databaseName!;
   const ledger = new Ledger();
   const problems: string[] = [];
@@ -162,7 +206,9 @@ async function databaseOutage(server: ConsoleServer, scenario: Scenario, connect
       if (sentIn === "during" && phase === "during") during += 1;
       if (answer.kind !== "status") problems.push(`a request ${sentIn} the outage failed: ${answer.error}`);
       else if (answer.status !== 200 && (answer.status !== 503 || !isErrorJson(answer.body, "unavailable"))) {
-        problems.push(`answered ${answer.status} ${answer.body.slice(0, 160)} ${sentIn} the outage (want 200, or 503 {error:"unavailable"})`);
+        problems.push(
+          `answered ${answer.status} ${answer.body.slice(0, 160)} ${sentIn} the outage (want 200, or 503 {error:"unavailable"})`,
+        );
       }
     }
   };
@@ -170,7 +216,10 @@ async function databaseOutage(server: ConsoleServer, scenario: Scenario, connect
   await sleep(1500);
   const outputOffset = server.output().length;
   await adminQuery(`alter database ${name} allow_connections false`);
-  await adminQuery(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`, [name]);
+  await adminQuery(
+    `select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`,
+    [name],
+  );
   phase = "during";
   await sleep(OUTAGE_MS);
   await adminQuery(`alter database ${name} allow_connections true`);

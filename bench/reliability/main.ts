@@ -7,13 +7,14 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+
 import { crashCheck } from "./crash";
 import { deepNestingCheck } from "./deep";
-import { startEmulator, serviceEnv } from "./emulator";
+import { serviceEnv, startEmulator } from "./emulator";
 import { faultsCheck } from "./faults";
+import { forwardCheck } from "./forward";
 import { fuzzCheck } from "./fuzz-check";
 import { logsCheck } from "./logs";
-import { forwardCheck } from "./forward";
 import { requestErrorsCheck } from "./request-errors";
 import { formatResult, type CheckResult } from "./result";
 import { backend, distDir, prepareOwnEnv } from "./server";
@@ -27,16 +28,25 @@ const checks: Check[] = [
   { key: "two", run: () => twoInstancesCheck() },
   { key: "logs", run: async () => [...(await logsCheck()), await requestErrorsCheck()] },
   // Checks 4 and 5 share one console pointed at the emulator.
-  { key: "pages", run: ({ emulatorUrl }) => withServiceConsole(async (fixture) => [await faultsCheck(emulatorUrl, fixture), await deepNestingCheck(fixture)]) },
+  {
+    key: "pages",
+    run: ({ emulatorUrl }) =>
+      withServiceConsole(async (fixture) => [await faultsCheck(emulatorUrl, fixture), await deepNestingCheck(fixture)]),
+  },
   { key: "fuzz", run: async () => [await fuzzCheck()] },
   { key: "forward", run: async () => [await forwardCheck()] },
 ];
 
 /** Seeding through lib (a connection's key check calls the service) logs info lines here: only warnings and errors are shown. */
 function quietOwnInfoLogs(): void {
-  const write = process.stderr.write.bind(process.stderr) as (chunk: string | Uint8Array, ...rest: unknown[]) => boolean;
+  const write = process.stderr.write.bind(process.stderr) as (
+    chunk: string | Uint8Array,
+    ...rest: unknown[]
+  ) => boolean;
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) =>
-    typeof chunk === "string" && chunk.startsWith("{") && chunk.includes('"level":"info"') ? true : write(chunk, ...rest)) as typeof process.stderr.write;
+    typeof chunk === "string" && chunk.startsWith("{") && chunk.includes('"level":"info"')
+      ? true
+      : write(chunk, ...rest)) as typeof process.stderr.write;
 }
 
 async function main(): Promise<number> {
@@ -46,7 +56,9 @@ async function main(): Promise<number> {
   }
   prepareOwnEnv();
   quietOwnInfoLogs();
-  const only = process.env.RELIABILITY_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
+  const only = process.env.RELIABILITY_ONLY?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const started = Date.now();
   console.log(`== reliability on ${backend}, build ${distDir}`);
   // One emulator for the run; every console (and this process's seeding) points the regions at it.
@@ -57,9 +69,16 @@ async function main(): Promise<number> {
     for (const check of checks) {
       if (only && !only.includes(check.key)) continue;
       const checkStarted = Date.now();
-      const outcome = await check.run({ emulatorUrl: emulator.url }).catch((error: unknown) => [
-        { name: check.key, status: "FAIL" as const, figures: "did not complete", problems: [String((error as Error).stack ?? error)] },
-      ]);
+      const outcome = await check
+        .run({ emulatorUrl: emulator.url })
+        .catch((error: unknown) => [
+          {
+            name: check.key,
+            status: "FAIL" as const,
+            figures: "did not complete",
+            problems: [String((error as Error).stack ?? error)],
+          },
+        ]);
       for (const result of outcome) {
         results.push(result);
         console.log(`${formatResult(result)} [${Math.round((Date.now() - checkStarted) / 1000)} s]`);

@@ -1,5 +1,6 @@
 /** What the scenarios seed before a console starts: users, connections, rows to purge. */
 import { sql } from "drizzle-orm";
+
 import { createUser } from "@/lib/auth/users";
 import type { Database } from "@/lib/db";
 import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
@@ -8,7 +9,12 @@ import { seedDemoConnections } from "@/tooling/seed-connections";
 
 export const users = {
   admin: { email: "admin@reliability.test", password: "reliability-admin-password", name: "Rel Admin", role: "admin" },
-  support: { email: "support@reliability.test", password: "reliability-support-password", name: "Rel Support", role: "support" },
+  support: {
+    email: "support@reliability.test",
+    password: "reliability-support-password",
+    name: "Rel Support",
+    role: "support",
+  },
 } as const;
 
 export async function seedUsers(): Promise<void> {
@@ -16,7 +22,10 @@ export async function seedUsers(): Promise<void> {
 }
 
 /** A connection with server keys (signed webhooks) or without (unsigned accepted). */
-export async function seedConnection(name: string, keys: readonly string[] = []): Promise<{ id: string; token: string; keys: readonly string[] }> {
+export async function seedConnection(
+  name: string,
+  keys: readonly string[] = [],
+): Promise<{ id: string; token: string; keys: readonly string[] }> {
   return { ...(await insertTestConnection(name, keys)), keys };
 }
 

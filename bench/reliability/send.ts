@@ -3,6 +3,7 @@
  * worker pool, and the comparison of the ledger with what the database holds afterwards.
  */
 import crypto from "node:crypto";
+
 import { expiredEvent } from "@/lib/testing/webhooks";
 import { signatureHeader } from "@/lib/webhooks/signature";
 
@@ -14,12 +15,23 @@ export type Answer =
   | { kind: "refused"; error: string; ms: number };
 
 /** POSTs one delivery of `raw`, signed now with `keys` (none: unsigned). */
-export async function deliver(baseUrl: string, token: string, raw: string, keys: readonly string[], timeoutMs = 20_000): Promise<Answer> {
+export async function deliver(
+  baseUrl: string,
+  token: string,
+  raw: string,
+  keys: readonly string[],
+  timeoutMs = 20_000,
+): Promise<Answer> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (keys.length > 0) headers["x-signature-v2"] = signatureHeader(raw, Math.floor(Date.now() / 1000), keys);
   const started = performance.now();
   try {
-    const response = await fetch(`${baseUrl}/api/webhooks/${token}`, { method: "POST", headers, body: raw, signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(`${baseUrl}/api/webhooks/${token}`, {
+      method: "POST",
+      headers,
+      body: raw,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     const body = await response.text();
     return { kind: "status", status: response.status, body, ms: performance.now() - started };
   } catch (error) {
@@ -67,7 +79,12 @@ export class Ledger {
 }
 
 /** Runs `work` over `items` with `concurrency` workers; stops taking new items once `stopped()` is true. */
-export async function runPool<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>, stopped: () => boolean = () => false): Promise<number> {
+export async function runPool<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+  stopped: () => boolean = () => false,
+): Promise<number> {
   let next = 0;
   const worker = async () => {
     while (!stopped() && next < items.length) await work(items[next++]!);
@@ -85,7 +102,13 @@ export function shuffle<T>(items: T[], random: () => number = Math.random): T[] 
 }
 
 /** Resends every unacknowledged event until it is answered 200 (at most `rounds` tries each). */
-export async function resendUnacknowledged(ledger: Ledger, baseUrl: string, token: string, keys: readonly string[], rounds = 5): Promise<number> {
+export async function resendUnacknowledged(
+  ledger: Ledger,
+  baseUrl: string,
+  token: string,
+  keys: readonly string[],
+  rounds = 5,
+): Promise<number> {
   let sent = 0;
   for (let round = 0; round < rounds; round++) {
     const pending = ledger.unacknowledged();
@@ -152,7 +175,11 @@ export function isSuccessJson(body: string): boolean {
 export function isErrorJson(body: string, error?: string): boolean {
   try {
     const parsed = JSON.parse(body) as { error?: unknown; errorDescription?: unknown };
-    return typeof parsed.error === "string" && typeof parsed.errorDescription === "string" && (error === undefined || parsed.error === error);
+    return (
+      typeof parsed.error === "string" &&
+      typeof parsed.errorDescription === "string" &&
+      (error === undefined || parsed.error === error)
+    );
   } catch {
     return false;
   }

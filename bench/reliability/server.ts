@@ -9,9 +9,16 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+
 import type { QueryResult } from "pg";
+
 import { closeDb, installDatabase, openDatabase, type Database, type DatabaseTarget } from "@/lib/db";
-import { createPgliteFromTemplate, databaseUrl, migratedPostgresTemplate, withAdminClient } from "@/lib/testing/templates";
+import {
+  createPgliteFromTemplate,
+  databaseUrl,
+  migratedPostgresTemplate,
+  withAdminClient,
+} from "@/lib/testing/templates";
 import { startProcess, stopProcess, waitForUrl } from "@/tooling/processes";
 
 export const distDir = process.env.NEXT_DIST_DIR || ".next";
@@ -147,7 +154,12 @@ export async function startConsole(scenario: Scenario, extraEnv: Record<string, 
     ...scenario.env,
     ...extraEnv,
   };
-  const child = startProcess(`console ${scenario.name}`, path.resolve("node_modules/.bin/next"), ["start", "-H", "127.0.0.1", "-p", String(port)], env);
+  const child = startProcess(
+    `console ${scenario.name}`,
+    path.resolve("node_modules/.bin/next"),
+    ["start", "-H", "127.0.0.1", "-p", String(port)],
+    env,
+  );
   const chunks: string[] = [];
   child.stdout?.on("data", (c: Buffer) => chunks.push(c.toString("utf8")));
   child.stderr?.on("data", (c: Buffer) => chunks.push(c.toString("utf8")));
@@ -185,7 +197,7 @@ export function processTreeRss(rootPid: number): number {
     }
   }
   const tree = new Set([rootPid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [pid, ppid] of parents) {
       if (tree.has(ppid) && !tree.has(pid)) {

@@ -4,9 +4,10 @@
  * data point) and a connection without server keys; both users signed in over HTTP.
  */
 import { sql } from "drizzle-orm";
+
 import { seedConnection, seedServiceConnections, seedUsers, users } from "./seed";
-import { signIn, type Session } from "./session";
 import { createScenario, startConsole, withDatabase, type ConsoleServer } from "./server";
+import { signIn, type Session } from "./session";
 
 export type ServiceConsole = {
   server: ConsoleServer;
@@ -24,7 +25,9 @@ export async function withServiceConsole<T>(work: (fixture: ServiceConsole) => P
       await seedUsers();
       const connections = await seedServiceConnections();
       const acme = connections.find((c) => c.name === "Acme")!;
-      await db.execute(sql`insert into data_point_watches (connection_id, data_point_id) values (${acme.id}, 'dp_loyalty_tier')`);
+      await db.execute(
+        sql`insert into data_point_watches (connection_id, data_point_id) values (${acme.id}, 'dp_loyalty_tier')`,
+      );
       return { acmeId: acme.id, unsigned: await seedConnection("Zz Unsigned") };
     });
     server = await startConsole(scenario);

@@ -18,7 +18,13 @@ export async function signIn(baseUrl: string, user: { email: string; password: s
     method: "POST",
     redirect: "manual",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
-    body: new URLSearchParams({ csrfToken, email: user.email, password: user.password, callbackUrl: `${baseUrl}/`, json: "true" }),
+    body: new URLSearchParams({
+      csrfToken,
+      email: user.email,
+      password: user.password,
+      callbackUrl: `${baseUrl}/`,
+      json: "true",
+    }),
   });
   keep(response);
   if (![...jar.keys()].some((k) => k.endsWith("session-token"))) {
@@ -30,10 +36,19 @@ export async function signIn(baseUrl: string, user: { email: string; password: s
 export type Fetched = { status: number; body: string; ms: number; error?: string };
 
 /** GETs a page or API as the session and reads the whole (streamed) body, giving up after `timeoutMs`. */
-export async function fetchAs(session: Session, url: string, headers: Record<string, string> = {}, timeoutMs = 15_000): Promise<Fetched> {
+export async function fetchAs(
+  session: Session,
+  url: string,
+  headers: Record<string, string> = {},
+  timeoutMs = 15_000,
+): Promise<Fetched> {
   const started = performance.now();
   try {
-    const response = await fetch(url, { headers: { cookie: session.cookie, ...headers }, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(url, {
+      headers: { cookie: session.cookie, ...headers },
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     const body = await response.text();
     return { status: response.status, body, ms: performance.now() - started };
   } catch (error) {

@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+
 import { createScenario, distDir, startConsole, type ConsoleServer, type Scenario } from "../reliability/server";
 import { signIn, type Session } from "../reliability/session";
 import { onCleanup } from "./cleanup";
@@ -56,7 +57,12 @@ export async function withConsole<T>(scenario: Scenario, work: (server: ConsoleS
 }
 
 /** An admin (sees every column unmasked, as the heaviest view of the log). */
-export const benchUser = { email: "bench@bench.test", password: "bench-admin-password-1", name: "Bench Admin", role: "admin" } as const;
+export const benchUser = {
+  email: "bench@bench.test",
+  password: "bench-admin-password-1",
+  name: "Bench Admin",
+  role: "admin",
+} as const;
 
 /** Seeds the bench user; call inside withDatabase (createUser writes to the installed database). */
 export async function seedBenchUser(): Promise<void> {

@@ -6,8 +6,10 @@
  * its own.
  */
 import { sql } from "drizzle-orm";
-import { rowsOf, withDatabase, type Scenario } from "../reliability/server";
+
 import { bulkLoad, insertBulkConnections, type BulkConnection } from "@/tooling/bulk-load";
+
+import { rowsOf, withDatabase, type Scenario } from "../reliability/server";
 import { benchScenario, seedBenchUser } from "./console";
 
 /** Events at full size; BENCH_EVENTS=100000 for a quick run while developing. */
@@ -23,7 +25,14 @@ export type Dataset = {
   dispose: () => Promise<void>;
 };
 
-export type LoadFigures = { events: number; loadSeconds: number; vacuumAnalyzeSeconds: number; rows: number; tableBytes: number; bytesPerEvent: number };
+export type LoadFigures = {
+  events: number;
+  loadSeconds: number;
+  vacuumAnalyzeSeconds: number;
+  rows: number;
+  tableBytes: number;
+  bytesPerEvent: number;
+};
 
 /** An empty dataset: connections and the bench user, no events. */
 export async function createDataset(name: string): Promise<Dataset> {
@@ -45,9 +54,15 @@ export async function appendEvents(dataset: Dataset, count: number): Promise<Loa
     if (dataset.loads > 0) {
       // bulkLoad names test events by row number alone (not by idPrefix), so a second load would repeat
       // the first one's test event ids on the same connections: the earlier ones are renamed first.
-      await db.execute(sql`update webhook_events set event_id = event_id || '-load' || ${String(dataset.loads)} where is_test`);
+      await db.execute(
+        sql`update webhook_events set event_id = event_id || '-load' || ${String(dataset.loads)} where is_test`,
+      );
     }
-    const load = await bulkLoad(db, { connections: dataset.connections, events: count, idPrefix: `bulk${dataset.loads}-` });
+    const load = await bulkLoad(db, {
+      connections: dataset.connections,
+      events: count,
+      idPrefix: `bulk${dataset.loads}-`,
+    });
     const vacuumStarted = performance.now();
     await db.execute(sql`vacuum analyze webhook_events`);
     await db.execute(sql`vacuum analyze webhook_rejections`);
@@ -61,7 +76,14 @@ export async function appendEvents(dataset: Dataset, count: number): Promise<Loa
     );
     const rows = Number(size!.rows);
     const tableBytes = Number(size!.bytes);
-    return { events: dataset.events, loadSeconds: round1(load.seconds), vacuumAnalyzeSeconds: round1(vacuumAnalyzeSeconds), rows, tableBytes, bytesPerEvent: Math.round(tableBytes / rows) };
+    return {
+      events: dataset.events,
+      loadSeconds: round1(load.seconds),
+      vacuumAnalyzeSeconds: round1(vacuumAnalyzeSeconds),
+      rows,
+      tableBytes,
+      bytesPerEvent: Math.round(tableBytes / rows),
+    };
   });
 }
 

@@ -6,6 +6,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { verifyWebhookSignature } from "@/lib/webhooks/signature";
 
 export type ForwardReceiver = Awaited<ReturnType<typeof startForwardReceiver>>;

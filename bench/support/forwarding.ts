@@ -4,8 +4,10 @@
  * stored → delivered latency read from the database.
  */
 import { sql } from "drizzle-orm";
+
 import { createDestination } from "@/lib/destinations/destinations";
-import { webhookSenders, WEBHOOK_URLS } from "../ingest";
+
+import { WEBHOOK_URLS, webhookSenders } from "../ingest";
 import { rowsOf, withDatabase, type Scenario } from "../reliability/server";
 import { benchScenario } from "./console";
 import type { ForwardReceiver } from "./forward-receiver";
@@ -24,22 +26,40 @@ export async function forwardingScenario(name: string, receiver: ForwardReceiver
   const senders = await webhookSenders(scenario, WEBHOOK_URLS);
   receiver.acceptKeys(...senders.map((s) => s.key));
   const forwarded = { none: [], one: senders.slice(0, 1), every: senders }[forwarding];
-  const destinationIds = forwarded.length > 0 ? await withDatabase(scenario, () => addDestinations(receiver.url, forwarded.map((s) => s.connectionId))) : [];
+  const destinationIds =
+    forwarded.length > 0
+      ? await withDatabase(scenario, () =>
+          addDestinations(
+            receiver.url,
+            forwarded.map((s) => s.connectionId),
+          ),
+        )
+      : [];
   return { scenario, senders, destinationIds };
 }
 
 /** A destination "as the service" to `url` on each connection; `maxPerSecond` caps each. */
-export async function addDestinations(url: string, connectionIds: string[], { name = "Bench handler", maxPerSecond }: { name?: string; maxPerSecond?: number } = {}): Promise<string[]> {
+export async function addDestinations(
+  url: string,
+  connectionIds: string[],
+  { name = "Bench handler", maxPerSecond }: { name?: string; maxPerSecond?: number } = {},
+): Promise<string[]> {
   const ids = [];
   for (const connectionId of connectionIds) {
-    const created = await createDestination(ACTOR, { connectionId, name, url, signing: "service", eventTypes: [], verificationMethods: [] }, LOCAL);
+    const created = await createDestination(
+      ACTOR,
+      { connectionId, name, url, signing: "service", eventTypes: [], verificationMethods: [] },
+      LOCAL,
+    );
     if (!created.ok) throw new Error(created.error);
     ids.push(created.id);
   }
   if (maxPerSecond !== undefined) {
     const { getDb } = await import("@/lib/db");
     const db = await getDb();
-    await db.execute(sql`update forward_destinations set max_per_second = ${maxPerSecond} where id in ${sql.raw(`('${ids.join("','")}')`)}`);
+    await db.execute(
+      sql`update forward_destinations set max_per_second = ${maxPerSecond} where id in ${sql.raw(`('${ids.join("','")}')`)}`,
+    );
   }
   return ids;
 }
@@ -57,6 +77,13 @@ export async function deliveryLatency(scenario: Scenario, destinationId?: string
         from (select state, extract(epoch from (finished_at - created_at)) * 1000 as ms from forward_deliveries
           where ${destinationId ? sql`destination_id = ${destinationId}` : sql`true`}) d`),
     );
-    return { p50: round(Number(row!.p50), 0), p99: round(Number(row!.p99), 0), max: round(Number(row!.max), 0), delivered: Number(row!.delivered), waiting: Number(row!.waiting), failed: Number(row!.failed) };
+    return {
+      p50: round(Number(row!.p50), 0),
+      p99: round(Number(row!.p99), 0),
+      max: round(Number(row!.max), 0),
+      delivered: Number(row!.delivered),
+      waiting: Number(row!.waiting),
+      failed: Number(row!.failed),
+    };
   });
 }

@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+
 import { freePort } from "../reliability/server";
 import { onCleanup } from "./cleanup";
 
@@ -23,9 +24,16 @@ export async function startPostgres(): Promise<PostgresServer | { skipped: strin
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-postgres-"));
   // initdb refuses to run as root: as root, the cluster belongs to the postgres user.
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) fs.chownSync(dir, Number(execFileSync("id", ["-u", "postgres"]).toString().trim()), Number(execFileSync("id", ["-g", "postgres"]).toString().trim()));
+  if (asRoot)
+    fs.chownSync(
+      dir,
+      Number(execFileSync("id", ["-u", "postgres"]).toString().trim()),
+      Number(execFileSync("id", ["-g", "postgres"]).toString().trim()),
+    );
   const run = (command: string, args: string[]) =>
-    execFileSync(asRoot ? "runuser" : command, asRoot ? ["-u", "postgres", "--", command, ...args] : args, { stdio: ["ignore", "pipe", "pipe"] });
+    execFileSync(asRoot ? "runuser" : command, asRoot ? ["-u", "postgres", "--", command, ...args] : args, {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   const data = path.join(dir, "data");
   let started = false;
   const stop = async () => {

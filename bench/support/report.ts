@@ -20,10 +20,17 @@ export type Machine = ReturnType<typeof machine> & { loadAverage1mAfter?: number
 export type BackendResult = { at: string; machine: Machine; metrics: Metric[]; [figures: string]: unknown };
 export type SkippedBackend = { at: string; skipped: string };
 
-type PartResult = { at: string; machine: Machine; targets: Record<string, string> } & Partial<Record<BackendKey, BackendResult | SkippedBackend>>;
+type PartResult = { at: string; machine: Machine; targets: Record<string, string> } & Partial<
+  Record<BackendKey, BackendResult | SkippedBackend>
+>;
 
 /** Stores one backend's figures in bench/results/<part>.json, keeping the other backend's last ones. */
-export function recordBackend(part: string, targets: Record<string, string>, backend: BackendKey, figures: BackendResult | SkippedBackend): void {
+export function recordBackend(
+  part: string,
+  targets: Record<string, string>,
+  backend: BackendKey,
+  figures: BackendResult | SkippedBackend,
+): void {
   const previous = readResult(part) as Partial<PartResult>;
   const latestMachine = "machine" in figures ? figures.machine : (previous.machine ?? machine(""));
   writeResult(part, { ...previous, at: figures.at, machine: latestMachine, targets, [backend]: figures });
@@ -31,9 +38,12 @@ export function recordBackend(part: string, targets: Record<string, string>, bac
 
 export function targetText(target: Target, unit: string): string {
   const sign = target.op === "<=" ? "≤" : "≥";
-  const bound = (n: number | undefined) => (n === undefined ? "—" : `${sign} ${formatNumber(n)}${unit ? ` ${unit}` : ""}`);
+  const bound = (n: number | undefined) =>
+    n === undefined ? "—" : `${sign} ${formatNumber(n)}${unit ? ` ${unit}` : ""}`;
   if (target.value !== undefined) return bound(target.value);
-  return target.pglite === target.postgres ? bound(target.pglite) : `${bound(target.pglite)} PGlite, ${bound(target.postgres)} PG`;
+  return target.pglite === target.postgres
+    ? bound(target.pglite)
+    : `${bound(target.pglite)} PGlite, ${bound(target.postgres)} PG`;
 }
 
 /** "yes", or "NO (by X unit)"; null when the metric has no target on this backend. */
@@ -88,7 +98,10 @@ export function printPartTable(part: string, title: string): void {
   console.log(`\n${title}`);
   for (const backend of backends) {
     const figures = result[backend];
-    if (figures) console.log(`  ${BACKEND_LABEL[backend]}: ${"skipped" in figures ? `skipped (${figures.skipped})` : `${figures.machine.database}, ${figures.at}, load average ${figures.machine.loadAverage1m} on ${figures.machine.cpus} CPUs`}`);
+    if (figures)
+      console.log(
+        `  ${BACKEND_LABEL[backend]}: ${"skipped" in figures ? `skipped (${figures.skipped})` : `${figures.machine.database}, ${figures.at}, load average ${figures.machine.loadAverage1m} on ${figures.machine.cpus} CPUs`}`,
+      );
   }
   console.log(line(header));
   console.log(widths.map((w) => "-".repeat(w)).join("-|-"));

@@ -1,5 +1,6 @@
 /** A new authenticator.expired delivery as the service sends it, for the HTTP parts that post webhooks. */
 import crypto from "node:crypto";
+
 import { TENANT_ID } from "@/lib/testing/webhooks";
 import { signatureHeader } from "@/lib/webhooks/signature";
 
@@ -10,7 +11,10 @@ export type Sender = { token: string; key: string };
  * A new event (a fresh id, sent now, expired a minute ago), signed now with the sender's key: the path,
  * headers and body of its POST. Signing is one HMAC-SHA256 over a ~450-byte body, microseconds.
  */
-export function signedExpiredEvent(sender: Sender, data: { userId: string; deviceName: string; devicePlatform: string }) {
+export function signedExpiredEvent(
+  sender: Sender,
+  data: { userId: string; deviceName: string; devicePlatform: string },
+) {
   const id = crypto.randomUUID();
   const now = new Date();
   const body = JSON.stringify({
@@ -32,7 +36,10 @@ export function signedExpiredEvent(sender: Sender, data: { userId: string; devic
   });
   return {
     path: `/api/webhooks/${sender.token}`,
-    headers: { "content-type": "application/json", "x-signature-v2": signatureHeader(body, Math.floor(now.getTime() / 1000), [sender.key]) },
+    headers: {
+      "content-type": "application/json",
+      "x-signature-v2": signatureHeader(body, Math.floor(now.getTime() / 1000), [sender.key]),
+    },
     body,
   };
 }

@@ -28,12 +28,23 @@ export async function timeRuns(runs: number, fn: () => Promise<unknown>): Promis
   }
   times.sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 100) / 100;
-  return { runs, p50Ms: round(percentile(times, 50)), p95Ms: round(percentile(times, 95)), maxMs: round(times.at(-1)!) };
+  return {
+    runs,
+    p50Ms: round(percentile(times, 50)),
+    p95Ms: round(percentile(times, 95)),
+    maxMs: round(times.at(-1)!),
+  };
 }
 
 /** What ran the bench; the load average says how much else the machine was doing meanwhile. */
 export function machine(database: string) {
-  return { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "unknown", node: process.version, database, loadAverage1m: Math.round(os.loadavg()[0]! * 100) / 100 };
+  return {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? "unknown",
+    node: process.version,
+    database,
+    loadAverage1m: Math.round(os.loadavg()[0]! * 100) / 100,
+  };
 }
 
 /** Writes bench/results/<name>.json and returns the JSON. */
@@ -48,7 +59,10 @@ export function writeResult(name: string, result: unknown): string {
 /** The last bench/results/<name>.json as an object (empty when there is none). */
 export function readResult(name: string): Record<string, unknown> {
   try {
-    return JSON.parse(fs.readFileSync(path.resolve("bench/results", `${name}.json`), "utf8")) as Record<string, unknown>;
+    return JSON.parse(fs.readFileSync(path.resolve("bench/results", `${name}.json`), "utf8")) as Record<
+      string,
+      unknown
+    >;
   } catch {
     return {};
   }

@@ -1,11 +1,14 @@
 "use client";
+
 import { Plus } from "lucide-react";
+
 import { AddDialog, useAddDialog } from "@/components/ui/add-dialog";
 import { NameAndUrlFields } from "@/components/ui/name-url-fields";
 import { newSecretShown } from "@/components/ui/secret-reveal";
 import { toast } from "@/components/ui/toast";
 import { MAX_NOTICE_TARGETS } from "@/lib/alerts/constants";
 import type { AddNoticeTargetInput } from "@/lib/alerts/schemas";
+
 import type { NoticeTargetActions } from "./alert-actions";
 
 const blank: AddNoticeTargetInput = { name: "", url: "" };
@@ -27,7 +30,12 @@ export function AddNoticeTarget({ full, addAction }: { full: boolean; addAction:
   return (
     <AddDialog
       dialog={dialog}
-      trigger={{ label: "Add a notice target", icon: Plus, disabled: full, title: full ? `At most ${MAX_NOTICE_TARGETS} targets: remove one first.` : undefined }}
+      trigger={{
+        label: "Add a notice target",
+        icon: Plus,
+        disabled: full,
+        title: full ? `At most ${MAX_NOTICE_TARGETS} targets: remove one first.` : undefined,
+      }}
       title="Add a notice target"
       shown={newSecretShown("notice-target-secret", dialog.close)}
       submitLabel="Add target"

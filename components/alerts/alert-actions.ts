@@ -1,6 +1,6 @@
-import type { ActionResult } from "@/lib/call-action";
 import type { AddNoticeTargetInput, NoticeTargetIdInput, ThresholdsInput } from "@/lib/alerts/schemas";
 import type { NoticeTargetSecretResult, TestNoticeResult, ThresholdsResult } from "@/lib/alerts/types";
+import type { ActionResult } from "@/lib/call-action";
 
 /** The Alerts page's server actions, handed down as props to admins only (components never import app/). */
 export type AlertActions = {

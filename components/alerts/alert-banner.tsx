@@ -1,7 +1,9 @@
 "use client";
-import { Link } from "@/components/ui/link";
+
 import { Alert } from "@/components/ui/card";
+import { Link } from "@/components/ui/link";
 import { ALERT_KIND_TEXT } from "@/lib/alerts/constants";
+
 import { useOpenAlerts } from "./open-alerts";
 
 /** How many conditions the banner names before "and n more". */
@@ -41,7 +43,10 @@ export function OpenAlertCount() {
   return (
     <>
       <span className="sr-only"> ({count} open)</span>
-      <span aria-hidden="true" className="ml-2 inline-flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1.5 text-xs leading-5 font-semibold text-white">
+      <span
+        aria-hidden="true"
+        className="ml-2 inline-flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1.5 text-xs leading-5 font-semibold text-white"
+      >
         {count}
       </span>
     </>

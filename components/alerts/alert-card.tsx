@@ -1,9 +1,10 @@
-import { Link } from "@/components/ui/link";
 import { Card } from "@/components/ui/card";
+import { Link } from "@/components/ui/link";
 import { Time } from "@/components/ui/time";
 import { ALERT_KIND_TEXT } from "@/lib/alerts/constants";
 import { serverKeyHref } from "@/lib/alerts/display";
 import type { AlertSummary } from "@/lib/alerts/types";
+
 import type { AlertActions } from "./alert-actions";
 import { AlertButtons, AlertStateBadge } from "./alert-state";
 import { noticesText } from "./alert-words";
@@ -15,7 +16,15 @@ const muted = "text-slate-600 dark:text-slate-400";
  * One alert: the condition and its connection, its state, the line with its numbers, its times, who
  * acknowledged it, how its notices fared, where its events are, and (admins) what can be done about it.
  */
-export function AlertCard({ alert, isAdmin, actions }: { alert: AlertSummary; isAdmin: boolean; actions?: AlertActions }) {
+export function AlertCard({
+  alert,
+  isAdmin,
+  actions,
+}: {
+  alert: AlertSummary;
+  isAdmin: boolean;
+  actions?: AlertActions;
+}) {
   const text = ALERT_KIND_TEXT[alert.kind];
   const name = `${text.label} on ${alert.connection.name}`;
   const notices = noticesText(alert.notices);
@@ -58,7 +67,9 @@ export function AlertCard({ alert, isAdmin, actions }: { alert: AlertSummary; is
         </Fact>
         <Fact term="Notices">
           {notices.text}
-          {notices.problem ? <span className="block text-amber-800 [overflow-wrap:anywhere] dark:text-amber-300">{notices.problem}</span> : null}
+          {notices.problem ? (
+            <span className="block text-amber-800 [overflow-wrap:anywhere] dark:text-amber-300">{notices.problem}</span>
+          ) : null}
         </Fact>
       </dl>
       <div className="flex flex-wrap items-center justify-between gap-3">

@@ -1,23 +1,38 @@
+import { ConnectionOptions } from "@/components/connections/connection-options";
 import { FilterButtons } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/card";
 import { Field, Select } from "@/components/ui/input";
-import { ALERT_KINDS, ALERT_KIND_TEXT } from "@/lib/alerts/constants";
-import { ALL, alertFiltersSchema, type AlertFilters } from "@/lib/alerts/schemas";
-import { ConnectionOptions } from "@/components/connections/connection-options";
+import { ALERT_KIND_TEXT, ALERT_KINDS } from "@/lib/alerts/constants";
+import { alertFiltersSchema, ALL, type AlertFilters } from "@/lib/alerts/schemas";
 
-const formLayout = "mb-6 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-4 lg:items-end dark:bg-slate-900 dark:ring-slate-800";
+const formLayout =
+  "mb-6 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-4 lg:items-end dark:bg-slate-900 dark:ring-slate-800";
 /** A link without parameters: every connection and condition, open and resolved, the first page. */
 const DEFAULTS: AlertFilters = alertFiltersSchema.parse({});
 
 /** The labels of the filters, for the form and for a link's parameter that was left out. */
-const LABELS = { connectionId: "Connection", kind: "Condition", state: "State", muted: "Muted", limit: "Alerts shown" } as Record<string, string> & Record<"connectionId" | "kind" | "state", string>;
+const LABELS = {
+  connectionId: "Connection",
+  kind: "Condition",
+  state: "State",
+  muted: "Muted",
+  limit: "Alerts shown",
+} as Record<string, string> & Record<"connectionId" | "kind" | "state", string>;
 /** A link's left-out parameters by this form's labels. */
-export function describeIgnoredAlertFilters<T extends { name: string; label: string; message: string }>(ignored: T[]): T[] {
+export function describeIgnoredAlertFilters<T extends { name: string; label: string; message: string }>(
+  ignored: T[],
+): T[] {
   return ignored.map((f) => ({ ...f, label: LABELS[f.name] ?? f.label }));
 }
 
 /** The Alerts page's filters as a plain GET form: a filtered view is a link to share, and works without JavaScript. */
-export function AlertFiltersForm({ filters, connections }: { filters: AlertFilters; connections: Array<{ id: string; name: string }> }) {
+export function AlertFiltersForm({
+  filters,
+  connections,
+}: {
+  filters: AlertFilters;
+  connections: Array<{ id: string; name: string }>;
+}) {
   return (
     <form method="get" action="/alerts" role="search" className={formLayout} aria-label="Filter the alerts">
       <Field id="alert-connection" label={LABELS.connectionId}>
@@ -63,6 +78,7 @@ export function AlertFiltersFormSkeleton() {
 /** The filters as a query (defaults left out): the list's key, and the links that keep them. */
 export function alertFiltersQuery(filters: AlertFilters): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(filters)) if (value !== DEFAULTS[name as keyof AlertFilters]) params.set(name, String(value));
+  for (const [name, value] of Object.entries(filters))
+    if (value !== DEFAULTS[name as keyof AlertFilters]) params.set(name, String(value));
   return params.toString();
 }

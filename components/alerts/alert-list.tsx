@@ -1,8 +1,9 @@
-import { Link } from "@/components/ui/link";
 import { Card, EmptyState, Skeleton } from "@/components/ui/card";
+import { Link } from "@/components/ui/link";
 import { Time } from "@/components/ui/time";
-import { ALERT_KINDS, ALERT_KIND_TEXT } from "@/lib/alerts/constants";
+import { ALERT_KIND_TEXT, ALERT_KINDS } from "@/lib/alerts/constants";
 import type { AlertPage } from "@/lib/alerts/types";
+
 import type { AlertActions } from "./alert-actions";
 import { AlertCard } from "./alert-card";
 
@@ -44,7 +45,8 @@ export async function AlertList({
       {alerts.length === 0 ? (
         <EmptyState title={filtered ? "No alerts match these filters" : "No alerts: nothing is wrong"}>
           <p>
-            The console checks every connection for: {ALERT_KINDS.map((kind) => ALERT_KIND_TEXT[kind].label.toLowerCase()).join(", ")}. When one crosses its
+            The console checks every connection for:{" "}
+            {ALERT_KINDS.map((kind) => ALERT_KIND_TEXT[kind].label.toLowerCase()).join(", ")}. When one crosses its
             threshold, an alert opens here and a banner shows on every page until it resolves.
           </p>
           {filtered ? <p className="mt-2">Change or clear the filters to see the others.</p> : null}
@@ -62,7 +64,10 @@ export async function AlertList({
         <p className={`${note} mt-3`}>
           Showing {alerts.length} of {total}.{" "}
           {moreHref ? (
-            <Link href={moreHref} className="font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300">
+            <Link
+              href={moreHref}
+              className="font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
+            >
               Show more
             </Link>
           ) : (

@@ -1,5 +1,7 @@
 "use client";
+
 import { useId, useState } from "react";
+
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/input";
@@ -7,9 +9,10 @@ import { useNow } from "@/components/ui/now";
 import { Time } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
 import { useSerialAction } from "@/components/ui/use-serial-action";
-import { callAction, type ActionResult } from "@/lib/call-action";
 import { MUTE_HOURS } from "@/lib/alerts/constants";
 import type { AlertSummary } from "@/lib/alerts/types";
+import { callAction, type ActionResult } from "@/lib/call-action";
+
 import type { AlertActions } from "./alert-actions";
 import { displayState, isMuted, muteLabel, STATE_BADGES } from "./alert-words";
 
@@ -50,12 +53,23 @@ export function AlertButtons({ alert, actions, name }: { alert: AlertSummary; ac
   return (
     <div role="group" aria-label={`Act on ${name}`} className="flex flex-wrap items-center gap-2">
       {alert.acknowledgedAt ? null : (
-        <Button size="sm" disabled={pending} onClick={() => change(() => actions.acknowledge(ids), `Acknowledged ${name}: no reminders while it stays open.`)}>
+        <Button
+          size="sm"
+          disabled={pending}
+          onClick={() =>
+            change(() => actions.acknowledge(ids), `Acknowledged ${name}: no reminders while it stays open.`)
+          }
+        >
           Acknowledge
         </Button>
       )}
       {isMuted(alert, now) ? (
-        <Button size="sm" variant="secondary" disabled={pending} onClick={() => change(() => actions.unmute(ids), `Unmuted ${name}: its notices and the banner are back.`)}>
+        <Button
+          size="sm"
+          variant="secondary"
+          disabled={pending}
+          onClick={() => change(() => actions.unmute(ids), `Unmuted ${name}: its notices and the banner are back.`)}
+        >
           Unmute
         </Button>
       ) : (
@@ -63,7 +77,13 @@ export function AlertButtons({ alert, actions, name }: { alert: AlertSummary; ac
           <label htmlFor={muteId} className="text-sm text-slate-700 dark:text-slate-300">
             Mute for
           </label>
-          <Select id={muteId} value={hours} onChange={(e) => setHours(Number(e.target.value))} disabled={pending} className="w-auto! py-1.5!">
+          <Select
+            id={muteId}
+            value={hours}
+            onChange={(e) => setHours(Number(e.target.value))}
+            disabled={pending}
+            className="w-auto! py-1.5!"
+          >
             {MUTE_HOURS.map((h) => (
               <option key={h} value={h}>
                 {muteLabel(h)}
@@ -74,7 +94,12 @@ export function AlertButtons({ alert, actions, name }: { alert: AlertSummary; ac
             size="sm"
             variant="secondary"
             disabled={pending}
-            onClick={() => change(() => actions.mute({ ...ids, hours }), `Muted ${name} for ${muteLabel(hours)}: no notices and no banner until then.`)}
+            onClick={() =>
+              change(
+                () => actions.mute({ ...ids, hours }),
+                `Muted ${name} for ${muteLabel(hours)}: no notices and no banner until then.`,
+              )
+            }
           >
             Mute
           </Button>

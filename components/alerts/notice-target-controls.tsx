@@ -1,14 +1,23 @@
 "use client";
+
 import { useRouter } from "next/navigation";
+
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/toast";
 import { TypedConfirmDialog } from "@/components/ui/typed-confirm-dialog";
 import { useSerialAction } from "@/components/ui/use-serial-action";
 import { callAction } from "@/lib/call-action";
+
 import type { NoticeTargetActions } from "./alert-actions";
 
 /** A page target's buttons: a signed test notice at once (what came back, in a toast), and removal behind a typed confirmation. */
-export function NoticeTargetControls({ target, actions }: { target: { id: string; name: string }; actions: NoticeTargetActions }) {
+export function NoticeTargetControls({
+  target,
+  actions,
+}: {
+  target: { id: string; name: string };
+  actions: NoticeTargetActions;
+}) {
   const router = useRouter();
   const [pending, run] = useSerialAction();
   const ids = { targetId: target.id };
@@ -38,7 +47,10 @@ export function NoticeTargetControls({ target, actions }: { target: { id: string
           router.refresh();
         }}
       >
-        <p>Notices are no longer posted to it, and those still waiting for it are dropped. Alerts and the other targets are not touched.</p>
+        <p>
+          Notices are no longer posted to it, and those still waiting for it are dropped. Alerts and the other targets
+          are not touched.
+        </p>
       </TypedConfirmDialog>
     </div>
   );

@@ -3,6 +3,7 @@ import { Card, EmptyState } from "@/components/ui/card";
 import { Time } from "@/components/ui/time";
 import { MAX_NOTICE_TARGETS } from "@/lib/alerts/constants";
 import type { NoticeTargetSummary } from "@/lib/alerts/types";
+
 import { AddNoticeTarget } from "./add-notice-target";
 import type { NoticeTargetActions } from "./alert-actions";
 import { NoticeTargetControls } from "./notice-target-controls";
@@ -14,7 +15,13 @@ const muted = "text-sm text-slate-600 dark:text-slate-400";
  * environment's targets, which only the environment changes, and those added here, each signed with a
  * secret of its own; add, test and remove.
  */
-export function NoticeTargetsSection({ targets, actions }: { targets: NoticeTargetSummary[]; actions: NoticeTargetActions }) {
+export function NoticeTargetsSection({
+  targets,
+  actions,
+}: {
+  targets: NoticeTargetSummary[];
+  actions: NoticeTargetActions;
+}) {
   const added = targets.filter((t) => t.source === "page").length;
   return (
     <section aria-labelledby="notice-targets-heading" className="mt-10 space-y-3">
@@ -24,25 +31,33 @@ export function NoticeTargetsSection({ targets, actions }: { targets: NoticeTarg
             Notice targets
           </h2>
           <p className={`${muted} max-w-3xl`}>
-            Every alert&rsquo;s notices (opened, reminders, resolved) go to each target. Those set by the environment change only there; up to {MAX_NOTICE_TARGETS}{" "}
-            webhook targets can be added here ({added} so far), each signing its notices with a Standard Webhooks secret of its own.
+            Every alert&rsquo;s notices (opened, reminders, resolved) go to each target. Those set by the environment
+            change only there; up to {MAX_NOTICE_TARGETS} webhook targets can be added here ({added} so far), each
+            signing its notices with a Standard Webhooks secret of its own.
           </p>
         </div>
         <AddNoticeTarget full={added >= MAX_NOTICE_TARGETS} addAction={actions.add} />
       </div>
       {targets.length === 0 ? (
         <EmptyState title="No notice targets">
-          Alerts show in the console only. Add a chat&rsquo;s incoming-webhook URL here, or set CONSOLE_ALERT_WEBHOOK_URLS or CONSOLE_SMTP_URL.
+          Alerts show in the console only. Add a chat&rsquo;s incoming-webhook URL here, or set
+          CONSOLE_ALERT_WEBHOOK_URLS or CONSOLE_SMTP_URL.
         </EmptyState>
       ) : (
         <Card className="p-0!">
           <ul className="divide-y divide-slate-200 dark:divide-slate-800">
             {targets.map((target, i) => (
-              <li key={target.id ?? `env-${i}`} data-testid={`notice-target-${target.name}`} className="flex flex-wrap items-center justify-between gap-3 px-5 py-3">
+              <li
+                key={target.id ?? `env-${i}`}
+                data-testid={`notice-target-${target.name}`}
+                className="flex flex-wrap items-center justify-between gap-3 px-5 py-3"
+              >
                 <div className="min-w-0">
                   <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900 dark:text-slate-100">
                     {target.source === "environment" ? <code className="text-sm">{target.name}</code> : target.name}
-                    <Badge tone={target.source === "environment" ? "neutral" : "info"}>{target.source === "environment" ? "Set by the environment" : "Added here"}</Badge>
+                    <Badge tone={target.source === "environment" ? "neutral" : "info"}>
+                      {target.source === "environment" ? "Set by the environment" : "Added here"}
+                    </Badge>
                     {target.channel === "email" ? <Badge>Email</Badge> : null}
                   </p>
                   <p className={`${muted} break-all`}>
@@ -56,7 +71,9 @@ export function NoticeTargetsSection({ targets, actions }: { targets: NoticeTarg
                     ) : null}
                   </p>
                 </div>
-                {target.id ? <NoticeTargetControls target={{ id: target.id, name: target.name }} actions={actions} /> : null}
+                {target.id ? (
+                  <NoticeTargetControls target={{ id: target.id, name: target.name }} actions={actions} />
+                ) : null}
               </li>
             ))}
           </ul>

@@ -1,6 +1,8 @@
 "use client";
+
 import { usePathname } from "next/navigation";
 import { createContext, use, useEffect, useRef, useState } from "react";
+
 import { BANNER_ALERTS_URL, bannerAlert } from "@/lib/alerts/display";
 import type { AlertPage, BannerAlert } from "@/lib/alerts/types";
 

@@ -1,20 +1,24 @@
 "use client";
+
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
+
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Field, fieldControlProps, Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
-import { callAction } from "@/lib/call-action";
 import { THRESHOLD_NAMES, THRESHOLDS, type ThresholdName } from "@/lib/alerts/constants";
 import type { ConnectionThresholds } from "@/lib/alerts/types";
+import { callAction } from "@/lib/call-action";
 import { lazyZodResolver } from "@/lib/lazy-resolver";
+
 import type { AlertActions } from "./alert-actions";
 
 type FormValues = Record<ThresholdName, string>;
 
-const isThreshold = (field: string | undefined): field is ThresholdName => THRESHOLD_NAMES.includes(field as ThresholdName);
+const isThreshold = (field: string | undefined): field is ThresholdName =>
+  THRESHOLD_NAMES.includes(field as ThresholdName);
 
 /** The hint under a threshold: its range, and what an empty field means. */
 const thresholdHint = (name: ThresholdName, defaultValue: number) =>
@@ -44,8 +48,12 @@ export function ThresholdsForm({
     setError,
     formState: { errors, isSubmitting },
   } = useForm<FormValues>({
-    resolver: lazyZodResolver(() => import("@/lib/alerts/schemas").then((m) => m.thresholdsSchema.omit({ connectionId: true }))),
-    defaultValues: Object.fromEntries(THRESHOLD_NAMES.map((name) => [name, thresholds.set[name]?.toString() ?? ""])) as FormValues,
+    resolver: lazyZodResolver(() =>
+      import("@/lib/alerts/schemas").then((m) => m.thresholdsSchema.omit({ connectionId: true })),
+    ),
+    defaultValues: Object.fromEntries(
+      THRESHOLD_NAMES.map((name) => [name, thresholds.set[name]?.toString() ?? ""]),
+    ) as FormValues,
   });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -70,7 +78,13 @@ export function ThresholdsForm({
           const error = errors[name]?.message;
           const control = fieldControlProps(id, error, true);
           return (
-            <Field key={name} id={id} label={THRESHOLDS[name].label} error={error} hint={thresholdHint(name, defaults[name])}>
+            <Field
+              key={name}
+              id={id}
+              label={THRESHOLDS[name].label}
+              error={error}
+              hint={thresholdHint(name, defaults[name])}
+            >
               {/* The unit beside the number, and read with it. */}
               <div className="flex items-center gap-2">
                 <Input

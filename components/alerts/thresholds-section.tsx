@@ -1,12 +1,13 @@
+import { ConnectionOptions } from "@/components/connections/connection-options";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field, Select } from "@/components/ui/input";
 import { THRESHOLD_NAMES, THRESHOLDS, type ThresholdName } from "@/lib/alerts/constants";
 import type { AlertFilters } from "@/lib/alerts/schemas";
 import type { ConnectionThresholds } from "@/lib/alerts/types";
+
 import type { AlertActions } from "./alert-actions";
 import { ThresholdsForm } from "./thresholds-form";
-import { ConnectionOptions } from "@/components/connections/connection-options";
 
 const muted = "text-sm text-slate-600 dark:text-slate-400";
 
@@ -56,7 +57,9 @@ export function ThresholdsSection({
                 <dt className="font-medium text-slate-800 dark:text-slate-200">{THRESHOLDS[name].label}</dt>
                 <dd className="text-slate-900 dark:text-slate-100">
                   {selected.thresholds.values[name]} {THRESHOLDS[name].unit}
-                  {selected.thresholds.set[name] === null ? <span className="text-slate-500 dark:text-slate-400"> (default)</span> : null}
+                  {selected.thresholds.set[name] === null ? (
+                    <span className="text-slate-500 dark:text-slate-400"> (default)</span>
+                  ) : null}
                 </dd>
               </div>
             ))}
@@ -68,10 +71,21 @@ export function ThresholdsSection({
 }
 
 /** Without a connection in the filters: pick one, keeping the other filters. */
-function ChooseConnection({ filters, connections }: { filters: AlertFilters; connections: Array<{ id: string; name: string }> }) {
+function ChooseConnection({
+  filters,
+  connections,
+}: {
+  filters: AlertFilters;
+  connections: Array<{ id: string; name: string }>;
+}) {
   if (connections.length === 0) return <p className={muted}>No connection yet: thresholds are set per connection.</p>;
   return (
-    <form method="get" action="/alerts" aria-label="Choose a connection's thresholds" className="flex flex-wrap items-end gap-3">
+    <form
+      method="get"
+      action="/alerts"
+      aria-label="Choose a connection's thresholds"
+      className="flex flex-wrap items-end gap-3"
+    >
       {filters.kind !== "all" ? <input type="hidden" name="kind" value={filters.kind} /> : null}
       {filters.state !== "all" ? <input type="hidden" name="state" value={filters.state} /> : null}
       <div className="w-64 max-w-full">

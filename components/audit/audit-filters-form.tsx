@@ -1,11 +1,12 @@
+import { ConnectionOptions } from "@/components/connections/connection-options";
 import { FilterButtons } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/input";
 import { auditActions, type AuditFilter } from "@/lib/audit/schemas";
 import type { ConnectionChoice } from "@/lib/connections/types";
-import { ConnectionOptions } from "@/components/connections/connection-options";
 
-const formLayout = "mb-6 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3 lg:items-end 2xl:grid-cols-6 dark:bg-slate-900 dark:ring-slate-800";
+const formLayout =
+  "mb-6 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3 lg:items-end 2xl:grid-cols-6 dark:bg-slate-900 dark:ring-slate-800";
 
 /**
  * The audit log's filters as a plain GET form, so a filtered view is a link to share. The times are

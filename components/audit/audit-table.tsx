@@ -1,6 +1,6 @@
-import { Link } from "@/components/ui/link";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/card";
+import { Link } from "@/components/ui/link";
 import { CardField, Table, TableSkeleton, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { describeAuditOutcome, shortRequestId } from "@/lib/audit/display";
@@ -43,8 +43,8 @@ function OutcomeBadge({ entry }: { entry: AuditEntry }) {
   );
 }
 
-
-const pageLinkClass = "rounded-md px-3 py-2 text-sm font-medium text-indigo-700 ring-1 ring-slate-300 dark:text-indigo-300 dark:ring-slate-600";
+const pageLinkClass =
+  "rounded-md px-3 py-2 text-sm font-medium text-indigo-700 ring-1 ring-slate-300 dark:text-indigo-300 dark:ring-slate-600";
 
 /** Back to the newest records, or on to older ones, keeping the filter. */
 function AuditPaging({ filter, nextCursor }: { filter: AuditFilter; nextCursor: string | null }) {
@@ -77,18 +77,29 @@ export async function AuditTable({ filter, page: pending }: { filter: AuditFilte
           {/* Seven columns need a wide window: below `xl` (1280 px) each record is a card. */}
           <ul aria-label="Audit records, newest first" className="space-y-3 xl:hidden">
             {entries.map((e) => (
-              <li key={e.id} className="rounded-lg bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800">
+              <li
+                key={e.id}
+                className="rounded-lg bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+              >
                 <div className="flex flex-wrap items-center justify-between gap-2">
-                  <code className="font-medium [overflow-wrap:anywhere] text-slate-900 dark:text-slate-100">{e.action}</code>
+                  <code className="font-medium [overflow-wrap:anywhere] text-slate-900 dark:text-slate-100">
+                    {e.action}
+                  </code>
                   <OutcomeBadge entry={e} />
                 </div>
                 <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1.5">
                   <CardField term="Time">
                     <Time iso={e.at} />
                   </CardField>
-                  <CardField term="Actor" className="[overflow-wrap:anywhere]">{e.actorEmail ?? "—"}</CardField>
-                  <CardField term="Connection" className="[overflow-wrap:anywhere]">{e.connectionName ?? "—"}</CardField>
-                  <CardField term="Target" className="[overflow-wrap:anywhere]">{e.target ?? "—"}</CardField>
+                  <CardField term="Actor" className="[overflow-wrap:anywhere]">
+                    {e.actorEmail ?? "—"}
+                  </CardField>
+                  <CardField term="Connection" className="[overflow-wrap:anywhere]">
+                    {e.connectionName ?? "—"}
+                  </CardField>
+                  <CardField term="Target" className="[overflow-wrap:anywhere]">
+                    {e.target ?? "—"}
+                  </CardField>
                   {e.requestId ? (
                     <CardField term="Request id" className="font-mono text-xs [overflow-wrap:anywhere]">
                       {e.requestId}

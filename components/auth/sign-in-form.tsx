@@ -1,7 +1,9 @@
 "use client";
+
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
+
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Field, fieldControlProps, Input } from "@/components/ui/input";
@@ -14,7 +16,10 @@ export function SignInForm({ callbackPath, autoFocus }: { callbackPath: string; 
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<SignInInput>({ resolver: lazyZodResolver(() => import("@/lib/auth/schemas").then((m) => m.signInSchema)), defaultValues: { email: "", password: "" } });
+  } = useForm<SignInInput>({
+    resolver: lazyZodResolver(() => import("@/lib/auth/schemas").then((m) => m.signInSchema)),
+    defaultValues: { email: "", password: "" },
+  });
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);
@@ -28,7 +33,12 @@ export function SignInForm({ callbackPath, autoFocus }: { callbackPath: string; 
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4" aria-describedby={failure ? "sign-in-failure" : undefined}>
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="space-y-4"
+      aria-describedby={failure ? "sign-in-failure" : undefined}
+    >
       {failure ? (
         <div id="sign-in-failure">
           <Alert tone="danger">{failure}</Alert>

@@ -2,7 +2,15 @@ import { Alert } from "@/components/ui/card";
 import { ssoProviderReachable } from "@/lib/auth/sso";
 
 /** Streamed after the rest of the page: a note when the identity provider does not answer (at most 3 s to find out). */
-export async function SsoProviderNote({ providerName, fresh, passwordSignIn }: { providerName: string; fresh: boolean; passwordSignIn: boolean }) {
+export async function SsoProviderNote({
+  providerName,
+  fresh,
+  passwordSignIn,
+}: {
+  providerName: string;
+  fresh: boolean;
+  passwordSignIn: boolean;
+}) {
   if (await ssoProviderReachable({ fresh })) return null;
   return (
     <div id="sso-provider-note">

@@ -1,6 +1,8 @@
 "use client";
+
 import { signIn } from "next-auth/react";
 import { useState } from "react";
+
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 
@@ -10,7 +12,15 @@ import { Alert } from "@/components/ui/card";
  * console's CSP (form-action 'self'). If the provider cannot be reached, next-auth sends the page back
  * to /sign-in?error=OAuthSignin, which says so.
  */
-export function SsoSignInButton({ providerName, callbackPath, primary }: { providerName: string; callbackPath: string; primary: boolean }) {
+export function SsoSignInButton({
+  providerName,
+  callbackPath,
+  primary,
+}: {
+  providerName: string;
+  callbackPath: string;
+  primary: boolean;
+}) {
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -33,7 +43,13 @@ export function SsoSignInButton({ providerName, callbackPath, primary }: { provi
           <Alert tone="danger">{failure}</Alert>
         </div>
       ) : null}
-      <Button variant={primary ? "primary" : "secondary"} className="w-full" onClick={start} disabled={pending} aria-describedby={failure ? "sso-failure" : undefined}>
+      <Button
+        variant={primary ? "primary" : "secondary"}
+        className="w-full"
+        onClick={start}
+        disabled={pending}
+        aria-describedby={failure ? "sso-failure" : undefined}
+      >
         {pending ? `Going to ${providerName}…` : `Sign in with ${providerName}`}
       </Button>
     </div>

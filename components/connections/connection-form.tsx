@@ -1,17 +1,20 @@
 "use client";
-import { Link } from "@/components/ui/link";
+
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { toast } from "@/components/ui/toast";
+
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/input";
+import { Link } from "@/components/ui/link";
+import { toast } from "@/components/ui/toast";
 import { callAction } from "@/lib/call-action";
-import { regionLabels, regions, type Region } from "@/lib/service/regions";
 import type { CreateConnectionInput, UpdateConnectionInput } from "@/lib/connections/schemas";
-import { lazyZodResolver } from "@/lib/lazy-resolver";
 import type { ConnectionMutationResult, ConnectionSummary } from "@/lib/connections/types";
+import { lazyZodResolver } from "@/lib/lazy-resolver";
+import { regionLabels, regions, type Region } from "@/lib/service/regions";
+
 import { KeyFingerprint } from "./key-fingerprint";
 
 type Values = Omit<UpdateConnectionInput, "id"> & { id?: string };
@@ -20,12 +23,29 @@ export type CreateConnectionAction = (input: CreateConnectionInput) => Promise<C
 export type UpdateConnectionAction = (input: UpdateConnectionInput) => Promise<ConnectionMutationResult>;
 
 /** A new connection is created; an existing one is updated, so each mode takes only its own action. */
-type ConnectionFormProps = { connection?: undefined; createAction: CreateConnectionAction } | { connection: ConnectionSummary; updateAction: UpdateConnectionAction };
+type ConnectionFormProps =
+  | { connection?: undefined; createAction: CreateConnectionAction }
+  | { connection: ConnectionSummary; updateAction: UpdateConnectionAction };
 
 const keyFields = [
-  { name: "managementKey", kind: "management", label: "Management API secret key", hint: "Tenant settings → API keys. Checked against the region when you save." },
-  { name: "serverKey", kind: "server", label: "Server API secret key (optional)", hint: "Verifies webhook signatures and looks up user authenticators." },
-  { name: "serverSecondaryKey", kind: "server_secondary", label: "Second server API secret key (optional)", hint: "While the tenant rotates its server key, both keys are accepted." },
+  {
+    name: "managementKey",
+    kind: "management",
+    label: "Management API secret key",
+    hint: "Tenant settings → API keys. Checked against the region when you save.",
+  },
+  {
+    name: "serverKey",
+    kind: "server",
+    label: "Server API secret key (optional)",
+    hint: "Verifies webhook signatures and looks up user authenticators.",
+  },
+  {
+    name: "serverSecondaryKey",
+    kind: "server_secondary",
+    label: "Second server API secret key (optional)",
+    hint: "While the tenant rotates its server key, both keys are accepted.",
+  },
 ] as const;
 
 /** Create or edit a connection. Key fields are write-only: they start empty and an empty one keeps the stored key. */
@@ -42,7 +62,9 @@ export function ConnectionForm(props: ConnectionFormProps) {
     resetField,
     formState: { errors, isSubmitting },
   } = useForm<Values>({
-    resolver: lazyZodResolver<Values>(() => import("@/lib/connections/schemas").then((m) => (editing ? m.updateConnectionSchema : m.createConnectionSchema))),
+    resolver: lazyZodResolver<Values>(() =>
+      import("@/lib/connections/schemas").then((m) => (editing ? m.updateConnectionSchema : m.createConnectionSchema)),
+    ),
     defaultValues: {
       id: connection?.id,
       name: connection?.name ?? "",
@@ -74,7 +96,8 @@ export function ConnectionForm(props: ConnectionFormProps) {
       if (!result.ok) {
         // A problem with a remedy (another region, save anyway) goes in the alert with its button;
         // one about a single field goes next to that field.
-        if (result.field && !result.suggestedRegion && !result.canSaveUnverified && !result.sameKeyAs) setError(result.field, { message: result.error });
+        if (result.field && !result.suggestedRegion && !result.canSaveUnverified && !result.sameKeyAs)
+          setError(result.field, { message: result.error });
         else setProblem(result);
         return;
       }
@@ -90,17 +113,31 @@ export function ConnectionForm(props: ConnectionFormProps) {
   };
 
   return (
-    <form onSubmit={save()} noValidate className="max-w-xl space-y-5" aria-label={editing ? "Edit connection" : "New connection"}>
+    <form
+      onSubmit={save()}
+      noValidate
+      className="max-w-xl space-y-5"
+      aria-label={editing ? "Edit connection" : "New connection"}
+    >
       <div aria-live="polite">
         {problem ? (
           <Alert
             tone={problem.canSaveUnverified || problem.sameKeyAs ? "warning" : "danger"}
-            title={problem.sameKeyAs ? "This tenant is already connected" : problem.canSaveUnverified ? "Key not checked" : "Not saved"}
+            title={
+              problem.sameKeyAs
+                ? "This tenant is already connected"
+                : problem.canSaveUnverified
+                  ? "Key not checked"
+                  : "Not saved"
+            }
           >
             <p>{problem.error}</p>
             {problem.sameKeyAs ? (
               <div className="mt-2 flex flex-wrap items-center gap-2">
-                <Link href={`/connections/${problem.sameKeyAs.id}`} className="rounded-md px-2.5 py-1.5 text-sm font-medium text-indigo-800 underline dark:text-indigo-300">
+                <Link
+                  href={`/connections/${problem.sameKeyAs.id}`}
+                  className="rounded-md px-2.5 py-1.5 text-sm font-medium text-indigo-800 underline dark:text-indigo-300"
+                >
                   Open {problem.sameKeyAs.name}
                 </Link>
                 <Button size="sm" variant="secondary" disabled={isSubmitting} onClick={save({ allowSameKey: true })}>
@@ -109,12 +146,23 @@ export function ConnectionForm(props: ConnectionFormProps) {
               </div>
             ) : null}
             {problem.suggestedRegion ? (
-              <Button size="sm" variant="secondary" className="mt-2" onClick={() => chooseRegion(problem.suggestedRegion!)}>
+              <Button
+                size="sm"
+                variant="secondary"
+                className="mt-2"
+                onClick={() => chooseRegion(problem.suggestedRegion!)}
+              >
                 Use {regionLabels[problem.suggestedRegion]}
               </Button>
             ) : null}
             {problem.canSaveUnverified ? (
-              <Button size="sm" variant="secondary" className="mt-2" disabled={isSubmitting} onClick={save({ saveUnverified: true, allowSameKey: sameKeyConfirmed })}>
+              <Button
+                size="sm"
+                variant="secondary"
+                className="mt-2"
+                disabled={isSubmitting}
+                onClick={save({ saveUnverified: true, allowSameKey: sameKeyConfirmed })}
+              >
                 Save anyway (unverified)
               </Button>
             ) : null}
@@ -124,7 +172,12 @@ export function ConnectionForm(props: ConnectionFormProps) {
       <Field id="name" label="Name" error={errors.name?.message}>
         <Input id="name" autoComplete="off" aria-invalid={errors.name ? true : undefined} {...register("name")} />
       </Field>
-      <Field id="region" label="Region" error={errors.region?.message} hint="The region the tenant was created in; each has its own address.">
+      <Field
+        id="region"
+        label="Region"
+        error={errors.region?.message}
+        hint="The region the tenant was created in; each has its own address."
+      >
         <Select id="region" aria-invalid={errors.region ? true : undefined} {...register("region")}>
           {regions.map((r) => (
             <option key={r} value={r}>
@@ -162,7 +215,8 @@ export function ConnectionForm(props: ConnectionFormProps) {
       ))}
       {editing && connection.keys.server_secondary ? (
         <label className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300">
-          <input type="checkbox" {...register("removeServerSecondaryKey")} /> Remove the second server key (rotation finished)
+          <input type="checkbox" {...register("removeServerSecondaryKey")} /> Remove the second server key (rotation
+          finished)
         </label>
       ) : null}
       <Button type="submit" untilHydrated disabled={isSubmitting} aria-busy={isSubmitting}>

@@ -1,15 +1,15 @@
-import { Link } from "@/components/ui/link";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/card";
+import { Link } from "@/components/ui/link";
 import { Table, TableHead, TableSkeleton, Td } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import type { ConnectionSummary } from "@/lib/connections/types";
 import { regionLabels } from "@/lib/service/regions";
+
 import { KeyFingerprint } from "./key-fingerprint";
 import { NewConnectionLink } from "./new-connection-link";
 
 const columns = ["Name", "Region", "Key check", "Management key", "Server key", "Updated"];
-
 
 /** Every connection with its keys' fingerprints (never a key), or how to add the first one. */
 export function ConnectionTable({ connections }: { connections: ConnectionSummary[] }) {
@@ -25,9 +25,15 @@ export function ConnectionTable({ connections }: { connections: ConnectionSummar
       {/* A phone or a narrow window has no room for six columns: each connection is a card there, the table from `lg` up. */}
       <ul aria-label="Connections" className="space-y-3 sm:grid sm:grid-cols-2 sm:gap-3 sm:space-y-0 lg:hidden">
         {connections.map((c) => (
-          <li key={c.id} className="rounded-lg bg-white dark:bg-slate-900 p-4 shadow-sm ring-1 ring-slate-200 dark:ring-slate-700">
+          <li
+            key={c.id}
+            className="rounded-lg bg-white dark:bg-slate-900 p-4 shadow-sm ring-1 ring-slate-200 dark:ring-slate-700"
+          >
             <div className="flex flex-wrap items-center justify-between gap-2">
-              <Link href={`/connections/${c.id}`} className="min-w-0 font-medium break-words text-indigo-700 dark:text-indigo-300 underline">
+              <Link
+                href={`/connections/${c.id}`}
+                className="min-w-0 font-medium break-words text-indigo-700 dark:text-indigo-300 underline"
+              >
                 {c.name}
               </Link>
               <KeyCheck verifiedAt={c.verifiedAt} />
@@ -57,7 +63,10 @@ export function ConnectionTable({ connections }: { connections: ConnectionSummar
           {connections.map((c) => (
             <tr key={c.id}>
               <Td>
-                <Link href={`/connections/${c.id}`} className="font-medium text-indigo-700 dark:text-indigo-300 underline">
+                <Link
+                  href={`/connections/${c.id}`}
+                  className="font-medium text-indigo-700 dark:text-indigo-300 underline"
+                >
                   {c.name}
                 </Link>
               </Td>
@@ -90,7 +99,11 @@ function ServerKeys({ connection: c }: { connection: ConnectionSummary }) {
   return (
     <>
       <KeyFingerprint value={c.keys.server} />
-      {c.keys.server_secondary ? <span className="block text-xs text-slate-600 dark:text-slate-300">+ second key …{c.keys.server_secondary.last4}</span> : null}
+      {c.keys.server_secondary ? (
+        <span className="block text-xs text-slate-600 dark:text-slate-300">
+          + second key …{c.keys.server_secondary.last4}
+        </span>
+      ) : null}
     </>
   );
 }
@@ -99,7 +112,11 @@ function Updated({ connection: c }: { connection: ConnectionSummary }) {
   return (
     <>
       <Time iso={c.updatedAt} />
-      {c.updatedBy ? <span className="block text-xs [overflow-wrap:anywhere] text-slate-600 dark:text-slate-300">by {c.updatedBy}</span> : null}
+      {c.updatedBy ? (
+        <span className="block text-xs [overflow-wrap:anywhere] text-slate-600 dark:text-slate-300">
+          by {c.updatedBy}
+        </span>
+      ) : null}
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { PageHeader } from "@/components/ui/card";
+
 import { NewConnectionLink } from "./new-connection-link";
 
 /** The connections page's heading, shared with its loading state so the two cannot drift apart. */

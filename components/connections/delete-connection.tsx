@@ -1,15 +1,27 @@
 "use client";
+
 import { useRouter } from "next/navigation";
-import { toast } from "@/components/ui/toast";
+
 import { Button } from "@/components/ui/button";
+import { toast } from "@/components/ui/toast";
 import { TypedConfirmDialog } from "@/components/ui/typed-confirm-dialog";
+import type { ActionResult } from "@/lib/call-action";
 import type { DeleteConnectionInput } from "@/lib/connections/schemas";
 import { regionLabels, type Region } from "@/lib/service/regions";
-import type { ActionResult } from "@/lib/call-action";
 
 export type DeleteConnectionAction = (input: DeleteConnectionInput) => Promise<ActionResult>;
 
-export function DeleteConnection({ id, name, region, deleteAction }: { id: string; name: string; region: Region; deleteAction: DeleteConnectionAction }) {
+export function DeleteConnection({
+  id,
+  name,
+  region,
+  deleteAction,
+}: {
+  id: string;
+  name: string;
+  region: Region;
+  deleteAction: DeleteConnectionAction;
+}) {
   const router = useRouter();
   return (
     <TypedConfirmDialog
@@ -28,8 +40,9 @@ export function DeleteConnection({ id, name, region, deleteAction }: { id: strin
       }}
     >
       <p>
-        This removes the connection to <strong>{name}</strong> ({regionLabels[region]}) from the console: its stored keys, its data point watch
-        list and its webhook history. The tenant itself is not changed. Webhooks sent to its URL will be refused.
+        This removes the connection to <strong>{name}</strong> ({regionLabels[region]}) from the console: its stored
+        keys, its data point watch list and its webhook history. The tenant itself is not changed. Webhooks sent to its
+        URL will be refused.
       </p>
     </TypedConfirmDialog>
   );

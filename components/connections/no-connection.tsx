@@ -1,5 +1,5 @@
-import { Link } from "@/components/ui/link";
 import { EmptyState, PageHeader } from "@/components/ui/card";
+import { Link } from "@/components/ui/link";
 
 /** What a feature page that works on one tenant shows before any connection exists. */
 export function NoConnection({ title, isAdmin }: { title: string; isAdmin: boolean }) {

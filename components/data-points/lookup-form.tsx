@@ -1,6 +1,8 @@
 "use client";
+
 import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";
+
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/card";
 import { Field, FieldSkeleton, Input } from "@/components/ui/input";
@@ -25,10 +27,21 @@ export function DataPointLookupForm({ initialId, linkError }: { initialId: strin
     errors: linkError ? { id: { type: "link", message: linkError } } : undefined,
   });
   return (
-    <form role="search" noValidate className={formRow} onSubmit={handleSubmit(({ id }) => router.push(`/data-points?id=${encodeURIComponent(id)}`))}>
+    <form
+      role="search"
+      noValidate
+      className={formRow}
+      onSubmit={handleSubmit(({ id }) => router.push(`/data-points?id=${encodeURIComponent(id)}`))}
+    >
       <div className="flex-1">
         <Field id="data-point-id" label="Data point id" error={errors.id?.message}>
-          <Input id="data-point-id" placeholder="dp_loyalty_tier" spellCheck={false} aria-invalid={errors.id ? true : undefined} {...register("id")} />
+          <Input
+            id="data-point-id"
+            placeholder="dp_loyalty_tier"
+            spellCheck={false}
+            aria-invalid={errors.id ? true : undefined}
+            {...register("id")}
+          />
         </Field>
       </div>
       <Button type="submit">Look up</Button>

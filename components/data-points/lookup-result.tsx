@@ -1,10 +1,11 @@
-import { Link } from "@/components/ui/link";
 import { Alert, Card, Skeleton } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
+import { Link } from "@/components/ui/link";
 import type { ConnectionChoice } from "@/lib/connections/types";
 import { dataPointFieldLabels as labels } from "@/lib/data-points/labels";
 import type { DataPointLookup } from "@/lib/data-points/types";
 import { formatYesNo } from "@/lib/field-labels";
+
 import { DataTypeBadge, ModelTypeBadge } from "./badges";
 import { WatchDataPointButton, type WatchDataPointAction } from "./watch-button";
 
@@ -34,7 +35,10 @@ export async function DataPointLookupResult({
   if (lookup.kind === "failure") {
     return (
       <div aria-live="polite" className={resultHeight}>
-        <Alert tone={lookup.failure === "not_found" ? "warning" : "danger"} title={lookup.failure === "not_found" ? "Not found" : "Lookup failed"}>
+        <Alert
+          tone={lookup.failure === "not_found" ? "warning" : "danger"}
+          title={lookup.failure === "not_found" ? "Not found" : "Lookup failed"}
+        >
           <p>{lookup.message}</p>
           {lookup.failure === "unauthorized" ? (
             canWatch ? (
@@ -57,9 +61,18 @@ export async function DataPointLookupResult({
           <h2 className="text-lg font-semibold" data-testid="data-point-name">
             {dp.name}
           </h2>
-          <p className="text-sm text-slate-600 dark:text-slate-400">{dp.description || <span className="text-slate-500 dark:text-slate-400">No description</span>}</p>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            {dp.description || <span className="text-slate-500 dark:text-slate-400">No description</span>}
+          </p>
         </div>
-        {canWatch ? <WatchDataPointButton connectionId={connection.id} dataPointId={id} watched={watched} watchAction={watchAction} /> : null}
+        {canWatch ? (
+          <WatchDataPointButton
+            connectionId={connection.id}
+            dataPointId={id}
+            watched={watched}
+            watchAction={watchAction}
+          />
+        ) : null}
       </div>
       <dl className={cn(fieldRows, "[&>dd]:wrap-anywhere [&>dt]:text-slate-500 dark:[&>dt]:text-slate-400")}>
         <dt>{labels.id}</dt>

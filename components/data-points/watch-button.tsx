@@ -1,8 +1,10 @@
 "use client";
+
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
-import { toast } from "@/components/ui/toast";
+
 import { Button } from "@/components/ui/button";
+import { toast } from "@/components/ui/toast";
 import { callAction } from "@/lib/call-action";
 import type { WatchDataPointInput } from "@/lib/data-points/schemas";
 import type { WatchResult } from "@/lib/data-points/types";

@@ -1,16 +1,18 @@
 "use client";
-import { Link } from "@/components/ui/link";
-import { toast } from "@/components/ui/toast";
+
 import { Button } from "@/components/ui/button";
 import { EmptyState, Skeleton } from "@/components/ui/card";
+import { Link } from "@/components/ui/link";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
+import { toast } from "@/components/ui/toast";
 import { useSerialAction } from "@/components/ui/use-serial-action";
 import { callAction } from "@/lib/call-action";
 import { dataPointFieldLabels as labels } from "@/lib/data-points/labels";
 import type { WatchDataPointInput } from "@/lib/data-points/schemas";
 import type { RefreshWatchesResult, WatchedDataPoint, WatchResult } from "@/lib/data-points/types";
 import { formatYesNo } from "@/lib/field-labels";
+
 import { DataTypeBadge, FetchStatusBadge, ModelTypeBadge } from "./badges";
 
 export type UnwatchDataPointAction = (input: WatchDataPointInput) => Promise<WatchResult>;
@@ -35,7 +37,8 @@ export function WatchList({
     run(async () => {
       const result = await callAction(() => refreshAction({ connectionId }));
       if (!result.ok) toast.error(result.error);
-      else if (result.failed > 0) toast.warning(`Refreshed ${result.refreshed}; ${result.failed} could not be fetched.`);
+      else if (result.failed > 0)
+        toast.warning(`Refreshed ${result.refreshed}; ${result.failed} could not be fetched.`);
       else toast.success(`Refreshed ${result.refreshed} data point${result.refreshed === 1 ? "" : "s"}.`);
     });
   const remove = (dataPointId: string) =>
@@ -58,7 +61,9 @@ export function WatchList({
       </div>
       {watches.length === 0 ? (
         <EmptyState title="Nothing watched yet">
-          {canEdit ? "Look a data point up and add it to the watch list to see it here." : "An administrator can add data points to this list."}
+          {canEdit
+            ? "Look a data point up and add it to the watch list to see it here."
+            : "An administrator can add data points to this list."}
         </EmptyState>
       ) : (
         <Table caption="Watched data points">
@@ -82,7 +87,10 @@ export function WatchList({
             {watches.map((w) => (
               <tr key={w.dataPointId} data-testid={`watch-${w.dataPointId}`}>
                 <Td>
-                  <Link className="text-indigo-700 underline dark:text-indigo-300" href={`/data-points?id=${encodeURIComponent(w.dataPointId)}`}>
+                  <Link
+                    className="text-indigo-700 underline dark:text-indigo-300"
+                    href={`/data-points?id=${encodeURIComponent(w.dataPointId)}`}
+                  >
                     <code>{w.dataPointId}</code>
                   </Link>
                 </Td>
@@ -98,7 +106,13 @@ export function WatchList({
                 </Td>
                 {canEdit ? (
                   <Td>
-                    <Button size="sm" variant="ghost" disabled={pending} onClick={() => remove(w.dataPointId)} aria-label={`Stop watching ${w.dataPointId}`}>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      disabled={pending}
+                      onClick={() => remove(w.dataPointId)}
+                      aria-label={`Stop watching ${w.dataPointId}`}
+                    >
                       Remove
                     </Button>
                   </Td>

@@ -1,9 +1,12 @@
 "use client";
+
 import { Plus } from "lucide-react";
+
 import { AddDialog, useAddDialog } from "@/components/ui/add-dialog";
 import { onDemand } from "@/components/ui/on-demand";
 import { newSecretShown } from "@/components/ui/secret-reveal";
 import { toast } from "@/components/ui/toast";
+
 import type { DestinationActions } from "./destination-actions";
 import type { DestinationFormValues as FormValues } from "./destination-fields";
 
@@ -12,7 +15,15 @@ import type { DestinationFormValues as FormValues } from "./destination-fields";
 const Fields = onDemand(() => import("./destination-fields").then((m) => m.DestinationFields));
 
 /** "Add a destination": where this connection's events go next, how they are signed, and which ones. */
-export function AddDestination({ connectionId, hasServerKey, createAction }: { connectionId: string; hasServerKey: boolean; createAction: DestinationActions["create"] }) {
+export function AddDestination({
+  connectionId,
+  hasServerKey,
+  createAction,
+}: {
+  connectionId: string;
+  hasServerKey: boolean;
+  createAction: DestinationActions["create"];
+}) {
   const blank: FormValues = {
     name: "",
     url: "",
@@ -23,10 +34,16 @@ export function AddDestination({ connectionId, hasServerKey, createAction }: { c
     maxPerSecond: "",
   };
   const dialog = useAddDialog({
-    schema: () => import("@/lib/destinations/schemas").then((m) => m.createDestinationSchema.omit({ connectionId: true })),
+    schema: () =>
+      import("@/lib/destinations/schemas").then((m) => m.createDestinationSchema.omit({ connectionId: true })),
     blank,
     // The box is shown for Standard Webhooks only: ticked, then switched to the service, it does not count.
-    submit: (values: FormValues) => createAction({ ...values, includeUnverified: values.signing === "standard_webhooks" && values.includeUnverified === true, connectionId }),
+    submit: (values: FormValues) =>
+      createAction({
+        ...values,
+        includeUnverified: values.signing === "standard_webhooks" && values.includeUnverified === true,
+        connectionId,
+      }),
     added: (result) => {
       toast.success(`Added ${result.name}: new events are forwarded to it.`);
       return result.secret ? { name: result.name, secret: result.secret } : null;

@@ -1,5 +1,10 @@
 import type { ActionResult } from "@/lib/call-action";
-import type { CreateDestinationInput, DestinationIdInput, SetDestinationEnabledInput, SetDestinationRateInput } from "@/lib/destinations/schemas";
+import type {
+  CreateDestinationInput,
+  DestinationIdInput,
+  SetDestinationEnabledInput,
+  SetDestinationRateInput,
+} from "@/lib/destinations/schemas";
 import type { DestinationSecretResult } from "@/lib/destinations/types";
 
 /** The destinations' server actions, handed down as props (components never import app/). */

@@ -1,8 +1,15 @@
 "use client";
+
 import type { useForm } from "react-hook-form";
+
 import { Field, fieldControlProps, Input } from "@/components/ui/input";
 import { NameAndUrlFields } from "@/components/ui/name-url-fields";
-import { MAX_PER_SECOND_LIMIT, SERVICE_SIGNING_NEEDS_SERVER_KEY, SIGNING_MODE_VALUES, SIGNING_MODES } from "@/lib/destinations/constants";
+import {
+  MAX_PER_SECOND_LIMIT,
+  SERVICE_SIGNING_NEEDS_SERVER_KEY,
+  SIGNING_MODE_VALUES,
+  SIGNING_MODES,
+} from "@/lib/destinations/constants";
 import type { CreateDestinationInput } from "@/lib/destinations/schemas";
 import { KNOWN_EVENT_TYPES, KNOWN_METHODS } from "@/lib/webhooks/constants";
 
@@ -13,7 +20,13 @@ type FormValues = DestinationFormValues;
  * The fields of "Add a destination" (add-destination.tsx), loaded when its dialog is first wanted: the
  * name and URL, how its forwards are signed, its rate cap, and which events it takes.
  */
-export function DestinationFields({ form, hasServerKey }: { form: ReturnType<typeof useForm<FormValues>>; hasServerKey: boolean }) {
+export function DestinationFields({
+  form,
+  hasServerKey,
+}: {
+  form: ReturnType<typeof useForm<FormValues>>;
+  hasServerKey: boolean;
+}) {
   const {
     register,
     watch,
@@ -35,10 +48,20 @@ export function DestinationFields({ form, hasServerKey }: { form: ReturnType<typ
           const unavailable = mode === "service" && !hasServerKey;
           return (
             <label key={mode} className="flex items-start gap-2 text-sm text-slate-700 dark:text-slate-300">
-              <input type="radio" value={mode} disabled={unavailable} className="mt-0.5 accent-indigo-600" {...register("signing")} />
+              <input
+                type="radio"
+                value={mode}
+                disabled={unavailable}
+                className="mt-0.5 accent-indigo-600"
+                {...register("signing")}
+              />
               <span>
                 {SIGNING_MODES[mode]}
-                {unavailable ? <span className="block text-xs text-slate-500 dark:text-slate-400">{SERVICE_SIGNING_NEEDS_SERVER_KEY}</span> : null}
+                {unavailable ? (
+                  <span className="block text-xs text-slate-500 dark:text-slate-400">
+                    {SERVICE_SIGNING_NEEDS_SERVER_KEY}
+                  </span>
+                ) : null}
               </span>
             </label>
           );
@@ -60,23 +83,57 @@ export function DestinationFields({ form, hasServerKey }: { form: ReturnType<typ
             <div>
               <label htmlFor="destination-unverified">Include events the console could not verify</label>
               <p id="destination-unverified-hint" className="text-xs text-slate-500 dark:text-slate-400">
-                Events stored while the connection had no server key: anyone with its webhook address could have posted them. Each forward says{" "}
-                <code>webhook-verification: verified</code> or <code>unsigned</code>.
+                Events stored while the connection had no server key: anyone with its webhook address could have posted
+                them. Each forward says <code>webhook-verification: verified</code> or <code>unsigned</code>.
               </p>
             </div>
           </div>
         ) : null}
       </fieldset>
-      <Field id="destination-rate" label="Maximum deliveries per second" error={rateError} hint={`Optional, 1 to ${MAX_PER_SECOND_LIMIT}; empty: no cap. Live forwards, retries and replays all keep to it.`}>
-        <Input {...fieldControlProps("destination-rate", rateError, true)} type="number" inputMode="numeric" min={1} max={MAX_PER_SECOND_LIMIT} step={1} className="sm:w-40" {...register("maxPerSecond")} />
+      <Field
+        id="destination-rate"
+        label="Maximum deliveries per second"
+        error={rateError}
+        hint={`Optional, 1 to ${MAX_PER_SECOND_LIMIT}; empty: no cap. Live forwards, retries and replays all keep to it.`}
+      >
+        <Input
+          {...fieldControlProps("destination-rate", rateError, true)}
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={MAX_PER_SECOND_LIMIT}
+          step={1}
+          className="sm:w-40"
+          {...register("maxPerSecond")}
+        />
       </Field>
-      <ChoiceGroup legend="Event types" hint="None ticked: every type." values={KNOWN_EVENT_TYPES} register={register("eventTypes")} />
-      <ChoiceGroup legend="Verification methods" hint="None ticked: every method." values={KNOWN_METHODS} register={register("verificationMethods")} />
+      <ChoiceGroup
+        legend="Event types"
+        hint="None ticked: every type."
+        values={KNOWN_EVENT_TYPES}
+        register={register("eventTypes")}
+      />
+      <ChoiceGroup
+        legend="Verification methods"
+        hint="None ticked: every method."
+        values={KNOWN_METHODS}
+        register={register("verificationMethods")}
+      />
     </>
   );
 }
 
-function ChoiceGroup({ legend, hint, values, register }: { legend: string; hint: string; values: readonly string[]; register: ReturnType<ReturnType<typeof useForm<FormValues>>["register"]> }) {
+function ChoiceGroup({
+  legend,
+  hint,
+  values,
+  register,
+}: {
+  legend: string;
+  hint: string;
+  values: readonly string[];
+  register: ReturnType<ReturnType<typeof useForm<FormValues>>["register"]>;
+}) {
   return (
     <fieldset className="space-y-2">
       <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">

@@ -1,22 +1,25 @@
 "use client";
+
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Alert, Card, EmptyState, Skeleton } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
+import { SecretReveal } from "@/components/ui/secret-reveal";
 import { Time } from "@/components/ui/time";
-import { useSerialAction } from "@/components/ui/use-serial-action";
 import { toast } from "@/components/ui/toast";
 import { TypedConfirmDialog } from "@/components/ui/typed-confirm-dialog";
+import { useSerialAction } from "@/components/ui/use-serial-action";
 import { callAction } from "@/lib/call-action";
 import { AUTO_PAUSE_HOURS } from "@/lib/destinations/constants";
 import type { DestinationState, DestinationSummary } from "@/lib/destinations/types";
+
 import { AddDestination } from "./add-destination";
 import type { DestinationActions } from "./destination-actions";
 import { DestinationRate } from "./destination-rate";
 import { ProbeWhen } from "./probe-when";
-import { SecretReveal } from "@/components/ui/secret-reveal";
 
 const stateBadges: Record<DestinationState, { tone: BadgeTone; label: string }> = {
   delivered: { tone: "success", label: "Delivering" },
@@ -50,21 +53,30 @@ export function DestinationList({
   withHeading?: boolean;
 }) {
   return (
-    <section aria-labelledby={withHeading ? "destinations-heading" : undefined} aria-label={withHeading ? undefined : "Destinations"} className="space-y-3">
+    <section
+      aria-labelledby={withHeading ? "destinations-heading" : undefined}
+      aria-label={withHeading ? undefined : "Destinations"}
+      className="space-y-3"
+    >
       <div className="flex flex-wrap items-center justify-between gap-3">
         {withHeading ? (
           <div>
             <h2 id="destinations-heading" className="text-base font-semibold">
               Destinations
             </h2>
-            <p className="text-sm text-slate-600 dark:text-slate-400">Every event {connection.name} receives is forwarded to each destination that takes it, with retries.</p>
+            <p className="text-sm text-slate-600 dark:text-slate-400">
+              Every event {connection.name} receives is forwarded to each destination that takes it, with retries.
+            </p>
           </div>
         ) : (
           <p className="text-sm text-slate-600 dark:text-slate-400">
-            {destinations.length === 1 ? "1 destination" : `${destinations.length} destinations`}; each event is sent to every destination that takes it, retried for about a day.
+            {destinations.length === 1 ? "1 destination" : `${destinations.length} destinations`}; each event is sent to
+            every destination that takes it, retried for about a day.
           </p>
         )}
-        {actions ? <AddDestination connectionId={connection.id} hasServerKey={hasServerKey} createAction={actions.create} /> : null}
+        {actions ? (
+          <AddDestination connectionId={connection.id} hasServerKey={hasServerKey} createAction={actions.create} />
+        ) : null}
       </div>
       {destinations.length === 0 ? (
         <EmptyState title="No destinations yet">
@@ -85,7 +97,15 @@ export function DestinationList({
   );
 }
 
-function DestinationCard({ destination, connectionId, actions }: { destination: DestinationSummary; connectionId: string; actions?: DestinationActions }) {
+function DestinationCard({
+  destination,
+  connectionId,
+  actions,
+}: {
+  destination: DestinationSummary;
+  connectionId: string;
+  actions?: DestinationActions;
+}) {
   const router = useRouter();
   const [pending, run] = useSerialAction();
   const [secret, setSecret] = useState<string | null>(null);
@@ -122,15 +142,31 @@ function DestinationCard({ destination, connectionId, actions }: { destination: 
         {actions ? (
           <div className="flex flex-wrap gap-2">
             {destination.enabled ? (
-              <Button size="sm" variant="secondary" disabled={pending} onClick={() => setEnabled(false, `${destination.name} is off: nothing is queued for it.`)}>
+              <Button
+                size="sm"
+                variant="secondary"
+                disabled={pending}
+                onClick={() => setEnabled(false, `${destination.name} is off: nothing is queued for it.`)}
+              >
                 Turn off
               </Button>
             ) : (
-              <Button size="sm" variant="secondary" disabled={pending} onClick={() => setEnabled(true, `${destination.name} is on again.`)}>
+              <Button
+                size="sm"
+                variant="secondary"
+                disabled={pending}
+                onClick={() => setEnabled(true, `${destination.name} is on again.`)}
+              >
                 Turn on
               </Button>
             )}
-            <DestinationRate ids={ids} name={destination.name} maxPerSecond={destination.maxPerSecond} setRate={actions.setRate} disabled={pending} />
+            <DestinationRate
+              ids={ids}
+              name={destination.name}
+              maxPerSecond={destination.maxPerSecond}
+              setRate={actions.setRate}
+              disabled={pending}
+            />
             {destination.signing === "standard_webhooks" ? (
               <Button size="sm" variant="secondary" disabled={pending} onClick={rotate}>
                 Rotate secret
@@ -151,7 +187,10 @@ function DestinationCard({ destination, connectionId, actions }: { destination: 
                 router.refresh();
               }}
             >
-              <p>Events are no longer forwarded to it. Its queue ({health.pending} waiting) and its attempts are removed with it; the log keeps every event.</p>
+              <p>
+                Events are no longer forwarded to it. Its queue ({health.pending} waiting) and its attempts are removed
+                with it; the log keeps every event.
+              </p>
             </TypedConfirmDialog>
           </div>
         ) : null}
@@ -163,17 +202,23 @@ function DestinationCard({ destination, connectionId, actions }: { destination: 
       ) : null}
       {health.state === "tripped" && health.tripped ? (
         <Alert tone="warning" title="Tripped: probing">
-          After a run of failed attempts since <Time iso={health.tripped.since} />, the console sends one delivery at a time to see whether it answers again; the
-          others wait ({health.pending} waiting) and go as soon as a probe is delivered.
+          After a run of failed attempts since <Time iso={health.tripped.since} />, the console sends one delivery at a
+          time to see whether it answers again; the others wait ({health.pending} waiting) and go as soon as a probe is
+          delivered.
         </Alert>
       ) : null}
       {health.state === "paused" ? (
         <Alert tone="warning" title="Paused">
-          Every attempt failed for {AUTO_PAUSE_HOURS} hours, so the console stopped sending <Time iso={health.pausedAt} />. Events still queue ({health.pending} waiting)
+          Every attempt failed for {AUTO_PAUSE_HOURS} hours, so the console stopped sending{" "}
+          <Time iso={health.pausedAt} />. Events still queue ({health.pending} waiting)
           {actions ? ": resume once the receiver is fixed to send them." : "; an administrator can resume it."}
           {actions ? (
             <span className="mt-2 block">
-              <Button size="sm" disabled={pending} onClick={() => setEnabled(true, `${destination.name} resumed: the queued events are on their way.`)}>
+              <Button
+                size="sm"
+                disabled={pending}
+                onClick={() => setEnabled(true, `${destination.name} resumed: the queued events are on their way.`)}
+              >
                 Resume
               </Button>
             </span>
@@ -184,10 +229,20 @@ function DestinationCard({ destination, connectionId, actions }: { destination: 
         <Fact term="Signing">{signingLabels[destination.signing]}</Fact>
         <Fact term="Events">{destination.eventTypes?.join(", ") ?? "All types"}</Fact>
         <Fact term="Methods">{destination.verificationMethods?.join(", ") ?? "All methods"}</Fact>
-        <Fact term="Unverified events">{destination.signing === "service" ? "Never (signs as the service)" : destination.includeUnverified ? "Included, marked unsigned" : "Not forwarded"}</Fact>
-        <Fact term="Cap">{destination.maxPerSecond === null ? "No cap" : `${destination.maxPerSecond} per second`}</Fact>
+        <Fact term="Unverified events">
+          {destination.signing === "service"
+            ? "Never (signs as the service)"
+            : destination.includeUnverified
+              ? "Included, marked unsigned"
+              : "Not forwarded"}
+        </Fact>
+        <Fact term="Cap">
+          {destination.maxPerSecond === null ? "No cap" : `${destination.maxPerSecond} per second`}
+        </Fact>
         <Fact term="Waiting">{health.pending}</Fact>
-        <Fact term="Delivered, 24 h">{health.successRate === null ? "No attempts" : `${percent(health.successRate)} of ${health.attempts24h}`}</Fact>
+        <Fact term="Delivered, 24 h">
+          {health.successRate === null ? "No attempts" : `${percent(health.successRate)} of ${health.attempts24h}`}
+        </Fact>
         <Fact term="p95 latency, 24 h">{health.p95LatencyMs === null ? "—" : `${health.p95LatencyMs} ms`}</Fact>
         <Fact term="Failing since">{health.failingSince ? <Time iso={health.failingSince} /> : "—"}</Fact>
         <Fact term="Added">
@@ -199,8 +254,20 @@ function DestinationCard({ destination, connectionId, actions }: { destination: 
           The previous secret still signs beside the new one until <Time iso={destination.previousSecretExpiresAt} />.
         </p>
       ) : null}
-      <Dialog open={secret !== null} onClose={() => setSecret(null)} title={`New signing secret of ${destination.name}`}>
-        {secret ? <SecretReveal name={destination.name} secret={secret} rotated testId="destination-secret" onDone={() => setSecret(null)} /> : null}
+      <Dialog
+        open={secret !== null}
+        onClose={() => setSecret(null)}
+        title={`New signing secret of ${destination.name}`}
+      >
+        {secret ? (
+          <SecretReveal
+            name={destination.name}
+            secret={secret}
+            rotated
+            testId="destination-secret"
+            onDone={() => setSecret(null)}
+          />
+        ) : null}
       </Dialog>
     </Card>
   );

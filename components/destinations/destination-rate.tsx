@@ -1,5 +1,7 @@
 "use client";
+
 import { useState } from "react";
+
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, fieldControlProps, Input } from "@/components/ui/input";
@@ -7,6 +9,7 @@ import { toast } from "@/components/ui/toast";
 import { useSerialAction } from "@/components/ui/use-serial-action";
 import { callAction } from "@/lib/call-action";
 import { MAX_PER_SECOND_LIMIT } from "@/lib/destinations/constants";
+
 import type { DestinationActions } from "./destination-actions";
 
 /** "Change cap": a destination's maximum deliveries per second, set or cleared (empty) by an admin. */
@@ -40,7 +43,9 @@ export function DestinationRate({
         setError(result.error);
         return;
       }
-      toast.success(value.trim() === "" ? `${name} has no cap now.` : `${name}: at most ${value.trim()} deliveries per second.`);
+      toast.success(
+        value.trim() === "" ? `${name} has no cap now.` : `${name}: at most ${value.trim()} deliveries per second.`,
+      );
       setOpen(false);
     });
   };

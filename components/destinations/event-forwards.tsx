@@ -1,6 +1,8 @@
 "use client";
+
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Alert, Skeleton } from "@/components/ui/card";
@@ -8,6 +10,7 @@ import { ExactTime } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
 import { callAction } from "@/lib/call-action";
 import type { EventForwards as Forwards } from "@/lib/destinations/types";
+
 import { useForwardingActions } from "./forwarding-actions";
 import { ProbeWhen } from "./probe-when";
 
@@ -39,7 +42,8 @@ export function EventForwards({ id, connectionId, eventId }: { id: number; conne
   const query = useQuery({
     queryKey: ["event-forwards", id],
     queryFn: () => fetchForwards(id),
-    refetchInterval: (q) => (q.state.data?.some((d) => d.deliveries.some((x) => x.state === "pending")) ? WHILE_WAITING_MS : false),
+    refetchInterval: (q) =>
+      q.state.data?.some((d) => d.deliveries.some((x) => x.state === "pending")) ? WHILE_WAITING_MS : false,
   });
   const resend = async (destinationId: string, name: string) => {
     if (!actions || sending) return;
@@ -66,29 +70,44 @@ export function EventForwards({ id, connectionId, eventId }: { id: number; conne
           {query.error.message}
         </Alert>
       ) : query.data.length === 0 ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">This connection forwards to no destination (add one on the Destinations page).</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          This connection forwards to no destination (add one on the Destinations page).
+        </p>
       ) : (
         query.data.map((destination) => (
-          <div key={destination.destinationId} className="space-y-2 rounded-md p-3 ring-1 ring-slate-200 dark:ring-slate-800" data-testid={`forwards-${destination.destinationName}`}>
+          <div
+            key={destination.destinationId}
+            className="space-y-2 rounded-md p-3 ring-1 ring-slate-200 dark:ring-slate-800"
+            data-testid={`forwards-${destination.destinationName}`}
+          >
             <div className="flex flex-wrap items-center justify-between gap-2">
               <p className="text-sm font-medium">
                 {destination.destinationName}{" "}
                 {destination.deliveries[0] ? (
-                  <Badge tone={deliveryBadges[destination.deliveries[0].state].tone}>{deliveryBadges[destination.deliveries[0].state].label}</Badge>
+                  <Badge tone={deliveryBadges[destination.deliveries[0].state].tone}>
+                    {deliveryBadges[destination.deliveries[0].state].label}
+                  </Badge>
                 ) : (
                   <Badge>Not forwarded</Badge>
                 )}{" "}
                 {destination.tripped ? <Badge tone="warning">Tripped: probing</Badge> : null}
               </p>
               {actions ? (
-                <Button size="sm" variant="secondary" disabled={!destination.enabled || sending !== null} onClick={() => resend(destination.destinationId, destination.destinationName)}>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  disabled={!destination.enabled || sending !== null}
+                  onClick={() => resend(destination.destinationId, destination.destinationName)}
+                >
                   {sending === destination.destinationId ? "Sending…" : "Resend"}
                 </Button>
               ) : null}
             </div>
             {destination.tripped ? (
               <p className="text-sm text-slate-600 dark:text-slate-400">
-                After a run of failed attempts the console sends this destination one delivery at a time (<ProbeWhen probeAt={destination.tripped.probeAt} />).
+                After a run of failed attempts the console sends this destination one delivery at a time (
+                <ProbeWhen probeAt={destination.tripped.probeAt} />
+                ).
               </p>
             ) : null}
             {destination.deliveries.flatMap((delivery) => delivery.attempts).length === 0 ? (
@@ -99,16 +118,29 @@ export function EventForwards({ id, connectionId, eventId }: { id: number; conne
               <ol className="space-y-2 text-sm">
                 {destination.deliveries.flatMap((delivery) =>
                   delivery.attempts.map((attempt, index) => (
-                    <li key={`${delivery.id}-${index}`} className="border-l-2 border-slate-200 pl-3 dark:border-slate-700">
+                    <li
+                      key={`${delivery.id}-${index}`}
+                      className="border-l-2 border-slate-200 pl-3 dark:border-slate-700"
+                    >
                       <p className="flex flex-wrap gap-x-3">
                         <ExactTime iso={attempt.startedAt} />
-                        <span className={attempt.ok ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-400"}>{attempt.status ?? "no answer"}</span>
+                        <span
+                          className={
+                            attempt.ok ? "text-emerald-700 dark:text-emerald-400" : "text-red-700 dark:text-red-400"
+                          }
+                        >
+                          {attempt.status ?? "no answer"}
+                        </span>
                         <span>{attempt.latencyMs} ms</span>
-                        {delivery.origin !== "receipt" ? <span className="text-slate-600 dark:text-slate-400">{delivery.origin}</span> : null}
+                        {delivery.origin !== "receipt" ? (
+                          <span className="text-slate-600 dark:text-slate-400">{delivery.origin}</span>
+                        ) : null}
                       </p>
                       <p className="text-slate-700 dark:text-slate-300">{attempt.outcome}</p>
                       {attempt.responseBody ? (
-                        <pre className="mt-1 max-h-32 overflow-auto rounded bg-slate-100 p-2 text-xs break-all whitespace-pre-wrap dark:bg-slate-800">{attempt.responseBody}</pre>
+                        <pre className="mt-1 max-h-32 overflow-auto rounded bg-slate-100 p-2 text-xs break-all whitespace-pre-wrap dark:bg-slate-800">
+                          {attempt.responseBody}
+                        </pre>
                       ) : null}
                     </li>
                   )),

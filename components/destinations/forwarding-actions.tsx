@@ -1,5 +1,7 @@
 "use client";
+
 import { createContext, useContext } from "react";
+
 import type { ActionResult } from "@/lib/call-action";
 import type { ReplayIdInput, ReplayInput, ResendInput } from "@/lib/destinations/schemas";
 import type { ReplayPreview, StartReplayResult } from "@/lib/destinations/types";
@@ -15,7 +17,13 @@ export type ForwardingActions = {
 const ForwardingActionsContext = createContext<ForwardingActions | null>(null);
 
 /** Gives the log's drawer the admin's forwarding actions; without it (support) the forwards are read-only. */
-export function ForwardingActionsProvider({ actions, children }: { actions: ForwardingActions; children: React.ReactNode }) {
+export function ForwardingActionsProvider({
+  actions,
+  children,
+}: {
+  actions: ForwardingActions;
+  children: React.ReactNode;
+}) {
   return <ForwardingActionsContext.Provider value={actions}>{children}</ForwardingActionsContext.Provider>;
 }
 

@@ -1,4 +1,5 @@
 "use client";
+
 import { useNow } from "@/components/ui/now";
 import { Time } from "@/components/ui/time";
 

@@ -1,9 +1,12 @@
 "use client";
+
 import { RotateCcw } from "lucide-react";
 import { Suspense, useState } from "react";
+
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { onDemand } from "@/components/ui/on-demand";
+
 import type { ForwardingActions } from "./forwarding-actions";
 
 // The dialog's content loads when an admin first reaches for the button (hover, focus, click): the log's
@@ -53,7 +56,13 @@ export function ReplayDialog({
             </p>
           }
         >
-          <ReplayPanel.Component {...panel} destinations={usable} destinationId={destinationId} onDestinationChange={setDestinationId} onClose={close} />
+          <ReplayPanel.Component
+            {...panel}
+            destinations={usable}
+            destinationId={destinationId}
+            onDestinationChange={setDestinationId}
+            onClose={close}
+          />
         </Suspense>
       </Dialog>
     </>

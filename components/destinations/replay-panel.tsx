@@ -1,6 +1,8 @@
 "use client";
+
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
+
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Select } from "@/components/ui/input";
@@ -10,6 +12,7 @@ import { callAction } from "@/lib/call-action";
 import { RATE_SPACING } from "@/lib/destinations/constants";
 import { replayDurationWords } from "@/lib/destinations/replay-time";
 import type { ReplayPreview, ReplayProgress } from "@/lib/destinations/types";
+
 import type { ForwardingActions } from "./forwarding-actions";
 
 const PROGRESS_INTERVAL_MS = 1000;
@@ -24,7 +27,8 @@ async function fetchProgress(replayId: string): Promise<ReplayProgress> {
 const count = (n: number) => n.toLocaleString("en");
 const events = (n: number) => `${count(n)} event${n === 1 ? "" : "s"}`;
 /** Polled while it queues or sends; finished and cancelled do not change. */
-const moving = (state: ReplayProgress["state"] | undefined) => state === undefined || state === "queuing" || state === "running";
+const moving = (state: ReplayProgress["state"] | undefined) =>
+  state === undefined || state === "queuing" || state === "running";
 
 /**
  * The Replay dialog's content, loaded when the dialog first opens (see replay-dialog.tsx): before it
@@ -111,12 +115,13 @@ export function ReplayPanel({
 
   return (
     <div className="space-y-4 text-sm">
-      {failure ?? preview.error ? <Alert tone="danger">{failure ?? preview.error?.message}</Alert> : null}
+      {(failure ?? preview.error) ? <Alert tone="danger">{failure ?? preview.error?.message}</Alert> : null}
       {replayId === null ? (
         <>
           <p className="text-slate-700 dark:text-slate-300">
-            Sends the events the log&apos;s current filters select to a destination again, signed afresh. Test events are left out. Each
-            carries its own event id in <code>webhook-id</code>, so a receiver can tell it has seen one.
+            Sends the events the log&apos;s current filters select to a destination again, signed afresh. Test events
+            are left out. Each carries its own event id in <code>webhook-id</code>, so a receiver can tell it has seen
+            one.
           </p>
           <div className="space-y-1.5">
             <label htmlFor={selectId} className="block font-medium text-slate-800 dark:text-slate-200">
@@ -134,22 +139,27 @@ export function ReplayPanel({
             <p className="font-medium" data-testid="replay-count">
               {!p ? "Counting the events…" : countWords(p)}
             </p>
-            {p?.skippedUnverifiedWhy ? <p className="text-slate-700 dark:text-slate-300">{p.skippedUnverifiedWhy}</p> : null}
+            {p?.skippedUnverifiedWhy ? (
+              <p className="text-slate-700 dark:text-slate-300">{p.skippedUnverifiedWhy}</p>
+            ) : null}
             {p && p.skippedByFilters > 0 ? (
               <p className="text-slate-700 dark:text-slate-300">
-                {events(p.skippedByFilters)} {p.skippedByFilters === 1 ? "is" : "are"} left out by {destinationName}&apos;s own event types and verification methods.
+                {events(p.skippedByFilters)} {p.skippedByFilters === 1 ? "is" : "are"} left out by {destinationName}
+                &apos;s own event types and verification methods.
               </p>
             ) : null}
             {p && p.maxPerSecond !== null && p.count > 0 && !tooMany ? (
               <p className="text-slate-700 dark:text-slate-300" data-testid="replay-duration">
-                Sending {p.count === 1 ? "it" : "them"} takes {replayDurationWords(p.count, p.maxPerSecond / RATE_SPACING)} at {count(p.maxPerSecond)} per second,{" "}
+                Sending {p.count === 1 ? "it" : "them"} takes{" "}
+                {replayDurationWords(p.count, p.maxPerSecond / RATE_SPACING)} at {count(p.maxPerSecond)} per second,{" "}
                 {destinationName}&apos;s limit, which its live events share.
               </p>
             ) : null}
           </div>
           {p && tooMany ? (
             <Alert tone="danger">
-              This replay would send {events(p.count)}; at most {count(p.maxEvents)} at once: narrow the log&apos;s filters (a shorter time window, say).
+              This replay would send {events(p.count)}; at most {count(p.maxEvents)} at once: narrow the log&apos;s
+              filters (a shorter time window, say).
             </Alert>
           ) : null}
           {p?.running ? (
@@ -226,8 +236,18 @@ function progressWords(r: ReplayProgress): string {
 function ReplayBar({ done, total }: { done: number; total: number }) {
   const percent = total === 0 ? 100 : Math.round((done / total) * 100);
   return (
-    <div role="progressbar" aria-label="Replay progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="h-2 w-full rounded-full bg-slate-200 dark:bg-slate-800">
-      <div className="h-2 rounded-full bg-indigo-600 transition-[width] dark:bg-indigo-400" style={{ width: `${percent}%` }} />
+    <div
+      role="progressbar"
+      aria-label="Replay progress"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={percent}
+      className="h-2 w-full rounded-full bg-slate-200 dark:bg-slate-800"
+    >
+      <div
+        className="h-2 rounded-full bg-indigo-600 transition-[width] dark:bg-indigo-400"
+        style={{ width: `${percent}%` }}
+      />
     </div>
   );
 }

@@ -1,7 +1,9 @@
 "use client";
+
 import { useRouter } from "next/navigation";
-import { toast } from "@/components/ui/toast";
+
 import { Button } from "@/components/ui/button";
+import { toast } from "@/components/ui/toast";
 import { TypedConfirmDialog } from "@/components/ui/typed-confirm-dialog";
 import type { DeleteEmailOtpInput } from "@/lib/email-otp/schemas";
 import type { DeleteEmailOtpResult } from "@/lib/email-otp/types";
@@ -38,8 +40,8 @@ export function DeleteEmailOtp({
       }}
     >
       <p>
-        This <strong>permanently deletes the tenant&apos;s email OTP configuration and its stored credentials</strong>. It cannot be undone from
-        the console.
+        This <strong>permanently deletes the tenant&apos;s email OTP configuration and its stored credentials</strong>.
+        It cannot be undone from the console.
       </p>
       <p>
         Connection: <strong>{connectionName}</strong> · Region: <strong>{regionLabel}</strong>

@@ -1,8 +1,9 @@
-import { Link } from "@/components/ui/link";
 import { Alert, Card, EmptyState, Skeleton } from "@/components/ui/card";
+import { Link } from "@/components/ui/link";
 import type { ConnectionChoice } from "@/lib/connections/types";
 import type { EmailOtpStatus } from "@/lib/email-otp/types";
 import { regionLabels } from "@/lib/service/regions";
+
 import { DeleteEmailOtp, type DeleteEmailOtpAction } from "./delete-email-otp";
 
 const fieldRows = "mt-4 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-6 gap-y-2 text-sm";
@@ -41,7 +42,12 @@ export async function EmailOtpCard({
     <Card>
       <div className="flex items-center justify-between gap-4">
         <h2 className="text-base font-semibold">Configured</h2>
-        <DeleteEmailOtp connectionId={connection.id} connectionName={connection.name} regionLabel={regionLabels[connection.region]} deleteAction={deleteAction} />
+        <DeleteEmailOtp
+          connectionId={connection.id}
+          connectionName={connection.name}
+          regionLabel={regionLabels[connection.region]}
+          deleteAction={deleteAction}
+        />
       </div>
       <dl className={fieldRows} data-testid="email-otp-fields">
         {status.fields.map((f) => (
@@ -51,7 +57,9 @@ export async function EmailOtpCard({
           </div>
         ))}
       </dl>
-      <p className="mt-4 text-xs text-slate-500 dark:text-slate-400">Provider credentials are never returned by the service and never shown here.</p>
+      <p className="mt-4 text-xs text-slate-500 dark:text-slate-400">
+        Provider credentials are never returned by the service and never shown here.
+      </p>
     </Card>
   );
 }

@@ -1,11 +1,14 @@
 "use client";
+
 import { useRouter } from "next/navigation";
 import { Bar, BarChart, CartesianGrid, Cell, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+
 import { dayTickUtc, formatCount, formatDayUtc, formatHourUtc } from "@/lib/overview/format";
 import { delayBucketHref, expiredHourHref, rejectionsDayHref } from "@/lib/overview/links";
 import { seriesColour, seriesLabel, type SeriesKind } from "@/lib/overview/series";
 import type { DelayHistogram, ExpiredPerHour, RejectionsPerDay } from "@/lib/overview/types";
 import type { DelayBucket } from "@/lib/webhooks/constants";
+
 import { CHART_HEIGHT_PX } from "./chart-size";
 
 /**
@@ -21,7 +24,17 @@ type Series = { key: string; label: string; colour: string };
 const axis = { fill: "var(--chart-axis)", fontSize: 12 };
 
 /** An axis label in two lines ("Thu" over "19", "10–60" over "min"), so every slot keeps its label on a phone. */
-function TwoLineTick({ x, y, payload, lines }: { x?: number | string; y?: number | string; payload?: { value: string }; lines: (key: string) => [string, string] }) {
+function TwoLineTick({
+  x,
+  y,
+  payload,
+  lines,
+}: {
+  x?: number | string;
+  y?: number | string;
+  payload?: { value: string };
+  lines: (key: string) => [string, string];
+}) {
   const [first, second] = lines(String(payload?.value ?? ""));
   return (
     <text x={x} y={y} textAnchor="middle" fill={axis.fill} fontSize={axis.fontSize}>
@@ -79,12 +92,17 @@ function StackedBars({
         ticks={ticks}
         interval={0}
         height={40}
-        tick={(props: { x?: number | string; y?: number | string; payload?: { value: string } }) => <TwoLineTick {...props} lines={tickLines} />}
+        tick={(props: { x?: number | string; y?: number | string; payload?: { value: string } }) => (
+          <TwoLineTick {...props} lines={tickLines} />
+        )}
         tickLine={false}
         axisLine={{ stroke: "var(--chart-grid)" }}
       />
       <YAxis allowDecimals={false} tick={axis} tickLine={false} axisLine={false} width={44} />
-      <Tooltip cursor={{ fill: "var(--chart-grid)", fillOpacity: 0.5 }} content={(props) => <ChartTooltip {...props} slotLabel={slotLabel} series={series} />} />
+      <Tooltip
+        cursor={{ fill: "var(--chart-grid)", fillOpacity: 0.5 }}
+        content={(props) => <ChartTooltip {...props} slotLabel={slotLabel} series={series} />}
+      />
       {series.map((s) => (
         <Bar
           key={s.key}
@@ -106,7 +124,13 @@ function StackedBars({
   );
 }
 
-function ChartTooltip({ active, payload, label, slotLabel, series }: TooltipContentProps & { slotLabel: (key: string) => string; series: Series[] }) {
+function ChartTooltip({
+  active,
+  payload,
+  label,
+  slotLabel,
+  series,
+}: TooltipContentProps & { slotLabel: (key: string) => string; series: Series[] }) {
   if (!active || !payload?.length) return null;
   const values = payload[0]?.payload as Record<string, number> | undefined;
   const shown = series.filter((s) => (values?.[s.key] ?? 0) > 0);
@@ -127,7 +151,8 @@ function ChartTooltip({ active, payload, label, slotLabel, series }: TooltipCont
   );
 }
 
-const seriesOf = (kind: SeriesKind, keys: string[]): Series[] => keys.map((key) => ({ key, label: seriesLabel(kind, key), colour: seriesColour(kind, key) }));
+const seriesOf = (kind: SeriesKind, keys: string[]): Series[] =>
+  keys.map((key) => ({ key, label: seriesLabel(kind, key), colour: seriesColour(kind, key) }));
 
 export function ExpiredPerHourChart({ data }: { data: ExpiredPerHour }) {
   return (

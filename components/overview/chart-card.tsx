@@ -1,6 +1,7 @@
-import { Link } from "@/components/ui/link";
 import { Card, Skeleton } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
+import { Link } from "@/components/ui/link";
+
 import { CHART_HEIGHT_CLASS } from "./chart-size";
 
 export type LegendItem = { label: string; colour: string };
@@ -37,20 +38,31 @@ export function ChartCard({
         </h2>
         <div className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description}</div>
         {empty ? (
-          <p className="mt-4 rounded-md border border-dashed border-slate-300 px-4 py-10 text-center text-sm text-slate-600 dark:border-slate-600 dark:text-slate-300">{empty}</p>
+          <p className="mt-4 rounded-md border border-dashed border-slate-300 px-4 py-10 text-center text-sm text-slate-600 dark:border-slate-600 dark:text-slate-300">
+            {empty}
+          </p>
         ) : (
           <>
-            <ul aria-label={`Legend of ${title}`} className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700 dark:text-slate-200">
+            <ul
+              aria-label={`Legend of ${title}`}
+              className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700 dark:text-slate-200"
+            >
               {legend.map((item) => (
                 <li key={item.label} className="flex items-center gap-1.5">
-                  <span aria-hidden="true" className="inline-block size-3 rounded-sm" style={{ background: item.colour }} />
+                  <span
+                    aria-hidden="true"
+                    className="inline-block size-3 rounded-sm"
+                    style={{ background: item.colour }}
+                  />
                   {item.label}
                 </li>
               ))}
             </ul>
             <div className={cn("mt-3", CHART_HEIGHT_CLASS)}>{chart}</div>
             <details className="mt-3 text-sm">
-              <summary className="cursor-pointer font-medium text-indigo-700 hover:underline dark:text-indigo-300">Show as table</summary>
+              <summary className="cursor-pointer font-medium text-indigo-700 hover:underline dark:text-indigo-300">
+                Show as table
+              </summary>
               <div className="mt-2">{table}</div>
             </details>
           </>
@@ -77,7 +89,11 @@ export function ChartCardSkeleton({ className }: { className?: string }) {
 export function CountLink({ count, href, label }: { count: number; href: string; label: string }) {
   if (count === 0) return <span className="text-slate-500 dark:text-slate-400">0</span>;
   return (
-    <Link href={href} aria-label={label} className="font-medium tabular-nums text-indigo-700 hover:underline dark:text-indigo-300">
+    <Link
+      href={href}
+      aria-label={label}
+      className="font-medium tabular-nums text-indigo-700 hover:underline dark:text-indigo-300"
+    >
       {count.toLocaleString("en")}
     </Link>
   );

@@ -3,10 +3,12 @@ import { formatCount, formatDayUtc, formatHourUtc } from "@/lib/overview/format"
 import { delayBucketHref, expiredHourHref, rejectionsDayHref } from "@/lib/overview/links";
 import { seriesColour, seriesLabel, type SeriesKind } from "@/lib/overview/series";
 import type { DelayHistogram, ExpiredPerHour, RejectionsPerDay } from "@/lib/overview/types";
+
 import { ChartCard, CountLink, type LegendItem } from "./chart-card";
 import { DelayHistogramChart, ExpiredPerHourChart, RejectionsPerDayChart } from "./lazy-charts";
 
-const legendOf = (kind: SeriesKind, series: string[]): LegendItem[] => series.map((s) => ({ label: seriesLabel(kind, s), colour: seriesColour(kind, s) }));
+const legendOf = (kind: SeriesKind, series: string[]): LegendItem[] =>
+  series.map((s) => ({ label: seriesLabel(kind, s), colour: seriesColour(kind, s) }));
 
 /**
  * Slots × series as a table, newest first, only the slots with a count (the chart shows the empty
@@ -39,11 +41,19 @@ function SeriesTable({
             <Td>{slotLabel(slot.key)}</Td>
             {series.map((s) => (
               <Td key={s} className="tabular-nums">
-                <CountLink count={slot.bySeries[s] ?? 0} href={hrefOf(slot.key, s)} label={`${formatCount(slot.bySeries[s] ?? 0)} ${seriesLabel(kind, s)}, ${slotLabel(slot.key)}`} />
+                <CountLink
+                  count={slot.bySeries[s] ?? 0}
+                  href={hrefOf(slot.key, s)}
+                  label={`${formatCount(slot.bySeries[s] ?? 0)} ${seriesLabel(kind, s)}, ${slotLabel(slot.key)}`}
+                />
               </Td>
             ))}
             <Td className="tabular-nums">
-              <CountLink count={slot.total} href={hrefOf(slot.key)} label={`${formatCount(slot.total)} in all, ${slotLabel(slot.key)}`} />
+              <CountLink
+                count={slot.total}
+                href={hrefOf(slot.key)}
+                label={`${formatCount(slot.total)} in all, ${slotLabel(slot.key)}`}
+              />
             </Td>
           </tr>
         ))}
@@ -60,7 +70,8 @@ export async function ExpiredPerHourSection({ data: pending }: { data: Promise<E
       title="Expired authenticators per hour"
       description={
         <>
-          {formatCount(data.total)} <code>authenticator.expired</code> events received over the last 7 days, per hour (UTC), stacked by verification method.
+          {formatCount(data.total)} <code>authenticator.expired</code> events received over the last 7 days, per hour
+          (UTC), stacked by verification method.
         </>
       }
       legend={legendOf("method", data.series)}
@@ -93,11 +104,15 @@ export async function DelayHistogramSection({ data: pending }: { data: Promise<D
         title="How late events arrive"
         description={
           <>
-            Delay from the authenticator&apos;s expiry to the event&apos;s arrival, last 7 days. The service sends within 24 h of the expiry
+            Delay from the authenticator&apos;s expiry to the event&apos;s arrival, last 7 days. The service sends
+            within 24 h of the expiry
             {data.total > 0 ? (
               <>
-                : <strong className={data.late > 0 ? "text-red-700 dark:text-red-300" : undefined}>{formatCount(data.late)}</strong> of {formatCount(data.total)} ({lateShare} %)
-                arrived later than that.
+                :{" "}
+                <strong className={data.late > 0 ? "text-red-700 dark:text-red-300" : undefined}>
+                  {formatCount(data.late)}
+                </strong>{" "}
+                of {formatCount(data.total)} ({lateShare} %) arrived later than that.
               </>
             ) : (
               "."
@@ -118,10 +133,18 @@ export async function DelayHistogramSection({ data: pending }: { data: Promise<D
                 <tr key={b.key}>
                   <Td>
                     {b.label}
-                    {b.late ? <span className="ml-2 text-xs font-medium text-red-700 dark:text-red-300">later than the service sends</span> : null}
+                    {b.late ? (
+                      <span className="ml-2 text-xs font-medium text-red-700 dark:text-red-300">
+                        later than the service sends
+                      </span>
+                    ) : null}
                   </Td>
                   <Td className="tabular-nums">
-                    <CountLink count={b.count} href={delayBucketHref(b.key)} label={`${formatCount(b.count)} events delivered ${b.label} after the expiry`} />
+                    <CountLink
+                      count={b.count}
+                      href={delayBucketHref(b.key)}
+                      label={`${formatCount(b.count)} events delivered ${b.label} after the expiry`}
+                    />
                   </Td>
                 </tr>
               ))}
@@ -139,7 +162,12 @@ export async function RejectionsPerDaySection({ data: pending }: { data: Promise
     <ChartCard
       id="rejections-per-day"
       title="Why deliveries were refused"
-      description={<>{formatCount(data.total)} webhook deliveries refused over the last 7 days, per day (UTC), by reason. Open a bar for each refusal&apos;s detail.</>}
+      description={
+        <>
+          {formatCount(data.total)} webhook deliveries refused over the last 7 days, per day (UTC), by reason. Open a
+          bar for each refusal&apos;s detail.
+        </>
+      }
       legend={legendOf("reason", data.series)}
       empty={data.total === 0 ? "No delivery was refused in the last 7 days." : null}
       chart={<RejectionsPerDayChart data={data} />}

@@ -1,8 +1,8 @@
-import { Link } from "@/components/ui/link";
 import { KeyFingerprint } from "@/components/connections/key-fingerprint";
 import { Badge } from "@/components/ui/badge";
 import { Card, Skeleton, TextSkeleton } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
+import { Link } from "@/components/ui/link";
 import { StreamedSection } from "@/components/ui/streamed-section";
 import { Time } from "@/components/ui/time";
 import { ALERT_KIND_TEXT } from "@/lib/alerts/constants";
@@ -57,7 +57,14 @@ export function ConnectionHealthCard({
         <div className="flex items-start justify-between gap-3">
           <div className="min-w-0">
             <Heading className="truncate text-base font-semibold text-slate-900 dark:text-slate-100">
-              {title ?? (isAdmin ? <Link href={connectionPage} className="hover:underline">{health.name}</Link> : health.name)}
+              {title ??
+                (isAdmin ? (
+                  <Link href={connectionPage} className="hover:underline">
+                    {health.name}
+                  </Link>
+                ) : (
+                  health.name
+                ))}
             </Heading>
             <p className={cn("mt-0.5 text-xs", muted)}>
               {regionLabels[health.region]} · management key{" "}
@@ -81,13 +88,21 @@ export function ConnectionHealthCard({
           <dd className={value}>{health.lastEventAt ? <Time iso={health.lastEventAt} /> : "none yet"}</dd>
           <dt className={term}>Events, 24 h</dt>
           <dd className={value}>
-            <Link className={link} href={connectionEventsHref(health.id)} aria-label={`${formatCount(health.events24h)} events of ${health.name} in the last 24 h`}>
+            <Link
+              className={link}
+              href={connectionEventsHref(health.id)}
+              aria-label={`${formatCount(health.events24h)} events of ${health.name} in the last 24 h`}
+            >
               {formatCount(health.events24h)}
             </Link>
           </dd>
           <dt className={term}>Refused, 24 h</dt>
           <dd className={value}>
-            <Link className={link} href={connectionRejectionsHref(health.id)} aria-label={`${formatCount(health.rejections24h)} refused deliveries to ${health.name} in the last 24 h`}>
+            <Link
+              className={link}
+              href={connectionRejectionsHref(health.id)}
+              aria-label={`${formatCount(health.rejections24h)} refused deliveries to ${health.name} in the last 24 h`}
+            >
               {formatCount(health.rejections24h)}
             </Link>
             {health.topRejectionReason24h ? (
@@ -118,7 +133,10 @@ export function ConnectionHealthCard({
             <>
               <dt className={term}>Email OTP</dt>
               <dd className={value}>
-                <StreamedSection title={`The email OTP configuration of ${health.name}`} fallback={<TextSkeleton className="w-24" />}>
+                <StreamedSection
+                  title={`The email OTP configuration of ${health.name}`}
+                  fallback={<TextSkeleton className="w-24" />}
+                >
                   <EmailOtpPresenceText presence={emailOtp} />
                 </StreamedSection>
               </dd>
@@ -128,7 +146,13 @@ export function ConnectionHealthCard({
         {verdict.warnings.length > 0 ? (
           <ul className="mt-4 space-y-2">
             {verdict.warnings.map((warning) => (
-              <HealthWarningItem key={warning} warning={warning} health={health} isAdmin={isAdmin} serverKeyField={serverKeyField} />
+              <HealthWarningItem
+                key={warning}
+                warning={warning}
+                health={health}
+                isAdmin={isAdmin}
+                serverKeyField={serverKeyField}
+              />
             ))}
           </ul>
         ) : null}
@@ -141,20 +165,35 @@ export function ConnectionHealthCard({
  * The card for one connection's page, streamed: put it in a StreamedSection with
  * ConnectionHealthCardSkeleton as its fallback, handing it `getConnectionHealth([id]).then(([h]) => h)`.
  */
-export async function StreamedConnectionHealthCard({ health: pending, ...props }: Omit<Parameters<typeof ConnectionHealthCard>[0], "health"> & { health: Promise<ConnectionHealth | undefined> }) {
+export async function StreamedConnectionHealthCard({
+  health: pending,
+  ...props
+}: Omit<Parameters<typeof ConnectionHealthCard>[0], "health"> & { health: Promise<ConnectionHealth | undefined> }) {
   const health = await pending;
   return health ? <ConnectionHealthCard health={health} {...props} /> : null;
 }
 
-function HealthWarningItem({ warning, health, isAdmin, serverKeyField }: { warning: HealthWarning; health: ConnectionHealth; isAdmin: boolean; serverKeyField: string }) {
-  const box = "rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200 dark:bg-amber-950/60 dark:text-amber-100 dark:ring-amber-800";
+function HealthWarningItem({
+  warning,
+  health,
+  isAdmin,
+  serverKeyField,
+}: {
+  warning: HealthWarning;
+  health: ConnectionHealth;
+  isAdmin: boolean;
+  serverKeyField: string;
+}) {
+  const box =
+    "rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200 dark:bg-amber-950/60 dark:text-amber-100 dark:ring-amber-800";
   const action = "font-semibold underline underline-offset-2";
   if (warning === "bad_signature") {
     return (
       <li className={box} data-testid="health-warning-bad-signature">
         <p>
-          {formatCount(health.badSignature24h)} {health.badSignature24h === 1 ? "delivery" : "deliveries"} refused for a bad signature since{" "}
-          {health.firstBadSignatureAt ? <Time iso={health.firstBadSignatureAt} /> : "today"}: the server key was probably rotated at the service.
+          {formatCount(health.badSignature24h)} {health.badSignature24h === 1 ? "delivery" : "deliveries"} refused for a
+          bad signature since {health.firstBadSignatureAt ? <Time iso={health.firstBadSignatureAt} /> : "today"}: the
+          server key was probably rotated at the service.
         </p>
         <p className="mt-1 flex flex-wrap gap-x-4">
           {isAdmin ? (
@@ -174,8 +213,8 @@ function HealthWarningItem({ warning, health, isAdmin, serverKeyField }: { warni
   return (
     <li className={box} data-testid="health-warning-unsigned">
       <p>
-        {formatCount(health.unsigned24h)} {health.unsigned24h === 1 ? "event" : "events"} arrived unsigned in the last 24 h: the connection has no server key,
-        so events are stored unverified.
+        {formatCount(health.unsigned24h)} {health.unsigned24h === 1 ? "event" : "events"} arrived unsigned in the last
+        24 h: the connection has no server key, so events are stored unverified.
       </p>
       <p className="mt-1">
         {isAdmin ? (
@@ -195,7 +234,10 @@ function OpenAlerts({ alerts, connectionId }: { alerts: AlertSummary[]; connecti
   const kinds = [...new Set(alerts.map((a) => a.kind))];
   const href = `/alerts?connectionId=${connectionId}&state=open`;
   return (
-    <div data-testid="health-open-alerts" className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-900 ring-1 ring-red-200 dark:bg-red-950/60 dark:text-red-100 dark:ring-red-800">
+    <div
+      data-testid="health-open-alerts"
+      className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-900 ring-1 ring-red-200 dark:bg-red-950/60 dark:text-red-100 dark:ring-red-800"
+    >
       <p className="font-semibold">{alerts.length === 1 ? "1 open alert" : `${alerts.length} open alerts`}</p>
       <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
         {kinds.map((kind) => (

@@ -1,5 +1,6 @@
 import type { AlertSummary } from "@/lib/alerts/types";
 import type { ConnectionHealth, EmailOtpPresence } from "@/lib/overview/types";
+
 import { ConnectionHealthCard, ConnectionHealthCardSkeleton } from "./connection-health-card";
 
 const grid = "grid gap-4 md:grid-cols-2 2xl:grid-cols-3";
@@ -24,7 +25,13 @@ export async function ConnectionHealthGrid({
   return (
     <div className={grid}>
       {health.map((h) => (
-        <ConnectionHealthCard key={h.id} health={h} isAdmin={isAdmin} emailOtp={emailOtp?.get(h.id)} openAlerts={openAlerts?.filter((a) => a.connection.id === h.id)} />
+        <ConnectionHealthCard
+          key={h.id}
+          health={h}
+          isAdmin={isAdmin}
+          emailOtp={emailOtp?.get(h.id)}
+          openAlerts={openAlerts?.filter((a) => a.connection.id === h.id)}
+        />
       ))}
     </div>
   );

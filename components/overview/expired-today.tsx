@@ -1,5 +1,5 @@
-import { Link } from "@/components/ui/link";
 import { Card } from "@/components/ui/card";
+import { Link } from "@/components/ui/link";
 import { Table, TableSkeleton, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { eventHref } from "@/lib/overview/links";
@@ -35,7 +35,11 @@ export async function ExpiredToday({ expiries: pending }: { expiries: Promise<Re
         ) : (
           // A fixed layout: what the rows hold never widens the table past its card (a long id or tenant name is
           // cut short, whole in its title; the columns fit the longest method and "in under a minute"). A phone scrolls it.
-          <Table caption="The latest expired authenticators" className="shadow-none" tableClassName="w-[max(100%,32rem)] table-fixed">
+          <Table
+            caption="The latest expired authenticators"
+            className="shadow-none"
+            tableClassName="w-[max(100%,32rem)] table-fixed"
+          >
             <thead>
               <tr>
                 <Th>User</Th>
@@ -48,13 +52,19 @@ export async function ExpiredToday({ expiries: pending }: { expiries: Promise<Re
               {expiries.map((e) => (
                 <tr key={e.id}>
                   <Td>
-                    <Link href={eventHref(e.id)} className="block truncate font-medium text-indigo-700 hover:underline dark:text-indigo-300" title={e.userId ?? undefined}>
+                    <Link
+                      href={eventHref(e.id)}
+                      className="block truncate font-medium text-indigo-700 hover:underline dark:text-indigo-300"
+                      title={e.userId ?? undefined}
+                    >
                       {e.userId ?? "(no user id)"}
                     </Link>
                   </Td>
                   <Td className="whitespace-normal">
                     <span className="font-mono text-xs">{e.verificationMethod ?? "—"}</span>
-                    {e.devicePlatform ? <span className="block text-xs text-slate-600 dark:text-slate-300">{e.devicePlatform}</span> : null}
+                    {e.devicePlatform ? (
+                      <span className="block text-xs text-slate-600 dark:text-slate-300">{e.devicePlatform}</span>
+                    ) : null}
                   </Td>
                   <Td className="truncate">
                     <span title={e.connectionName}>{e.connectionName}</span>

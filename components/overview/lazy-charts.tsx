@@ -1,6 +1,9 @@
 "use client";
+
 import dynamic from "next/dynamic";
+
 import { Skeleton } from "@/components/ui/card";
+
 import { CHART_HEIGHT_CLASS } from "./chart-size";
 
 /**
@@ -11,6 +14,15 @@ function ChartPlaceholder() {
   return <Skeleton className={`${CHART_HEIGHT_CLASS} w-full`} />;
 }
 
-export const ExpiredPerHourChart = dynamic(() => import("./bar-charts").then((m) => m.ExpiredPerHourChart), { ssr: false, loading: ChartPlaceholder });
-export const DelayHistogramChart = dynamic(() => import("./bar-charts").then((m) => m.DelayHistogramChart), { ssr: false, loading: ChartPlaceholder });
-export const RejectionsPerDayChart = dynamic(() => import("./bar-charts").then((m) => m.RejectionsPerDayChart), { ssr: false, loading: ChartPlaceholder });
+export const ExpiredPerHourChart = dynamic(() => import("./bar-charts").then((m) => m.ExpiredPerHourChart), {
+  ssr: false,
+  loading: ChartPlaceholder,
+});
+export const DelayHistogramChart = dynamic(() => import("./bar-charts").then((m) => m.DelayHistogramChart), {
+  ssr: false,
+  loading: ChartPlaceholder,
+});
+export const RejectionsPerDayChart = dynamic(() => import("./bar-charts").then((m) => m.RejectionsPerDayChart), {
+  ssr: false,
+  loading: ChartPlaceholder,
+});

@@ -1,9 +1,10 @@
-import { Link } from "@/components/ui/link";
 import { EmptyState, PageHeader } from "@/components/ui/card";
+import { Link } from "@/components/ui/link";
 import { Time } from "@/components/ui/time";
 import type { ConnectionHealth, OverviewTotals } from "@/lib/overview/types";
 import { healthVerdict, needsAttention } from "@/lib/overview/verdict";
 import { ALL_CONNECTIONS, filtersToQuery } from "@/lib/webhooks/constants";
+
 import { Stat, StatSkeleton } from "./stat";
 
 const statGrid = "grid gap-4 sm:grid-cols-3";
@@ -29,7 +30,10 @@ export function NoTenantConnected({ isAdmin }: { isAdmin: boolean }) {
       title="No tenant connected yet"
       action={
         isAdmin ? (
-          <Link className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-medium text-white hover:bg-indigo-700" href="/connections/new">
+          <Link
+            className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-medium text-white hover:bg-indigo-700"
+            href="/connections/new"
+          >
             Add a connection
           </Link>
         ) : undefined
@@ -43,18 +47,43 @@ export function NoTenantConnected({ isAdmin }: { isAdmin: boolean }) {
 }
 
 /** The three headline numbers over every connection (test events left out); streams in when counted. */
-export async function OverviewStats({ totals: pendingTotals, health: pendingHealth, isAdmin }: { totals: Promise<OverviewTotals>; health: Promise<ConnectionHealth[]>; isAdmin: boolean }) {
+export async function OverviewStats({
+  totals: pendingTotals,
+  health: pendingHealth,
+  isAdmin,
+}: {
+  totals: Promise<OverviewTotals>;
+  health: Promise<ConnectionHealth[]>;
+  isAdmin: boolean;
+}) {
   const [totals, health] = await Promise.all([pendingTotals, pendingHealth]);
   const attention = health.filter((h) => needsAttention(healthVerdict(h))).length;
   return (
     <div className={statGrid}>
       <Stat label="Connected tenants" value={totals.connections} href={isAdmin ? "/connections" : "/data-points"}>
-        {attention === 0 ? "None needs attention." : <a className="font-medium text-amber-800 underline underline-offset-2 dark:text-amber-300" href="#connections">{attention === 1 ? "1 needs attention." : `${attention} need attention.`}</a>}
+        {attention === 0 ? (
+          "None needs attention."
+        ) : (
+          <a
+            className="font-medium text-amber-800 underline underline-offset-2 dark:text-amber-300"
+            href="#connections"
+          >
+            {attention === 1 ? "1 needs attention." : `${attention} need attention.`}
+          </a>
+        )}
       </Stat>
-      <Stat label="Webhook events, last 24 h" value={totals.events24h} href={`/webhooks?${filtersToQuery({ connectionId: ALL_CONNECTIONS, type: "all", received: "24h", test: "exclude" })}`}>
+      <Stat
+        label="Webhook events, last 24 h"
+        value={totals.events24h}
+        href={`/webhooks?${filtersToQuery({ connectionId: ALL_CONNECTIONS, type: "all", received: "24h", test: "exclude" })}`}
+      >
         Last received: <Time iso={totals.lastEventAt} />
       </Stat>
-      <Stat label="Refused deliveries, last 24 h" value={totals.rejections24h} href={`/webhooks?${filtersToQuery({ tab: "rejections", connectionId: ALL_CONNECTIONS, received: "24h" })}`}>
+      <Stat
+        label="Refused deliveries, last 24 h"
+        value={totals.rejections24h}
+        href={`/webhooks?${filtersToQuery({ tab: "rejections", connectionId: ALL_CONNECTIONS, received: "24h" })}`}
+      >
         {totals.rejections24h > 0 ? "Why: see Rejections below, or open the number." : "None refused."}
       </Stat>
     </div>

@@ -1,8 +1,18 @@
-import { Link } from "@/components/ui/link";
 import { Card, Skeleton } from "@/components/ui/card";
+import { Link } from "@/components/ui/link";
 
 /** One number on the overview, linking to the page that explains it. */
-export function Stat({ label, value, href, children }: { label: string; value: number; href: string; children?: React.ReactNode }) {
+export function Stat({
+  label,
+  value,
+  href,
+  children,
+}: {
+  label: string;
+  value: number;
+  href: string;
+  children?: React.ReactNode;
+}) {
   return (
     <Card>
       <p className="text-sm font-medium text-slate-600 dark:text-slate-300">{label}</p>

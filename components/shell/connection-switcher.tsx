@@ -1,13 +1,14 @@
 "use client";
-import { Link } from "@/components/ui/link";
+
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
+
+import { Link } from "@/components/ui/link";
 import { toast } from "@/components/ui/toast";
-import { callAction } from "@/lib/call-action";
+import { callAction, type ActionResult } from "@/lib/call-action";
+import type { ConnectionChoice } from "@/lib/connections/types";
 import { regionShortNames } from "@/lib/service/regions";
 import { withoutLookupMarkers } from "@/lib/users/lookup-request";
-import type { ConnectionChoice } from "@/lib/connections/types";
-import type { ActionResult } from "@/lib/call-action";
 
 export type SelectConnectionAction = (input: { id: string }) => Promise<ActionResult>;
 
@@ -37,7 +38,10 @@ export function ConnectionSwitcher({
   return (
     <div className="flex min-w-0 items-center gap-2">
       {/* On a phone the select alone fits the header; the label stays for screen readers. */}
-      <label htmlFor="connection-switcher" className="sr-only text-sm font-medium text-slate-700 sm:not-sr-only dark:text-slate-300">
+      <label
+        htmlFor="connection-switcher"
+        className="sr-only text-sm font-medium text-slate-700 sm:not-sr-only dark:text-slate-300"
+      >
         Connection
       </label>
       <select

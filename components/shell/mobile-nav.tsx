@@ -1,9 +1,12 @@
 "use client";
+
 import { Menu, X } from "lucide-react";
 import { usePathname } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
+
 import { useHydrated } from "@/components/ui/use-hydrated";
 import type { NavItem } from "@/lib/auth/roles";
+
 import { NavLinks } from "./nav-links";
 
 /**
@@ -12,7 +15,15 @@ import { NavLinks } from "./nav-links";
  * navigation) closes it once the page arrives, so it never covers the page it opened, and until then the
  * picked page's dot shows that the tap was taken (links do not prefetch: components/ui/link.tsx).
  */
-export function MobileNav({ items, badges, children }: { items: NavItem[]; badges?: Partial<Record<string, React.ReactNode>>; children?: React.ReactNode }) {
+export function MobileNav({
+  items,
+  badges,
+  children,
+}: {
+  items: NavItem[];
+  badges?: Partial<Record<string, React.ReactNode>>;
+  children?: React.ReactNode;
+}) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const root = useRef<HTMLDivElement>(null);

@@ -1,14 +1,24 @@
 "use client";
-import { Link, LinkPending } from "@/components/ui/link";
+
 import { usePathname } from "next/navigation";
+
 import { cn } from "@/components/ui/cn";
+import { Link, LinkPending } from "@/components/ui/link";
 import type { NavItem } from "@/lib/auth/roles";
 
 /**
  * The console's sections; `badges` puts something beside a section's name (the open alerts' count by
  * /alerts). A section's dot pulses from its click until its page arrives (LinkPending).
  */
-export function NavLinks({ items, onNavigate, badges }: { items: NavItem[]; onNavigate?: (href: string) => void; badges?: Partial<Record<string, React.ReactNode>> }) {
+export function NavLinks({
+  items,
+  onNavigate,
+  badges,
+}: {
+  items: NavItem[];
+  onNavigate?: (href: string) => void;
+  badges?: Partial<Record<string, React.ReactNode>>;
+}) {
   const pathname = usePathname();
   return (
     <ul className="space-y-1">

@@ -1,9 +1,18 @@
 "use client";
+
 import { Button } from "@/components/ui/button";
 import { Alert, PageHeader } from "@/components/ui/card";
 
 /** What a feature's error.tsx shows: the page's own heading, what happened, and a retry that re-fetches. */
-export function PageError({ title, error, retry }: { title: string; error: Error & { digest?: string }; retry: () => void }) {
+export function PageError({
+  title,
+  error,
+  retry,
+}: {
+  title: string;
+  error: Error & { digest?: string };
+  retry: () => void;
+}) {
   return (
     <>
       <PageHeader title={title} />

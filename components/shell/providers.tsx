@@ -1,5 +1,7 @@
 "use client";
+
 import { useTheme } from "next-themes";
+
 import { NowProvider } from "@/components/ui/now";
 import { DeferredToaster } from "@/components/ui/toast";
 
@@ -10,7 +12,12 @@ export function Providers({ children, serverNow }: { children: React.ReactNode; 
   return (
     <>
       <NowProvider serverNow={serverNow}>{children}</NowProvider>
-      <DeferredToaster richColors closeButton position="top-right" theme={resolvedTheme === "dark" ? "dark" : "light"} />
+      <DeferredToaster
+        richColors
+        closeButton
+        position="top-right"
+        theme={resolvedTheme === "dark" ? "dark" : "light"}
+      />
     </>
   );
 }

@@ -1,7 +1,9 @@
 "use client";
+
 import { useState } from "react";
-import { toast } from "@/components/ui/toast";
+
 import { Button } from "@/components/ui/button";
+import { toast } from "@/components/ui/toast";
 
 /**
  * Signs out through next-auth's own endpoint, the two requests next-auth/react's signOut() makes (its

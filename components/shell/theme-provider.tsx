@@ -1,5 +1,7 @@
 "use client";
+
 import { ThemeProvider as NextThemesProvider } from "next-themes";
+
 import { themeStorageKey } from "./theme-settings";
 
 /**

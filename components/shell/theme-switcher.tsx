@@ -1,9 +1,12 @@
 "use client";
+
 import { Monitor, Moon, Sun } from "lucide-react";
 import { useTheme } from "next-themes";
 import { useId } from "react";
+
 import { cn } from "@/components/ui/cn";
 import { useHydrated } from "@/components/ui/use-hydrated";
+
 import { themeChoices, type ThemeChoice } from "./theme-settings";
 
 const options: Record<ThemeChoice, { label: string; Icon: typeof Sun }> = {
@@ -26,7 +29,9 @@ export function ThemeSwitcher({ labels = false, className }: { labels?: boolean;
   const name = useId();
   return (
     <fieldset disabled={!hydrated} className={cn("min-w-0", className)}>
-      <legend className={labels ? "mb-1.5 px-3 text-xs font-medium text-slate-600 dark:text-slate-400" : "sr-only"}>Theme</legend>
+      <legend className={labels ? "mb-1.5 px-3 text-xs font-medium text-slate-600 dark:text-slate-400" : "sr-only"}>
+        Theme
+      </legend>
       <div className="inline-flex rounded-md bg-slate-100 p-0.5 ring-1 ring-inset ring-slate-300 dark:bg-slate-800 dark:ring-slate-600">
         {themeChoices.map((choice) => {
           const { label, Icon } = options[choice];

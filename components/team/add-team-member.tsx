@@ -1,9 +1,12 @@
 "use client";
+
 import { UserPlus } from "lucide-react";
+
 import { AddDialog, useAddDialog } from "@/components/ui/add-dialog";
 import { Field, fieldControlProps, Input, Select } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
 import type { AddTeamMemberInput } from "@/lib/team/schemas";
+
 import { PasswordLinkView } from "./password-link-view";
 import type { TeamActions } from "./team-actions";
 
@@ -37,8 +40,8 @@ export function AddTeamMember({ addAction }: { addAction: TeamActions["add"] }) 
       submitLabel="Add user"
       intro={
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          They sign in with a password of their own, set through a one-time link you send them. People who sign in through single sign-on need no
-          account here: theirs is made at their first sign-in.
+          They sign in with a password of their own, set through a one-time link you send them. People who sign in
+          through single sign-on need no account here: theirs is made at their first sign-in.
         </p>
       }
     >
@@ -52,11 +55,7 @@ export function AddTeamMember({ addAction }: { addAction: TeamActions["add"] }) 
         />
       </Field>
       <Field id="team-name" label="Name" error={errors.name?.message}>
-        <Input
-          {...fieldControlProps("team-name", errors.name?.message)}
-          autoComplete="off"
-          {...register("name")}
-        />
+        <Input {...fieldControlProps("team-name", errors.name?.message)} autoComplete="off" {...register("name")} />
       </Field>
       <Field
         id="team-role"
@@ -64,10 +63,7 @@ export function AddTeamMember({ addAction }: { addAction: TeamActions["add"] }) 
         error={errors.role?.message}
         hint="Support: read-only (overview, data points, webhook log, users). Admin: everything, this page included."
       >
-        <Select
-          {...fieldControlProps("team-role", errors.role?.message, true)}
-          {...register("role")}
-        >
+        <Select {...fieldControlProps("team-role", errors.role?.message, true)} {...register("role")}>
           <option value="support">Support</option>
           <option value="admin">Admin</option>
         </Select>

@@ -1,15 +1,18 @@
 "use client";
+
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
-import { toast } from "@/components/ui/toast";
+
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
+import { toast } from "@/components/ui/toast";
 import { callAction, type ActionResult } from "@/lib/call-action";
 import type { PasswordLink, TeamMember } from "@/lib/team/types";
+
+import { EmailText, MemberStatus, MemberTokens, RoleBadge, SignInMethodText } from "./member-details";
 import { PasswordLinkView } from "./password-link-view";
 import type { TeamActions } from "./team-actions";
-import { EmailText, MemberStatus, MemberTokens, RoleBadge, SignInMethodText } from "./member-details";
 
 type Confirmable = "demote" | "disable" | "revoke";
 type View = { kind: "menu" } | { kind: "confirm"; what: Confirmable } | { kind: "link"; link: PasswordLink };
@@ -25,7 +28,11 @@ function tokensEnding(tokens: TeamMember["apiTokens"], isYou: boolean): string {
   return ` ${whose} API ${tokens.length === 1 ? "token" : "tokens"} (${names}) ${tokens.length === 1 ? "is" : "are"} revoked for good.`;
 }
 
-function confirmation(what: Confirmable, member: TeamMember, isYou: boolean): { title: string; body: string; button: string } {
+function confirmation(
+  what: Confirmable,
+  member: TeamMember,
+  isYou: boolean,
+): { title: string; body: string; button: string } {
   const name = member.name;
   const adminTokens = member.apiTokens.filter((t) => t.role === "admin");
   switch (what) {
@@ -74,7 +81,11 @@ export function ManageMember({ member, isYou, actions }: { member: TeamMember; i
     setFailure(null);
   };
 
-  async function run<Fields extends object>(action: () => Promise<ActionResult<Fields>>, done: string, next?: (result: Fields) => View) {
+  async function run<Fields extends object>(
+    action: () => Promise<ActionResult<Fields>>,
+    done: string,
+    next?: (result: Fields) => View,
+  ) {
     if (sending.current) return;
     sending.current = true;
     setPending(true);
@@ -161,8 +172,8 @@ export function ManageMember({ member, isYou, actions }: { member: TeamMember; i
         </dl>
         {member.signIn.ssoHost ? (
           <p className="mt-3 text-xs text-slate-600 dark:text-slate-400">
-            Single sign-on sets this person&apos;s role again from their groups at {member.signIn.ssoHost} each time they sign in; change
-            the groups there for a lasting change.
+            Single sign-on sets this person&apos;s role again from their groups at {member.signIn.ssoHost} each time
+            they sign in; change the groups there for a lasting change.
           </p>
         ) : null}
         {/* The role button has autoFocus: back from a confirmation, the keyboard lands on the first change again. */}
@@ -177,13 +188,20 @@ export function ManageMember({ member, isYou, actions }: { member: TeamMember; i
               size="sm"
               autoFocus
               disabled={pending}
-              onClick={() => run(() => actions.changeRole({ userId, role: "admin" }), `${member.name} is now an admin.`)}
+              onClick={() =>
+                run(() => actions.changeRole({ userId, role: "admin" }), `${member.name} is now an admin.`)
+              }
             >
               Make admin
             </Button>
           )}
           {member.disabled ? (
-            <Button variant="secondary" size="sm" disabled={pending} onClick={() => run(() => actions.setDisabled({ userId, disabled: false }), `Enabled ${member.name}.`)}>
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={pending}
+              onClick={() => run(() => actions.setDisabled({ userId, disabled: false }), `Enabled ${member.name}.`)}
+            >
               Enable
             </Button>
           ) : isYou ? null : (
@@ -195,7 +213,12 @@ export function ManageMember({ member, isYou, actions }: { member: TeamMember; i
             Sign out everywhere
           </Button>
           {member.lockedOut ? (
-            <Button variant="secondary" size="sm" disabled={pending} onClick={() => run(() => actions.unlock({ userId }), `${member.name} may sign in again.`)}>
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={pending}
+              onClick={() => run(() => actions.unlock({ userId }), `${member.name} may sign in again.`)}
+            >
               Unlock sign-in
             </Button>
           ) : null}
@@ -204,7 +227,13 @@ export function ManageMember({ member, isYou, actions }: { member: TeamMember; i
               variant="secondary"
               size="sm"
               disabled={pending}
-              onClick={() => run(() => actions.passwordLink({ userId }), `New set-password link for ${member.name}.`, (r) => ({ kind: "link", link: r.link }))}
+              onClick={() =>
+                run(
+                  () => actions.passwordLink({ userId }),
+                  `New set-password link for ${member.name}.`,
+                  (r) => ({ kind: "link", link: r.link }),
+                )
+              }
             >
               New set-password link
             </Button>

@@ -1,4 +1,5 @@
 "use client";
+
 import { Badge } from "@/components/ui/badge";
 import { useNow } from "@/components/ui/now";
 import { Time } from "@/components/ui/time";
@@ -16,7 +17,10 @@ export function MemberStatus({ member }: { member: Pick<TeamMember, "disabled" |
     <span className="inline-flex flex-wrap gap-1">
       {member.disabled ? <Badge tone="danger">Disabled</Badge> : null}
       {member.lockedOut ? (
-        <Badge tone="warning" title="Refused or slowed at sign-in after failed attempts. Unlock lets every address try again at once.">
+        <Badge
+          tone="warning"
+          title="Refused or slowed at sign-in after failed attempts. Unlock lets every address try again at once."
+        >
           Locked out
         </Badge>
       ) : null}
@@ -27,7 +31,9 @@ export function MemberStatus({ member }: { member: Pick<TeamMember, "disabled" |
 
 export function SignInMethodText({ signIn }: { signIn: SignInMethod }) {
   const now = useNow();
-  const host = signIn.ssoHost ? <span className="break-words text-slate-600 dark:text-slate-400">({signIn.ssoHost})</span> : null;
+  const host = signIn.ssoHost ? (
+    <span className="break-words text-slate-600 dark:text-slate-400">({signIn.ssoHost})</span>
+  ) : null;
   if (host) return signIn.password ? <>Password and single sign-on {host}</> : <>Single sign-on {host}</>;
   if (signIn.password) return <>Password</>;
   const expired = signIn.linkExpiresAt !== null && now !== null && Date.parse(signIn.linkExpiresAt) <= now;

@@ -1,23 +1,36 @@
 "use client";
+
 import { useId } from "react";
+
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Time } from "@/components/ui/time";
 import type { PasswordLink } from "@/lib/team/types";
+
 import { EmailText } from "./member-details";
 
 /**
  * A set-password link, shown once to the admin who made it, to copy and send. It is a credential until
  * used: it is not stored (only its hash is), so closing this is the last chance to copy it.
  */
-export function PasswordLinkView({ name, email, link, onDone }: { name: string; email: string; link: PasswordLink; onDone: () => void }) {
+export function PasswordLinkView({
+  name,
+  email,
+  link,
+  onDone,
+}: {
+  name: string;
+  email: string;
+  link: PasswordLink;
+  onDone: () => void;
+}) {
   const id = useId();
   return (
     <div className="space-y-4">
       <Alert tone="success">
-        Send this link to <strong>{name}</strong> (<EmailText email={email} />). It works once, for 24 hours (until{" "}
-        <Time iso={link.expiresAt} absolute />
+        Send this link to <strong>{name}</strong> (<EmailText email={email} />
+        ). It works once, for 24 hours (until <Time iso={link.expiresAt} absolute />
         ); it is not shown again.
       </Alert>
       <div className="space-y-1.5">

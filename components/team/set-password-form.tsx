@@ -1,6 +1,8 @@
 "use client";
+
 import { useState, useSyncExternalStore } from "react";
 import { useForm } from "react-hook-form";
+
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Field, fieldControlProps, Input } from "@/components/ui/input";
@@ -19,7 +21,11 @@ const subscribeToHash = (onChange: () => void) => {
 };
 const readToken = () => window.location.hash.slice(1);
 
-export function SetPasswordForm({ setPasswordAction }: { setPasswordAction: (input: SetPasswordInput) => Promise<ActionResult> }) {
+export function SetPasswordForm({
+  setPasswordAction,
+}: {
+  setPasswordAction: (input: SetPasswordInput) => Promise<ActionResult>;
+}) {
   // Null while rendered on the server, which has no fragment.
   const token = useSyncExternalStore(subscribeToHash, readToken, () => null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -28,7 +34,10 @@ export function SetPasswordForm({ setPasswordAction }: { setPasswordAction: (inp
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<NewPasswordFormInput>({ resolver: lazyZodResolver(() => import("@/lib/team/schemas").then((m) => m.newPasswordFormSchema)), defaultValues: { password: "", confirmation: "" } });
+  } = useForm<NewPasswordFormInput>({
+    resolver: lazyZodResolver(() => import("@/lib/team/schemas").then((m) => m.newPasswordFormSchema)),
+    defaultValues: { password: "", confirmation: "" },
+  });
 
   if (token === null) {
     return (

@@ -1,6 +1,7 @@
 import { Badge } from "@/components/ui/badge";
 import { CardField, CardsOrTable, RowCard, TableSkeleton, Td } from "@/components/ui/table";
 import type { TeamMember } from "@/lib/team/types";
+
 import { ManageMember } from "./manage-member";
 import { EmailText, LastSignIn, MemberStatus, MemberTokens, RoleBadge, SignInMethodText } from "./member-details";
 import type { TeamActions } from "./team-actions";
@@ -17,7 +18,15 @@ function Name({ member, isYou }: { member: TeamMember; isYou: boolean }) {
 }
 
 /** Every console user (never empty: the signed-in admin is one) with how they sign in and their state; each Manage opens what may change. */
-export function TeamTable({ members, currentUserId, actions }: { members: TeamMember[]; currentUserId: string; actions: TeamActions }) {
+export function TeamTable({
+  members,
+  currentUserId,
+  actions,
+}: {
+  members: TeamMember[];
+  currentUserId: string;
+  actions: TeamActions;
+}) {
   // Eight columns need a wide window: below `xl` (1280 px) each user is a card.
   return (
     <CardsOrTable

@@ -1,5 +1,7 @@
 "use client";
+
 import { KeyRound } from "lucide-react";
+
 import { AddDialog, useAddDialog } from "@/components/ui/add-dialog";
 import { Field, fieldControlProps, Input, Select } from "@/components/ui/input";
 import { SecretReveal } from "@/components/ui/secret-reveal";
@@ -49,10 +51,25 @@ export function CreateApiToken({ createAction }: { createAction: CreateApiTokenA
       })}
       submitLabel="Create token"
     >
-      <Field id="token-name" label="Name" error={errors.name?.message} hint="What uses it, e.g. nightly export or Prometheus.">
-        <Input {...fieldControlProps("token-name", errors.name?.message, true)} autoComplete="off" autoFocus {...register("name")} />
+      <Field
+        id="token-name"
+        label="Name"
+        error={errors.name?.message}
+        hint="What uses it, e.g. nightly export or Prometheus."
+      >
+        <Input
+          {...fieldControlProps("token-name", errors.name?.message, true)}
+          autoComplete="off"
+          autoFocus
+          {...register("name")}
+        />
       </Field>
-      <Field id="token-role" label="Role" error={errors.role?.message} hint="Support: read-only and masked, as a support user sees. Admin: what you may do.">
+      <Field
+        id="token-role"
+        label="Role"
+        error={errors.role?.message}
+        hint="Support: read-only and masked, as a support user sees. Admin: what you may do."
+      >
         <Select {...fieldControlProps("token-role", errors.role?.message, true)} {...register("role")}>
           <option value="support">Support</option>
           <option value="admin">Admin</option>
@@ -72,7 +89,12 @@ export function CreateApiToken({ createAction }: { createAction: CreateApiTokenA
           </p>
         ) : null}
       </fieldset>
-      <Field id="token-expiry" label="Expires after (days)" error={errors.expiresInDays?.message} hint="Empty: it never expires.">
+      <Field
+        id="token-expiry"
+        label="Expires after (days)"
+        error={errors.expiresInDays?.message}
+        hint="Empty: it never expires."
+      >
         <Input
           {...fieldControlProps("token-expiry", errors.expiresInDays?.message, true)}
           type="number"

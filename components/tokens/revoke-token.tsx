@@ -1,5 +1,7 @@
 "use client";
+
 import { useState } from "react";
+
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toast";
@@ -10,7 +12,15 @@ import type { RevokeApiTokenInput } from "@/lib/tokens/schemas";
 export type RevokeApiTokenAction = (input: RevokeApiTokenInput) => Promise<ActionResult<{ name: string }>>;
 
 /** Revoke, behind a confirmation: the token stops working at its next request, and cannot be restored. */
-export function RevokeToken({ id, name, revokeAction }: { id: string; name: string; revokeAction: RevokeApiTokenAction }) {
+export function RevokeToken({
+  id,
+  name,
+  revokeAction,
+}: {
+  id: string;
+  name: string;
+  revokeAction: RevokeApiTokenAction;
+}) {
   const [open, setOpen] = useState(false);
   const [pending, run] = useSerialAction();
   const revoke = () =>
@@ -27,7 +37,8 @@ export function RevokeToken({ id, name, revokeAction }: { id: string; name: stri
       </Button>
       <Dialog open={open} onClose={() => setOpen(false)} title={`Revoke ${name}?`}>
         <p className="text-sm text-slate-700 dark:text-slate-300">
-          Whatever uses it gets 401 from its next request on. A revoked token cannot be restored: create another if it is needed again.
+          Whatever uses it gets 401 from its next request on. A revoked token cannot be restored: create another if it
+          is needed again.
         </p>
         <div className="mt-4 flex justify-end gap-2">
           <Button variant="secondary" onClick={() => setOpen(false)} disabled={pending}>

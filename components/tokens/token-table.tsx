@@ -3,6 +3,7 @@ import { EmptyState } from "@/components/ui/card";
 import { CardField, CardsOrTable, RowCard, TableSkeleton, Td } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import type { ApiTokenRevocationReason, ApiTokenStatus, ApiTokenView } from "@/lib/tokens/types";
+
 import { RevokeToken, type RevokeApiTokenAction } from "./revoke-token";
 
 const columns = ["Name", "Role", "Scopes", "Created by", "Created", "Last used", "Expires", "Status", "Actions"];
@@ -11,7 +12,11 @@ const statusWords: Record<ApiTokenStatus, { text: string; tone: BadgeTone; title
   active: { text: "Active", tone: "success" },
   expired: { text: "Expired", tone: "neutral" },
   revoked: { text: "Revoked", tone: "neutral" },
-  inactive: { text: "Not working", tone: "warning", title: "The user it acts for is disabled or no longer holds its role." },
+  inactive: {
+    text: "Not working",
+    tone: "warning",
+    title: "The user it acts for is disabled or no longer holds its role.",
+  },
 };
 
 /** Why a token was revoked, beside its badge; an admin's own revocation needs no words. */
@@ -40,13 +45,16 @@ function LastUse({ token }: { token: ApiTokenView }) {
   return (
     <span>
       <Time iso={token.lastUsedAt} />
-      {token.lastUsedAddress ? <span className="text-slate-600 dark:text-slate-400"> from {token.lastUsedAddress}</span> : null}
+      {token.lastUsedAddress ? (
+        <span className="text-slate-600 dark:text-slate-400"> from {token.lastUsedAddress}</span>
+      ) : null}
     </span>
   );
 }
 
 const creator = (token: ApiTokenView) => token.createdBy ?? "CLI (operator)";
-const expires = (token: ApiTokenView) => (token.expiresAt ? <Time iso={token.expiresAt} /> : <span className="text-slate-600 dark:text-slate-400">Never</span>);
+const expires = (token: ApiTokenView) =>
+  token.expiresAt ? <Time iso={token.expiresAt} /> : <span className="text-slate-600 dark:text-slate-400">Never</span>;
 const revoke = (token: ApiTokenView, action: RevokeApiTokenAction) =>
   token.status === "revoked" ? null : <RevokeToken id={token.id} name={token.name} revokeAction={action} />;
 

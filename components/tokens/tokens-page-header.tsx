@@ -8,9 +8,9 @@ export function TokensPageHeader({ actions }: { actions?: React.ReactNode }) {
       title="API tokens"
       description={
         <>
-          Bearer tokens for scripts and monitoring: <code>Authorization: Bearer {API_TOKEN_PREFIX}…</code> works on the console&rsquo;s /api routes
-          with the token&rsquo;s role, never on its pages. A token acts for the admin who made it and stops working when it is revoked, expires, or
-          that admin is disabled or loses the role.
+          Bearer tokens for scripts and monitoring: <code>Authorization: Bearer {API_TOKEN_PREFIX}…</code> works on the
+          console&rsquo;s /api routes with the token&rsquo;s role, never on its pages. A token acts for the admin who
+          made it and stops working when it is revoked, expires, or that admin is disabled or loses the role.
         </>
       }
       actions={actions}

@@ -1,8 +1,10 @@
 "use client";
+
 import type { LucideIcon } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { Suspense, useState } from "react";
 import { useForm, type DefaultValues, type FieldValues, type Path } from "react-hook-form";
+
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
@@ -34,7 +36,10 @@ export function useAddDialog<Values extends FieldValues, Result extends { ok: tr
   const [isOpen, setOpen] = useState(false);
   const [next, setNext] = useState<Next | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<Values>({ resolver: lazyZodResolver<Values>(schema), defaultValues: blank as DefaultValues<Values> });
+  const form = useForm<Values>({
+    resolver: lazyZodResolver<Values>(schema),
+    defaultValues: blank as DefaultValues<Values>,
+  });
 
   const close = () => {
     setOpen(false);
@@ -60,7 +65,9 @@ export function useAddDialog<Values extends FieldValues, Result extends { ok: tr
   return { isOpen, show: () => setOpen(true), close, next, failure, form, onSubmit };
 }
 
-export type AddDialogState<Values extends FieldValues, Next> = ReturnType<typeof useAddDialog<Values, { ok: true }, Next>>;
+export type AddDialogState<Values extends FieldValues, Next> = ReturnType<
+  typeof useAddDialog<Values, { ok: true }, Next>
+>;
 
 /**
  * The button that opens an "Add …" dialog, and the dialog: the form (`intro`, the refusal, the fields,
@@ -92,7 +99,13 @@ export function AddDialog<Values extends FieldValues, Next>({
   const Icon = trigger.icon;
   return (
     <>
-      <Button onClick={dialog.show} onPointerEnter={trigger.preload} onFocus={trigger.preload} disabled={trigger.disabled} title={trigger.title}>
+      <Button
+        onClick={dialog.show}
+        onPointerEnter={trigger.preload}
+        onFocus={trigger.preload}
+        disabled={trigger.disabled}
+        title={trigger.title}
+      >
         <Icon aria-hidden="true" className="size-4" />
         {trigger.label}
       </Button>

@@ -1,8 +1,10 @@
 "use client";
+
 import { Check, Copy } from "lucide-react";
 import { useState } from "react";
-import { toast } from "@/components/ui/toast";
+
 import { Button } from "@/components/ui/button";
+import { toast } from "@/components/ui/toast";
 
 /** Copies a text to the clipboard and says so (visibly and to screen readers through the toast). */
 export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {

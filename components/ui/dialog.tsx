@@ -1,4 +1,5 @@
 "use client";
+
 import { useEffect, useId, useRef } from "react";
 
 /** Opens (showModal) and closes a <dialog> as `open` says; `onOpen` runs once it is shown. */

@@ -1,6 +1,8 @@
 "use client";
+
 import { X } from "lucide-react";
 import { useId, useRef } from "react";
+
 import { Button } from "./button";
 import { useModalDialog } from "./dialog";
 
@@ -52,7 +54,12 @@ export function Drawer({
       {open ? (
         <div className="flex h-full min-w-0 flex-col">
           <div className="flex items-center gap-2 border-b border-slate-200 px-4 py-3 sm:px-5 dark:border-slate-800">
-            <h2 id={titleId} ref={heading} tabIndex={-1} className="mr-auto truncate text-base font-semibold outline-none">
+            <h2
+              id={titleId}
+              ref={heading}
+              tabIndex={-1}
+              className="mr-auto truncate text-base font-semibold outline-none"
+            >
               {title}
             </h2>
             {actions}

@@ -1,4 +1,5 @@
 import { forwardRef, type InputHTMLAttributes, type SelectHTMLAttributes } from "react";
+
 import { Skeleton } from "./card";
 import { cn } from "./cn";
 
@@ -23,7 +24,11 @@ export const Select = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSel
 
 /** The id and ARIA wiring of the control inside a Field: invalid and described by its error, else by its hint. */
 export function fieldControlProps(id: string, error: string | undefined, hasHint = false) {
-  return { id, "aria-invalid": error ? true : undefined, "aria-describedby": error ? `${id}-error` : hasHint ? `${id}-hint` : undefined };
+  return {
+    id,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": error ? `${id}-error` : hasHint ? `${id}-hint` : undefined,
+  };
 }
 
 /** A labelled form field with its hint and its error, wired for screen readers (see fieldControlProps). */

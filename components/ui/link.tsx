@@ -2,6 +2,7 @@
 
 import NextLink, { useLinkStatus } from "next/link";
 import type { ComponentProps } from "react";
+
 import { cn } from "@/components/ui/cn";
 
 /**
@@ -24,7 +25,10 @@ export function LinkPending() {
     <span
       aria-hidden="true"
       data-pending={pending || undefined}
-      className={cn("size-1.5 shrink-0 rounded-full bg-current transition-opacity", pending ? "animate-pulse opacity-70" : "opacity-0")}
+      className={cn(
+        "size-1.5 shrink-0 rounded-full bg-current transition-opacity",
+        pending ? "animate-pulse opacity-70" : "opacity-0",
+      )}
     />
   );
 }

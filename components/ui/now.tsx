@@ -1,4 +1,5 @@
 "use client";
+
 import { createContext, useContext, useSyncExternalStore } from "react";
 
 /**

@@ -1,4 +1,5 @@
 "use client";
+
 import { lazy, type ComponentType } from "react";
 
 /**

@@ -1,6 +1,8 @@
 "use client";
+
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
+
 import { makeQueryClient } from "@/lib/query-client";
 
 /**

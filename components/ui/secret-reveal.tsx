@@ -1,4 +1,5 @@
 "use client";
+
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -28,14 +29,20 @@ export function SecretReveal({
       <Alert tone="warning" title="Copy it now">
         {note ?? (
           <>
-            This is the only time the console shows {name}&rsquo;s signing secret. Give it to the receiving application, which verifies
+            This is the only time the console shows {name}&rsquo;s signing secret. Give it to the receiving application,
+            which verifies
             <code className="mx-1">webhook-signature</code>with it.
-            {rotated ? " The previous secret still signs beside it for 24 hours, so the receiver can switch without missing an event." : null}
+            {rotated
+              ? " The previous secret still signs beside it for 24 hours, so the receiver can switch without missing an event."
+              : null}
           </>
         )}
       </Alert>
       <div className="flex flex-wrap items-center gap-2">
-        <code data-testid={testId} className="min-w-0 flex-1 rounded-md bg-slate-100 px-3 py-2 font-mono text-sm break-all select-all dark:bg-slate-800">
+        <code
+          data-testid={testId}
+          className="min-w-0 flex-1 rounded-md bg-slate-100 px-3 py-2 font-mono text-sm break-all select-all dark:bg-slate-800"
+        >
           {secret}
         </code>
         <CopyButton text={secret} label="Copy secret" />

@@ -1,9 +1,11 @@
 "use client";
+
 // catchError from its own module: "next/error" is the Pages Router's error page, which loads that page and
 // next/head (some 3 kB gzip) into every route that shows a section, only to reach this export.
 import { catchError } from "next/dist/client/components/catch-error";
 import type { ErrorInfo } from "next/error";
 import { Suspense } from "react";
+
 import { Button } from "./button";
 import { Alert } from "./card";
 
@@ -36,7 +38,15 @@ const SectionErrorBoundary = catchError(SectionError);
  * error. Give it a `key` that changes with what it shows (a looked-up id), so a new lookup shows the
  * skeleton at once instead of keeping the old answer on screen until the new one arrives.
  */
-export function StreamedSection({ title, fallback, children }: { title: string; fallback: React.ReactNode; children: React.ReactNode }) {
+export function StreamedSection({
+  title,
+  fallback,
+  children,
+}: {
+  title: string;
+  fallback: React.ReactNode;
+  children: React.ReactNode;
+}) {
   return (
     <SectionErrorBoundary title={title}>
       <Suspense

@@ -25,7 +25,9 @@ export function Table({
         className,
       )}
     >
-      <table className={cn("min-w-full divide-y divide-slate-200 text-left text-sm dark:divide-slate-800", tableClassName)}>
+      <table
+        className={cn("min-w-full divide-y divide-slate-200 text-left text-sm dark:divide-slate-800", tableClassName)}
+      >
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         {children}
       </table>
@@ -35,21 +37,39 @@ export function Table({
 
 export function Th({ children, className }: { children?: React.ReactNode; className?: string }) {
   return (
-    <th scope="col" className={cn("whitespace-nowrap bg-slate-50 px-3 py-2.5 text-xs font-semibold uppercase tracking-wide text-slate-600 dark:bg-slate-800/60 dark:text-slate-300", className)}>
+    <th
+      scope="col"
+      className={cn(
+        "whitespace-nowrap bg-slate-50 px-3 py-2.5 text-xs font-semibold uppercase tracking-wide text-slate-600 dark:bg-slate-800/60 dark:text-slate-300",
+        className,
+      )}
+    >
       {children}
     </th>
   );
 }
 
 export function Td({ children, className }: { children?: React.ReactNode; className?: string }) {
-  return <td className={cn("whitespace-nowrap px-3 py-2.5 text-slate-800 dark:text-slate-200", className)}>{children}</td>;
+  return (
+    <td className={cn("whitespace-nowrap px-3 py-2.5 text-slate-800 dark:text-slate-200", className)}>{children}</td>
+  );
 }
 
 /**
  * Rows as cards below `xl` (1280 px) and as a table from there: for a table of more columns than a
  * narrower window holds. `cards` are RowCards, `rows` the table's rows, each list in the same order.
  */
-export function CardsOrTable({ label, columns, cards, rows }: { label: string; columns: readonly string[]; cards: React.ReactNode; rows: React.ReactNode }) {
+export function CardsOrTable({
+  label,
+  columns,
+  cards,
+  rows,
+}: {
+  label: string;
+  columns: readonly string[];
+  cards: React.ReactNode;
+  rows: React.ReactNode;
+}) {
   return (
     <>
       <ul aria-label={label} className="space-y-3 xl:hidden">
@@ -64,9 +84,18 @@ export function CardsOrTable({ label, columns, cards, rows }: { label: string; c
 }
 
 /** One row as a card: its title and a line under it, an action on the right, then its fields (CardField). */
-export function RowCard(props: { title: React.ReactNode; subtitle: React.ReactNode; action: React.ReactNode; children: React.ReactNode; testId?: string }) {
+export function RowCard(props: {
+  title: React.ReactNode;
+  subtitle: React.ReactNode;
+  action: React.ReactNode;
+  children: React.ReactNode;
+  testId?: string;
+}) {
   return (
-    <li className="rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800" data-testid={props.testId}>
+    <li
+      className="rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-800"
+      data-testid={props.testId}
+    >
       <div className="flex items-start justify-between gap-2">
         <div className="min-w-0">
           {props.title}
@@ -85,7 +114,15 @@ export function CardFields({ children }: { children: React.ReactNode }) {
 }
 
 /** One term and its value in CardFields. */
-export function CardField({ term, children, className }: { term: string; children: React.ReactNode; className?: string }) {
+export function CardField({
+  term,
+  children,
+  className,
+}: {
+  term: string;
+  children: React.ReactNode;
+  className?: string;
+}) {
   return (
     <>
       <dt className="text-slate-600 dark:text-slate-400">{term}</dt>

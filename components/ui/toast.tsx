@@ -1,6 +1,8 @@
 "use client";
+
 import { lazy, Suspense } from "react";
 import type { ExternalToast } from "sonner";
+
 import { useHydrated } from "./use-hydrated";
 
 /**

@@ -1,16 +1,28 @@
 "use client";
+
 import { useId, useRef, useState } from "react";
-import { toast } from "@/components/ui/toast";
+
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
+import { toast } from "@/components/ui/toast";
 import { callAction } from "@/lib/call-action";
 
 /**
  * The typed confirmation: the expected text in a chip, the field, and a polite note, tied to it, when a
  * non-empty text differs (so a disabled button is never a riddle).
  */
-export function TypedConfirmField({ expected, value, onChange, autoFocus }: { expected: string; value: string; onChange: (value: string) => void; autoFocus?: boolean }) {
+export function TypedConfirmField({
+  expected,
+  value,
+  onChange,
+  autoFocus,
+}: {
+  expected: string;
+  value: string;
+  onChange: (value: string) => void;
+  autoFocus?: boolean;
+}) {
   const inputId = useId();
   const mismatch = value !== "" && value !== expected;
   return (

@@ -1,5 +1,7 @@
 "use client";
+
 import { use, useRef, useState } from "react";
+
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Time } from "@/components/ui/time";
@@ -9,9 +11,12 @@ import { DELIVERED_FORWARDS_STAY, ERASED } from "@/lib/erasure/constants";
 import { countsInWords } from "@/lib/erasure/display";
 import type { EndUserErasureInput } from "@/lib/erasure/schemas";
 import type { ErasureOutcome, ErasurePreview, ErasurePreviewResult } from "@/lib/erasure/types";
+
 import type { ErasureActions } from "./erase-user-data";
 
-const Id = ({ children }: { children: string }) => <code className="font-mono [overflow-wrap:anywhere]">{children}</code>;
+const Id = ({ children }: { children: string }) => (
+  <code className="font-mono [overflow-wrap:anywhere]">{children}</code>
+);
 
 /**
  * The erase dialog's content (loaded when first wanted, see erase-user-data.tsx): what the console holds
@@ -52,8 +57,8 @@ export function ErasePanel({
       <div className="space-y-4 text-sm">
         <Alert tone="success" title="Erased">
           <p className="[overflow-wrap:anywhere]">
-            Erased {countsInWords(outcome.erased)} about <Id>{preview.userId}</Id> {where}. The audit log records it by a keyed hash of the id, never
-            the id itself.
+            Erased {countsInWords(outcome.erased)} about <Id>{preview.userId}</Id> {where}. The audit log records it by
+            a keyed hash of the id, never the id itself.
           </p>
         </Alert>
         <p className="text-slate-700 dark:text-slate-300">{DELIVERED_FORWARDS_STAY}</p>
@@ -82,7 +87,8 @@ export function ErasePanel({
     >
       <Found preview={preview} where={In} />
       <Alert tone="warning">
-        This cannot be undone. {DELIVERED_FORWARDS_STAY} Events the service sends about this user afterwards are stored again.
+        This cannot be undone. {DELIVERED_FORWARDS_STAY} Events the service sends about this user afterwards are stored
+        again.
       </Alert>
       {failure ? <Alert tone="danger">{failure}</Alert> : null}
       <TypedConfirmField expected={preview.userId} value={typed} onChange={setTyped} autoFocus />
@@ -112,14 +118,20 @@ function Found({ preview, where }: { preview: ErasurePreview; /** "In Acme" */ w
   return (
     <div role="status" className="space-y-3 text-slate-700 dark:text-slate-300" data-testid="erasure-count">
       <p className="[overflow-wrap:anywhere]">
-        {where}, the console holds <strong className="text-slate-900 dark:text-slate-100">{countsInWords({ ...total, ...noMentions })}</strong> about{" "}
-        <Id>{preview.userId}</Id>.
+        {where}, the console holds{" "}
+        <strong className="text-slate-900 dark:text-slate-100">{countsInWords({ ...total, ...noMentions })}</strong>{" "}
+        about <Id>{preview.userId}</Id>.
       </p>
       <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
         {STATS.map(([kind, label]) => (
-          <div key={kind} className="rounded-md bg-slate-50 px-3 py-2 ring-1 ring-slate-200 dark:bg-slate-800/60 dark:ring-slate-700">
+          <div
+            key={kind}
+            className="rounded-md bg-slate-50 px-3 py-2 ring-1 ring-slate-200 dark:bg-slate-800/60 dark:ring-slate-700"
+          >
             <dt className="text-xs text-slate-600 dark:text-slate-400">{label}</dt>
-            <dd className="text-lg font-semibold text-slate-900 tabular-nums dark:text-slate-100">{total[kind].toLocaleString("en")}</dd>
+            <dd className="text-lg font-semibold text-slate-900 tabular-nums dark:text-slate-100">
+              {total[kind].toLocaleString("en")}
+            </dd>
           </div>
         ))}
       </dl>
@@ -127,21 +139,23 @@ function Found({ preview, where }: { preview: ErasurePreview; /** "In Acme" */ w
         <ul aria-label="By connection" className="space-y-1">
           {connections.map((c) => (
             <li key={c.connectionId} className="[overflow-wrap:anywhere]">
-              <span className="font-medium text-slate-900 dark:text-slate-100">{c.connectionName}</span>: {countsInWords(c)}
+              <span className="font-medium text-slate-900 dark:text-slate-100">{c.connectionName}</span>:{" "}
+              {countsInWords(c)}
             </li>
           ))}
         </ul>
       ) : null}
       {countsInWords(mentions) !== "nothing" ? (
         <p>
-          Also {countsInWords(mentions)}: watch list entries go; audit records and replays stay, with the id, email and phone number replaced by{" "}
-          <code>{ERASED}</code>.
+          Also {countsInWords(mentions)}: watch list entries go; audit records and replays stay, with the id, email and
+          phone number replaced by <code>{ERASED}</code>.
         </p>
       ) : null}
       {countsInWords(total) === "nothing" ? <p>Erasing it all the same records the request in the audit log.</p> : null}
       {erasedBefore.count > 0 && erasedBefore.lastAt ? (
         <p>
-          Erased before: {erasedBefore.count === 1 ? "once" : `${erasedBefore.count} times`}, last <Time iso={erasedBefore.lastAt} />.
+          Erased before: {erasedBefore.count === 1 ? "once" : `${erasedBefore.count} times`}, last{" "}
+          <Time iso={erasedBefore.lastAt} />.
         </p>
       ) : null}
     </div>

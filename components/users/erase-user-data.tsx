@@ -1,5 +1,7 @@
 "use client";
+
 import { Suspense, useId, useState } from "react";
+
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
@@ -53,8 +55,9 @@ export function EraseUserData({
         Erase a user&apos;s data
       </h2>
       <p className="mt-1 max-w-3xl text-sm text-slate-600 dark:text-slate-400">
-        Deletes what the console holds about one end user: their events, with the rejections and forwards of those events, and their id, email
-        and phone number wherever else they appear. Erase the user at the service too, or its next events are stored again.
+        Deletes what the console holds about one end user: their events, with the rejections and forwards of those
+        events, and their id, email and phone number wherever else they appear. Erase the user at the service too, or
+        its next events are stored again.
       </p>
       <form
         aria-labelledby={ids.heading}
@@ -65,23 +68,45 @@ export function EraseUserData({
         }}
       >
         <Field id={ids.userId} label="User id to erase" error={error}>
-          <Input {...fieldControlProps(ids.userId, error)} value={userId} onChange={(e) => setUserId(e.target.value)} autoComplete="off" spellCheck={false} />
+          <Input
+            {...fieldControlProps(ids.userId, error)}
+            value={userId}
+            onChange={(e) => setUserId(e.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+          />
         </Field>
         <Field id={ids.scope} label="In">
-          <Select id={ids.scope} value={everywhere ? "all" : "one"} onChange={(e) => setEverywhere(e.target.value === "all")}>
+          <Select
+            id={ids.scope}
+            value={everywhere ? "all" : "one"}
+            onChange={(e) => setEverywhere(e.target.value === "all")}
+          >
             <option value="one">{connectionName} only</option>
             <option value="all">Every connection</option>
           </Select>
         </Field>
         {/* On the fields' row, below their labels (a line of text-sm and Field's gap). */}
-        <Button type="submit" variant="danger" untilHydrated className="h-9 sm:mt-6.5" onPointerEnter={ErasePanel.preload} onFocus={ErasePanel.preload}>
+        <Button
+          type="submit"
+          variant="danger"
+          untilHydrated
+          className="h-9 sm:mt-6.5"
+          onPointerEnter={ErasePanel.preload}
+          onFocus={ErasePanel.preload}
+        >
           Erase data…
         </Button>
       </form>
       <Dialog open={request !== null} onClose={() => setRequest(null)} title="Erase a user's data">
         {request ? (
           <Suspense fallback={<Counting userId={request.input.userId} />}>
-            <ErasePanel.Component request={request.input} preview={request.preview} erase={actions.erase} onClose={() => setRequest(null)} />
+            <ErasePanel.Component
+              request={request.input}
+              preview={request.preview}
+              erase={actions.erase}
+              onClose={() => setRequest(null)}
+            />
           </Suspense>
         ) : null}
       </Dialog>

@@ -1,4 +1,5 @@
 import Form from "next/form";
+
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -48,7 +49,8 @@ export function UserLookupForm({
         </p>
       ) : null}
       <p id="userId-hint" className="text-xs text-slate-600 dark:text-slate-400">
-        Exact, as your application sends it. A lookup records the action console_authenticator_lookup for this id at the tenant.
+        Exact, as your application sends it. A lookup records the action console_authenticator_lookup for this id at the
+        tenant.
       </p>
     </Form>
   );

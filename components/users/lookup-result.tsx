@@ -1,6 +1,7 @@
-import { Link } from "@/components/ui/link";
 import { Alert } from "@/components/ui/card";
+import { Link } from "@/components/ui/link";
 import type { AuthenticatorLookup } from "@/lib/users/types";
+
 import { AuthenticatorTable } from "./authenticator-table";
 
 /** The answer to one lookup: the table, or why there is none; streams in when the service answers. */

@@ -1,13 +1,16 @@
 "use client";
+
 import { useQuery } from "@tanstack/react-query";
 import { UserSearch } from "lucide-react";
-import { Link } from "@/components/ui/link";
+
 import { EventForwards } from "@/components/destinations/event-forwards";
 import { Alert } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
+import { Link } from "@/components/ui/link";
 import { ExactTime } from "@/components/ui/time";
 import { curlReplayCommand } from "@/lib/webhooks/curl";
 import { EXPIRED_DATA_FIELDS, type WebhookEventDetail } from "@/lib/webhooks/types";
+
 import { DetailList, DetailRow } from "./detail-list";
 import { EventDetailSkeleton } from "./event-detail-skeleton";
 import { SignatureBadge } from "./signature-badge";
@@ -35,22 +38,30 @@ class NotFound extends Error {}
 async function fetchEvent(id: number): Promise<WebhookEventDetail> {
   const response = await fetch(`/api/webhook-events/${id}`, { headers: { Accept: "application/json" } });
   if (response.status === 404) throw new NotFound();
-  if (!response.ok) throw new Error(((await response.json().catch(() => ({}))) as { errorDescription?: string }).errorDescription ?? `HTTP ${response.status}`);
+  if (!response.ok)
+    throw new Error(
+      ((await response.json().catch(() => ({}))) as { errorDescription?: string }).errorDescription ??
+        `HTTP ${response.status}`,
+    );
   return (await response.json()) as WebhookEventDetail;
 }
 
 export function EventNotFound({ param }: { param: string }) {
   return (
     <Alert tone="warning" title="Event not found">
-      No stored event has the id <code className="break-all">{param}</code>: the link may be mistyped, or the event was purged after the
-      retention period. The list behind this drawer is unchanged.
+      No stored event has the id <code className="break-all">{param}</code>: the link may be mistyped, or the event was
+      purged after the retention period. The list behind this drawer is unchanged.
     </Alert>
   );
 }
 
 /** The open event's detail, read on demand (the raw body is not in the list), masked for support by the server. */
 export function EventDetail({ id }: { id: number }) {
-  const query = useQuery({ queryKey: ["webhook-event", id], queryFn: () => fetchEvent(id), retry: (count, error) => !(error instanceof NotFound) && count < 1 });
+  const query = useQuery({
+    queryKey: ["webhook-event", id],
+    queryFn: () => fetchEvent(id),
+    retry: (count, error) => !(error instanceof NotFound) && count < 1,
+  });
   if (query.isPending) return <EventDetailSkeleton />;
   if (query.isError) {
     return query.error instanceof NotFound ? (
@@ -75,7 +86,10 @@ function Detail({ event }: { event: WebhookEventDetail }) {
   return (
     <div className="space-y-5" data-testid="event-detail">
       {event.isTest ? (
-        <p className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300" data-testid="detail-test-badge">
+        <p
+          className="flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300"
+          data-testid="detail-test-badge"
+        >
           <TestBadge />
           Sent by the console&apos;s “Send a test event” (on the connection&apos;s page), not by the service.
         </p>
@@ -150,7 +164,12 @@ function Detail({ event }: { event: WebhookEventDetail }) {
           Raw body{event.piiMasked ? " (email and phone masked)" : ""}
         </h3>
         {/* Scrolls inside itself: a long line must not widen the drawer, nor the page on a phone. */}
-        <pre data-testid="raw-body" tabIndex={0} aria-label="Raw body" className="max-h-[28rem] max-w-full overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+        <pre
+          data-testid="raw-body"
+          tabIndex={0}
+          aria-label="Raw body"
+          className="max-h-[28rem] max-w-full overflow-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100"
+        >
           {pretty}
         </pre>
       </section>

@@ -1,8 +1,11 @@
 "use client";
+
 import { lazy, Suspense, useState } from "react";
+
 import { Alert, EmptyState } from "@/components/ui/card";
 import { ALL_CONNECTIONS } from "@/lib/webhooks/constants";
 import type { Page, WebhookEventSummary } from "@/lib/webhooks/types";
+
 import { EventDetailSkeleton } from "./event-detail-skeleton";
 import { EventTable } from "./event-table";
 import { ExportLinks } from "./export-links";
@@ -77,7 +80,9 @@ export function EventLog({
           Follow live {onFirstPage ? "" : "(only on the newest page)"}
         </label>
         <div className="flex flex-wrap items-center gap-2 text-sm">
-          {piiMasked ? <span className="text-slate-600 dark:text-slate-300">Email and phone are masked for your role.</span> : null}
+          {piiMasked ? (
+            <span className="text-slate-600 dark:text-slate-300">Email and phone are masked for your role.</span>
+          ) : null}
           {toolbar}
           <ExportLinks endpoint="/api/webhook-events/export" query={query} />
         </div>
@@ -107,7 +112,12 @@ export function EventLog({
           query={pageLink(cursor ?? null).split("?")[1] ?? ""}
         />
       )}
-      <LogPager onFirstPage={onFirstPage} newerCursor={page.newerCursor} olderCursor={page.nextCursor} href={pageLink} />
+      <LogPager
+        onFirstPage={onFirstPage}
+        newerCursor={page.newerCursor}
+        olderCursor={page.nextCursor}
+        href={pageLink}
+      />
       {drawerLoaded ? (
         <Suspense fallback={null}>
           <LogDrawer
@@ -119,7 +129,9 @@ export function EventLog({
             rowLinkSelector={(id) => `[data-event-link="${id}"]`}
           >
             {open === null ? null : (
-              <Suspense fallback={<EventDetailSkeleton />}>{"id" in open ? <EventDetail id={open.id} /> : <EventNotFound param={open.notFound} />}</Suspense>
+              <Suspense fallback={<EventDetailSkeleton />}>
+                {"id" in open ? <EventDetail id={open.id} /> : <EventNotFound param={open.notFound} />}
+              </Suspense>
             )}
           </LogDrawer>
         </Suspense>

@@ -1,4 +1,5 @@
 "use client";
+
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 import { Table, Td, Th } from "@/components/ui/table";
@@ -6,7 +7,8 @@ import { Time } from "@/components/ui/time";
 import { formatUtc } from "@/lib/time-format";
 import { formatDelay, isDelayBeyondSpec } from "@/lib/webhooks/format";
 import type { WebhookEventSummary } from "@/lib/webhooks/types";
-import { openOnRowClick, RowLink, rowClassName, rowHref } from "./row-link";
+
+import { openOnRowClick, rowClassName, rowHref, RowLink } from "./row-link";
 import { SignatureBadge } from "./signature-badge";
 import { TestBadge } from "./test-badge";
 
@@ -50,12 +52,17 @@ export function EventTable({
           const open = () => onSelect(e.id);
           const who = e.userId ?? e.type;
           return (
-            <tr key={e.id} data-testid="webhook-event-row" className={rowClassName(selected)} onClick={openOnRowClick(open)}>
+            <tr
+              key={e.id}
+              data-testid="webhook-event-row"
+              className={rowClassName(selected)}
+              onClick={openOnRowClick(open)}
+            >
               <Td>
                 <Time iso={e.firstReceivedAt} className="relative z-10" />
               </Td>
               {showConnection ? (
-                <Td className="hidden truncate md:table-cell" >
+                <Td className="hidden truncate md:table-cell">
                   <span className="relative z-10" title={e.connectionName ?? e.connectionId}>
                     {e.connectionName ?? "—"}
                   </span>
@@ -87,9 +94,14 @@ export function EventTable({
                 </span>
               </Td>
               <Td className="hidden lg:table-cell">
-                <span className="relative z-10 flex min-w-0 items-baseline gap-1" title={[e.deviceName, e.devicePlatform].filter(Boolean).join(", ") || undefined}>
+                <span
+                  className="relative z-10 flex min-w-0 items-baseline gap-1"
+                  title={[e.deviceName, e.devicePlatform].filter(Boolean).join(", ") || undefined}
+                >
                   <span className="truncate">{e.deviceName ?? "—"}</span>
-                  {e.devicePlatform ? <span className="shrink-0 text-xs text-slate-600 dark:text-slate-300">{e.devicePlatform}</span> : null}
+                  {e.devicePlatform ? (
+                    <span className="shrink-0 text-xs text-slate-600 dark:text-slate-300">{e.devicePlatform}</span>
+                  ) : null}
                 </span>
               </Td>
               <Td className="hidden md:table-cell">

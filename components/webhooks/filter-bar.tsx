@@ -1,19 +1,28 @@
 "use client";
+
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+
+import { ConnectionOptions } from "@/components/connections/connection-options";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Input, Select } from "@/components/ui/input";
-import { ALL_CONNECTIONS, FILTER_LABELS, filtersToQuery, RECEIVED_PRESET_VALUES, RECEIVED_PRESETS } from "@/lib/webhooks/constants";
-import { ConnectionOptions } from "@/components/connections/connection-options";
+import {
+  ALL_CONNECTIONS,
+  FILTER_LABELS,
+  filtersToQuery,
+  RECEIVED_PRESET_VALUES,
+  RECEIVED_PRESETS,
+} from "@/lib/webhooks/constants";
 
 /**
  * The logs' filters in one compact bar that wraps: selects apply as soon as they change (a shared link
  * is then one choice away), text fields on Enter or Apply. Labels are visually hidden; each select's
  * first option says what it filters ("All methods"), as in Hookdeck's and Svix's logs.
  */
-export const barLayout = "mb-3 flex flex-wrap items-center gap-2 rounded-lg bg-white dark:bg-slate-900 p-2 shadow-sm ring-1 ring-slate-200 dark:ring-slate-700";
+export const barLayout =
+  "mb-3 flex flex-wrap items-center gap-2 rounded-lg bg-white dark:bg-slate-900 p-2 shadow-sm ring-1 ring-slate-200 dark:ring-slate-700";
 export const fieldWidth = { s: "w-32", m: "w-40", l: "w-48" } as const;
 
 export function FilterBar({
@@ -54,7 +63,8 @@ export function FilterBar({
       }}
       onChange={(event) => {
         const target = event.target as HTMLElement;
-        if (target instanceof HTMLSelectElement && target.dataset.apply === "now" && target.value !== CUSTOM) event.currentTarget.requestSubmit();
+        if (target instanceof HTMLSelectElement && target.dataset.apply === "now" && target.value !== CUSTOM)
+          event.currentTarget.requestSubmit();
       }}
     >
       {children}
@@ -72,13 +82,31 @@ export function FilterBar({
 }
 
 /** A select that applies at once. */
-export function BarSelect({ label, name, defaultValue, className, children }: { label: string; name: string; defaultValue: string; className?: string; children: React.ReactNode }) {
+export function BarSelect({
+  label,
+  name,
+  defaultValue,
+  className,
+  children,
+}: {
+  label: string;
+  name: string;
+  defaultValue: string;
+  className?: string;
+  children: React.ReactNode;
+}) {
   return (
     <>
       <label htmlFor={`f-${name}`} className="sr-only">
         {label}
       </label>
-      <Select id={`f-${name}`} name={name} defaultValue={defaultValue} data-apply="now" className={cn("w-auto! py-1.5! max-sm:grow", className)}>
+      <Select
+        id={`f-${name}`}
+        name={name}
+        defaultValue={defaultValue}
+        data-apply="now"
+        className={cn("w-auto! py-1.5! max-sm:grow", className)}
+      >
         {children}
       </Select>
     </>
@@ -86,21 +114,52 @@ export function BarSelect({ label, name, defaultValue, className, children }: { 
 }
 
 /** A text filter: its label is its placeholder (and, for screen readers, a hidden label). */
-export function BarInput({ name, label, value, type, className }: { name: string; label: string; value: string | undefined; type?: "search"; className?: string }) {
+export function BarInput({
+  name,
+  label,
+  value,
+  type,
+  className,
+}: {
+  name: string;
+  label: string;
+  value: string | undefined;
+  type?: "search";
+  className?: string;
+}) {
   return (
     <>
       <label htmlFor={`f-${name}`} className="sr-only">
         {label}
       </label>
-      <Input id={`f-${name}`} name={name} type={type} placeholder={label} defaultValue={value ?? ""} autoComplete="off" className={cn("py-1.5!", className)} />
+      <Input
+        id={`f-${name}`}
+        name={name}
+        type={type}
+        placeholder={label}
+        defaultValue={value ?? ""}
+        autoComplete="off"
+        className={cn("py-1.5!", className)}
+      />
     </>
   );
 }
 
 /** The connection filter both logs share: all connections, or one by name. */
-export function ConnectionSelect({ connections, value }: { connections: Array<{ id: string; name: string }>; value: string | undefined }) {
+export function ConnectionSelect({
+  connections,
+  value,
+}: {
+  connections: Array<{ id: string; name: string }>;
+  value: string | undefined;
+}) {
   return (
-    <BarSelect label={FILTER_LABELS.connectionId!} name="connectionId" defaultValue={value ?? ALL_CONNECTIONS} className="max-w-44">
+    <BarSelect
+      label={FILTER_LABELS.connectionId!}
+      name="connectionId"
+      defaultValue={value ?? ALL_CONNECTIONS}
+      className="max-w-44"
+    >
       <option value={ALL_CONNECTIONS}>All connections</option>
       <ConnectionOptions connections={connections} />
     </BarSelect>
@@ -111,7 +170,19 @@ export function ConnectionSelect({ connections, value }: { connections: Array<{ 
  * A select of known values after an "any" option. A value in the link that is not among them (an older
  * method, say) is still offered, so the bar shows what the view filters by.
  */
-export function ChoiceSelect({ label, name, anyLabel, values, value }: { label: string; name: string; anyLabel: string; values: readonly string[]; value: string | undefined }) {
+export function ChoiceSelect({
+  label,
+  name,
+  anyLabel,
+  values,
+  value,
+}: {
+  label: string;
+  name: string;
+  anyLabel: string;
+  values: readonly string[];
+  value: string | undefined;
+}) {
   return (
     <BarSelect label={label} name={name} defaultValue={value ?? ""}>
       <option value="">{anyLabel}</option>
@@ -127,7 +198,15 @@ export function ChoiceSelect({ label, name, anyLabel, values, value }: { label: 
 const CUSTOM = "custom";
 
 /** The received-time presets (relative, so a shared "last hour" stays the last hour) and a custom UTC range. */
-export function ReceivedFilter({ received, from, to }: { received: string | undefined; from: string | undefined; to: string | undefined }) {
+export function ReceivedFilter({
+  received,
+  from,
+  to,
+}: {
+  received: string | undefined;
+  from: string | undefined;
+  to: string | undefined;
+}) {
   const initial = from || to ? CUSTOM : (received ?? "");
   const [choice, setChoice] = useState(initial);
   return (
@@ -169,7 +248,14 @@ export function UtcInput({ name, label, value }: { name: string; label: string; 
       <label htmlFor={`f-${name}`} className="text-xs font-medium whitespace-nowrap text-slate-700 dark:text-slate-300">
         {label}
       </label>
-      <Input id={`f-${name}`} name={name} type="datetime-local" step="1" defaultValue={toUtcInput(value)} className="w-auto! py-1.5!" />
+      <Input
+        id={`f-${name}`}
+        name={name}
+        type="datetime-local"
+        step="1"
+        defaultValue={toUtcInput(value)}
+        className="w-auto! py-1.5!"
+      />
     </span>
   );
 }

@@ -6,7 +6,10 @@ export function IgnoredFilters({ ignored }: { ignored: IgnoredFilter[] }) {
   if (ignored.length === 0) return null;
   return (
     <div className="mb-4">
-      <Alert tone="warning" title={ignored.length === 1 ? "One filter in the link was left out" : "Some filters in the link were left out"}>
+      <Alert
+        tone="warning"
+        title={ignored.length === 1 ? "One filter in the link was left out" : "Some filters in the link were left out"}
+      >
         <ul className="list-inside list-disc">
           {ignored.map((f) => (
             <li key={f.name}>

@@ -1,10 +1,13 @@
 "use client";
+
 import { ChevronDown, ChevronUp } from "lucide-react";
+
 import { Button } from "@/components/ui/button";
 import { Drawer } from "@/components/ui/drawer";
 
 /** The look of a move button at either end of the page. */
-const ends = "aria-disabled:cursor-not-allowed aria-disabled:text-slate-400 aria-disabled:hover:bg-white dark:aria-disabled:text-slate-500 dark:aria-disabled:hover:bg-slate-900";
+const ends =
+  "aria-disabled:cursor-not-allowed aria-disabled:text-slate-400 aria-disabled:hover:bg-white dark:aria-disabled:text-slate-500 dark:aria-disabled:hover:bg-slate-900";
 
 /**
  * The drawer either log opens over its list: the row's detail, and moving through the rows of the page
@@ -39,7 +42,9 @@ export function LogDrawer({
       open={currentId !== null}
       onClose={onClose}
       title={title}
-      returnFocus={() => (typeof currentId === "number" ? document.querySelector<HTMLElement>(rowLinkSelector(currentId)) : null)}
+      returnFocus={() =>
+        typeof currentId === "number" ? document.querySelector<HTMLElement>(rowLinkSelector(currentId)) : null
+      }
       onKeyDown={(event) => {
         if (event.metaKey || event.ctrlKey || event.altKey) return;
         if ((event.target as HTMLElement).closest("input, textarea, select, [contenteditable]")) return;
@@ -51,11 +56,25 @@ export function LogDrawer({
       actions={
         <div className="flex items-center gap-1" role="group" aria-label="Move through the rows">
           {/* aria-disabled, not disabled: a button that becomes disabled under focus drops the focus out of the drawer. */}
-          <Button variant="secondary" size="sm" aria-disabled={previous === undefined} className={ends} onClick={() => previous !== undefined && onMove(previous)} title="Previous (newer) row — key k">
+          <Button
+            variant="secondary"
+            size="sm"
+            aria-disabled={previous === undefined}
+            className={ends}
+            onClick={() => previous !== undefined && onMove(previous)}
+            title="Previous (newer) row — key k"
+          >
             <ChevronUp aria-hidden="true" className="size-4" />
             <span className="sr-only">Previous (newer)</span>
           </Button>
-          <Button variant="secondary" size="sm" aria-disabled={next === undefined} className={ends} onClick={() => next !== undefined && onMove(next)} title="Next (older) row — key j">
+          <Button
+            variant="secondary"
+            size="sm"
+            aria-disabled={next === undefined}
+            className={ends}
+            onClick={() => next !== undefined && onMove(next)}
+            title="Next (older) row — key j"
+          >
             <ChevronDown aria-hidden="true" className="size-4" />
             <span className="sr-only">Next (older)</span>
           </Button>

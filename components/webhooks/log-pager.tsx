@@ -1,6 +1,7 @@
 import { Link } from "@/components/ui/link";
 
-const pagerLink = "rounded-md px-2.5 py-1.5 font-medium text-indigo-700 dark:text-indigo-300 ring-1 ring-slate-300 ring-inset hover:bg-slate-50";
+const pagerLink =
+  "rounded-md px-2.5 py-1.5 font-medium text-indigo-700 dark:text-indigo-300 ring-1 ring-slate-300 ring-inset hover:bg-slate-50";
 
 /**
  * Paging by keyset cursors (lib/webhooks/cursor.ts): Newest goes back to the top, Newer reads the rows

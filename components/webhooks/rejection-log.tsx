@@ -1,14 +1,16 @@
 "use client";
+
 import { Alert, EmptyState } from "@/components/ui/card";
 import { Table, Td, Th } from "@/components/ui/table";
 import { ExactTime, Time } from "@/components/ui/time";
 import { rejectionReasonText, type Page, type WebhookRejectionSummary } from "@/lib/webhooks/types";
+
 import { DetailList, DetailRow } from "./detail-list";
 import type { OpenRow } from "./event-log";
 import { ExportLinks } from "./export-links";
 import { LogDrawer } from "./log-drawer";
 import { LogPager } from "./log-pager";
-import { openOnRowClick, RowLink, rowClassName, rowHref } from "./row-link";
+import { openOnRowClick, rowClassName, rowHref, RowLink } from "./row-link";
 
 /**
  * Refused deliveries: the answer to "why did my webhook not arrive". Each row opens the same drawer as
@@ -33,7 +35,8 @@ export function RejectionLog({
   onOpen: (id: number) => void;
   onClose: () => void;
 }) {
-  const link = (c: string | null) => `/webhooks?${["tab=rejections", query, c ? `cursor=${encodeURIComponent(c)}` : ""].filter(Boolean).join("&")}`;
+  const link = (c: string | null) =>
+    `/webhooks?${["tab=rejections", query, c ? `cursor=${encodeURIComponent(c)}` : ""].filter(Boolean).join("&")}`;
   const openId = open && "id" in open ? open.id : null;
   const shown = openId === null ? undefined : page.items.find((r) => r.id === openId);
   return (
@@ -49,7 +52,9 @@ export function RejectionLog({
       </div>
       {page.items.length === 0 ? (
         <EmptyState title={cursor ? "No rejections on this page" : "No rejected deliveries"}>
-          {query ? "No recorded rejection matches these filters." : "Every request that reached a webhook URL was accepted."}
+          {query
+            ? "No recorded rejection matches these filters."
+            : "Every request that reached a webhook URL was accepted."}
         </EmptyState>
       ) : (
         <Table caption="Rejected webhook requests, newest first" tableClassName="w-full table-fixed">
@@ -68,7 +73,12 @@ export function RejectionLog({
               const selected = openId === r.id;
               const reason = rejectionReasonText(r.reason);
               return (
-                <tr key={r.id} data-testid="webhook-rejection-row" className={rowClassName(selected)} onClick={openOnRowClick(() => onOpen(r.id))}>
+                <tr
+                  key={r.id}
+                  data-testid="webhook-rejection-row"
+                  className={rowClassName(selected)}
+                  onClick={openOnRowClick(() => onOpen(r.id))}
+                >
                   <Td>
                     <Time iso={r.receivedAt} className="relative z-10" />
                   </Td>
@@ -78,14 +88,23 @@ export function RejectionLog({
                         {r.connectionName}
                       </span>
                     ) : (
-                      <span className="relative z-10 text-slate-600 dark:text-slate-300" title="The URL's token matches no connection">
+                      <span
+                        className="relative z-10 text-slate-600 dark:text-slate-300"
+                        title="The URL's token matches no connection"
+                      >
                         unknown URL
                       </span>
                     )}
                   </Td>
                   <Td>{r.status}</Td>
                   <Td>
-                    <RowLink href={rowHref(link(cursor ?? null).split("?")[1] ?? "", "rejection", r.id)} selected={selected} onOpen={() => onOpen(r.id)} title={`${r.reason}: ${reason.explanation}`} data-rejection-link={r.id}>
+                    <RowLink
+                      href={rowHref(link(cursor ?? null).split("?")[1] ?? "", "rejection", r.id)}
+                      selected={selected}
+                      onOpen={() => onOpen(r.id)}
+                      title={`${r.reason}: ${reason.explanation}`}
+                      data-rejection-link={r.id}
+                    >
                       <span className="sr-only">Rejection: </span>
                       {reason.label}
                     </RowLink>
@@ -119,7 +138,8 @@ export function RejectionLog({
           <RejectionDetail rejection={shown} />
         ) : (
           <Alert tone="warning" title="Rejection not found">
-            No rejection with this id is on this page of the log: it may be on another page, or purged after the retention period.
+            No rejection with this id is on this page of the log: it may be on another page, or purged after the
+            retention period.
           </Alert>
         )}
       </LogDrawer>
@@ -149,7 +169,8 @@ function RejectionDetail({ rejection: r }: { rejection: WebhookRejectionSummary 
       </DetailList>
       <section aria-labelledby="rejection-headers">
         <h3 id="rejection-headers" className="mb-1 text-sm font-semibold">
-          Headers <span className="font-normal text-slate-600 dark:text-slate-300">(only those kept to explain a refusal)</span>
+          Headers{" "}
+          <span className="font-normal text-slate-600 dark:text-slate-300">(only those kept to explain a refusal)</span>
         </h3>
         {headers.length === 0 ? (
           <p className="text-sm text-slate-600 dark:text-slate-300">None of the kept headers was sent.</p>

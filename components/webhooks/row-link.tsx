@@ -1,4 +1,5 @@
 "use client";
+
 import { cn } from "@/components/ui/cn";
 
 /**
@@ -48,7 +49,10 @@ export function RowLink({
 
 /** The row around a RowLink: the stretch's containing block, hover and selected colours that keep every text in it at AA contrast. */
 export function rowClassName(selected: boolean): string {
-  return cn("relative cursor-pointer", selected ? "bg-indigo-50 dark:bg-indigo-950" : "hover:bg-slate-50 dark:hover:bg-slate-800/60");
+  return cn(
+    "relative cursor-pointer",
+    selected ? "bg-indigo-50 dark:bg-indigo-950" : "hover:bg-slate-50 dark:hover:bg-slate-800/60",
+  );
 }
 
 /** A click on the row outside its link (on a titled cell raised above the stretch) opens it too, unless the reader was selecting text. */

@@ -1,10 +1,12 @@
 "use client";
+
 import { CircleAlert, CircleCheck, CircleX, LoaderCircle, Send } from "lucide-react";
-import { Link } from "@/components/ui/link";
 import { useId, useRef, useState } from "react";
+
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
+import { Link } from "@/components/ui/link";
 import { callAction, type ActionResult } from "@/lib/call-action";
 import { TEST_EVENT_NEEDS_SERVER_KEY } from "@/lib/webhooks/constants";
 import type { SendTestEventInput } from "@/lib/webhooks/schemas";
@@ -12,14 +14,26 @@ import type { TestEventReport } from "@/lib/webhooks/types";
 
 export type SendTestEventAction = (input: SendTestEventInput) => Promise<ActionResult<{ report: TestEventReport }>>;
 
-type Shown = { kind: "idle" } | { kind: "sending" } | { kind: "failed"; error: string } | { kind: "report"; report: TestEventReport };
+type Shown =
+  | { kind: "idle" }
+  | { kind: "sending" }
+  | { kind: "failed"; error: string }
+  | { kind: "report"; report: TestEventReport };
 
 /**
  * "Test the receiver": sends a signed sample event to the connection's public webhook URL and says
  * what came back. One request at a time however fast the button is pressed; the result is read out
  * (a polite live region that stays in the page, so its changes are announced).
  */
-export function TestEventCard({ connectionId, hasServerKey, sendAction }: { connectionId: string; hasServerKey: boolean; sendAction: SendTestEventAction }) {
+export function TestEventCard({
+  connectionId,
+  hasServerKey,
+  sendAction,
+}: {
+  connectionId: string;
+  hasServerKey: boolean;
+  sendAction: SendTestEventAction;
+}) {
   const [shown, setShown] = useState<Shown>({ kind: "idle" });
   // Guards against a second click before React has re-rendered the disabled button.
   const sending = useRef(false);
@@ -40,12 +54,20 @@ export function TestEventCard({ connectionId, hasServerKey, sendAction }: { conn
     <Card>
       <h2 className="text-base font-semibold">Test the receiver</h2>
       <p className="mt-1 mb-4 text-sm text-slate-600 dark:text-slate-300">
-        Sends a sample <code className="text-[0.8125rem]">authenticator.expired</code> event, signed with this connection&apos;s server key, to the
-        webhook URL above, through its public address as the service would. It is stored marked as a test, with no real user&apos;s data, and
-        left out of the overview.
+        Sends a sample <code className="text-[0.8125rem]">authenticator.expired</code> event, signed with this
+        connection&apos;s server key, to the webhook URL above, through its public address as the service would. It is
+        stored marked as a test, with no real user&apos;s data, and left out of the overview.
       </p>
-      <Button onClick={() => void send()} disabled={!hasServerKey || pending} aria-describedby={hasServerKey ? undefined : hintId}>
-        {pending ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : <Send aria-hidden="true" className="size-4" />}
+      <Button
+        onClick={() => void send()}
+        disabled={!hasServerKey || pending}
+        aria-describedby={hasServerKey ? undefined : hintId}
+      >
+        {pending ? (
+          <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
+        ) : (
+          <Send aria-hidden="true" className="size-4" />
+        )}
         {pending ? "Sending…" : "Send a test event"}
       </Button>
       {hasServerKey ? null : (
@@ -53,9 +75,19 @@ export function TestEventCard({ connectionId, hasServerKey, sendAction }: { conn
           {TEST_EVENT_NEEDS_SERVER_KEY}
         </p>
       )}
-      <div role="status" aria-live="polite" aria-atomic="true" data-testid="test-event-result" className="empty:hidden mt-4">
-        {shown.kind === "sending" ? <p className="text-sm text-slate-600 dark:text-slate-300">Sending the test event…</p> : null}
-        {shown.kind === "failed" ? <p className="text-sm font-medium text-red-700 dark:text-red-300">Not sent: {shown.error}</p> : null}
+      <div
+        role="status"
+        aria-live="polite"
+        aria-atomic="true"
+        data-testid="test-event-result"
+        className="empty:hidden mt-4"
+      >
+        {shown.kind === "sending" ? (
+          <p className="text-sm text-slate-600 dark:text-slate-300">Sending the test event…</p>
+        ) : null}
+        {shown.kind === "failed" ? (
+          <p className="text-sm font-medium text-red-700 dark:text-red-300">Not sent: {shown.error}</p>
+        ) : null}
         {shown.kind === "report" ? <TestEventReportPanel report={shown.report} /> : null}
       </div>
     </Card>
@@ -63,9 +95,22 @@ export function TestEventCard({ connectionId, hasServerKey, sendAction }: { conn
 }
 
 const tones = {
-  success: { icon: CircleCheck, panel: "bg-emerald-50 text-emerald-950 ring-emerald-200 dark:bg-emerald-950/50 dark:text-emerald-50 dark:ring-emerald-800", iconColour: "text-emerald-700 dark:text-emerald-300" },
-  warning: { icon: CircleAlert, panel: "bg-amber-50 text-amber-950 ring-amber-200 dark:bg-amber-950/50 dark:text-amber-50 dark:ring-amber-800", iconColour: "text-amber-700 dark:text-amber-300" },
-  danger: { icon: CircleX, panel: "bg-red-50 text-red-950 ring-red-200 dark:bg-red-950/50 dark:text-red-50 dark:ring-red-800", iconColour: "text-red-700 dark:text-red-300" },
+  success: {
+    icon: CircleCheck,
+    panel:
+      "bg-emerald-50 text-emerald-950 ring-emerald-200 dark:bg-emerald-950/50 dark:text-emerald-50 dark:ring-emerald-800",
+    iconColour: "text-emerald-700 dark:text-emerald-300",
+  },
+  warning: {
+    icon: CircleAlert,
+    panel: "bg-amber-50 text-amber-950 ring-amber-200 dark:bg-amber-950/50 dark:text-amber-50 dark:ring-amber-800",
+    iconColour: "text-amber-700 dark:text-amber-300",
+  },
+  danger: {
+    icon: CircleX,
+    panel: "bg-red-50 text-red-950 ring-red-200 dark:bg-red-950/50 dark:text-red-50 dark:ring-red-800",
+    iconColour: "text-red-700 dark:text-red-300",
+  },
 } as const;
 
 const toneOf: Record<TestEventReport["outcome"], keyof typeof tones> = {

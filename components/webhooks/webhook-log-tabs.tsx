@@ -1,6 +1,6 @@
-import { Link } from "@/components/ui/link";
 import { Skeleton } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
+import { Link } from "@/components/ui/link";
 
 const tabs = [
   { id: "events", label: "Events", href: "/webhooks" },
@@ -20,7 +20,9 @@ export function WebhookLogTabs({ current }: { current: (typeof tabs)[number]["id
           aria-current={current === t.id ? "page" : undefined}
           className={cn(
             tabBox,
-            current === t.id ? "border-indigo-600 text-indigo-700 dark:border-indigo-400 dark:text-indigo-300" : "border-transparent text-slate-600 dark:text-slate-300 hover:text-slate-900 dark:hover:text-white",
+            current === t.id
+              ? "border-indigo-600 text-indigo-700 dark:border-indigo-400 dark:text-indigo-300"
+              : "border-transparent text-slate-600 dark:text-slate-300 hover:text-slate-900 dark:hover:text-white",
           )}
         >
           {t.label}

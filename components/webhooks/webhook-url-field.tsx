@@ -1,13 +1,15 @@
 "use client";
+
 import { RefreshCw } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
-import { toast } from "@/components/ui/toast";
-import { TypedConfirmDialog } from "@/components/ui/typed-confirm-dialog";
+
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
-import type { RegenerateWebhookUrlInput } from "@/lib/webhooks/schemas";
+import { toast } from "@/components/ui/toast";
+import { TypedConfirmDialog } from "@/components/ui/typed-confirm-dialog";
 import type { ActionResult } from "@/lib/call-action";
+import type { RegenerateWebhookUrlInput } from "@/lib/webhooks/schemas";
 
 export type RegenerateWebhookUrlAction = (input: RegenerateWebhookUrlInput) => Promise<ActionResult<{ url: string }>>;
 
@@ -61,13 +63,15 @@ export function WebhookUrlField({
           action={(typed) => regenerateAction({ connectionId, confirmName: typed })}
           onDone={(result) => {
             setUrl(result.url);
-            toast.success("New webhook URL created. Paste it into the tenant's settings: the old one is refused from now on.");
+            toast.success(
+              "New webhook URL created. Paste it into the tenant's settings: the old one is refused from now on.",
+            );
             router.refresh();
           }}
         >
           <p>
-            The current URL stops working at once: the service&apos;s deliveries to it will be refused (and retried, then dropped) until
-            the tenant&apos;s settings hold the new URL.
+            The current URL stops working at once: the service&apos;s deliveries to it will be refused (and retried,
+            then dropped) until the tenant&apos;s settings hold the new URL.
           </p>
         </TypedConfirmDialog>
       </div>

@@ -7,9 +7,10 @@ export function WebhooksPageHeader({ retentionDays }: { retentionDays: number })
       title="Webhooks"
       description={
         <>
-          Events the service sent to this console&apos;s webhook URLs, newest first. An <code>authenticator.expired</code> event may
-          arrive up to 24 hours after the expiry itself (the service sends it asynchronously), so a delay of minutes or hours is
-          normal. Events and rejections are kept for <strong>{retentionDays} days</strong>.
+          Events the service sent to this console&apos;s webhook URLs, newest first. An{" "}
+          <code>authenticator.expired</code> event may arrive up to 24 hours after the expiry itself (the service sends
+          it asynchronously), so a delay of minutes or hours is normal. Events and rejections are kept for{" "}
+          <strong>{retentionDays} days</strong>.
         </>
       }
     />

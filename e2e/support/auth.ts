@@ -1,4 +1,5 @@
 import { expect, type Cookie, type Page } from "@playwright/test";
+
 import { e2eUsers } from "./env";
 
 export type E2eUser = (typeof e2eUsers)[keyof typeof e2eUsers];

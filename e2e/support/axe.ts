@@ -25,7 +25,13 @@ export async function axeViolations(page: Page, { include, runOnly }: AxeScan = 
       const { axe } = window as unknown as { axe: typeof import("axe-core") };
       // A skeleton's pulse never ends; a transition or an opening dialog's animation does.
       const isFinite = (a: Animation) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime ?? Infinity));
-      const settle = () => Promise.all(document.getAnimations().filter(isFinite).map((a) => a.finished.catch(() => undefined)));
+      const settle = () =>
+        Promise.all(
+          document
+            .getAnimations()
+            .filter(isFinite)
+            .map((a) => a.finished.catch(() => undefined)),
+        );
       let moved = false;
       const noteMotion = () => (moved ||= document.getAnimations().some(isFinite));
       for (let scan = 1; ; scan++) {
@@ -34,7 +40,10 @@ export async function axeViolations(page: Page, { include, runOnly }: AxeScan = 
         document.addEventListener("transitionrun", noteMotion, true);
         document.addEventListener("animationstart", noteMotion, true);
         // Only violations are read: axe then skips detailing every passing node.
-        const results = await axe.run(include ? { include: [include] } : document, { resultTypes: ["violations"], ...(runOnly ? { runOnly } : {}) });
+        const results = await axe.run(include ? { include: [include] } : document, {
+          resultTypes: ["violations"],
+          ...(runOnly ? { runOnly } : {}),
+        });
         document.removeEventListener("transitionrun", noteMotion, true);
         document.removeEventListener("animationstart", noteMotion, true);
         noteMotion(); // a change made at the scan's end has no event yet; getAnimations() sees it
@@ -51,7 +60,11 @@ export async function axeViolations(page: Page, { include, runOnly }: AxeScan = 
  * is scanned in the light theme, then switched to the dark one in place (no second navigation: a state
  * that took clicks to reach is scanned as it is) and scanned again for the colour rules, then put back.
  */
-export async function expectNoSeriousA11yViolations(page: Page, state = page.url(), schemes: readonly ColorScheme[] = ["light"]) {
+export async function expectNoSeriousA11yViolations(
+  page: Page,
+  state = page.url(),
+  schemes: readonly ColorScheme[] = ["light"],
+) {
   // At rest includes the page's <title>: Next streams a dynamic page's metadata after its first content
   // (to browsers; crawlers get it up front), so on a loaded machine the heading can show before the title
   // arrives. A page that never gets one still fails here.
@@ -60,10 +73,21 @@ export async function expectNoSeriousA11yViolations(page: Page, state = page.url
   const described: string[] = [];
   for (const scheme of schemes) {
     if (switching) await showColorScheme(page, scheme);
-    const violations = await axeViolations(page, scheme === "dark" ? { runOnly: { type: "rule", values: colourRules } } : {});
+    const violations = await axeViolations(
+      page,
+      scheme === "dark" ? { runOnly: { type: "rule", values: colourRules } } : {},
+    );
     const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     const where = switching ? `${state} (${scheme})` : state;
-    described.push(...serious.map((v) => `${where}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`));
+    described.push(
+      ...serious.map(
+        (v) =>
+          `${where}: ${v.id}: ${v.help} (${v.nodes
+            .map((n) => n.target.join(" "))
+            .slice(0, 3)
+            .join(", ")})`,
+      ),
+    );
   }
   if (switching) await showColorScheme(page, "light");
   expect(described).toEqual([]);

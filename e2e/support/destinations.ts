@@ -1,12 +1,17 @@
 import { expect, type Page } from "@playwright/test";
+
 import { loadSeedFile } from "@/emulator/server";
 import { startTenantApp } from "@/tooling/tenant-app";
+
 import { ACME_TENANT } from "./emulator";
 
 /** Acme's own application (tooling/tenant-app.ts) on a free port, verifying with Acme's server keys at /tenants/acme. */
 export function startAcmeTenantApp() {
   const acme = loadSeedFile("emulator/seeds/demo.json").tenants.find((tenant) => tenant.id === ACME_TENANT)!;
-  return startTenantApp({ port: 0, handlers: [{ path: "/tenants/acme", name: acme.name, serverKeys: acme.serverSecretKeys }] });
+  return startTenantApp({
+    port: 0,
+    handlers: [{ path: "/tenants/acme", name: acme.name, serverKeys: acme.serverSecretKeys }],
+  });
 }
 
 /** Adds a destination through the Destinations page's dialog (the page open). */

@@ -1,5 +1,7 @@
 import crypto from "node:crypto";
+
 import { expect } from "@playwright/test";
+
 import { loadSeedFile } from "../../emulator/seed";
 import { e2eEnv } from "./env";
 
@@ -53,8 +55,13 @@ export async function expireAuthenticator(userId: string, extra: Record<string, 
  * A webhook's headers as the service sends them, signed with the tenant's first server key in the demo
  * seed: HMAC-SHA256 of "t.body", base64 without "=". `t` (unix seconds) is now unless given.
  */
-export function signedWebhookHeaders(body: string, t = Math.floor(Date.now() / 1000), tenantId = ACME_TENANT): Record<string, string> {
-  const key = loadSeedFile("emulator/seeds/demo.json").tenants.find((tenant) => tenant.id === tenantId)!.serverSecretKeys[0]!;
+export function signedWebhookHeaders(
+  body: string,
+  t = Math.floor(Date.now() / 1000),
+  tenantId = ACME_TENANT,
+): Record<string, string> {
+  const key = loadSeedFile("emulator/seeds/demo.json").tenants.find((tenant) => tenant.id === tenantId)!
+    .serverSecretKeys[0]!;
   const signature = crypto.createHmac("sha256", key).update(`${t}.${body}`).digest("base64").replace(/=+$/, "");
   return { "content-type": "application/json", "x-signature-v2": `t=${t},v2=${signature}` };
 }

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+
 /**
  * Where the e2e servers listen and the credentials the seed creates. Each Playwright worker has a stack
  * of its own (console, emulator, OpenID Connect provider and database: e2e/global-setup.ts starts one per
@@ -48,12 +49,38 @@ export const e2eEnv = e2eStack(Number(process.env.TEST_PARALLEL_INDEX ?? process
 export const e2eUsers = {
   admin: { email: "admin@e2e.test", password: "admin-password-e2e", name: "Ada Admin", role: "admin" },
   support: { email: "support@e2e.test", password: "support-password-e2e", name: "Sam Support", role: "support" },
-  disabled: { email: "disabled@e2e.test", password: "disabled-password-e2e", name: "Dee Disabled", role: "support", disabled: true },
+  disabled: {
+    email: "disabled@e2e.test",
+    password: "disabled-password-e2e",
+    name: "Dee Disabled",
+    role: "support",
+    disabled: true,
+  },
   throttled: { email: "throttled@e2e.test", password: "throttled-password-e2e", name: "Tom Throttled", role: "admin" },
   // The team page's subjects (e2e/team-*.spec.ts), one per change so that no other spec sees it.
   teamRole: { email: "team-role@e2e.test", password: "team-role-password-e2e", name: "Rita Role", role: "support" },
-  teamDisable: { email: "team-disable@e2e.test", password: "team-disable-password-e2e", name: "Dan Disable", role: "support" },
-  teamRevoke: { email: "team-revoke@e2e.test", password: "team-revoke-password-e2e", name: "Rex Revoke", role: "support" },
-  teamLocked: { email: "team-locked@e2e.test", password: "team-locked-password-e2e", name: "Lou Locked", role: "support" },
-  teamTokens: { email: "team-tokens@e2e.test", password: "team-tokens-password-e2e", name: "Tia Tokens", role: "admin" },
+  teamDisable: {
+    email: "team-disable@e2e.test",
+    password: "team-disable-password-e2e",
+    name: "Dan Disable",
+    role: "support",
+  },
+  teamRevoke: {
+    email: "team-revoke@e2e.test",
+    password: "team-revoke-password-e2e",
+    name: "Rex Revoke",
+    role: "support",
+  },
+  teamLocked: {
+    email: "team-locked@e2e.test",
+    password: "team-locked-password-e2e",
+    name: "Lou Locked",
+    role: "support",
+  },
+  teamTokens: {
+    email: "team-tokens@e2e.test",
+    password: "team-tokens-password-e2e",
+    name: "Tia Tokens",
+    role: "admin",
+  },
 } as const;

@@ -1,4 +1,5 @@
 import { expect, type Page } from "@playwright/test";
+
 import type { OidcUser } from "../../tooling/oidc-users";
 import { e2eEnv, e2eUsers } from "./env";
 

@@ -1,6 +1,7 @@
 import { createUser } from "@/lib/auth/users";
 import { getDb } from "@/lib/db";
 import { consoleUsers } from "@/lib/db/schema";
+
 import { e2eEnv } from "./env";
 import { e2eLinkerLocalAccount, e2eOidcUsers } from "./oidc";
 

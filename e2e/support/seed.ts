@@ -1,6 +1,7 @@
-import { setUserDisabled, createUser } from "@/lib/auth/users";
+import { createUser, setUserDisabled } from "@/lib/auth/users";
 import { closeDb, targetFromEnv } from "@/lib/db";
 import { createPgliteFromTemplate } from "@/lib/testing/templates";
+
 import { seedDemoConnections } from "../../tooling/seed-connections";
 import { pointEmulatorAtConsole } from "../../tooling/seed-webhooks";
 import { e2eEnv, e2eUsers } from "./env";

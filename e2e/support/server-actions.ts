@@ -9,11 +9,18 @@ export function captureNextServerAction(page: Page): Promise<CapturedAction> {
     .then(async (r) => {
       const all = await r.allHeaders();
       const keep = ["next-action", "content-type", "accept", "next-router-state-tree", "origin"];
-      return { url: r.url(), headers: Object.fromEntries(keep.filter((k) => all[k]).map((k) => [k, all[k]!])), body: r.postData() ?? "" };
+      return {
+        url: r.url(),
+        headers: Object.fromEntries(keep.filter((k) => all[k]).map((k) => [k, all[k]!])),
+        body: r.postData() ?? "",
+      };
     });
 }
 
-export async function replayServerAction(request: APIRequestContext, action: CapturedAction): Promise<{ status: number; text: string }> {
+export async function replayServerAction(
+  request: APIRequestContext,
+  action: CapturedAction,
+): Promise<{ status: number; text: string }> {
   const response = await request.post(action.url, { headers: action.headers, data: action.body });
   return { status: response.status(), text: await response.text() };
 }

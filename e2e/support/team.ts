@@ -1,10 +1,12 @@
 import { expect, type Browser, type Page } from "@playwright/test";
+
 import { fillSignIn } from "./auth";
 
 /** The team page's helpers, shared by e2e/team-*.spec.ts. */
 
 /** The row (a table row at 1280 px, a card on a phone) of the user with this name. */
-export const member = (page: Page, name: string) => page.getByTestId("team-member").filter({ visible: true }).filter({ hasText: name });
+export const member = (page: Page, name: string) =>
+  page.getByTestId("team-member").filter({ visible: true }).filter({ hasText: name });
 
 export async function openTeam(page: Page) {
   await page.goto("/team");
@@ -33,7 +35,11 @@ export async function manage(page: Page, name: string) {
 }
 
 /** A browser context of its own (its own cookies), signed in as `user`. */
-export async function signedInContext(browser: Browser, user: { email: string; password: string; name: string }, headers?: Record<string, string>) {
+export async function signedInContext(
+  browser: Browser,
+  user: { email: string; password: string; name: string },
+  headers?: Record<string, string>,
+) {
   const context = await browser.newContext({ extraHTTPHeaders: headers });
   const page = await context.newPage();
   await fillSignIn(page, user);

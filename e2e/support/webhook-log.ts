@@ -1,5 +1,7 @@
 import crypto from "node:crypto";
+
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
+
 import { ACME_TENANT, tenantWebhookUrl } from "./emulator";
 
 /** The webhook log's helpers, shared by e2e/webhook-*.spec.ts. */
@@ -13,7 +15,15 @@ export const rowFor = (page: Page, userId: string) => page.getByTestId("webhook-
 /** Posts an event with a forged signature to Acme's receiver URL, which refuses it (401): one row in the Rejections tab. */
 export async function postForgedEvent(request: APIRequestContext) {
   const eventId = crypto.randomUUID();
-  const body = JSON.stringify({ version: 1, id: eventId, source: "https://evil.example", time: new Date().toISOString(), tenantId: ACME_TENANT, type: "authenticator.expired", data: {} });
+  const body = JSON.stringify({
+    version: 1,
+    id: eventId,
+    source: "https://evil.example",
+    time: new Date().toISOString(),
+    tenantId: ACME_TENANT,
+    type: "authenticator.expired",
+    data: {},
+  });
   const response = await request.post(await tenantWebhookUrl(), {
     headers: { "content-type": "application/json", "x-signature-v2": `t=${Math.floor(Date.now() / 1000)},v2=Zm9yZ2Vk` },
     data: body,

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, count, desc, eq, gt, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import type { Role } from "@/lib/auth/roles";
 import { userShownName } from "@/lib/auth/users";
@@ -8,10 +10,18 @@ import { getDb } from "@/lib/db";
 import { alertEvaluations, alerts, alertThresholds, type Alert } from "@/lib/db/alerts-schema";
 import { connections, consoleUsers } from "@/lib/db/schema";
 import { outcomeForRole } from "@/lib/outbound/shown-to-role";
-import { ALL, alertIdSchema, muteAlertSchema, thresholdsSchema, type AlertFilters } from "./schemas";
+
 import { alertHref, alertSummary } from "./display";
+import { alertIdSchema, ALL, muteAlertSchema, thresholdsSchema, type AlertFilters } from "./schemas";
 import { thresholdsFor } from "./thresholds";
-import type { AlertActionResult, AlertMeasure, AlertPage, AlertSummary, ConnectionThresholds, ThresholdsResult } from "./types";
+import type {
+  AlertActionResult,
+  AlertMeasure,
+  AlertPage,
+  AlertSummary,
+  ConnectionThresholds,
+  ThresholdsResult,
+} from "./types";
 
 /**
  * Alerts: what the evaluator (./evaluate.ts) found wrong with a connection, for the Alerts page, the
@@ -31,10 +41,17 @@ const notices = sql<string>`(select json_build_object(
     'problem', (select m.last_outcome from alert_notices m where m.alert_id = ${alerts.id} and m.state <> 'sent' and m.attempts > 0 order by m.id desc limit 1)
   ) from alert_notices n where n.alert_id = ${alerts.id})`;
 
-function summarize(row: Alert & { connectionName: string; region: string; acknowledgedByName: string | null; notices: unknown }): AlertSummary {
+function summarize(
+  row: Alert & { connectionName: string; region: string; acknowledgedByName: string | null; notices: unknown },
+): AlertSummary {
   const measure = row.measure as AlertMeasure;
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
-  const n = (typeof row.notices === "string" ? JSON.parse(row.notices) : row.notices) as { sent: number; pending: number; failed: number; problem: string | null };
+  const n = (typeof row.notices === "string" ? JSON.parse(row.notices) : row.notices) as {
+    sent: number;
+    pending: number;
+    failed: number;
+    problem: string | null;
+  };
   const openedAt = row.openedAt.toISOString();
   return {
     id: row.id,
@@ -103,7 +120,11 @@ export async function listAlerts(filters: AlertFilters, role: Role = "support"):
     db.select({ n: count() }).from(alerts).where(where),
     db.select({ finishedAt: alertEvaluations.finishedAt }).from(alertEvaluations).where(eq(alertEvaluations.id, 1)),
   ]);
-  const shown = items.map((a) => (a.notices.problem ? { ...a, notices: { ...a.notices, problem: outcomeForRole(a.notices.problem, role, "the target's host") } } : a));
+  const shown = items.map((a) =>
+    a.notices.problem
+      ? { ...a, notices: { ...a.notices, problem: outcomeForRole(a.notices.problem, role, "the target's host") } }
+      : a,
+  );
   return { alerts: shown, total: total?.n ?? 0, lastEvaluatedAt: evaluation?.finishedAt?.toISOString() ?? null };
 }
 
@@ -112,7 +133,10 @@ export async function listOpenAlerts(now = new Date()): Promise<AlertSummary[]> 
   return selectAlerts(and(eq(alerts.state, "open"), notMuted(now)), 200);
 }
 
-const NOT_OPEN: AlertActionResult = { ok: false, error: "This alert is no longer open: it resolved, or its connection was deleted." };
+const NOT_OPEN: AlertActionResult = {
+  ok: false,
+  error: "This alert is no longer open: it resolved, or its connection was deleted.",
+};
 
 /**
  * Changes one open alert and records who did it, in one transaction: acknowledge, mute and unmute. An
@@ -121,16 +145,35 @@ const NOT_OPEN: AlertActionResult = { ok: false, error: "This alert is no longer
 async function changeOpenAlert(
   actor: AuditActor,
   alertId: string,
-  change: { action: string; set: Partial<Alert>; details?: Record<string, unknown>; alreadyDone?: (alert: Alert) => boolean },
+  change: {
+    action: string;
+    set: Partial<Alert>;
+    details?: Record<string, unknown>;
+    alreadyDone?: (alert: Alert) => boolean;
+  },
 ): Promise<AlertActionResult> {
   const db = await getDb();
-  const [row] = await db.select().from(alerts).where(and(eq(alerts.id, alertId), eq(alerts.state, "open"))).limit(1);
+  const [row] = await db
+    .select()
+    .from(alerts)
+    .where(and(eq(alerts.id, alertId), eq(alerts.state, "open")))
+    .limit(1);
   const connection = row ? await getConnection(row.connectionId) : undefined;
   if (!row || !connection) return NOT_OPEN;
   if (change.alreadyDone?.(row)) return { ok: true };
   await db.transaction(async (tx) => {
     await tx.update(alerts).set(change.set).where(eq(alerts.id, row.id));
-    await recordAudit({ actor, action: change.action, outcome: "success", connection, target: row.kind, details: { alertId: row.id, ...change.details } }, tx);
+    await recordAudit(
+      {
+        actor,
+        action: change.action,
+        outcome: "success",
+        connection,
+        target: row.kind,
+        details: { alertId: row.id, ...change.details },
+      },
+      tx,
+    );
   });
   return { ok: true };
 }
@@ -151,7 +194,11 @@ export async function muteAlert(actor: AuditActor, raw: unknown): Promise<AlertA
   const parsed = muteAlertSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Check the request." };
   const mutedUntil = new Date(Date.now() + parsed.data.hours * 3_600_000);
-  return changeOpenAlert(actor, parsed.data.alertId, { action: "alert.muted", set: { mutedUntil }, details: { mutedUntil } });
+  return changeOpenAlert(actor, parsed.data.alertId, {
+    action: "alert.muted",
+    set: { mutedUntil },
+    details: { mutedUntil },
+  });
 }
 
 /** Lifts a mute before it ends. */
@@ -173,7 +220,11 @@ export async function setThresholds(actor: AuditActor, raw: unknown): Promise<Th
   const parsed = thresholdsSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, error: issue?.message ?? "Check the form.", field: typeof issue?.path[0] === "string" ? issue.path[0] : undefined };
+    return {
+      ok: false,
+      error: issue?.message ?? "Check the form.",
+      field: typeof issue?.path[0] === "string" ? issue.path[0] : undefined,
+    };
   }
   const { connectionId, ...values } = parsed.data;
   const connection = await getConnection(connectionId);
@@ -182,8 +233,21 @@ export async function setThresholds(actor: AuditActor, raw: unknown): Promise<Th
   const db = await getDb();
   await db.transaction(async (tx) => {
     const row = { ...values, updatedBy: actor.id, updatedAt: new Date() };
-    await tx.insert(alertThresholds).values({ connectionId, ...row }).onConflictDoUpdate({ target: alertThresholds.connectionId, set: row });
-    await recordAudit({ actor, action: "alert.thresholds_changed", outcome: "success", connection, target: connection.name, details: { before: before.set, after: values } }, tx);
+    await tx
+      .insert(alertThresholds)
+      .values({ connectionId, ...row })
+      .onConflictDoUpdate({ target: alertThresholds.connectionId, set: row });
+    await recordAudit(
+      {
+        actor,
+        action: "alert.thresholds_changed",
+        outcome: "success",
+        connection,
+        target: connection.name,
+        details: { before: before.set, after: values },
+      },
+      tx,
+    );
   });
   return { ok: true };
 }

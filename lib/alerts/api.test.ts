@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
 import type { Role } from "@/lib/auth/roles";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { insertTestConnection } from "@/lib/testing/webhooks";
 import { KEY1, KEY2 } from "@/lib/webhooks/test-helpers";
+
 import { muteAlert, unmuteAlert } from "./alerts";
 import { evaluateAlerts } from "./evaluate";
 import { minutesAfter, receiveUnsigned, refuseBadSignatures } from "./test-helpers";
@@ -13,7 +15,9 @@ vi.mock("@/lib/auth/guards", async (original) => {
   return {
     ...guards,
     authenticateApi: async () =>
-      session.role ? { id: "u1", email: "u@example.com", name: "U", role: session.role } : guards.apiError(401, "unauthorized", "Sign in first."),
+      session.role
+        ? { id: "u1", email: "u@example.com", name: "U", role: session.role }
+        : guards.apiError(401, "unauthorized", "Sign in first."),
   };
 });
 
@@ -50,7 +54,12 @@ describe("GET /api/alerts", () => {
       ["unsigned_events", "open"],
       ["bad_signatures", "resolved"],
     ]);
-    expect(body.alerts[1]).toMatchObject({ connection: { id: acme.id, name: "Acme", region: "us" }, acknowledgedAt: null, resolvedAt: expect.any(String), openedAt: expect.any(String) });
+    expect(body.alerts[1]).toMatchObject({
+      connection: { id: acme.id, name: "Acme", region: "us" },
+      acknowledgedAt: null,
+      resolvedAt: expect.any(String),
+      openedAt: expect.any(String),
+    });
     expect(body.lastEvaluatedAt).toEqual(expect.any(String));
   });
 
@@ -63,7 +72,9 @@ describe("GET /api/alerts", () => {
   it("filters by muted: the banner's list (open, not muted now) leaves a muted alert out", async () => {
     const [open] = (await get("?state=open")).body.alerts as Array<{ id: string }>;
     expect((await get("?state=open&muted=no")).body.alerts.map((a: { id: string }) => a.id)).toEqual([open!.id]);
-    expect(await muteAlert({ id: null, email: "u@example.com" }, { alertId: open!.id, hours: 1 })).toEqual({ ok: true });
+    expect(await muteAlert({ id: null, email: "u@example.com" }, { alertId: open!.id, hours: 1 })).toEqual({
+      ok: true,
+    });
     try {
       expect((await get("?state=open&muted=no")).body).toMatchObject({ alerts: [], total: 0 });
       expect((await get("?state=open&muted=yes")).body.alerts.map((a: { id: string }) => a.id)).toEqual([open!.id]);
@@ -75,8 +86,17 @@ describe("GET /api/alerts", () => {
   });
 
   it("names a bad parameter in the log API's error shape", async () => {
-    expect(await get("?state=closed")).toMatchObject({ status: 400, body: { error: "invalid_request", errorDescription: expect.stringMatching(/^state: /) } });
-    expect(await get("?status=open")).toMatchObject({ status: 400, body: { error: "invalid_request", errorDescription: "status: not a filter (use connectionId, kind, state, muted or limit)" } });
+    expect(await get("?state=closed")).toMatchObject({
+      status: 400,
+      body: { error: "invalid_request", errorDescription: expect.stringMatching(/^state: /) },
+    });
+    expect(await get("?status=open")).toMatchObject({
+      status: 400,
+      body: {
+        error: "invalid_request",
+        errorDescription: "status: not a filter (use connectionId, kind, state, muted or limit)",
+      },
+    });
     expect((await get("?limit=0")).body.errorDescription).toBe("limit: must be at least 1");
   });
 

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { apiError, apiJson, authenticateApi } from "@/lib/auth/guards";
+
 import { listAlerts } from "./alerts";
 import { alertFiltersSchema } from "./schemas";
 
@@ -15,7 +17,9 @@ export async function handleListAlerts(request: Request): Promise<Response> {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const description =
-      issue.code === "unrecognized_keys" ? `${issue.keys.join(", ")}: not a filter (use connectionId, kind, state, muted or limit)` : `${issue.path.join(".")}: ${issue.message}`;
+      issue.code === "unrecognized_keys"
+        ? `${issue.keys.join(", ")}: not a filter (use connectionId, kind, state, muted or limit)`
+        : `${issue.path.join(".")}: ${issue.message}`;
     return apiError(400, "invalid_request", description);
   }
   return apiJson(await listAlerts(parsed.data, user.role));

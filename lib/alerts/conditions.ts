@@ -1,7 +1,10 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
+
 import type { Executor } from "@/lib/db";
 import { MISSING_SIGNATURE_DETAIL, TEST_EVENT_ID_PREFIX } from "@/lib/webhooks/constants";
+
 import {
   BAD_SIGNATURE_WINDOW_MINUTES,
   COUNT_WINDOW_MINUTES,
@@ -29,7 +32,13 @@ export type ConnectionMeasures = {
   unsigned: number;
   late: number;
   receiverErrors: number;
-  thresholds: { silenceHours: number; badSignatures: number; unsignedEvents: number; lateEvents: number; receiverErrors: number };
+  thresholds: {
+    silenceHours: number;
+    badSignatures: number;
+    unsignedEvents: number;
+    lateEvents: number;
+    receiverErrors: number;
+  };
 };
 
 export type FailingDestination = {
@@ -52,7 +61,8 @@ export type Firing = { connectionId: string; kind: AlertKind; subject: string; m
 type Row = Record<string, unknown>;
 const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows;
 const date = (v: unknown) => (v == null ? null : new Date(v as string));
-const threshold = (column: string, name: keyof typeof THRESHOLDS) => sql.raw(`coalesce(t.${column}, ${defaultThreshold(name)})`);
+const threshold = (column: string, name: keyof typeof THRESHOLDS) =>
+  sql.raw(`coalesce(t.${column}, ${defaultThreshold(name)})`);
 
 export async function measureConnections(db: Executor, now: Date): Promise<ConnectionMeasures[]> {
   const at = sql`${now.toISOString()}::timestamptz`;
@@ -132,20 +142,50 @@ export async function measureDestinations(db: Executor, now: Date): Promise<Fail
 const HOUR_MS = 3_600_000;
 
 /** Which conditions hold, from the measures; each with the numbers its alert shows. */
-export function firingConditions(connections: readonly ConnectionMeasures[], destinations: readonly FailingDestination[], now: Date): Firing[] {
+export function firingConditions(
+  connections: readonly ConnectionMeasures[],
+  destinations: readonly FailingDestination[],
+  now: Date,
+): Firing[] {
   const firing: Firing[] = [];
-  const fire = (connectionId: string, kind: AlertKind, measure: AlertMeasure, subject = "") => firing.push({ connectionId, kind, subject, measure });
+  const fire = (connectionId: string, kind: AlertKind, measure: AlertMeasure, subject = "") =>
+    firing.push({ connectionId, kind, subject, measure });
   for (const m of connections) {
     const t = m.thresholds;
     // Traffic on the days before means a last event exists; the silence is the time since it.
     const quietMs = m.lastEventAt ? now.getTime() - m.lastEventAt.getTime() : 0;
     if (m.trafficDays > 0 && quietMs >= t.silenceHours * HOUR_MS) {
-      fire(m.connectionId, "silence", { value: Math.floor(quietMs / HOUR_MS), threshold: t.silenceHours, windowMinutes: null, lastEventAt: m.lastEventAt?.toISOString() ?? null });
+      fire(m.connectionId, "silence", {
+        value: Math.floor(quietMs / HOUR_MS),
+        threshold: t.silenceHours,
+        windowMinutes: null,
+        lastEventAt: m.lastEventAt?.toISOString() ?? null,
+      });
     }
-    if (m.badSignatures >= t.badSignatures) fire(m.connectionId, "bad_signatures", { value: m.badSignatures, threshold: t.badSignatures, windowMinutes: BAD_SIGNATURE_WINDOW_MINUTES });
-    if (m.hasServerKey && m.unsigned >= t.unsignedEvents) fire(m.connectionId, "unsigned_events", { value: m.unsigned, threshold: t.unsignedEvents, windowMinutes: COUNT_WINDOW_MINUTES });
-    if (m.late >= t.lateEvents) fire(m.connectionId, "late_events", { value: m.late, threshold: t.lateEvents, windowMinutes: COUNT_WINDOW_MINUTES });
-    if (m.receiverErrors >= t.receiverErrors) fire(m.connectionId, "receiver_errors", { value: m.receiverErrors, threshold: t.receiverErrors, windowMinutes: COUNT_WINDOW_MINUTES });
+    if (m.badSignatures >= t.badSignatures)
+      fire(m.connectionId, "bad_signatures", {
+        value: m.badSignatures,
+        threshold: t.badSignatures,
+        windowMinutes: BAD_SIGNATURE_WINDOW_MINUTES,
+      });
+    if (m.hasServerKey && m.unsigned >= t.unsignedEvents)
+      fire(m.connectionId, "unsigned_events", {
+        value: m.unsigned,
+        threshold: t.unsignedEvents,
+        windowMinutes: COUNT_WINDOW_MINUTES,
+      });
+    if (m.late >= t.lateEvents)
+      fire(m.connectionId, "late_events", {
+        value: m.late,
+        threshold: t.lateEvents,
+        windowMinutes: COUNT_WINDOW_MINUTES,
+      });
+    if (m.receiverErrors >= t.receiverErrors)
+      fire(m.connectionId, "receiver_errors", {
+        value: m.receiverErrors,
+        threshold: t.receiverErrors,
+        windowMinutes: COUNT_WINDOW_MINUTES,
+      });
   }
   for (const d of destinations) {
     const minutes = d.failingSince ? Math.floor((now.getTime() - d.failingSince.getTime()) / 60_000) : 0;

@@ -1,6 +1,6 @@
 import { filtersToQuery } from "@/lib/webhooks/constants";
-import { BAD_SIGNATURE_WINDOW_MINUTES, COUNT_WINDOW_MINUTES } from "./constants";
-import type { AlertKind } from "./constants";
+
+import { BAD_SIGNATURE_WINDOW_MINUTES, COUNT_WINDOW_MINUTES, type AlertKind } from "./constants";
 import type { AlertMeasure, AlertSummary, BannerAlert } from "./types";
 
 /** An alert in words and where its events are: shared by the pages, the API and the notices. */
@@ -35,7 +35,8 @@ function destinationSummary(m: AlertMeasure, asOfLastSeen: boolean): string {
     const paused = `${name} was paused after a day of failed attempts`;
     return asOfLastSeen ? `${paused}.` : `${paused}: nothing is sent to it until it is resumed.`;
   }
-  if (m.signingProblem) return `${name} ${asOfLastSeen ? "could not" : "cannot"} sign its forwards, so every attempt fails: ${m.signingProblem}`;
+  if (m.signingProblem)
+    return `${name} ${asOfLastSeen ? "could not" : "cannot"} sign its forwards, so every attempt fails: ${m.signingProblem}`;
   const failing = `${name} ${asOfLastSeen ? "had" : "has"} failed every attempt for ${m.value === 0 ? "less than a minute" : plural(m.value, "minute")} (threshold ${m.threshold} min).`;
   if (!m.tripped || asOfLastSeen) return failing;
   return `${failing} Its circuit breaker is tripped: the console sends one delivery at a time as a probe${m.tripped.probeAt ? `, the next at ${m.tripped.probeAt}` : ""}, and the rest wait.`;
@@ -53,12 +54,22 @@ const WINDOW_MS: Partial<Record<AlertKind, number>> = {
  * start of the window that opened it to its resolution (still open: up to now). A destination's alert
  * leads to the connection's page, where its destinations are; silence to the connection's last events.
  */
-export function alertHref(alert: { kind: AlertKind; connectionId: string; openedAt: string; resolvedAt: string | null }): string {
+export function alertHref(alert: {
+  kind: AlertKind;
+  connectionId: string;
+  openedAt: string;
+  resolvedAt: string | null;
+}): string {
   const { kind, connectionId } = alert;
   if (kind === "destination_failing") return `/connections/${connectionId}#destinations-heading`;
-  if (kind === "silence") return `/webhooks?${filtersToQuery({ connectionId, type: "all", received: "7d", test: "exclude" })}`;
-  const range = { receivedFrom: new Date(Date.parse(alert.openedAt) - (WINDOW_MS[kind] ?? 0)).toISOString(), receivedTo: alert.resolvedAt ?? undefined };
-  if (kind === "late_events") return `/webhooks?${filtersToQuery({ connectionId, type: "all", delay: "gt24h", test: "exclude", ...range })}`;
+  if (kind === "silence")
+    return `/webhooks?${filtersToQuery({ connectionId, type: "all", received: "7d", test: "exclude" })}`;
+  const range = {
+    receivedFrom: new Date(Date.parse(alert.openedAt) - (WINDOW_MS[kind] ?? 0)).toISOString(),
+    receivedTo: alert.resolvedAt ?? undefined,
+  };
+  if (kind === "late_events")
+    return `/webhooks?${filtersToQuery({ connectionId, type: "all", delay: "gt24h", test: "exclude", ...range })}`;
   const reason = kind === "receiver_errors" ? "receiver_error" : "bad_signature";
   return `/webhooks?${filtersToQuery({ tab: "rejections", connectionId, reason, ...range })}`;
 }
@@ -67,7 +78,10 @@ export function alertHref(alert: { kind: AlertKind; connectionId: string; opened
 export const serverKeyHref = (connectionId: string) => `/connections/${connectionId}#serverKey`;
 
 /** An open alert as the banner and the navigation's count show it (from the server's list or GET /api/alerts). */
-export const bannerAlert = (alert: AlertSummary): BannerAlert => ({ kind: alert.kind, connectionName: alert.connection.name });
+export const bannerAlert = (alert: AlertSummary): BannerAlert => ({
+  kind: alert.kind,
+  connectionName: alert.connection.name,
+});
 
 /** GET /api/alerts for what the banner shows: open and not muted now, as many as listOpenAlerts reads. */
 export const BANNER_ALERTS_URL = "/api/alerts?state=open&muted=no&limit=200";

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+
 import type { Database } from "@/lib/db";
 import { alertEvaluations, alerts } from "@/lib/db/alerts-schema";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
@@ -8,6 +9,7 @@ import { reloadEnv } from "@/lib/env";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { insertTestConnection } from "@/lib/testing/webhooks";
 import { KEY1, KEY2 } from "@/lib/webhooks/test-helpers";
+
 import { acknowledgeAlert, getThresholds, listAlerts, listOpenAlerts, muteAlert, setThresholds } from "./alerts";
 import { evaluateAlerts } from "./evaluate";
 import { alertsOf, minutesAfter, noticesOf, receiveAt, receiveUnsigned, refuseBadSignatures } from "./test-helpers";
@@ -49,7 +51,11 @@ describe("a rotated server key (bad signatures)", () => {
     expect(await evaluateAlerts({ now: minutesAfter(t0, 1) })).toMatchObject({ ran: true, opened: 1 });
     expect(await evaluateAlerts({ now: minutesAfter(t0, 2) })).toMatchObject({ ran: true, opened: 0, updated: 1 });
     const [alert] = await alertsOf(connection.id);
-    expect(alert).toMatchObject({ kind: "bad_signatures", state: "open", measure: { value: 5, threshold: 5, windowMinutes: 15 } });
+    expect(alert).toMatchObject({
+      kind: "bad_signatures",
+      state: "open",
+      measure: { value: 5, threshold: 5, windowMinutes: 15 },
+    });
     expect(alert!.lastSeenAt.getTime()).toBe(minutesAfter(t0, 2).getTime());
 
     // The refusals leave the 15-minute window: clear, but held open for 15 minutes more.
@@ -73,7 +79,9 @@ describe("a rotated server key (bad signatures)", () => {
 
     expect(await setThresholds(admin, { connectionId: connection.id, badSignatures: 4 })).toEqual({ ok: true });
     await evaluateAlerts({ now: minutesAfter(t0, 2) });
-    expect(await alertsOf(connection.id)).toMatchObject([{ kind: "bad_signatures", measure: { value: 4, threshold: 4 } }]);
+    expect(await alertsOf(connection.id)).toMatchObject([
+      { kind: "bad_signatures", measure: { value: 4, threshold: 4 } },
+    ]);
   });
 
   it("holds a flapping condition open: refusals that stop and start again within 15 min send no second notice", async () => {
@@ -139,7 +147,16 @@ describe("the other conditions", () => {
   it("receiver errors: deliveries answered 5xx in the last hour", async () => {
     const connection = await insertTestConnection("Erring");
     const now = new Date();
-    await db.insert(webhookRejections).values({ connectionId: connection.id, receivedAt: now, status: 503, reason: "receiver_error", bodySha256: "0", headers: {} });
+    await db
+      .insert(webhookRejections)
+      .values({
+        connectionId: connection.id,
+        receivedAt: now,
+        status: 503,
+        reason: "receiver_error",
+        bodySha256: "0",
+        headers: {},
+      });
     await evaluateAlerts({ now: minutesAfter(now, 1) });
     expect(await alertsOf(connection.id)).toMatchObject([{ kind: "receiver_errors", measure: { value: 1 } }]);
   });
@@ -148,14 +165,25 @@ describe("the other conditions", () => {
     const connection = await insertTestConnection("Forwarding");
     const now = new Date();
     const destination = (name: string, values: Partial<typeof forwardDestinations.$inferInsert>) =>
-      db.insert(forwardDestinations).values({ connectionId: connection.id, name, url: "https://app.example.test/hooks", ...values }).returning();
+      db
+        .insert(forwardDestinations)
+        .values({ connectionId: connection.id, name, url: "https://app.example.test/hooks", ...values })
+        .returning();
     const [failing] = await destination("Failing", { failingSince: minutesAfter(now, -61) });
-    const [paused] = await destination("Paused", { failingSince: minutesAfter(now, -25 * 60), pausedAt: minutesAfter(now, -60) });
+    const [paused] = await destination("Paused", {
+      failingSince: minutesAfter(now, -25 * 60),
+      pausedAt: minutesAfter(now, -60),
+    });
     await destination("Recent", { failingSince: minutesAfter(now, -10) });
     await destination("Off", { enabled: false, failingSince: minutesAfter(now, -600) });
     await evaluateAlerts({ now });
     const found = await alertsOf(connection.id);
-    expect(found.map((a) => [a.kind, a.subject]).sort()).toEqual([["destination_failing", failing!.id], ["destination_failing", paused!.id]].sort());
+    expect(found.map((a) => [a.kind, a.subject]).sort()).toEqual(
+      [
+        ["destination_failing", failing!.id],
+        ["destination_failing", paused!.id],
+      ].sort(),
+    );
     const { alerts: listed } = await listAlerts({ ...everything, connectionId: connection.id });
     expect(listed.map((a) => a.summary).sort()).toEqual([
       "Destination Failing has failed every attempt for 61 minutes (threshold 60 min).",
@@ -165,15 +193,24 @@ describe("the other conditions", () => {
 
   it("a destination at a threshold of 0 opens at its first failure, and resolves after CONSOLE_ALERT_HOLD_SECONDS once it delivers", async () => {
     const connection = await insertTestConnection("First failure");
-    expect(await setThresholds(admin, { connectionId: connection.id, destinationFailingMinutes: 0 })).toEqual({ ok: true });
+    expect(await setThresholds(admin, { connectionId: connection.id, destinationFailingMinutes: 0 })).toEqual({
+      ok: true,
+    });
     const t0 = new Date();
     const [app] = await db
       .insert(forwardDestinations)
-      .values({ connectionId: connection.id, name: "App", url: "https://app.example.test/hooks", failingSince: new Date(t0.getTime() - 10_000) })
+      .values({
+        connectionId: connection.id,
+        name: "App",
+        url: "https://app.example.test/hooks",
+        failingSince: new Date(t0.getTime() - 10_000),
+      })
       .returning();
     expect(await evaluateAlerts({ now: t0 })).toMatchObject({ opened: 1 });
     const { alerts: listed } = await listAlerts({ ...everything, connectionId: connection.id });
-    expect(listed.map((a) => a.summary)).toEqual(["Destination App has failed every attempt for less than a minute (threshold 0 min)."]);
+    expect(listed.map((a) => a.summary)).toEqual([
+      "Destination App has failed every attempt for less than a minute (threshold 0 min).",
+    ]);
 
     // A delivered attempt clears it; with a hold of 30 s it resolves at the first evaluation 30 s after.
     await db.update(forwardDestinations).set({ failingSince: null }).where(eq(forwardDestinations.id, app!.id));
@@ -182,9 +219,15 @@ describe("the other conditions", () => {
     try {
       expect(await evaluateAlerts({ now: minutesAfter(t0, 1) })).toMatchObject({ cleared: 1, resolved: 0 });
       const { alerts: clearing } = await listAlerts({ ...everything, connectionId: connection.id });
-      expect(clearing.map((a) => a.summary)).toEqual(["When last seen: Destination App had failed every attempt for less than a minute (threshold 0 min)."]);
-      expect(await evaluateAlerts({ now: new Date(minutesAfter(t0, 1).getTime() + 20_000) })).toMatchObject({ resolved: 0 });
-      expect(await evaluateAlerts({ now: new Date(minutesAfter(t0, 1).getTime() + 30_000) })).toMatchObject({ resolved: 1 });
+      expect(clearing.map((a) => a.summary)).toEqual([
+        "When last seen: Destination App had failed every attempt for less than a minute (threshold 0 min).",
+      ]);
+      expect(await evaluateAlerts({ now: new Date(minutesAfter(t0, 1).getTime() + 20_000) })).toMatchObject({
+        resolved: 0,
+      });
+      expect(await evaluateAlerts({ now: new Date(minutesAfter(t0, 1).getTime() + 30_000) })).toMatchObject({
+        resolved: 1,
+      });
     } finally {
       vi.stubEnv("CONSOLE_ALERT_HOLD_SECONDS", "900");
       reloadEnv();
@@ -194,7 +237,10 @@ describe("the other conditions", () => {
     // Resolved, it reads as it stood when last seen, not as if still failing.
     const { alerts: resolved } = await listAlerts({ ...everything, connectionId: connection.id });
     expect(resolved.map((a) => [a.state, a.summary])).toEqual([
-      ["resolved", "When last seen: Destination App had failed every attempt for less than a minute (threshold 0 min)."],
+      [
+        "resolved",
+        "When last seen: Destination App had failed every attempt for less than a minute (threshold 0 min).",
+      ],
     ]);
     const resolvedNotice = (await noticesOf(alert!.id)).find((n) => n.change === "resolved")!;
     expect(JSON.parse(resolvedNotice.body).text).toContain("It was: Destination App had failed every attempt");
@@ -224,11 +270,17 @@ describe("the lifecycle", () => {
     await at(6);
     expect(await noticeChanges(alert.id)).toEqual(["opened", "opened", "reminder", "reminder"]);
 
-    const user = (await db.execute(sql`insert into console_users (email, name, role, password_hash) values ('ack@example.com', 'Ann Ack', 'admin', 'x') returning id`)) as unknown as { rows: Array<{ id: string }> };
-    expect(await acknowledgeAlert({ id: user.rows[0]!.id, email: "ack@example.com" }, { alertId: alert.id })).toEqual({ ok: true });
+    const user = (await db.execute(
+      sql`insert into console_users (email, name, role, password_hash) values ('ack@example.com', 'Ann Ack', 'admin', 'x') returning id`,
+    )) as unknown as { rows: Array<{ id: string }> };
+    expect(await acknowledgeAlert({ id: user.rows[0]!.id, email: "ack@example.com" }, { alertId: alert.id })).toEqual({
+      ok: true,
+    });
     await at(13);
     expect(await noticeChanges(alert.id)).toHaveLength(4);
-    const { alerts: [listed] } = await listAlerts({ ...everything, connectionId: connection.id });
+    const {
+      alerts: [listed],
+    } = await listAlerts({ ...everything, connectionId: connection.id });
     expect(listed).toMatchObject({ acknowledgedBy: "Ann Ack", state: "open" });
     const audit = await db.select().from(auditLog).where(eq(auditLog.connectionId, connection.id));
     expect(audit.map((a) => a.action)).toContain("alert.acknowledged");
@@ -240,7 +292,10 @@ describe("the lifecycle", () => {
     expect((await listOpenAlerts()).map((a) => a.id)).toContain(alert.id);
     expect(await muteAlert(admin, { alertId: alert.id, hours: 4 })).toEqual({ ok: true });
     expect((await listOpenAlerts()).map((a) => a.id)).not.toContain(alert.id);
-    expect(await muteAlert(admin, { alertId: alert.id, hours: 5 })).toEqual({ ok: false, error: "must be one of 1, 4, 24, 168 hours" });
+    expect(await muteAlert(admin, { alertId: alert.id, hours: 5 })).toEqual({
+      ok: false,
+      error: "must be one of 1, 4, 24, 168 hours",
+    });
     expect((await listOpenAlerts(new Date(Date.now() + 5 * 3_600_000))).map((a) => a.id)).toContain(alert.id);
   });
 
@@ -251,9 +306,14 @@ describe("the lifecycle", () => {
       error: "Silence after: a whole number from 1 to 72, or empty for the default",
       field: "silenceHours",
     });
-    expect(await setThresholds(admin, { connectionId: connection.id, badSignatures: "2.5" })).toMatchObject({ ok: false, field: "badSignatures" });
+    expect(await setThresholds(admin, { connectionId: connection.id, badSignatures: "2.5" })).toMatchObject({
+      ok: false,
+      field: "badSignatures",
+    });
     expect((await getThresholds(connection.id)).set.silenceHours).toBeNull();
-    expect(await setThresholds(admin, { connectionId: connection.id, silenceHours: "6", badSignatures: "" })).toEqual({ ok: true });
+    expect(await setThresholds(admin, { connectionId: connection.id, silenceHours: "6", badSignatures: "" })).toEqual({
+      ok: true,
+    });
     const thresholds = await getThresholds(connection.id);
     expect(thresholds.values).toMatchObject({ silenceHours: 6, badSignatures: 5 });
     expect(thresholds.set).toMatchObject({ silenceHours: 6, badSignatures: null });
@@ -267,7 +327,10 @@ describe("several instances", () => {
     const connection = await insertTestConnection("Two instances", [KEY1]);
     const now = new Date();
     await refuseBadSignatures(connection.token, now, 5, KEY2);
-    const outcomes = await Promise.all([evaluateAlerts({ now: minutesAfter(now, 1) }), evaluateAlerts({ now: minutesAfter(now, 1) })]);
+    const outcomes = await Promise.all([
+      evaluateAlerts({ now: minutesAfter(now, 1) }),
+      evaluateAlerts({ now: minutesAfter(now, 1) }),
+    ]);
     // On PostgreSQL the second finds the lock taken; PGlite runs one transaction at a time, so it runs after and finds the alert open.
     expect(outcomes.filter((o) => o.ran && o.opened === 1)).toHaveLength(1);
     const [alert, ...others] = await alertsOf(connection.id);
@@ -278,8 +341,13 @@ describe("several instances", () => {
   it("an evaluation within the period of another instance's is skipped", async () => {
     const now = new Date();
     expect(await evaluateAlerts({ now, minGapMs: 48_000 })).toMatchObject({ ran: true });
-    expect(await evaluateAlerts({ now: new Date(now.getTime() + 30_000), minGapMs: 48_000 })).toEqual({ ran: false, reason: "recent" });
-    expect(await evaluateAlerts({ now: new Date(now.getTime() + 60_000), minGapMs: 48_000 })).toMatchObject({ ran: true });
+    expect(await evaluateAlerts({ now: new Date(now.getTime() + 30_000), minGapMs: 48_000 })).toEqual({
+      ran: false,
+      reason: "recent",
+    });
+    expect(await evaluateAlerts({ now: new Date(now.getTime() + 60_000), minGapMs: 48_000 })).toMatchObject({
+      ran: true,
+    });
     const [row] = await db.select().from(alertEvaluations);
     expect(row?.finishedAt?.getTime()).toBe(now.getTime() + 60_000);
     expect(await db.select().from(alerts)).toHaveLength(0);

@@ -1,13 +1,16 @@
 import "server-only";
-import nodemailer, { type Transporter } from "nodemailer";
+
 import { sql } from "drizzle-orm";
+import nodemailer, { type Transporter } from "nodemailer";
 import { Webhook } from "standardwebhooks";
+
 import { getDb } from "@/lib/db";
 import { MAX_ATTEMPTS, retryDelaySeconds } from "@/lib/destinations/constants";
 import { env } from "@/lib/env";
 import { outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
 import { postGuarded, type GuardedPostOptions } from "@/lib/outbound/guarded-post";
 import { decryptSecret, SecretDecryptionError } from "@/lib/secrets";
+
 import type { NoticeBody } from "./notices";
 
 /**
@@ -25,11 +28,24 @@ const LEASE_SECONDS = 60;
 const ATTEMPT_TIMEOUT_MS = 10_000;
 
 /** A taken notice; `secret_ciphertext` is its page target's sealed secret (null for the environment's targets). */
-type TakenNotice = { id: number; channel: string; target: string; body: string; attempts: number; target_id: string | null; secret_ciphertext: string | null };
+type TakenNotice = {
+  id: number;
+  channel: string;
+  target: string;
+  body: string;
+  attempts: number;
+  target_id: string | null;
+  secret_ciphertext: string | null;
+};
 /** `final`: no retry could change it (the target is gone, or the setting it needs): failed at once. */
 type Sent = { ok: true; outcome: string } | { ok: false; outcome: string; final?: true };
 
-export type NoticeSenderOptions = { policy?: OutboundPolicy; lookup?: GuardedPostOptions["lookup"]; limit?: number; timeoutMs?: number };
+export type NoticeSenderOptions = {
+  policy?: OutboundPolicy;
+  lookup?: GuardedPostOptions["lookup"];
+  limit?: number;
+  timeoutMs?: number;
+};
 
 /** One pass: sends what is due. Answers how many it took. */
 export async function sendDueNotices(options: NoticeSenderOptions = {}): Promise<number> {
@@ -42,7 +58,9 @@ export async function sendDueNotices(options: NoticeSenderOptions = {}): Promise
     update alert_notices n set due_at = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = n.attempts + 1
     from due where n.id = due.id
     returning n.id, n.channel, n.target, n.body, n.attempts, n.target_id,
-      (select t.secret_ciphertext from alert_notice_targets t where t.id = n.target_id) as secret_ciphertext`)) as unknown as { rows: TakenNotice[] };
+      (select t.secret_ciphertext from alert_notice_targets t where t.id = n.target_id) as secret_ciphertext`)) as unknown as {
+    rows: TakenNotice[];
+  };
   await Promise.all(
     taken.rows.map(async (notice) => {
       const sent = await send(notice, options);
@@ -68,15 +86,21 @@ export const targetSecretBinding = (targetId: string) => ({ kind: "alert_target_
 function signingSecret(notice: TakenNotice): { ok: true; secret: string } | Extract<Sent, { ok: false }> {
   if (notice.target_id === null) {
     // Queued to an environment's URL that has since been taken out of the list: not sent there any more.
-    if (!env().CONSOLE_ALERT_WEBHOOK_URLS.includes(notice.target)) return { ok: false, outcome: "webhook: no longer in CONSOLE_ALERT_WEBHOOK_URLS, not sent", final: true };
+    if (!env().CONSOLE_ALERT_WEBHOOK_URLS.includes(notice.target))
+      return { ok: false, outcome: "webhook: no longer in CONSOLE_ALERT_WEBHOOK_URLS, not sent", final: true };
     const secret = env().CONSOLE_ALERT_WEBHOOK_SECRET;
-    return secret ? { ok: true, secret } : { ok: false, outcome: "CONSOLE_ALERT_WEBHOOK_SECRET is not set, so the notice cannot be signed", final: true };
+    return secret
+      ? { ok: true, secret }
+      : { ok: false, outcome: "CONSOLE_ALERT_WEBHOOK_SECRET is not set, so the notice cannot be signed", final: true };
   }
   try {
     return { ok: true, secret: decryptSecret(notice.secret_ciphertext ?? "", targetSecretBinding(notice.target_id)) };
   } catch (error) {
     if (!(error instanceof SecretDecryptionError)) throw error;
-    return { ok: false, outcome: `webhook: the target's secret cannot be read (${error.reason}), so the notice cannot be signed` };
+    return {
+      ok: false,
+      outcome: `webhook: the target's secret cannot be read (${error.reason}), so the notice cannot be signed`,
+    };
   }
 }
 
@@ -113,7 +137,11 @@ const mail = globalThis as unknown as { __alertMailer?: { url: string; transport
 
 function mailer(url: string): Transporter {
   if (mail.__alertMailer?.url !== url) {
-    const timeouts = { connectionTimeout: ATTEMPT_TIMEOUT_MS, greetingTimeout: ATTEMPT_TIMEOUT_MS, socketTimeout: ATTEMPT_TIMEOUT_MS };
+    const timeouts = {
+      connectionTimeout: ATTEMPT_TIMEOUT_MS,
+      greetingTimeout: ATTEMPT_TIMEOUT_MS,
+      socketTimeout: ATTEMPT_TIMEOUT_MS,
+    };
     mail.__alertMailer = { url, transporter: nodemailer.createTransport(url, timeouts as object) };
   }
   return mail.__alertMailer.transporter;
@@ -121,13 +149,24 @@ function mailer(url: string): Transporter {
 
 async function sendEmail(body: NoticeBody): Promise<Sent> {
   const e = env();
-  if (!e.CONSOLE_SMTP_URL || e.CONSOLE_ALERT_EMAIL_TO.length === 0) return { ok: false, outcome: "email: CONSOLE_SMTP_URL and CONSOLE_ALERT_EMAIL_TO are no longer set", final: true };
+  if (!e.CONSOLE_SMTP_URL || e.CONSOLE_ALERT_EMAIL_TO.length === 0)
+    return { ok: false, outcome: "email: CONSOLE_SMTP_URL and CONSOLE_ALERT_EMAIL_TO are no longer set", final: true };
   try {
-    await mailer(e.CONSOLE_SMTP_URL).sendMail({ from: e.CONSOLE_ALERT_EMAIL_FROM, to: e.CONSOLE_ALERT_EMAIL_TO, subject: body.subject, text: body.text.replaceAll("*", "") });
+    await mailer(e.CONSOLE_SMTP_URL).sendMail({
+      from: e.CONSOLE_ALERT_EMAIL_FROM,
+      to: e.CONSOLE_ALERT_EMAIL_TO,
+      subject: body.subject,
+      text: body.text.replaceAll("*", ""),
+    });
     return { ok: true, outcome: "email: accepted by the SMTP server" };
   } catch (error) {
     // The SMTP server's code, or the network error's: never its message, which may name the recipients.
     const { responseCode, code } = error as { responseCode?: number; code?: string };
-    return { ok: false, outcome: responseCode ? `email: the SMTP server answered ${responseCode}` : `email: not sent (${code ?? "an error"})` };
+    return {
+      ok: false,
+      outcome: responseCode
+        ? `email: the SMTP server answered ${responseCode}`
+        : `email: not sent (${code ?? "an error"})`,
+    };
   }
 }

@@ -1,8 +1,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
 import type { Database } from "@/lib/db";
 import { alertNotices, alertNoticeTargets } from "@/lib/db/alerts-schema";
 import { auditLog } from "@/lib/db/schema";
@@ -10,6 +12,7 @@ import { createDestination } from "@/lib/destinations/destinations";
 import { LOCAL_POLICY, startReceiver } from "@/lib/destinations/test-helpers";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { insertTestConnection } from "@/lib/testing/webhooks";
+
 import { MAX_NOTICE_TARGETS } from "./constants";
 import { sendDueNotices } from "./notice-sender";
 import { addNoticeTarget, listNoticeTargets, removeNoticeTarget, sendTestNotice } from "./notice-targets";
@@ -33,7 +36,10 @@ beforeAll(async () => {
   refused = http.createServer((_request, response) => response.end("ok"));
   refused.on("connection", () => refusedConnections++);
   await new Promise<void>((resolve) => refused.listen(0, "127.0.0.2", resolve));
-  stubNoticeEnv({ CONSOLE_ALERT_WEBHOOK_URLS: `${receiver.url.replace("/hooks", "/env")}?token=kept-out-of-lists`, CONSOLE_ALERT_WEBHOOK_SECRET: ENV_SECRET });
+  stubNoticeEnv({
+    CONSOLE_ALERT_WEBHOOK_URLS: `${receiver.url.replace("/hooks", "/env")}?token=kept-out-of-lists`,
+    CONSOLE_ALERT_WEBHOOK_SECRET: ENV_SECRET,
+  });
   ({ db, tearDown } = await setUpTestDatabase());
 });
 afterAll(async () => {
@@ -56,20 +62,49 @@ const auditActions = async () => (await db.select().from(auditLog)).map((r) => r
 describe("adding and removing notice targets", () => {
   it("adds one with a Standard Webhooks secret of its own, answered once and stored sealed; lists it beside the environment's", async () => {
     const added = await add("Ops chat", `${receiver.url}?channel=ops`);
-    expect(added).toMatchObject({ ok: true, name: "Ops chat", secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/) });
+    expect(added).toMatchObject({
+      ok: true,
+      name: "Ops chat",
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
+    });
     const secret = added.ok ? added.secret : "";
     const [row] = await targetRows();
-    expect(row).toMatchObject({ name: "Ops chat", url: `${receiver.url}?channel=ops`, secretCiphertext: expect.stringMatching(/^v2\./) });
+    expect(row).toMatchObject({
+      name: "Ops chat",
+      url: `${receiver.url}?channel=ops`,
+      secretCiphertext: expect.stringMatching(/^v2\./),
+    });
     expect(row!.secretCiphertext).not.toContain(secret.slice(6));
 
     const targets = await listNoticeTargets("admin");
     expect(targets).toEqual([
-      { id: null, source: "environment", channel: "webhook", name: "CONSOLE_ALERT_WEBHOOK_URLS", where: new URL(receiver.url).origin, createdAt: null, createdBy: null },
-      { id: row!.id, source: "page", channel: "webhook", name: "Ops chat", where: receiver.url, createdAt: row!.createdAt.toISOString(), createdBy: null },
+      {
+        id: null,
+        source: "environment",
+        channel: "webhook",
+        name: "CONSOLE_ALERT_WEBHOOK_URLS",
+        where: new URL(receiver.url).origin,
+        createdAt: null,
+        createdBy: null,
+      },
+      {
+        id: row!.id,
+        source: "page",
+        channel: "webhook",
+        name: "Ops chat",
+        where: receiver.url,
+        createdAt: row!.createdAt.toISOString(),
+        createdBy: null,
+      },
     ]);
     expect(JSON.stringify(targets)).not.toMatch(/whsec_|token=|channel=|\/env/);
     const [audit] = await db.select().from(auditLog);
-    expect(audit).toMatchObject({ action: "alert.target_added", actorEmail: actor.email, target: "Ops chat", details: { url: "http://127.0.0.1:" + new URL(receiver.url).port } });
+    expect(audit).toMatchObject({
+      action: "alert.target_added",
+      actorEmail: actor.email,
+      target: "Ops chat",
+      details: { url: "http://127.0.0.1:" + new URL(receiver.url).port },
+    });
     expect(JSON.stringify(audit)).not.toContain(secret);
   });
 
@@ -78,7 +113,11 @@ describe("adding and removing notice targets", () => {
     expect(await add("Ops", " ")).toEqual({ ok: false, error: "Enter the URL to post notices to.", field: "url" });
     expect(await add("Ops\nchat", receiver.url)).toMatchObject({ ok: false, field: "name" });
     expect(await add("Ops", receiver.url)).toMatchObject({ ok: true });
-    expect(await add("Ops", receiver.url)).toEqual({ ok: false, error: "A notice target named Ops already exists.", field: "name" });
+    expect(await add("Ops", receiver.url)).toEqual({
+      ok: false,
+      error: "A notice target named Ops already exists.",
+      field: "name",
+    });
     expect(await targetRows()).toHaveLength(1);
   });
 
@@ -87,13 +126,35 @@ describe("adding and removing notice targets", () => {
     const connection = await insertTestConnection("Acme");
     const cases = [
       [`https://127.0.0.2:${port}/alerts`, "The address 127.0.0.2 is not allowed (loopback)."],
-      [`http://127.0.0.2:${port}/alerts`, "A destination URL is https (http only for a host in CONSOLE_FORWARD_ALLOWED_HOSTS)."],
-      [`https://localhost:${port}/alerts`, expect.stringMatching(/^Localhost resolves to an address that is not allowed: the address (127\.0\.0\.1|::1) is not allowed \(loopback\)\.$/)],
-      [`https://user:pass@127.0.0.1:${port}/`, "A destination URL carries no user name or password (user:pass@): send them in a header."],
+      [
+        `http://127.0.0.2:${port}/alerts`,
+        "A destination URL is https (http only for a host in CONSOLE_FORWARD_ALLOWED_HOSTS).",
+      ],
+      [
+        `https://localhost:${port}/alerts`,
+        expect.stringMatching(
+          /^Localhost resolves to an address that is not allowed: the address (127\.0\.0\.1|::1) is not allowed \(loopback\)\.$/,
+        ),
+      ],
+      [
+        `https://user:pass@127.0.0.1:${port}/`,
+        "A destination URL carries no user name or password (user:pass@): send them in a header.",
+      ],
     ] as const;
     for (const [url, words] of cases) {
       expect(await add("Refused", url), url).toEqual({ ok: false, error: words, field: "url" });
-      const destination = await createDestination(actor, { connectionId: connection.id, name: "Refused", url, signing: "standard_webhooks", eventTypes: [], verificationMethods: [] }, LOCAL_POLICY);
+      const destination = await createDestination(
+        actor,
+        {
+          connectionId: connection.id,
+          name: "Refused",
+          url,
+          signing: "standard_webhooks",
+          eventTypes: [],
+          verificationMethods: [],
+        },
+        LOCAL_POLICY,
+      );
       expect(destination, url).toEqual({ ok: false, error: words, field: "url" });
     }
     expect(refusedConnections).toBe(0);
@@ -102,8 +163,12 @@ describe("adding and removing notice targets", () => {
   });
 
   it(`holds at most ${MAX_NOTICE_TARGETS}`, async () => {
-    for (let i = 0; i < MAX_NOTICE_TARGETS; i++) expect(await add(`Target ${i}`, receiver.url)).toMatchObject({ ok: true });
-    expect(await add("One too many", receiver.url)).toEqual({ ok: false, error: `The Alerts page holds at most ${MAX_NOTICE_TARGETS} notice targets: remove one first.` });
+    for (let i = 0; i < MAX_NOTICE_TARGETS; i++)
+      expect(await add(`Target ${i}`, receiver.url)).toMatchObject({ ok: true });
+    expect(await add("One too many", receiver.url)).toEqual({
+      ok: false,
+      error: `The Alerts page holds at most ${MAX_NOTICE_TARGETS} notice targets: remove one first.`,
+    });
     expect(await targetRows()).toHaveLength(MAX_NOTICE_TARGETS);
   });
 
@@ -116,8 +181,14 @@ describe("adding and removing notice targets", () => {
     expect(await removeNoticeTarget(actor, { targetId })).toEqual({ ok: true });
     expect(await targetRows()).toEqual([]);
     expect((await noticesOf(alert.id)).map((n) => n.targetId)).toEqual([null]);
-    expect(await removeNoticeTarget(actor, { targetId })).toEqual({ ok: false, error: "This notice target no longer exists." });
-    expect(await removeNoticeTarget(actor, { targetId: "not-an-id" })).toEqual({ ok: false, error: "Check the request." });
+    expect(await removeNoticeTarget(actor, { targetId })).toEqual({
+      ok: false,
+      error: "This notice target no longer exists.",
+    });
+    expect(await removeNoticeTarget(actor, { targetId: "not-an-id" })).toEqual({
+      ok: false,
+      error: "Check the request.",
+    });
     expect(await auditActions()).toEqual(["alert.target_added", "alert.target_removed"]);
   });
 });
@@ -135,7 +206,9 @@ describe("notices to a page target", () => {
       ["sent", added.ok ? added.id : ""],
     ]);
     expect(receiver.received).toHaveLength(2);
-    const [toEnv, toPage] = notices.map((n) => receiver.received.find((r) => r.headers["webhook-id"] === `alert-notice-${n.id}`));
+    const [toEnv, toPage] = notices.map((n) =>
+      receiver.received.find((r) => r.headers["webhook-id"] === `alert-notice-${n.id}`),
+    );
     const headers = (r: typeof toEnv) => r!.headers as Record<string, string>;
     expect(new Webhook(ENV_SECRET).verify(toEnv!.body, headers(toEnv))).toMatchObject({ type: "alert.opened" });
     const body = new Webhook(secret).verify(toPage!.body, headers(toPage)) as NoticeBody;
@@ -147,14 +220,27 @@ describe("notices to a page target", () => {
   it("a test notice is posted at once, signed with the target's secret, and says what came back", async () => {
     const added = await add("Ops chat", receiver.url);
     const [targetId, secret] = added.ok ? [added.id, added.secret] : ["", ""];
-    expect(await sendTestNotice(actor, { targetId }, { policy: LOCAL_POLICY })).toEqual({ ok: true, outcome: "Ops chat answered 200." });
+    expect(await sendTestNotice(actor, { targetId }, { policy: LOCAL_POLICY })).toEqual({
+      ok: true,
+      outcome: "Ops chat answered 200.",
+    });
     const [posted] = receiver.received;
     const body = new Webhook(secret).verify(posted!.body, posted!.headers as Record<string, string>);
-    expect(body).toMatchObject({ type: "alert.test", data: { target: { id: targetId, name: "Ops chat" }, links: { alerts: "https://console.example.test/alerts" } } });
+    expect(body).toMatchObject({
+      type: "alert.test",
+      data: { target: { id: targetId, name: "Ops chat" }, links: { alerts: "https://console.example.test/alerts" } },
+    });
 
     receiver.answerWith(() => 500);
-    expect(await sendTestNotice(actor, { targetId }, { policy: LOCAL_POLICY })).toEqual({ ok: false, error: "The test notice to Ops chat failed: answered 500." });
-    const tested = await db.select().from(auditLog).where(eq(auditLog.action, "alert.target_tested")).orderBy(auditLog.id);
+    expect(await sendTestNotice(actor, { targetId }, { policy: LOCAL_POLICY })).toEqual({
+      ok: false,
+      error: "The test notice to Ops chat failed: answered 500.",
+    });
+    const tested = await db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "alert.target_tested"))
+      .orderBy(auditLog.id);
     expect(tested.map((r) => r.outcome)).toEqual(["success", "failure"]);
     expect(await db.select().from(alertNotices)).toEqual([]);
   });

@@ -1,6 +1,9 @@
 import "server-only";
+
 import crypto from "node:crypto";
+
 import { asc, eq, sql } from "drizzle-orm";
+
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import type { Role } from "@/lib/auth/roles";
 import { userShownName } from "@/lib/auth/users";
@@ -12,6 +15,7 @@ import { databaseErrorCode } from "@/lib/error-message";
 import { checkUrlToSave, outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
 import { urlOrigin } from "@/lib/outbound/shown-to-role";
 import { decryptSecret, encryptSecret, newSigningSecret, SecretDecryptionError } from "@/lib/secrets";
+
 import { MAX_NOTICE_TARGETS, TEST_NOTICE_TYPE } from "./constants";
 import { postNotice, targetSecretBinding, type NoticeSenderOptions } from "./notice-sender";
 import { consoleUrl, noticeTargets } from "./notices";
@@ -45,18 +49,16 @@ const recipients = (n: number) => `${n} ${n === 1 ? "recipient" : "recipients"} 
 /** Every target of the notices, as `role` may see it: the environment's first (not removable here), then the page's, oldest first. */
 export async function listNoticeTargets(role: Role): Promise<NoticeTargetSummary[]> {
   const e = env();
-  const fromEnvironment = noticeTargets().map(
-    (target): NoticeTargetSummary => ({
-      id: null,
-      source: "environment",
-      channel: target.channel,
-      name: target.channel === "webhook" ? "CONSOLE_ALERT_WEBHOOK_URLS" : "CONSOLE_SMTP_URL",
-      // Only the origin: the operator's URL may carry a token in its path (Slack's do), and admins did not type it.
-      where: target.channel === "webhook" ? urlOrigin(target.url) : recipients(e.CONSOLE_ALERT_EMAIL_TO.length),
-      createdAt: null,
-      createdBy: null,
-    }),
-  );
+  const fromEnvironment = noticeTargets().map((target): NoticeTargetSummary => ({
+    id: null,
+    source: "environment",
+    channel: target.channel,
+    name: target.channel === "webhook" ? "CONSOLE_ALERT_WEBHOOK_URLS" : "CONSOLE_SMTP_URL",
+    // Only the origin: the operator's URL may carry a token in its path (Slack's do), and admins did not type it.
+    where: target.channel === "webhook" ? urlOrigin(target.url) : recipients(e.CONSOLE_ALERT_EMAIL_TO.length),
+    createdAt: null,
+    createdBy: null,
+  }));
   const db = await getDb();
   const rows = await db
     .select({
@@ -69,17 +71,15 @@ export async function listNoticeTargets(role: Role): Promise<NoticeTargetSummary
     .from(alertNoticeTargets)
     .leftJoin(consoleUsers, eq(consoleUsers.id, alertNoticeTargets.createdBy))
     .orderBy(asc(alertNoticeTargets.createdAt), asc(alertNoticeTargets.id));
-  const fromPage = rows.map(
-    (row): NoticeTargetSummary => ({
-      id: row.id,
-      source: "page",
-      channel: "webhook",
-      name: row.name,
-      where: shownWhere(row.url, role),
-      createdAt: row.createdAt.toISOString(),
-      createdBy: row.createdBy,
-    }),
-  );
+  const fromPage = rows.map((row): NoticeTargetSummary => ({
+    id: row.id,
+    source: "page",
+    channel: "webhook",
+    name: row.name,
+    where: shownWhere(row.url, role),
+    createdAt: row.createdAt.toISOString(),
+    createdBy: row.createdBy,
+  }));
   return [...fromEnvironment, ...fromPage];
 }
 
@@ -92,12 +92,20 @@ const ADD_LOCK = 0x74617267657473;
  * Adds a webhook target for every alert's notices. Its URL passes lib/outbound's checks (the same words as
  * a destination's); its new Standard Webhooks secret is answered this once.
  */
-export async function addNoticeTarget(actor: AuditActor, raw: unknown, policy: OutboundPolicy = outboundPolicyFromEnv()): Promise<NoticeTargetSecretResult> {
+export async function addNoticeTarget(
+  actor: AuditActor,
+  raw: unknown,
+  policy: OutboundPolicy = outboundPolicyFromEnv(),
+): Promise<NoticeTargetSecretResult> {
   const parsed = addNoticeTargetSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path[0];
-    return { ok: false, error: issue?.message ?? "Check the form.", field: field === "name" || field === "url" ? field : undefined };
+    return {
+      ok: false,
+      error: issue?.message ?? "Check the form.",
+      field: field === "name" || field === "url" ? field : undefined,
+    };
   }
   const { name } = parsed.data;
   const url = await checkUrlToSave(parsed.data.url, policy);
@@ -112,12 +120,28 @@ export async function addNoticeTarget(actor: AuditActor, raw: unknown, policy: O
       const [{ n } = { n: 0 }] = await tx.select({ n: sql<number>`count(*)::int` }).from(alertNoticeTargets);
       if (n >= MAX_NOTICE_TARGETS) throw new TooManyTargets();
       const secretCiphertext = encryptSecret(secret, targetSecretBinding(id));
-      await tx.insert(alertNoticeTargets).values({ id, name, url: url.url.href, secretCiphertext, createdBy: actor.id });
-      await recordAudit({ actor, action: "alert.target_added", outcome: "success", target: name, details: { targetId: id, url: url.url.origin } }, tx);
+      await tx
+        .insert(alertNoticeTargets)
+        .values({ id, name, url: url.url.href, secretCiphertext, createdBy: actor.id });
+      await recordAudit(
+        {
+          actor,
+          action: "alert.target_added",
+          outcome: "success",
+          target: name,
+          details: { targetId: id, url: url.url.origin },
+        },
+        tx,
+      );
     });
   } catch (error) {
-    if (error instanceof TooManyTargets) return { ok: false, error: `The Alerts page holds at most ${MAX_NOTICE_TARGETS} notice targets: remove one first.` };
-    if (databaseErrorCode(error) === "23505") return { ok: false, error: `A notice target named ${name} already exists.`, field: "name" };
+    if (error instanceof TooManyTargets)
+      return {
+        ok: false,
+        error: `The Alerts page holds at most ${MAX_NOTICE_TARGETS} notice targets: remove one first.`,
+      };
+    if (databaseErrorCode(error) === "23505")
+      return { ok: false, error: `A notice target named ${name} already exists.`, field: "name" };
     throw error;
   }
   return { ok: true, id, name, secret };
@@ -128,7 +152,11 @@ async function findTarget(raw: unknown): Promise<{ ok: true; row: AlertNoticeTar
   const parsed = noticeTargetIdSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "Check the request." };
   const db = await getDb();
-  const [row] = await db.select().from(alertNoticeTargets).where(eq(alertNoticeTargets.id, parsed.data.targetId)).limit(1);
+  const [row] = await db
+    .select()
+    .from(alertNoticeTargets)
+    .where(eq(alertNoticeTargets.id, parsed.data.targetId))
+    .limit(1);
   return row ? { ok: true, row } : GONE;
 }
 
@@ -139,9 +167,21 @@ export async function removeNoticeTarget(actor: AuditActor, raw: unknown): Promi
   const { row } = found;
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const [gone] = await tx.delete(alertNoticeTargets).where(eq(alertNoticeTargets.id, row.id)).returning({ id: alertNoticeTargets.id });
+    const [gone] = await tx
+      .delete(alertNoticeTargets)
+      .where(eq(alertNoticeTargets.id, row.id))
+      .returning({ id: alertNoticeTargets.id });
     if (!gone) return GONE;
-    await recordAudit({ actor, action: "alert.target_removed", outcome: "success", target: row.name, details: { targetId: row.id, url: new URL(row.url).origin } }, tx);
+    await recordAudit(
+      {
+        actor,
+        action: "alert.target_removed",
+        outcome: "success",
+        target: row.name,
+        details: { targetId: row.id, url: new URL(row.url).origin },
+      },
+      tx,
+    );
     return { ok: true } as const;
   });
 }
@@ -150,7 +190,11 @@ export async function removeNoticeTarget(actor: AuditActor, raw: unknown): Promi
  * Posts a signed `alert.test` notice to a page target at once, through the guarded client (no queue, no
  * retry), and answers what came back. Audited with its outcome.
  */
-export async function sendTestNotice(actor: AuditActor, raw: unknown, options: NoticeSenderOptions = {}): Promise<TestNoticeResult> {
+export async function sendTestNotice(
+  actor: AuditActor,
+  raw: unknown,
+  options: NoticeSenderOptions = {},
+): Promise<TestNoticeResult> {
   const found = await findTarget(raw);
   if (!found.ok) return found;
   const { row } = found;
@@ -159,7 +203,10 @@ export async function sendTestNotice(actor: AuditActor, raw: unknown, options: N
     secret = decryptSecret(row.secretCiphertext, targetSecretBinding(row.id));
   } catch (error) {
     if (!(error instanceof SecretDecryptionError)) throw error;
-    return { ok: false, error: `The secret of ${row.name} cannot be read (${error.reason}): remove the target and add it again.` };
+    return {
+      ok: false,
+      error: `The secret of ${row.name} cannot be read (${error.reason}): remove the target and add it again.`,
+    };
   }
   const now = new Date();
   const subject = "Test notice from Tenant Console";
@@ -173,6 +220,14 @@ export async function sendTestNotice(actor: AuditActor, raw: unknown, options: N
   });
   const sent = await postNotice(row.url, secret, `alert-test-${crypto.randomUUID()}`, body, options);
   const outcome = sent.outcome.replace(/^webhook: /, "");
-  await recordAudit({ actor, action: "alert.target_tested", outcome: sent.ok ? "success" : "failure", target: row.name, details: { targetId: row.id, outcome } });
-  return sent.ok ? { ok: true, outcome: `${row.name} ${outcome}.` } : { ok: false, error: `The test notice to ${row.name} failed: ${outcome}.` };
+  await recordAudit({
+    actor,
+    action: "alert.target_tested",
+    outcome: sent.ok ? "success" : "failure",
+    target: row.name,
+    details: { targetId: row.id, outcome },
+  });
+  return sent.ok
+    ? { ok: true, outcome: `${row.name} ${outcome}.` }
+    : { ok: false, error: `The test notice to ${row.name} failed: ${outcome}.` };
 }

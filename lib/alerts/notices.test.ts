@@ -1,17 +1,28 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+
 import type { Database } from "@/lib/db";
 import { LOCAL_POLICY, startReceiver } from "@/lib/destinations/test-helpers";
 import { setUpTestDatabase } from "@/lib/testing/database";
+
 import { listAlerts } from "./alerts";
 import { evaluateAlerts } from "./evaluate";
 import { sendDueNotices } from "./notice-sender";
 import type { NoticeBody } from "./notices";
-import { alertsOf, makeNoticesDue, minutesAfter, noticesOf, openRotatedKeyAlert, restoreEnv, stubNoticeEnv } from "./test-helpers";
+import {
+  alertsOf,
+  makeNoticesDue,
+  minutesAfter,
+  noticesOf,
+  openRotatedKeyAlert,
+  restoreEnv,
+  stubNoticeEnv,
+} from "./test-helpers";
 
 // Notices end to end: a real local HTTP receiver that verifies the Standard Webhooks signature as an
 // operator's handler would, and a real local SMTP server (smtp-server), both on 127.0.0.1.
@@ -35,14 +46,19 @@ beforeAll(async () => {
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     onRcptTo(address, _session, callback) {
-      if (smtpAnswer.refuseWith) return callback(Object.assign(new Error("mailbox unavailable"), { responseCode: smtpAnswer.refuseWith }));
+      if (smtpAnswer.refuseWith)
+        return callback(Object.assign(new Error("mailbox unavailable"), { responseCode: smtpAnswer.refuseWith }));
       callback();
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
-        mails.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), data: Buffer.concat(chunks).toString("utf8") });
+        mails.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          data: Buffer.concat(chunks).toString("utf8"),
+        });
         callback();
       });
     },
@@ -63,7 +79,11 @@ beforeAll(async () => {
 afterAll(async () => {
   restoreEnv();
   hanging.closeAllConnections();
-  await Promise.all([receiver.close(), new Promise<void>((resolve) => hanging.close(() => resolve())), new Promise<void>((resolve) => smtp.close(resolve))]);
+  await Promise.all([
+    receiver.close(),
+    new Promise<void>((resolve) => hanging.close(() => resolve())),
+    new Promise<void>((resolve) => smtp.close(resolve)),
+  ]);
   await tearDown();
 });
 afterEach(async () => {
@@ -98,10 +118,15 @@ describe("notices", () => {
       },
     });
     expect(body.text).toContain("the server key was probably rotated at the service");
-    expect(body.text).toContain(`https://console.example.test/alerts?connectionId=${connection.id}&kind=bad_signatures`);
+    expect(body.text).toContain(
+      `https://console.example.test/alerts?connectionId=${connection.id}&kind=bad_signatures`,
+    );
 
     expect(mails).toHaveLength(1);
-    expect(mails[0]).toMatchObject({ from: "tenant-console@localhost", to: ["oncall@example.com", "backup@example.com"] });
+    expect(mails[0]).toMatchObject({
+      from: "tenant-console@localhost",
+      to: ["oncall@example.com", "backup@example.com"],
+    });
     expect(mails[0]!.data).toContain("Subject: Alert: Signatures refused on Acme (US)");
     for (const text of [posted!.body, mails[0]!.data]) {
       expect(text).not.toContain("jane.doe");
@@ -116,14 +141,26 @@ describe("notices", () => {
     receiver.answerWith(() => 500);
     const { alert } = await openRotatedKeyAlert("Failing targets");
     await send(HANGING_TIMEOUT_MS);
-    const byTarget = Object.fromEntries((await noticesOf(alert.id)).map((n) => [n.channel === "email" ? "email" : new URL(n.target).pathname, n]));
+    const byTarget = Object.fromEntries(
+      (await noticesOf(alert.id)).map((n) => [n.channel === "email" ? "email" : new URL(n.target).pathname, n]),
+    );
     expect(byTarget["/hooks"]).toMatchObject({ state: "pending", attempts: 1, lastOutcome: "webhook: answered 500" });
-    expect(byTarget["/slow"]).toMatchObject({ state: "pending", attempts: 1, lastOutcome: expect.stringMatching(/^webhook: no answer within/) });
-    expect(byTarget["/refused"]).toMatchObject({ state: "pending", attempts: 1, lastOutcome: expect.stringContaining("http only for a host in CONSOLE_FORWARD_ALLOWED_HOSTS") });
+    expect(byTarget["/slow"]).toMatchObject({
+      state: "pending",
+      attempts: 1,
+      lastOutcome: expect.stringMatching(/^webhook: no answer within/),
+    });
+    expect(byTarget["/refused"]).toMatchObject({
+      state: "pending",
+      attempts: 1,
+      lastOutcome: expect.stringContaining("http only for a host in CONSOLE_FORWARD_ALLOWED_HOSTS"),
+    });
     expect(byTarget.email).toMatchObject({ state: "sent", attempts: 1 });
     expect(byTarget["/hooks"]!.dueAt.getTime()).toBeGreaterThan(Date.now() + 20_000);
 
-    const { alerts: [listed] } = await listAlerts({ connectionId: alert.connectionId, kind: "all", state: "all", muted: "all", limit: 10 });
+    const {
+      alerts: [listed],
+    } = await listAlerts({ connectionId: alert.connectionId, kind: "all", state: "all", muted: "all", limit: 10 });
     expect(listed!.notices).toMatchObject({ sent: 1, pending: 3, failed: 0 });
     expect(listed!.notices.problem).toMatch(/^webhook: /);
 
@@ -131,7 +168,10 @@ describe("notices", () => {
     receiver.answerWith(() => 200);
     await makeNoticesDue();
     await send(HANGING_TIMEOUT_MS);
-    expect((await noticesOf(alert.id)).find((n) => n.target.endsWith("/hooks"))).toMatchObject({ state: "sent", attempts: 2 });
+    expect((await noticesOf(alert.id)).find((n) => n.target.endsWith("/hooks"))).toMatchObject({
+      state: "sent",
+      attempts: 2,
+    });
     expect(receiver.received).toHaveLength(2);
     expect(mails).toHaveLength(1);
   });
@@ -147,7 +187,12 @@ describe("notices", () => {
   it("fails at once, unsent, a notice queued to a URL since taken out of CONSOLE_ALERT_WEBHOOK_URLS", async () => {
     const { alert } = await openRotatedKeyAlert("Target removed");
     const urls = process.env.CONSOLE_ALERT_WEBHOOK_URLS!;
-    stubNoticeEnv({ CONSOLE_ALERT_WEBHOOK_URLS: urls.split(",").filter((url) => url !== receiver.url).join(",") });
+    stubNoticeEnv({
+      CONSOLE_ALERT_WEBHOOK_URLS: urls
+        .split(",")
+        .filter((url) => url !== receiver.url)
+        .join(","),
+    });
     try {
       await send();
     } finally {

@@ -1,8 +1,10 @@
 import "server-only";
+
 import type { Executor } from "@/lib/db";
 import { alertNotices, alertNoticeTargets, type Alert } from "@/lib/db/alerts-schema";
 import { env } from "@/lib/env";
 import { filtersToQuery } from "@/lib/webhooks/constants";
+
 import { ALERT_KIND_TEXT, NOTICE_CHANGES, type NoticeChange } from "./constants";
 import { alertHref, alertSummary, serverKeyHref } from "./display";
 import type { AlertMeasure } from "./types";
@@ -41,7 +43,16 @@ export type NoticeBody = {
   subject: string;
   text: string;
   data: {
-    alert: { id: string; kind: Alert["kind"]; title: string; state: Alert["state"]; summary: string; measure: AlertMeasure; openedAt: string; resolvedAt: string | null };
+    alert: {
+      id: string;
+      kind: Alert["kind"];
+      title: string;
+      state: Alert["state"];
+      summary: string;
+      measure: AlertMeasure;
+      openedAt: string;
+      resolvedAt: string | null;
+    };
     connection: NoticeConnection;
     links: { alert: string; events: string; fix?: string };
   };
@@ -61,14 +72,26 @@ export function noticeBody(change: NoticeChange, alert: Alert, connection: Notic
     ...(alert.kind === "bad_signatures" ? { fix: consoleUrl(serverKeyHref(connection.id)) } : {}),
   };
   const subject = `${HEADLINE[change]}: ${title} on ${connection.name} (${connection.region.toUpperCase()})`;
-  const body = change === "resolved" ? `The condition has cleared (opened ${openedAt}, resolved ${resolvedAt}). It was: ${summary}` : summary;
-  const text = [`*${subject}*`, body, `Open in Tenant Console: ${links.alert}`, ...(links.fix ? [`Enter the new server key: ${links.fix}`] : [])].join("\n");
+  const body =
+    change === "resolved"
+      ? `The condition has cleared (opened ${openedAt}, resolved ${resolvedAt}). It was: ${summary}`
+      : summary;
+  const text = [
+    `*${subject}*`,
+    body,
+    `Open in Tenant Console: ${links.alert}`,
+    ...(links.fix ? [`Enter the new server key: ${links.fix}`] : []),
+  ].join("\n");
   return {
     type: NOTICE_CHANGES[change],
     timestamp: now.toISOString(),
     subject,
     text,
-    data: { alert: { id: alert.id, kind: alert.kind, title, state: alert.state, summary, measure, openedAt, resolvedAt }, connection, links },
+    data: {
+      alert: { id: alert.id, kind: alert.kind, title, state: alert.state, summary, measure, openedAt, resolvedAt },
+      connection,
+      links,
+    },
   };
 }
 
@@ -80,9 +103,16 @@ export function noticeBody(change: NoticeChange, alert: Alert, connection: Notic
 export function noticeQueue(tx: Executor, now: Date) {
   let targets: Promise<Array<{ channel: string; target: string; targetId: string | null }>> | undefined;
   const readTargets = async () => {
-    const pageTargets = await tx.select({ id: alertNoticeTargets.id, url: alertNoticeTargets.url }).from(alertNoticeTargets).orderBy(alertNoticeTargets.createdAt);
+    const pageTargets = await tx
+      .select({ id: alertNoticeTargets.id, url: alertNoticeTargets.url })
+      .from(alertNoticeTargets)
+      .orderBy(alertNoticeTargets.createdAt);
     return [
-      ...noticeTargets().map((target) => ({ channel: target.channel, target: target.channel === "webhook" ? target.url : "email", targetId: null })),
+      ...noticeTargets().map((target) => ({
+        channel: target.channel,
+        target: target.channel === "webhook" ? target.url : "email",
+        targetId: null,
+      })),
       ...pageTargets.map((target) => ({ channel: "webhook", target: target.url, targetId: target.id })),
     ];
   };

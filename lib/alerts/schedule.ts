@@ -1,7 +1,9 @@
 import "server-only";
+
 import { env } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
+
 import { evaluateAlerts } from "./evaluate";
 import { sendDueNotices } from "./notice-sender";
 
@@ -35,7 +37,12 @@ export function startAlerts(): void {
   const evaluate = async () => {
     try {
       const outcome = await evaluateAlerts({ minGapMs: periodMs * 0.8 });
-      if (outcome.ran && (outcome.opened || outcome.resolved)) logger.info("alerts evaluated", { opened: outcome.opened, resolved: outcome.resolved, durationMs: outcome.durationMs });
+      if (outcome.ran && (outcome.opened || outcome.resolved))
+        logger.info("alerts evaluated", {
+          opened: outcome.opened,
+          resolved: outcome.resolved,
+          durationMs: outcome.durationMs,
+        });
       if (outcome.ran && outcome.notices > 0) await sendNotices();
     } catch (error) {
       logger.error("alert evaluation failed", { error: errorMessage(error) });

@@ -1,6 +1,8 @@
 import { z } from "zod";
+
 import { displayNameSchema } from "@/lib/display-name";
-import { ALERT_KINDS, ALERT_STATES, MUTE_HOURS, THRESHOLDS, THRESHOLD_NAMES, type ThresholdName } from "./constants";
+
+import { ALERT_KINDS, ALERT_STATES, MUTE_HOURS, THRESHOLD_NAMES, THRESHOLDS, type ThresholdName } from "./constants";
 
 /** Every zod schema of the alerts: the list's filters (page and API), the lifecycle's actions, the thresholds form, the notice targets. Client-safe. */
 
@@ -19,14 +21,23 @@ export const alertFiltersSchema = z
     state: allOr(ALERT_STATES).default(ALL),
     /** "no": not muted now (the banner's); "yes": muted now. */
     muted: allOr(["yes", "no"] as const).default(ALL),
-    limit: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(200, "must be at most 200").default(50),
+    limit: z.coerce
+      .number({ error: "must be a number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .max(200, "must be at most 200")
+      .default(50),
   })
   .strict();
 export type AlertFilters = z.infer<typeof alertFiltersSchema>;
 
 export const alertIdSchema = z.object({ alertId: z.uuid({ error: "must be an alert id" }) });
 export const muteAlertSchema = alertIdSchema.extend({
-  hours: z.coerce.number().refine((h) => (MUTE_HOURS as readonly number[]).includes(h), { error: `must be one of ${MUTE_HOURS.join(", ")} hours` }),
+  hours: z.coerce
+    .number()
+    .refine((h) => (MUTE_HOURS as readonly number[]).includes(h), {
+      error: `must be one of ${MUTE_HOURS.join(", ")} hours`,
+    }),
 });
 
 /** One threshold as the form sends it: a whole number in its range, or empty for the default. */
@@ -41,7 +52,10 @@ const threshold = (name: ThresholdName) => {
 
 export const thresholdsSchema = z.object({
   connectionId: z.uuid({ error: "must be a connection id" }),
-  ...(Object.fromEntries(THRESHOLD_NAMES.map((name) => [name, threshold(name)])) as Record<ThresholdName, ReturnType<typeof threshold>>),
+  ...(Object.fromEntries(THRESHOLD_NAMES.map((name) => [name, threshold(name)])) as Record<
+    ThresholdName,
+    ReturnType<typeof threshold>
+  >),
 });
 export type ThresholdsInput = z.input<typeof thresholdsSchema>;
 export type ThresholdsValues = z.output<typeof thresholdsSchema>;

@@ -1,6 +1,7 @@
 /** What the alerts' tests share: webhooks posted through the real receiver at a chosen instant, and the alerts' rows. */
 import { eq, sql } from "drizzle-orm";
 import { vi } from "vitest";
+
 import { getDb } from "@/lib/db";
 import { alertNotices, alerts } from "@/lib/db/alerts-schema";
 import { reloadEnv } from "@/lib/env";
@@ -8,14 +9,23 @@ import { expiredEvent, insertTestConnection, webhookRequest } from "@/lib/testin
 import { receiveWebhook } from "@/lib/webhooks/receive";
 import { resetRejectionLimits } from "@/lib/webhooks/rejections";
 import { KEY1, KEY2 } from "@/lib/webhooks/test-helpers";
+
 import { evaluateAlerts } from "./evaluate";
 
 const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
 
 /** An event that expired a minute before `at`, received at `at`, signed with `keys` (none: unsigned); answers the receiver's status. */
-export async function receiveAt(token: string, at: Date, keys: readonly string[] = [], data: Record<string, unknown> = {}): Promise<number> {
+export async function receiveAt(
+  token: string,
+  at: Date,
+  keys: readonly string[] = [],
+  data: Record<string, unknown> = {},
+): Promise<number> {
   const event = expiredEvent({ data: { expiresAt: new Date(at.getTime() - 60_000).toISOString(), ...data } });
-  const response = await receiveWebhook(webhookRequest(token, event, { keys, timestamp: seconds(at) }), { token, now: at });
+  const response = await receiveWebhook(webhookRequest(token, event, { keys, timestamp: seconds(at) }), {
+    token,
+    now: at,
+  });
   return response.status;
 }
 
@@ -53,7 +63,10 @@ export const minutesAfter = (at: Date, minutes: number) => new Date(at.getTime()
 export async function openRotatedKeyAlert(name: string, at = new Date()) {
   const connection = await insertTestConnection(name, [KEY1]);
   // An event that carries an email address and a phone number: neither may reach a notice.
-  await receiveAt(connection.token, minutesAfter(at, -5), [KEY1], { email: "jane.doe@example.com", phoneNumber: "+15555550123" });
+  await receiveAt(connection.token, minutesAfter(at, -5), [KEY1], {
+    email: "jane.doe@example.com",
+    phoneNumber: "+15555550123",
+  });
   await refuseBadSignatures(connection.token, at, 5, KEY2);
   await evaluateAlerts({ now: at });
   const [alert] = await alertsOf(connection.id);
@@ -62,7 +75,8 @@ export async function openRotatedKeyAlert(name: string, at = new Date()) {
 
 /** The notices' environment for a test file: `vars`, with the console's public URL the notices link to. */
 export function stubNoticeEnv(vars: Record<string, string>): void {
-  for (const [name, value] of Object.entries({ ...vars, CONSOLE_PUBLIC_URL: "https://console.example.test" })) vi.stubEnv(name, value);
+  for (const [name, value] of Object.entries({ ...vars, CONSOLE_PUBLIC_URL: "https://console.example.test" }))
+    vi.stubEnv(name, value);
   reloadEnv();
 }
 

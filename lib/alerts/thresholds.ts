@@ -1,6 +1,8 @@
 import "server-only";
+
 import type { AlertThresholdsRow } from "@/lib/db/alerts-schema";
 import { env } from "@/lib/env";
+
 import { THRESHOLD_NAMES, THRESHOLDS, type ThresholdName } from "./constants";
 import type { ConnectionThresholds } from "./types";
 
@@ -11,13 +13,22 @@ export function defaultThreshold(name: ThresholdName): number {
 
 /** Every threshold's default. */
 export function thresholdDefaults(): Record<ThresholdName, number> {
-  return Object.fromEntries(THRESHOLD_NAMES.map((name) => [name, defaultThreshold(name)])) as Record<ThresholdName, number>;
+  return Object.fromEntries(THRESHOLD_NAMES.map((name) => [name, defaultThreshold(name)])) as Record<
+    ThresholdName,
+    number
+  >;
 }
 
 /** A connection's thresholds from its row (none: every default). */
 export function thresholdsFor(connectionId: string, row: AlertThresholdsRow | undefined): ConnectionThresholds {
   const defaults = thresholdDefaults();
-  const set = Object.fromEntries(THRESHOLD_NAMES.map((name) => [name, row?.[name] ?? null])) as Record<ThresholdName, number | null>;
-  const values = Object.fromEntries(THRESHOLD_NAMES.map((name) => [name, set[name] ?? defaults[name]])) as Record<ThresholdName, number>;
+  const set = Object.fromEntries(THRESHOLD_NAMES.map((name) => [name, row?.[name] ?? null])) as Record<
+    ThresholdName,
+    number | null
+  >;
+  const values = Object.fromEntries(THRESHOLD_NAMES.map((name) => [name, set[name] ?? defaults[name]])) as Record<
+    ThresholdName,
+    number
+  >;
   return { connectionId, values, set, defaults };
 }

@@ -85,7 +85,8 @@ export type NoticeTargetSummary = {
 };
 
 /** Adding a notice target: its Standard Webhooks secret, shown this once; a refusal names the field at fault. */
-export type NoticeTargetSecretResult = { ok: true; id: string; name: string; secret: string } | { ok: false; error: string; field?: "name" | "url" };
+export type NoticeTargetSecretResult =
+  { ok: true; id: string; name: string; secret: string } | { ok: false; error: string; field?: "name" | "url" };
 
 /** A test notice: what the target answered, in words. */
 export type TestNoticeResult = { ok: true; outcome: string } | { ok: false; error: string };

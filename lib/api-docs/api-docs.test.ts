@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
+
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
+
 import { openApiDocument } from "./api-docs";
 
 const root = path.resolve(__dirname, "../..");
@@ -15,7 +17,14 @@ const CATCH_ALL: Record<string, string> = { "/api/webhooks/[[...path]]": "/api/w
 function exportedMethods(source: string): string[] {
   const names = [...source.matchAll(/export\s+(?:async\s+)?(?:function|const)\s+([A-Z]+)\b/g)].map((m) => m[1]!);
   for (const list of source.matchAll(/export\s*\{([^}]*)\}/g)) {
-    names.push(...list[1]!.split(",").map((part) => part.trim().split(/\s+as\s+/).pop()!));
+    names.push(
+      ...list[1]!.split(",").map((part) =>
+        part
+          .trim()
+          .split(/\s+as\s+/)
+          .pop()!,
+      ),
+    );
   }
   return names.filter((name) => METHODS.includes(name));
 }
@@ -30,10 +39,14 @@ function routeFiles(): Array<{ path: string; methods: string[] }> {
     .filter((route) => !UNDESCRIBED.includes(route))
     .map((route) => {
       if (route.includes("[...") || route.includes("[[...")) {
-        if (!CATCH_ALL[route]) throw new Error(`${route}: a catch-all route; name the path the document gives it in CATCH_ALL`);
+        if (!CATCH_ALL[route])
+          throw new Error(`${route}: a catch-all route; name the path the document gives it in CATCH_ALL`);
       }
       const documented = CATCH_ALL[route] ?? route.replace(/\[([^\]]+)\]/g, "{$1}");
-      return { path: documented, methods: exportedMethods(fs.readFileSync(path.join(root, "app", route, "route.ts"), "utf8")).sort() };
+      return {
+        path: documented,
+        methods: exportedMethods(fs.readFileSync(path.join(root, "app", route, "route.ts"), "utf8")).sort(),
+      };
     });
 }
 
@@ -45,7 +58,9 @@ const documentedMethods = (item: object) =>
 
 describe("the OpenAPI document", () => {
   it("validates as OpenAPI 3.1", async () => {
-    const result = await new Validator().validate(structuredClone(openApiDocument()) as unknown as Record<string, unknown>);
+    const result = await new Validator().validate(
+      structuredClone(openApiDocument()) as unknown as Record<string, unknown>,
+    );
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
   });
@@ -54,32 +69,41 @@ describe("the OpenAPI document", () => {
     const document = openApiDocument();
     const routes = routeFiles();
     expect(routes.length).toBeGreaterThan(5);
-    const described = Object.fromEntries(Object.entries(document.paths ?? {}).map(([p, item]) => [p, documentedMethods(item)]));
+    const described = Object.fromEntries(
+      Object.entries(document.paths ?? {}).map(([p, item]) => [p, documentedMethods(item)]),
+    );
     expect(described).toEqual(Object.fromEntries(routes.map((route) => [route.path, route.methods])));
   });
 
   it("reads the methods a route file exports in each of its forms", () => {
-    expect(exportedMethods("export const GET = f;\nexport async function POST() {}\nexport function PUT() {}\nexport { handler as PATCH, DELETE };\nexport const dynamic = 1;")).toEqual([
-      "GET",
-      "POST",
-      "PUT",
-      "PATCH",
-      "DELETE",
-    ]);
+    expect(
+      exportedMethods(
+        "export const GET = f;\nexport async function POST() {}\nexport function PUT() {}\nexport { handler as PATCH, DELETE };\nexport const dynamic = 1;",
+      ),
+    ).toEqual(["GET", "POST", "PUT", "PATCH", "DELETE"]);
   });
 
   it("says how each operation is reached: a role's both ways in and its statuses, or no sign-in; and every status its body", () => {
     for (const [route, item] of Object.entries(openApiDocument().paths ?? {})) {
-      for (const [method, operation] of Object.entries(item as Record<string, { security?: object[]; responses: Record<string, { content?: object }>; "x-required-role"?: string }>)) {
+      for (const [method, operation] of Object.entries(
+        item as Record<
+          string,
+          { security?: object[]; responses: Record<string, { content?: object }>; "x-required-role"?: string }
+        >,
+      )) {
         // A route with a role takes a session or a token; one with none (the receiver, health) says so with `security: []`.
         expect(operation.security, `${method} ${route}`).toBeDefined();
-        for (const scheme of operation.security!.flatMap(Object.keys)) expect(["bearerAuth", "sessionCookie"]).toContain(scheme);
+        for (const scheme of operation.security!.flatMap(Object.keys))
+          expect(["bearerAuth", "sessionCookie"]).toContain(scheme);
         if (operation["x-required-role"]) {
           expect(["support", "admin"], `${method} ${route}`).toContain(operation["x-required-role"]);
           expect(operation.security, `${method} ${route}`).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
-          expect(Object.keys(operation.responses), `${method} ${route}`).toEqual(expect.arrayContaining(["200", "401", "403", "429", "503"]));
+          expect(Object.keys(operation.responses), `${method} ${route}`).toEqual(
+            expect.arrayContaining(["200", "401", "403", "429", "503"]),
+          );
         }
-        for (const [status, response] of Object.entries(operation.responses)) expect(response.content, `${method} ${route} ${status}`).toBeDefined();
+        for (const [status, response] of Object.entries(operation.responses))
+          expect(response.content, `${method} ${route} ${status}`).toBeDefined();
       }
     }
   });

@@ -1,6 +1,9 @@
 import "server-only";
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
+
+import { OpenApiGeneratorV31, OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
+
 import { authenticatorExpiredDataSchema } from "@/lib/webhooks/schemas";
+
 import { describeRoutes } from "./routes";
 
 /**
@@ -49,11 +52,14 @@ function build(): OpenApiDocument {
     type: "apiKey",
     in: "cookie",
     name: "next-auth.session-token",
-    description: "A browser's signed-in session (`__Secure-next-auth.session-token` when the console is served over https).",
+    description:
+      "A browser's signed-in session (`__Secure-next-auth.session-token` when the console is served over https).",
   });
   describeRoutes(registry);
   // The data of the one event type the console reads: named beside the envelope it arrives in.
-  const components = [{ type: "schema" as const, schema: authenticatorExpiredDataSchema.meta({ id: "AuthenticatorExpiredData" }) }];
+  const components = [
+    { type: "schema" as const, schema: authenticatorExpiredDataSchema.meta({ id: "AuthenticatorExpiredData" }) },
+  ];
 
   const document = new OpenApiGeneratorV31([...registry.definitions, ...components]).generateDocument({
     openapi: "3.1.0",
@@ -67,7 +73,8 @@ function build(): OpenApiDocument {
   });
   for (const item of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(item)) {
-      for (const parameter of (operation as { parameters?: Array<{ in: string; name: string; description?: string }> }).parameters ?? []) {
+      for (const parameter of (operation as { parameters?: Array<{ in: string; name: string; description?: string }> })
+        .parameters ?? []) {
         if (parameter.in === "query") parameter.description ??= PARAMETER_TEXT[parameter.name];
       }
     }

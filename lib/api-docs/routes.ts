@@ -1,11 +1,20 @@
 import "server-only";
+
 import type { OpenAPIRegistry, ResponseConfig, RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
+
 import { alertFiltersSchema } from "@/lib/alerts/schemas";
 import { replayIdSchema } from "@/lib/destinations/schemas";
 import { DELIVERED_FORWARDS_STAY } from "@/lib/erasure/constants";
 import { endUserErasureQuerySchema, endUserPathSchema } from "@/lib/erasure/schemas";
-import { eventFiltersSchema, eventIdParamSchema, exportFormatSchema, rejectionFiltersSchema, webhookEnvelopeSchema } from "@/lib/webhooks/schemas";
+import {
+  eventFiltersSchema,
+  eventIdParamSchema,
+  exportFormatSchema,
+  rejectionFiltersSchema,
+  webhookEnvelopeSchema,
+} from "@/lib/webhooks/schemas";
+
 import * as bodies from "./responses";
 
 /**
@@ -17,23 +26,39 @@ import * as bodies from "./responses";
 type Role = "support" | "admin";
 
 const json = (schema: z.ZodType) => ({ "application/json": { schema } });
-const error = (description: string, headers?: ResponseConfig["headers"]): ResponseConfig => ({ description, headers, content: json(bodies.apiErrorSchema) });
+const error = (description: string, headers?: ResponseConfig["headers"]): ResponseConfig => ({
+  description,
+  headers,
+  content: json(bodies.apiErrorSchema),
+});
 const ok = (description: string, schema: z.ZodType): ResponseConfig => ({ description, content: json(schema) });
 
-const retryAfter = { "Retry-After": { description: "Seconds to wait before the next try.", schema: { type: "integer" as const } } };
+const retryAfter = {
+  "Retry-After": { description: "Seconds to wait before the next try.", schema: { type: "integer" as const } },
+};
 
 /** What every signed-in route may answer besides its own 200, 400 and 404. */
 const signedInErrors = (role: Role): Record<number, ResponseConfig> => ({
-  401: error("Neither a session nor a valid bearer token (unknown, revoked, expired, or its user disabled or below its role), after a second for a bearer token: `unauthorized`."),
-  403: error(`The session's or token's role is below ${role === "admin" ? "admin" : "the route's"}, or the token lacks the api scope: \`forbidden\`.`),
-  429: error("Too many bad bearer tokens (matching none) from this address; a working token is never refused: `too_many_requests`.", retryAfter),
+  401: error(
+    "Neither a session nor a valid bearer token (unknown, revoked, expired, or its user disabled or below its role), after a second for a bearer token: `unauthorized`.",
+  ),
+  403: error(
+    `The session's or token's role is below ${role === "admin" ? "admin" : "the route's"}, or the token lacks the api scope: \`forbidden\`.`,
+  ),
+  429: error(
+    "Too many bad bearer tokens (matching none) from this address; a working token is never refused: `too_many_requests`.",
+    retryAfter,
+  ),
   503: error("The database did not answer, so the session or token could not be checked: `unavailable`."),
 });
 const badRequest = error("A parameter did not parse; `errorDescription` names it: `invalid_request`.");
 
 /** A route for signed-in users and tokens: the role it needs, said in its description and as `x-required-role`. */
 function signedIn(registry: OpenAPIRegistry, role: Role, route: Omit<RouteConfig, "security">) {
-  const who = role === "admin" ? "Needs the admin role (session or token)." : "Needs the support role: any signed-in user or api token; support sees email and phone masked.";
+  const who =
+    role === "admin"
+      ? "Needs the admin role (session or token)."
+      : "Needs the support role: any signed-in user or api token; support sees email and phone masked.";
   registry.registerPath({
     ...route,
     description: `${route.description ?? ""}\n\n${who}`.trim(),
@@ -43,20 +68,53 @@ function signedIn(registry: OpenAPIRegistry, role: Role, route: Omit<RouteConfig
   });
 }
 
-const eventId = z.object({ id: eventIdParamSchema.meta({ description: "The event's `id` in the log (a list's `events[].id`), not the service's event id." }) });
-const streamed = (what: string) => ({
-  "text/csv": { schema: { type: "string" as const, description: `${what} as CSV: a header line, then one line a row (cells that would start a formula are prefixed with ').` } },
-  "application/x-ndjson": { schema: { type: "string" as const, description: `${what} as newline-delimited JSON: one object a line.` } },
+const eventId = z.object({
+  id: eventIdParamSchema.meta({
+    description: "The event's `id` in the log (a list's `events[].id`), not the service's event id.",
+  }),
 });
-const attachment = { "Content-Disposition": { description: "attachment; filename=\"….csv\" or \"….ndjson\"", schema: { type: "string" as const } } };
+const streamed = (what: string) => ({
+  "text/csv": {
+    schema: {
+      type: "string" as const,
+      description: `${what} as CSV: a header line, then one line a row (cells that would start a formula are prefixed with ').`,
+    },
+  },
+  "application/x-ndjson": {
+    schema: { type: "string" as const, description: `${what} as newline-delimited JSON: one object a line.` },
+  },
+});
+const attachment = {
+  "Content-Disposition": {
+    description: 'attachment; filename="….csv" or "….ndjson"',
+    schema: { type: "string" as const },
+  },
+};
 
 /** A list for support and admins: its filters in the query (a bad one is a 400), one page as JSON. */
-function describeList(registry: OpenAPIRegistry, [path, tag, summary, query, description, body]: [string, string, string, z.ZodObject, string, z.ZodType]) {
-  signedIn(registry, "support", { method: "get", path, tags: [tag], summary, request: { query }, responses: { 200: ok(description, body), 400: badRequest } });
+function describeList(
+  registry: OpenAPIRegistry,
+  [path, tag, summary, query, description, body]: [string, string, string, z.ZodObject, string, z.ZodType],
+) {
+  signedIn(registry, "support", {
+    method: "get",
+    path,
+    tags: [tag],
+    summary,
+    request: { query },
+    responses: { 200: ok(description, body), 400: badRequest },
+  });
 }
 
 function describeLog(registry: OpenAPIRegistry) {
-  describeList(registry, ["/api/webhook-events", "Webhook log", "One page of received events, newest first", eventFiltersSchema, "A page of events and the cursors of the pages beside it.", bodies.eventPageSchema]);
+  describeList(registry, [
+    "/api/webhook-events",
+    "Webhook log",
+    "One page of received events, newest first",
+    eventFiltersSchema,
+    "A page of events and the cursors of the pages beside it.",
+    bodies.eventPageSchema,
+  ]);
   signedIn(registry, "support", {
     method: "get",
     path: "/api/webhook-events/export",
@@ -64,7 +122,10 @@ function describeLog(registry: OpenAPIRegistry) {
     summary: "Every event the filters select, streamed as CSV or NDJSON",
     description: "The list's filters without `limit`: the whole filtered set, read as the client pulls it.",
     request: { query: eventFiltersSchema.omit({ limit: true }).extend({ format: exportFormatSchema.default("csv") }) },
-    responses: { 200: { description: "The events, streamed.", headers: attachment, content: streamed("The events") }, 400: badRequest },
+    responses: {
+      200: { description: "The events, streamed.", headers: attachment, content: streamed("The events") },
+      400: badRequest,
+    },
   });
   // An event's detail and its forwards: the same path id, read the same way, and the same 400 and 404.
   const byEventId = ([path, tag, summary, description, body]: [string, string, string, string, z.ZodType]) =>
@@ -76,7 +137,13 @@ function describeLog(registry: OpenAPIRegistry) {
       request: { params: eventId },
       responses: { 200: ok(description, body), 400: badRequest, 404: error("No event has this id: `not_found`.") },
     });
-  byEventId(["/api/webhook-events/{id}", "Webhook log", "One event, with its raw body", "The event.", bodies.webhookEventDetailSchema]);
+  byEventId([
+    "/api/webhook-events/{id}",
+    "Webhook log",
+    "One event, with its raw body",
+    "The event.",
+    bodies.webhookEventDetailSchema,
+  ]);
   byEventId([
     "/api/webhook-events/{id}/forwards",
     "Forwarding",
@@ -89,10 +156,15 @@ function describeLog(registry: OpenAPIRegistry) {
     path: "/api/webhook-rejections",
     tags: ["Webhook log"],
     summary: "Deliveries the receiver refused, newest first; with format, all of them streamed",
-    description: "Without `format`: one page as JSON. With `format=csv` or `format=ndjson`: the whole filtered set, streamed (`limit` is then ignored).",
+    description:
+      "Without `format`: one page as JSON. With `format=csv` or `format=ndjson`: the whole filtered set, streamed (`limit` is then ignored).",
     request: { query: rejectionFiltersSchema.extend({ format: exportFormatSchema.optional() }) },
     responses: {
-      200: { description: "A page of refusals, or (with format) all of them.", headers: attachment, content: { ...json(bodies.rejectionPageSchema), ...streamed("The refusals") } },
+      200: {
+        description: "A page of refusals, or (with format) all of them.",
+        headers: attachment,
+        content: { ...json(bodies.rejectionPageSchema), ...streamed("The refusals") },
+      },
       400: badRequest,
     },
   });
@@ -104,10 +176,26 @@ function describeForwardingAndAlerts(registry: OpenAPIRegistry) {
     path: "/api/replays/{id}",
     tags: ["Forwarding"],
     summary: "A replay's progress",
-    request: { params: z.object({ id: replayIdSchema.shape.replayId.meta({ description: "The replay's id, as starting it on the log's page answered." }) }) },
-    responses: { 200: ok("How far the replay has gone.", bodies.replayProgressSchema), 404: error("No replay has this id: `not_found`.") },
+    request: {
+      params: z.object({
+        id: replayIdSchema.shape.replayId.meta({
+          description: "The replay's id, as starting it on the log's page answered.",
+        }),
+      }),
+    },
+    responses: {
+      200: ok("How far the replay has gone.", bodies.replayProgressSchema),
+      404: error("No replay has this id: `not_found`."),
+    },
   });
-  describeList(registry, ["/api/alerts", "Alerts", "The alerts the filters select, open ones first", alertFiltersSchema, "The alerts, how many match, and when the evaluator last ran.", bodies.alertPageSchema]);
+  describeList(registry, [
+    "/api/alerts",
+    "Alerts",
+    "The alerts the filters select, open ones first",
+    alertFiltersSchema,
+    "The alerts, how many match, and when the evaluator last ran.",
+    bodies.alertPageSchema,
+  ]);
 }
 
 function describeErasure(registry: OpenAPIRegistry) {
@@ -124,9 +212,15 @@ function describeErasure(registry: OpenAPIRegistry) {
       "The audit log records it as `end_user.erased` with a keyed hash of the id (`userIdHash`), never the id. Asking again is harmless: " +
       `it finds nothing and records a second erasure under the same hash. ${DELIVERED_FORWARDS_STAY}`,
     request: {
-      params: z.object({ userId: endUserPathSchema.shape.userId.meta({ description: "The user's id as the tenant's application sends it (percent-encoded in the path)." }) }),
+      params: z.object({
+        userId: endUserPathSchema.shape.userId.meta({
+          description: "The user's id as the tenant's application sends it (percent-encoded in the path).",
+        }),
+      }),
       query: endUserErasureQuerySchema.extend({
-        connectionId: endUserErasureQuerySchema.shape.connectionId.meta({ description: "Only this connection's data of the user; without it, every connection's." }),
+        connectionId: endUserErasureQuerySchema.shape.connectionId.meta({
+          description: "Only this connection's data of the user; without it, every connection's.",
+        }),
       }),
     },
     responses: {
@@ -154,7 +248,8 @@ function describeReceiver(registry: OpenAPIRegistry) {
       params: token,
       headers: z.object({
         "x-signature-v2": z.string().optional().meta({
-          description: "`t=<unix seconds>,v2=<base64 HMAC-SHA256 of t.body>[,v2=…]`, keyed with the connection's server API secret key. Required when the connection has server keys; 5 minutes' tolerance.",
+          description:
+            "`t=<unix seconds>,v2=<base64 HMAC-SHA256 of t.body>[,v2=…]`, keyed with the connection's server API secret key. Required when the connection has server keys; 5 minutes' tolerance.",
         }),
       }),
       body: { required: true, content: json(webhookEnvelopeSchema.meta({ id: "WebhookEnvelope" })) },
@@ -177,7 +272,11 @@ function describeReceiver(registry: OpenAPIRegistry) {
       summary: `${method.toUpperCase()} is not allowed on a webhook URL`,
       security: [],
       request: { params: token },
-      responses: { 405: error("A webhook URL accepts POST only: `method_not_allowed`.", { Allow: { description: "POST", schema: { type: "string" } } }) },
+      responses: {
+        405: error("A webhook URL accepts POST only: `method_not_allowed`.", {
+          Allow: { description: "POST", schema: { type: "string" } },
+        }),
+      },
     });
   }
 }
@@ -190,7 +289,10 @@ function describeService(registry: OpenAPIRegistry) {
     summary: "Liveness and readiness",
     description: "200 when the database answers, 503 when it does not.",
     security: [],
-    responses: { 200: ok("Up, with a database.", bodies.healthSchema), 503: ok("The database does not answer.", bodies.healthSchema) },
+    responses: {
+      200: ok("Up, with a database.", bodies.healthSchema),
+      503: ok("The database does not answer.", bodies.healthSchema),
+    },
   });
   registry.registerPath({
     method: "get",
@@ -199,7 +301,12 @@ function describeService(registry: OpenAPIRegistry) {
     summary: "This document",
     description: "It holds no data, so it needs no sign-in.",
     security: [],
-    responses: { 200: { description: "The OpenAPI 3.1 document.", content: { "application/json": { schema: { type: "object" } } } } },
+    responses: {
+      200: {
+        description: "The OpenAPI 3.1 document.",
+        content: { "application/json": { schema: { type: "object" } } },
+      },
+    },
   });
   registry.registerPath({
     method: "get",
@@ -212,10 +319,16 @@ function describeService(registry: OpenAPIRegistry) {
     security: [{ bearerAuth: [] }],
     "x-required-scope": "metrics",
     responses: {
-      200: { description: "The metrics, in Prometheus' text format 0.0.4.", content: { "text/plain": { schema: { type: "string" } } } },
+      200: {
+        description: "The metrics, in Prometheus' text format 0.0.4.",
+        content: { "text/plain": { schema: { type: "string" } } },
+      },
       401: error("No token, or not one for metrics: `unauthorized`."),
       403: error("An API token without the `metrics` scope: `forbidden`."),
-      429: error("Too many bad bearer tokens (matching none) from this address; a working token is never refused: `too_many_requests`.", retryAfter),
+      429: error(
+        "Too many bad bearer tokens (matching none) from this address; a working token is never refused: `too_many_requests`.",
+        retryAfter,
+      ),
     },
   });
 }

@@ -1,9 +1,12 @@
 import "server-only";
+
 import { and, desc, eq, gte, ilike, isNotNull, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
+
 import { getDb, type Executor, type Transaction } from "@/lib/db";
 import { containsAny, escapeLike } from "@/lib/db/like";
 import { auditLog } from "@/lib/db/schema";
+
 import type { AuditFilter } from "./schemas";
 import type { AuditEntryPage, AuditRepeats } from "./types";
 
@@ -54,7 +57,9 @@ const repeatsSchema = z.object({ count: z.number().int().positive(), lastAt: z.s
  * repeat's. A lock on that key within `tx` keeps two at once to one record.
  */
 export async function recordRepeatedAudit(
-  record: Pick<AuditRecord, "action" | "outcome" | "target" | "details"> & { actor: { id: null; email: string | null } },
+  record: Pick<AuditRecord, "action" | "outcome" | "target" | "details"> & {
+    actor: { id: null; email: string | null };
+  },
   window: { ms: number; now: Date },
   tx: Transaction,
 ): Promise<void> {
@@ -99,7 +104,8 @@ export async function recordRepeatedAudit(
 function redactDetails(value: unknown, redact: (text: string) => string): unknown {
   if (typeof value === "string") return redact(value);
   if (Array.isArray(value)) return value.map((item) => redactDetails(item, redact));
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactDetails(item, redact)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactDetails(item, redact)]));
   return value;
 }
 
@@ -118,8 +124,14 @@ export async function auditRedactions(executor: Executor, { values, connectionId
     .from(auditLog)
     .where(and(scope, sql`(${holds(sql`${auditLog.target}`)} or ${holds(sql`${auditLog.details}::text`)})`));
   return rows
-    .map((row) => ({ row, target: row.target === null ? null : redact(row.target), details: redactDetails(row.details, redact) }))
-    .filter(({ row, target, details }) => target !== row.target || JSON.stringify(details) !== JSON.stringify(row.details))
+    .map((row) => ({
+      row,
+      target: row.target === null ? null : redact(row.target),
+      details: redactDetails(row.details, redact),
+    }))
+    .filter(
+      ({ row, target, details }) => target !== row.target || JSON.stringify(details) !== JSON.stringify(row.details),
+    )
     .map(({ row, target, details }) => ({ id: row.id, target, details }));
 }
 
@@ -130,7 +142,8 @@ export async function auditRedactions(executor: Executor, { values, connectionId
  */
 export async function redactAuditRecords(tx: Transaction, redaction: Redaction): Promise<number> {
   const redactions = await auditRedactions(tx, redaction);
-  for (const { id, target, details } of redactions) await tx.update(auditLog).set({ target, details }).where(eq(auditLog.id, id));
+  for (const { id, target, details } of redactions)
+    await tx.update(auditLog).set({ target, details }).where(eq(auditLog.id, id));
   return redactions.length;
 }
 

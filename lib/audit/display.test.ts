@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { describeAuditOutcome, shortRequestId } from "./display";
 
 describe("describeAuditOutcome", () => {
@@ -9,7 +10,9 @@ describe("describeAuditOutcome", () => {
       expect(shown.text).not.toContain("404");
       expect(shown.title).toContain("HTTP 404");
     }
-    expect(describeAuditOutcome({ action: "connection.created", outcome: "success", httpStatus: 200 }).text).toBe("success · key verified");
+    expect(describeAuditOutcome({ action: "connection.created", outcome: "success", httpStatus: 200 }).text).toBe(
+      "success · key verified",
+    );
   });
 
   it("says when a key was saved without a working check", () => {
@@ -23,7 +26,9 @@ describe("describeAuditOutcome", () => {
       text: "failure · HTTP 404",
       title: "HTTP status of the service call behind this change.",
     });
-    expect(describeAuditOutcome({ action: "email_otp.deleted", outcome: "success", httpStatus: 200 }).text).toBe("success · HTTP 200");
+    expect(describeAuditOutcome({ action: "email_otp.deleted", outcome: "success", httpStatus: 200 }).text).toBe(
+      "success · HTTP 200",
+    );
   });
 
   it("says a test event's status is the receiver's answer", () => {
@@ -35,15 +40,27 @@ describe("describeAuditOutcome", () => {
 
   it("counts the attempts of a record that stands for many, with the last one's time in the tooltip", () => {
     const repeats = { count: 37, lastAt: "2031-04-01T10:14:59.000Z" };
-    expect(describeAuditOutcome({ action: "sign_in.throttled", outcome: "denied", httpStatus: null, repeats })).toEqual({
-      text: "denied · 37 attempts",
-      title: "37 attempts, the first at the time shown, the last at 2031-04-01 10:14:59 UTC: repeats within 15 minutes share one record.",
-    });
-    expect(describeAuditOutcome({ action: "sign_in.throttled", outcome: "denied", httpStatus: null, repeats: { ...repeats, count: 1 } })).toEqual({ text: "denied" });
+    expect(describeAuditOutcome({ action: "sign_in.throttled", outcome: "denied", httpStatus: null, repeats })).toEqual(
+      {
+        text: "denied · 37 attempts",
+        title:
+          "37 attempts, the first at the time shown, the last at 2031-04-01 10:14:59 UTC: repeats within 15 minutes share one record.",
+      },
+    );
+    expect(
+      describeAuditOutcome({
+        action: "sign_in.throttled",
+        outcome: "denied",
+        httpStatus: null,
+        repeats: { ...repeats, count: 1 },
+      }),
+    ).toEqual({ text: "denied" });
   });
 
   it("shows only the outcome when no service call was made", () => {
-    expect(describeAuditOutcome({ action: "connection.deleted", outcome: "success", httpStatus: null })).toEqual({ text: "success" });
+    expect(describeAuditOutcome({ action: "connection.deleted", outcome: "success", httpStatus: null })).toEqual({
+      text: "success",
+    });
   });
 });
 

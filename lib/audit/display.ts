@@ -10,7 +10,9 @@ const keyAccepted = new Set([200, 404]);
 
 export type AuditOutcomeText = { text: string; title?: string };
 
-export function describeAuditOutcome(entry: Pick<AuditEntry, "action" | "outcome" | "httpStatus"> & Partial<Pick<AuditEntry, "repeats">>): AuditOutcomeText {
+export function describeAuditOutcome(
+  entry: Pick<AuditEntry, "action" | "outcome" | "httpStatus"> & Partial<Pick<AuditEntry, "repeats">>,
+): AuditOutcomeText {
   const { action, outcome, httpStatus, repeats } = entry;
   // A record that stands for many (refused sign-ins, counted per 15 minutes): its time is the first one's.
   if (repeats) {
@@ -34,7 +36,10 @@ export function describeAuditOutcome(entry: Pick<AuditEntry, "action" | "outcome
         };
   }
   if (action === "webhook.test_sent") {
-    return { text: `${outcome} · HTTP ${httpStatus}`, title: "HTTP status the receiver answered the console's test event." };
+    return {
+      text: `${outcome} · HTTP ${httpStatus}`,
+      title: "HTTP status the receiver answered the console's test event.",
+    };
   }
   return { text: `${outcome} · HTTP ${httpStatus}`, title: "HTTP status of the service call behind this change." };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { auditFilterQuery, auditFilterSchema, parseAuditSearch } from "./schemas";
 
 describe("auditFilterQuery", () => {
@@ -14,7 +15,11 @@ describe("auditFilterQuery", () => {
 
 describe("parseAuditSearch", () => {
   it("takes the first of repeated parameters, drops bad ones, and keeps the times as typed", () => {
-    const { filter, typedTimes } = parseAuditSearch({ action: ["email_otp.deleted", "x"], connectionId: "not-a-uuid", from: "2025-01-02T03:04" });
+    const { filter, typedTimes } = parseAuditSearch({
+      action: ["email_otp.deleted", "x"],
+      connectionId: "not-a-uuid",
+      from: "2025-01-02T03:04",
+    });
     expect(filter).toEqual({ action: "email_otp.deleted", from: "2025-01-02T03:04:00Z" });
     expect(typedTimes).toEqual({ from: "2025-01-02T03:04", to: undefined });
   });

@@ -4,13 +4,28 @@ import { z } from "zod";
 
 /** `<input type="datetime-local">` sends no zone; the page labels it UTC, so read it as UTC. */
 const utcTime = z.preprocess(
-  (v) => (typeof v === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/.test(v) ? `${v}${v.length === 16 ? ":00" : ""}Z` : v || undefined),
+  (v) =>
+    typeof v === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/.test(v)
+      ? `${v}${v.length === 16 ? ":00" : ""}Z`
+      : v || undefined,
   z.iso.datetime({ offset: true }).optional(),
 );
 
 export const auditFilterSchema = z.object({
-  actor: z.string().trim().max(320).optional().transform((v) => v || undefined).catch(undefined),
-  action: z.string().trim().max(100).optional().transform((v) => v || undefined).catch(undefined),
+  actor: z
+    .string()
+    .trim()
+    .max(320)
+    .optional()
+    .transform((v) => v || undefined)
+    .catch(undefined),
+  action: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .transform((v) => v || undefined)
+    .catch(undefined),
   connectionId: z.uuid().optional().catch(undefined),
   from: utcTime.catch(undefined),
   to: utcTime.catch(undefined),
@@ -26,7 +41,9 @@ export function parseAuditSearch(search: Record<string, string | string[] | unde
   filter: AuditFilter;
   typedTimes: { from?: string; to?: string };
 } {
-  const first = Object.fromEntries(Object.entries(search).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]));
+  const first = Object.fromEntries(
+    Object.entries(search).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]),
+  );
   return { filter: auditFilterSchema.parse(first), typedTimes: { from: first.from, to: first.to } };
 }
 

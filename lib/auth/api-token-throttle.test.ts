@@ -1,5 +1,6 @@
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import type { Database } from "@/lib/db";
 import { auditLog, consoleUsers, loginAttempts } from "@/lib/db/schema";
 import { apiTokenGuesses } from "@/lib/db/tokens-schema";
@@ -8,6 +9,7 @@ import { unlockMember } from "@/lib/team/team";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { createApiToken, revokeApiTokenByName } from "@/lib/tokens/tokens";
 import { handleListEvents } from "@/lib/webhooks/api";
+
 import { GUESS_MAX_PER_ADDRESS } from "./api-token-throttle";
 import { REFUSED_ANSWER_DELAY_MS } from "./api-tokens";
 import { attemptSignIn } from "./sign-in";
@@ -33,10 +35,17 @@ function trustProxies(hops: 0 | 1) {
 }
 
 const list = (secret: string, address: string) =>
-  handleListEvents(new Request("http://console.test/api/webhook-events", { headers: { authorization: `Bearer ${secret}`, "x-forwarded-for": address } }));
+  handleListEvents(
+    new Request("http://console.test/api/webhook-events", {
+      headers: { authorization: `Bearer ${secret}`, "x-forwarded-for": address },
+    }),
+  );
 
 /** Bearer values sent at once, each from `addressOf(i)`, with how long the slowest answer took. */
-async function sendAll(secrets: string[], addressOf: (i: number) => string): Promise<{ statuses: number[]; ms: number }> {
+async function sendAll(
+  secrets: string[],
+  addressOf: (i: number) => string,
+): Promise<{ statuses: number[]; ms: number }> {
   const started = performance.now();
   const statuses = (await Promise.all(secrets.map((secret, i) => list(secret, addressOf(i))))).map((r) => r.status);
   return { statuses, ms: performance.now() - started };
@@ -45,12 +54,16 @@ async function sendAll(secrets: string[], addressOf: (i: number) => string): Pro
 const guesses = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `tcapi_${tag}${i}`);
 
 async function newToken(name: string): Promise<string> {
-  const created = await createApiToken({ actor: { id: null, email: "cli" }, user: null }, { name, role: "support", scopes: ["api"] });
+  const created = await createApiToken(
+    { actor: { id: null, email: "cli" }, user: null },
+    { name, role: "support", scopes: ["api"] },
+  );
   if (!created.ok) throw new Error(created.error);
   return created.secret;
 }
 
-const guessRows = async (address: string) => (await db.select({ n: count() }).from(apiTokenGuesses).where(eq(apiTokenGuesses.address, address)))[0]!.n;
+const guessRows = async (address: string) =>
+  (await db.select({ n: count() }).from(apiTokenGuesses).where(eq(apiTokenGuesses.address, address)))[0]!.n;
 const signIn = (email: string, password: string, address: string) => attemptSignIn({ email, password }, address);
 
 describe.each([
@@ -69,7 +82,9 @@ describe.each([
     expect(await signIn("support@example.com", PASSWORD, addressOf(0))).toMatchObject({ ok: true });
     expect(await signIn("admin@example.com", PASSWORD, addressOf(29))).toMatchObject({ ok: true });
     // Guesses never count as failed sign-ins.
-    expect(await db.select({ n: count() }).from(loginAttempts).where(eq(loginAttempts.succeeded, false))).toEqual([{ n: 0 }]);
+    expect(await db.select({ n: count() }).from(loginAttempts).where(eq(loginAttempts.succeeded, false))).toEqual([
+      { n: 0 },
+    ]);
   });
 });
 
@@ -82,11 +97,19 @@ describe("the guess limit", () => {
     const refused = await list("tcapi_one-more", guesser);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(800);
-    expect(await refused.json()).toEqual({ error: "too_many_requests", errorDescription: "Too many bad tokens from this address. Try again later." });
+    expect(await refused.json()).toEqual({
+      error: "too_many_requests",
+      errorDescription: "Too many bad tokens from this address. Try again later.",
+    });
     const more = await sendAll(guesses(20, "more"), () => guesser);
     expect(more.statuses).toEqual(Array(20).fill(429));
     expect(await guessRows(guesser)).toBe(GUESS_MAX_PER_ADDRESS);
-    expect(await db.select({ n: count() }).from(auditLog).where(and(eq(auditLog.action, "api_token.guesses_throttled"), eq(auditLog.target, guesser)))).toEqual([{ n: 1 }]);
+    expect(
+      await db
+        .select({ n: count() })
+        .from(auditLog)
+        .where(and(eq(auditLog.action, "api_token.guesses_throttled"), eq(auditLog.target, guesser))),
+    ).toEqual([{ n: 1 }]);
   });
 
   it("holds under 50 parallel guesses: at most the limit is recorded", async () => {
@@ -115,7 +138,10 @@ it("an admin's unlock lets a user locked out by failed passwords sign in again a
   for (let i = 0; i < PAIR_MAX_FAILURES; i++) await signIn("support@example.com", "wrong-password-here", "203.0.113.9");
   expect(await signIn("support@example.com", PASSWORD, "203.0.113.9")).toMatchObject({ ok: false });
   const actor = { id: admin.id, email: admin.email };
-  const [support] = await db.select({ id: consoleUsers.id }).from(consoleUsers).where(eq(consoleUsers.email, "support@example.com"));
+  const [support] = await db
+    .select({ id: consoleUsers.id })
+    .from(consoleUsers)
+    .where(eq(consoleUsers.email, "support@example.com"));
   expect(await unlockMember(actor, { userId: support!.id })).toEqual({ ok: true });
   expect(await signIn("support@example.com", PASSWORD, "203.0.113.9")).toMatchObject({ ok: true });
 });

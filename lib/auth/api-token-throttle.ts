@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, desc, eq, gt, lt, sql } from "drizzle-orm";
+
 import { recordRepeatedAudit } from "@/lib/audit/audit";
 import { getDb } from "@/lib/db";
 import { apiTokenGuesses } from "@/lib/db/tokens-schema";
@@ -56,7 +58,12 @@ export async function recordGuess(address: string, now: Date): Promise<Date | nu
       .select({ at: apiTokenGuesses.guessedAt })
       .from(apiTokenGuesses)
       // No upper bound at `now`: a guess that took the lock after a later one must still count it.
-      .where(and(eq(apiTokenGuesses.address, address), gt(apiTokenGuesses.guessedAt, new Date(now.getTime() - GUESS_WINDOW_MS))))
+      .where(
+        and(
+          eq(apiTokenGuesses.address, address),
+          gt(apiTokenGuesses.guessedAt, new Date(now.getTime() - GUESS_WINDOW_MS)),
+        ),
+      )
       .orderBy(desc(apiTokenGuesses.guessedAt))
       .limit(GUESS_MAX_PER_ADDRESS);
     if (recent.length < GUESS_MAX_PER_ADDRESS) {

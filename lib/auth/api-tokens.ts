@@ -1,7 +1,10 @@
 import "server-only";
+
 import { createHash, randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+
 import { and, eq, inArray, isNull } from "drizzle-orm";
+
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getDb, type Executor } from "@/lib/db";
 import { consoleUsers } from "@/lib/db/schema";
@@ -10,6 +13,7 @@ import { env } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
 import { countTokenCheck, type TokenCheckOutcome } from "@/lib/metrics/metrics";
+
 import { API_TOKEN_PREFIX, type ApiTokenScope, type ApiTokenStatus } from "./api-token-format";
 import { recordGuess, refusedUntil } from "./api-token-throttle";
 import { clientAddress } from "./client-ip";
@@ -35,7 +39,13 @@ export function hashApiTokenSecret(secret: string): string {
 /** Whom a valid token acts as, in the shape of a session's user; `role` is the token's own. */
 export type TokenCaller = { id: string; email: string; name: string; role: Role };
 
-export type TokenRefusal = { ok: false; status: 401 | 403 | 429 | 503; error: string; errorDescription: string; retryAfterSeconds?: number };
+export type TokenRefusal = {
+  ok: false;
+  status: 401 | 403 | 429 | 503;
+  error: string;
+  errorDescription: string;
+  retryAfterSeconds?: number;
+};
 export type TokenCheck = { ok: true; caller: TokenCaller } | TokenRefusal;
 
 /**
@@ -72,7 +82,10 @@ function tooManyGuesses(retryAt: Date, now: Date): TokenRefusal {
 
 /** The caller's address key, as sign-in reads it (lib/auth/client-ip.ts). */
 export function requestAddress(request: Request): string {
-  return clientAddress({ "x-forwarded-for": request.headers.get("x-forwarded-for") ?? undefined }, env().CONSOLE_TRUSTED_PROXY_HOPS);
+  return clientAddress(
+    { "x-forwarded-for": request.headers.get("x-forwarded-for") ?? undefined },
+    env().CONSOLE_TRUSTED_PROXY_HOPS,
+  );
 }
 
 function findToken(hash: string) {
@@ -88,7 +101,12 @@ function findToken(hash: string) {
         lastUsedAt: apiTokens.lastUsedAt,
         lastUsedAddress: apiTokens.lastUsedAddress,
         userId: apiTokens.userId,
-        user: { email: consoleUsers.email, name: consoleUsers.name, role: consoleUsers.role, disabled: consoleUsers.disabled },
+        user: {
+          email: consoleUsers.email,
+          name: consoleUsers.name,
+          role: consoleUsers.role,
+          disabled: consoleUsers.disabled,
+        },
       })
       .from(apiTokens)
       .leftJoin(consoleUsers, eq(consoleUsers.id, apiTokens.userId))
@@ -122,7 +140,13 @@ export type UserAccessEnded = { reason: "user_disabled" | "sessions_revoked" } |
  * them, or for a lowered role those above the new one. Enabling or promoting again revives none.
  * Answers the names of the tokens revoked.
  */
-export async function revokeUserTokens(executor: Executor, userId: string, ended: UserAccessEnded, actor: AuditActor, now = new Date()): Promise<string[]> {
+export async function revokeUserTokens(
+  executor: Executor,
+  userId: string,
+  ended: UserAccessEnded,
+  actor: AuditActor,
+  now = new Date(),
+): Promise<string[]> {
   const aboveRole = ended.reason === "role_lowered" ? roles.filter((role) => !hasRole(ended.role, role)) : [...roles];
   if (aboveRole.length === 0) return [];
   const revoked = await executor
@@ -131,7 +155,10 @@ export async function revokeUserTokens(executor: Executor, userId: string, ended
     .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt), inArray(apiTokens.role, aboveRole)))
     .returning({ name: apiTokens.name });
   for (const token of revoked) {
-    await recordAudit({ actor, action: "api_token.revoked", outcome: "success", target: token.name, details: { reason: ended.reason } }, executor);
+    await recordAudit(
+      { actor, action: "api_token.revoked", outcome: "success", target: token.name, details: { reason: ended.reason } },
+      executor,
+    );
   }
   return revoked.map((token) => token.name);
 }
@@ -140,7 +167,16 @@ export async function revokeUserTokens(executor: Executor, userId: string, ended
 export async function activeTokensByUser(now = new Date()): Promise<Map<string, Array<{ name: string; role: Role }>>> {
   const db = await getDb();
   const rows = await db
-    .select({ token: { name: apiTokens.name, role: apiTokens.role, userId: apiTokens.userId, revokedAt: apiTokens.revokedAt, expiresAt: apiTokens.expiresAt }, user: { role: consoleUsers.role, disabled: consoleUsers.disabled } })
+    .select({
+      token: {
+        name: apiTokens.name,
+        role: apiTokens.role,
+        userId: apiTokens.userId,
+        revokedAt: apiTokens.revokedAt,
+        expiresAt: apiTokens.expiresAt,
+      },
+      user: { role: consoleUsers.role, disabled: consoleUsers.disabled },
+    })
     .from(apiTokens)
     .innerJoin(consoleUsers, eq(consoleUsers.id, apiTokens.userId))
     .where(isNull(apiTokens.revokedAt))
@@ -170,9 +206,22 @@ async function noteUse(token: FoundToken, actor: AuditActor, address: string, no
   const db = await getDb();
   await db.transaction(async (tx) => {
     if (token.lastUsedAddress !== address) {
-      const added = await tx.insert(apiTokenAddresses).values({ tokenId: token.id, address, firstSeenAt: now }).onConflictDoNothing().returning({ address: apiTokenAddresses.address });
+      const added = await tx
+        .insert(apiTokenAddresses)
+        .values({ tokenId: token.id, address, firstSeenAt: now })
+        .onConflictDoNothing()
+        .returning({ address: apiTokenAddresses.address });
       if (added.length > 0) {
-        await recordAudit({ actor, action: "api_token.used_from_new_address", outcome: "success", target: token.name, details: { address } }, tx);
+        await recordAudit(
+          {
+            actor,
+            action: "api_token.used_from_new_address",
+            outcome: "success",
+            target: token.name,
+            details: { address },
+          },
+          tx,
+        );
       }
     }
     await tx.update(apiTokens).set({ lastUsedAt: now, lastUsedAddress: address }).where(eq(apiTokens.id, token.id));
@@ -185,7 +234,12 @@ async function noteUse(token: FoundToken, actor: AuditActor, address: string, no
  * secret that matches no token is a guess (api-token-throttle.ts); a known token that no longer works
  * waits as a guess does but counts for nothing, so a script left running with it locks nobody out.
  */
-export async function checkApiToken(request: Request, secret: string | null, scope: ApiTokenScope, now = new Date()): Promise<TokenCheck> {
+export async function checkApiToken(
+  request: Request,
+  secret: string | null,
+  scope: ApiTokenScope,
+  now = new Date(),
+): Promise<TokenCheck> {
   if (!secret) return counted("unknown", refuse(401, "Send an API token as: Authorization: Bearer <token>."));
   try {
     const [token] = secret.startsWith(API_TOKEN_PREFIX) ? await findToken(hashApiTokenSecret(secret)) : [];
@@ -193,23 +247,35 @@ export async function checkApiToken(request: Request, secret: string | null, sco
     const { user } = token;
     const status = tokenStatus(token, user, now);
     if (status !== "active") return answerLate(counted(status, refuse(401, NOT_WORKING[status])));
-    if (!token.scopes.includes(scope)) return counted("missing_scope", refuse(403, `This API token lacks the ${scope} scope.`));
-    const actor: AuditActor = token.userId && user ? { id: token.userId, email: user.email } : { id: null, email: null };
+    if (!token.scopes.includes(scope))
+      return counted("missing_scope", refuse(403, `This API token lacks the ${scope} scope.`));
+    const actor: AuditActor =
+      token.userId && user ? { id: token.userId, email: user.email } : { id: null, email: null };
     await noteUse(token, actor, requestAddress(request), now);
     return counted("accepted", {
       ok: true,
-      caller: { id: token.userId ?? token.id, email: user?.email ?? `api token ${token.name}`, name: token.name, role: token.role },
+      caller: {
+        id: token.userId ?? token.id,
+        email: user?.email ?? `api token ${token.name}`,
+        name: token.name,
+        role: token.role,
+      },
     });
   } catch (error) {
     logger.warn("api token check failed", { error: errorMessage(error) });
-    return refuse(503, "The console's database did not answer, so the token could not be checked. Try again in a moment.");
+    return refuse(
+      503,
+      "The console's database did not answer, so the token could not be checked. Try again in a moment.",
+    );
   }
 }
 
 /** A guess's answer: 401, or 429 past the address's limit (from memory once refused, writing nothing). */
 async function guessRefusal(address: string, now: Date): Promise<TokenRefusal> {
   const retryAt = refusedUntil(address, now) ?? (await recordGuess(address, now));
-  return retryAt ? counted("throttled", tooManyGuesses(retryAt, now)) : counted("unknown", refuse(401, "This API token is not valid."));
+  return retryAt
+    ? counted("throttled", tooManyGuesses(retryAt, now))
+    : counted("unknown", refuse(401, "This API token is not valid."));
 }
 
 /** The check's outcome, counted for GET /api/metrics (tenant_console_api_token_checks_total). */

@@ -10,7 +10,13 @@ export function safeCallbackPath(value: string | string[] | undefined): string {
     // Checked after normalisation: "/.//host" and "/a/..//host" become "//host", which a browser
     // reads as another site.
     const path = url.pathname;
-    if (url.origin !== "http://console.invalid" || isProtocolRelative(raw) || isProtocolRelative(path) || path.startsWith("/sign-in")) return "/";
+    if (
+      url.origin !== "http://console.invalid" ||
+      isProtocolRelative(raw) ||
+      isProtocolRelative(path) ||
+      path.startsWith("/sign-in")
+    )
+      return "/";
     return `${path}${url.search}`;
   } catch {
     return "/";

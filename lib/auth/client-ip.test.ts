@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { addressKey, clientAddress, SHARED_ADDRESS } from "./client-ip";
 
 const xff = (value: string | string[] | undefined) => ({ "x-forwarded-for": value });

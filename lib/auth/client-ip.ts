@@ -1,5 +1,7 @@
 import "server-only";
+
 import { isIP } from "node:net";
+
 import ipaddr from "ipaddr.js";
 
 /** The throttle key every caller shares when the console cannot tell callers apart. */

@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NextRequest } from "next/server";
 import type { CredentialsConfig } from "next-auth/providers/credentials";
-import { setUpTestDatabase } from "@/lib/testing/database";
+import { NextRequest } from "next/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import type { Database } from "@/lib/db";
 import { loginAttempts } from "@/lib/db/schema";
+import { setUpTestDatabase } from "@/lib/testing/database";
+
 import { answerPasswordCallback } from "./credentials-callback";
 import { authOptions } from "./options";
 import { createUser } from "./users";
@@ -25,7 +27,9 @@ type Authorize = CredentialsConfig["authorize"];
 
 /** The console's own password authorize, as next-auth holds it (CredentialsProvider keeps the user's options). */
 function passwordAuthorize(): Authorize {
-  const provider = authOptions().providers.find((p) => p.id === "credentials") as unknown as { options: { authorize: Authorize } };
+  const provider = authOptions().providers.find((p) => p.id === "credentials") as unknown as {
+    options: { authorize: Authorize };
+  };
   return provider.options.authorize;
 }
 
@@ -39,7 +43,10 @@ async function nextAuthAnswer(credentials: Record<string, string>, headers: Reco
     await passwordAuthorize()(credentials, { body: credentials, query: {}, headers, method: "POST" });
     return Response.json({ url: `${BASE}/` });
   } catch (error) {
-    return Response.json({ url: `${BASE}/api/auth/error?error=${encodeURIComponent((error as Error).message)}` }, { status: 401 });
+    return Response.json(
+      { url: `${BASE}/api/auth/error?error=${encodeURIComponent((error as Error).message)}` },
+      { status: 401 },
+    );
   }
 }
 
@@ -49,7 +56,8 @@ function postSignIn(password: string, address: string, cookie?: string): Promise
   return answerPasswordCallback(request, () => nextAuthAnswer({ email: "ada@example.com", password }, headers));
 }
 
-const errorOf = async (response: Response) => new URL(((await response.json()) as { url: string }).url).searchParams.get("error");
+const errorOf = async (response: Response) =>
+  new URL(((await response.json()) as { url: string }).url).searchParams.get("error");
 
 describe("answerPasswordCallback", () => {
   it("passes a wrong password through as next-auth answered it, without a device cookie", async () => {
@@ -80,16 +88,29 @@ describe("answerPasswordCallback", () => {
     const good = await postSignIn(PASSWORD, "198.51.100.41");
     expect(good.status).toBe(200);
     const setCookie = good.headers.getSetCookie().find((c) => c.startsWith("console.device="));
-    expect(setCookie).toMatch(/^console\.device=[\w-]+\.[\w-]+\.[\w-]+; Path=\/api\/auth\/callback\/credentials; Max-Age=2592000; HttpOnly; SameSite=Strict$/);
+    expect(setCookie).toMatch(
+      /^console\.device=[\w-]+\.[\w-]+\.[\w-]+; Path=\/api\/auth\/callback\/credentials; Max-Age=2592000; HttpOnly; SameSite=Strict$/,
+    );
     const cookie = setCookie!.split(";")[0]!;
 
     // Fifteen failures from elsewhere, the last just now: the email's back-off runs for 4 s.
     const now = Date.now();
-    await db.insert(loginAttempts).values(Array.from({ length: 15 }, (_, i) => ({ email: "ada@example.com", ip: `203.0.113.${i}`, succeeded: false, attemptedAt: new Date(now - (15 - i) * 10) })));
+    await db
+      .insert(loginAttempts)
+      .values(
+        Array.from({ length: 15 }, (_, i) => ({
+          email: "ada@example.com",
+          ip: `203.0.113.${i}`,
+          succeeded: false,
+          attemptedAt: new Date(now - (15 - i) * 10),
+        })),
+      );
     const stranger = await postSignIn(PASSWORD, "198.51.100.42");
     expect(stranger.status).toBe(429);
     expect(Number(stranger.headers.get("retry-after"))).toBeLessThanOrEqual(4);
-    expect(await errorOf(stranger)).toMatch(/^Too many sign-in attempts for this account\. Try again in [1-4] seconds?\.$/);
+    expect(await errorOf(stranger)).toMatch(
+      /^Too many sign-in attempts for this account\. Try again in [1-4] seconds?\.$/,
+    );
     const sameBrowser = await postSignIn(PASSWORD, "198.51.100.42", cookie);
     expect(sameBrowser.status).toBe(200);
   });

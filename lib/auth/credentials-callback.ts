@@ -1,8 +1,11 @@
 import "server-only";
+
 import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as wait } from "node:timers/promises";
+
 import type { NextRequest } from "next/server";
 import { z } from "zod";
+
 import { deviceCookieHeader, deviceCookieName, issueDeviceToken } from "./device-cookie";
 import type { SignInResult } from "./sign-in";
 

@@ -1,7 +1,11 @@
 import "server-only";
+
 import crypto from "node:crypto";
+
 import { jwtVerify, SignJWT } from "jose";
+
 import { env } from "@/lib/env";
+
 import { attemptKey, KNOWN_GOOD_MS } from "./throttle";
 
 /*
@@ -40,7 +44,12 @@ export function issueDeviceToken(email: string, now = new Date()): Promise<strin
 export async function deviceOf(token: string | undefined, email: string, now = new Date()): Promise<string | null> {
   if (!token) return null;
   try {
-    const { payload } = await jwtVerify(token, key(), { algorithms: ["HS256"], audience: AUDIENCE, subject: emailDigest(email), currentDate: now });
+    const { payload } = await jwtVerify(token, key(), {
+      algorithms: ["HS256"],
+      audience: AUDIENCE,
+      subject: emailDigest(email),
+      currentDate: now,
+    });
     return typeof payload.jti === "string" ? payload.jti : null;
   } catch {
     return null;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { isRequestFromConsole } from "./fetch-metadata";
 
 const from = (site?: string) => new Headers(site === undefined ? {} : { "sec-fetch-site": site });

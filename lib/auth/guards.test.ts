@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { setUpTestDatabase } from "@/lib/testing/database";
 import type { NextAuthOptions } from "next-auth";
 import type { JWT } from "next-auth/jwt";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { setUpTestDatabase } from "@/lib/testing/database";
+
 import { createUser, revokeSessions, setUserDisabled, type PublicUser } from "./users";
 
 // The session cookie is next-auth's business; here we decide whose token it holds and, like
@@ -30,8 +32,18 @@ let support: PublicUser;
 
 beforeAll(async () => {
   ({ tearDown } = await setUpTestDatabase());
-  admin = await createUser({ email: "admin@example.com", name: "Admin", role: "admin", password: "long-enough-password" });
-  support = await createUser({ email: "support@example.com", name: "Support", role: "support", password: "long-enough-password" });
+  admin = await createUser({
+    email: "admin@example.com",
+    name: "Admin",
+    role: "admin",
+    password: "long-enough-password",
+  });
+  support = await createUser({
+    email: "support@example.com",
+    name: "Support",
+    role: "support",
+    password: "long-enough-password",
+  });
 });
 afterAll(() => tearDown());
 beforeEach(() => {
@@ -80,7 +92,8 @@ describe("guards", () => {
 
   it("authenticateApi judges a Bearer header alone, a bad token refused beside a valid session; another scheme is left to the session", async () => {
     as(support);
-    const withHeader = (authorization: string) => new Request("http://console.test/api/webhook-events", { headers: { authorization } });
+    const withHeader = (authorization: string) =>
+      new Request("http://console.test/api/webhook-events", { headers: { authorization } });
     const badToken = await authenticateApi(withHeader(`Bearer tcapi_${"B".repeat(43)}`));
     expect((badToken as Response).status).toBe(401);
     expect(await authenticateApi(withHeader("Basic YTpi"))).toMatchObject({ id: support.id });
@@ -92,7 +105,12 @@ describe("guards", () => {
   });
 
   it("a disabled user loses access at the next request, though the session is still valid", async () => {
-    const dee = await createUser({ email: "dee@example.com", name: "Dee", role: "admin", password: "long-enough-password" });
+    const dee = await createUser({
+      email: "dee@example.com",
+      name: "Dee",
+      role: "admin",
+      password: "long-enough-password",
+    });
     as(dee);
     await expect(requireUser()).resolves.toMatchObject({ id: dee.id });
     await setUserDisabled("dee@example.com", true);
@@ -101,7 +119,12 @@ describe("guards", () => {
   });
 
   it("revoked sessions lose access at the next request", async () => {
-    const eve = await createUser({ email: "eve@example.com", name: "Eve", role: "admin", password: "long-enough-password" });
+    const eve = await createUser({
+      email: "eve@example.com",
+      name: "Eve",
+      role: "admin",
+      password: "long-enough-password",
+    });
     as(eve);
     await expect(authorizeAction("admin")).resolves.toMatchObject({ id: eve.id });
     await revokeSessions("eve@example.com");

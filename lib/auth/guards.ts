@@ -1,10 +1,14 @@
 import "server-only";
+
 import { createHash, timingSafeEqual } from "node:crypto";
-import { cache } from "react";
+
 import { getServerSession } from "next-auth";
 import { forbidden, redirect } from "next/navigation";
 import { NextResponse } from "next/server";
+import { cache } from "react";
+
 import { env } from "@/lib/env";
+
 import { checkApiToken, type TokenRefusal } from "./api-tokens";
 import { authOptions } from "./options";
 import { hasRole, type Role } from "./roles";
@@ -81,7 +85,8 @@ export async function authenticateApi(request: Request, role: Role = "support"):
   if (BEARER_SCHEME.test(request.headers.get("authorization") ?? "")) {
     const check = await checkApiToken(request, bearerToken(request), "api");
     if (!check.ok) return tokenRefusal(check);
-    if (!hasRole(check.caller.role, role)) return apiError(403, "forbidden", `This API needs the ${role} role; the token has ${check.caller.role}.`);
+    if (!hasRole(check.caller.role, role))
+      return apiError(403, "forbidden", `This API needs the ${role} role; the token has ${check.caller.role}.`);
     return check.caller;
   }
   const user = await getSessionUser().catch(unlessUnchecked);
@@ -107,7 +112,12 @@ export async function authenticateMetrics(request: Request): Promise<NextRespons
   const token = bearerToken(request);
   const operator = env().CONSOLE_METRICS_TOKEN;
   if (token && operator && timingSafeEqual(digest(token), digest(operator))) return null;
-  if (!token) return apiError(401, "unauthorized", "Metrics need a bearer token: CONSOLE_METRICS_TOKEN, or an API token with the metrics scope.");
+  if (!token)
+    return apiError(
+      401,
+      "unauthorized",
+      "Metrics need a bearer token: CONSOLE_METRICS_TOKEN, or an API token with the metrics scope.",
+    );
   // Anything else is an API token or a guess (a stale CONSOLE_METRICS_TOKEN too): a 401 after a second, limited apart from sign-in.
   const check = await checkApiToken(request, token, "metrics");
   return check.ok ? null : tokenRefusal(check);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { HashGate, type Lane } from "./hash-gate";
 
 /** Work that runs until its `finish` is called, noting how many such works run at once. */
@@ -32,7 +33,9 @@ describe("HashGate", () => {
     expect(untrusted.map(Boolean)).toEqual([true, true, true, true, true, false, false, false, false, false]);
     expect(gate.load()).toEqual({ running: 2, waiting: { trusted: 0, untrusted: 3 } });
     // A caller the console trusts has places of its own, and goes ahead of the strangers.
-    const trusted = (["t0", "t1", "t2", "t3"] as const).map((name) => gate.tryRun("trusted" satisfies Lane, work(name)));
+    const trusted = (["t0", "t1", "t2", "t3"] as const).map((name) =>
+      gate.tryRun("trusted" satisfies Lane, work(name)),
+    );
     expect(trusted.map(Boolean)).toEqual([true, true, true, false]);
     await settle();
     while (state.finishers.length > 0) await finishOne();
@@ -41,12 +44,16 @@ describe("HashGate", () => {
     expect(state.order).toEqual(["u0", "u1", "t0", "t1", "t2", "u2", "u3", "u4"]);
     // Once the line has emptied, every place is free again.
     expect(gate.load()).toEqual({ running: 0, waiting: { trusted: 0, untrusted: 0 } });
-    expect(Array.from({ length: 5 }, () => gate.tryRun("untrusted", () => Promise.resolve())).every(Boolean)).toBe(true);
+    expect(Array.from({ length: 5 }, () => gate.tryRun("untrusted", () => Promise.resolve())).every(Boolean)).toBe(
+      true,
+    );
   });
 
   it("frees the place of work that fails", async () => {
     const gate = new HashGate({ atOnce: 1, waiting: { trusted: 0, untrusted: 0 } });
-    await expect(gate.tryRun("untrusted", () => Promise.reject(new Error("hash failed")))).rejects.toThrow("hash failed");
+    await expect(gate.tryRun("untrusted", () => Promise.reject(new Error("hash failed")))).rejects.toThrow(
+      "hash failed",
+    );
     await expect(gate.tryRun("untrusted", () => Promise.resolve("next"))).resolves.toBe("next");
   });
 
@@ -55,7 +62,10 @@ describe("HashGate", () => {
     const starts: Array<[string, number]> = [];
     const began = performance.now();
     const note = (name: string) => async () => void starts.push([name, performance.now() - began]);
-    await Promise.all([...Array.from({ length: 4 }, (_, i) => gate.tryRun("untrusted", note(`u${i}`))), gate.tryRun("trusted", note("t0"))]);
+    await Promise.all([
+      ...Array.from({ length: 4 }, (_, i) => gate.tryRun("untrusted", note(`u${i}`))),
+      gate.tryRun("trusted", note("t0")),
+    ]);
     const untrustedStarts = starts.filter(([name]) => name.startsWith("u")).map(([, at]) => at);
     // Read on the run's clock, an interval further for each (5 ms for the timers' whole milliseconds), not
     // as gaps between notes: a thread descheduled between the gate's start and the work's note makes that

@@ -1,4 +1,5 @@
 import "server-only";
+
 import { setTimeout as wait } from "node:timers/promises";
 
 /**
@@ -36,7 +37,9 @@ export class HashGate {
   /** When the next untrusted work may start (performance.now() ms). */
   private nextUntrustedStart = 0;
 
-  constructor(private readonly limits: { atOnce: number; waiting: Record<Lane, number>; untrustedIntervalMs?: number }) {}
+  constructor(
+    private readonly limits: { atOnce: number; waiting: Record<Lane, number>; untrustedIntervalMs?: number },
+  ) {}
 
   /**
    * Runs `work` in `lane` when its turn comes, or answers null at once when that lane is full (as
@@ -69,7 +72,10 @@ export class HashGate {
 
   /** How many run and how many wait in each lane, right now. */
   load(): { running: number; waiting: Record<Lane, number> } {
-    return { running: this.running, waiting: { trusted: this.waiting.trusted.length, untrusted: this.waiting.untrusted.length } };
+    return {
+      running: this.running,
+      waiting: { trusted: this.waiting.trusted.length, untrusted: this.waiting.untrusted.length },
+    };
   }
 
   /**

@@ -1,7 +1,10 @@
 import "server-only";
+
 import { and, asc, eq } from "drizzle-orm";
+
 import type { Transaction } from "@/lib/db";
 import { consoleUsers } from "@/lib/db/schema";
+
 import type { Role } from "./roles";
 
 /**

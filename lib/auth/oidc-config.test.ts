@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { parseOidcSettings, parseSignInSettings } from "./oidc-config";
 
 const complete = {
@@ -47,7 +48,12 @@ describe("parseOidcSettings", () => {
     });
     expect(settings).toMatchObject({
       status: "on",
-      config: { name: "Okta", groupsClaim: "roles", supportGroups: ["helpdesk"], allowedDomains: ["example.com", "example.org"] },
+      config: {
+        name: "Okta",
+        groupsClaim: "roles",
+        supportGroups: ["helpdesk"],
+        allowedDomains: ["example.com", "example.org"],
+      },
     });
   });
 
@@ -58,16 +64,32 @@ describe("parseOidcSettings", () => {
   });
 
   it("refuses an issuer that is not https (except on this machine) or carries a query or credentials", () => {
-    for (const issuer of ["http://login.example.com", "login.example.com", "https://login.example.com?x=1", "https://u:p@login.example.com", "ftp://x"]) {
-      expect(problemsOf({ ...complete, CONSOLE_OIDC_ISSUER: issuer }).map((p) => p.variable), issuer).toEqual(["CONSOLE_OIDC_ISSUER"]);
+    for (const issuer of [
+      "http://login.example.com",
+      "login.example.com",
+      "https://login.example.com?x=1",
+      "https://u:p@login.example.com",
+      "ftp://x",
+    ]) {
+      expect(
+        problemsOf({ ...complete, CONSOLE_OIDC_ISSUER: issuer }).map((p) => p.variable),
+        issuer,
+      ).toEqual(["CONSOLE_OIDC_ISSUER"]);
     }
     expect(parseOidcSettings({ ...complete, CONSOLE_OIDC_ISSUER: "http://127.0.0.1:4020" }).status).toBe("on");
-    expect(parseOidcSettings({ ...complete, CONSOLE_OIDC_ISSUER: "http://localhost:8080/realms/acme" }).status).toBe("on");
+    expect(parseOidcSettings({ ...complete, CONSOLE_OIDC_ISSUER: "http://localhost:8080/realms/acme" }).status).toBe(
+      "on",
+    );
   });
 
   it("needs at least one group list, or nobody could get a role", () => {
     const problems = problemsOf({ ...complete, CONSOLE_OIDC_ADMIN_GROUPS: " , " });
-    expect(problems).toEqual([{ variable: "CONSOLE_OIDC_ADMIN_GROUPS", message: expect.stringMatching(/CONSOLE_OIDC_SUPPORT_GROUPS are both empty/) }]);
+    expect(problems).toEqual([
+      {
+        variable: "CONSOLE_OIDC_ADMIN_GROUPS",
+        message: expect.stringMatching(/CONSOLE_OIDC_SUPPORT_GROUPS are both empty/),
+      },
+    ]);
   });
 
   it("refuses a domain list that is not domains, a groups claim with spaces and an over-long name", () => {
@@ -77,7 +99,11 @@ describe("parseOidcSettings", () => {
       CONSOLE_OIDC_GROUPS_CLAIM: "my groups",
       CONSOLE_OIDC_NAME: "x".repeat(61),
     });
-    expect(problems.map((p) => p.variable).sort()).toEqual(["CONSOLE_OIDC_ALLOWED_DOMAINS", "CONSOLE_OIDC_GROUPS_CLAIM", "CONSOLE_OIDC_NAME"]);
+    expect(problems.map((p) => p.variable).sort()).toEqual([
+      "CONSOLE_OIDC_ALLOWED_DOMAINS",
+      "CONSOLE_OIDC_GROUPS_CLAIM",
+      "CONSOLE_OIDC_NAME",
+    ]);
   });
 
   it("never puts a value in a problem", () => {
@@ -89,13 +115,23 @@ describe("parseOidcSettings", () => {
 
 describe("parseSignInSettings", () => {
   it("keeps password sign-in on by default and with true", () => {
-    expect(parseSignInSettings(complete)).toEqual({ sso: expect.objectContaining({ status: "on" }), passwordSignIn: true });
-    expect(parseSignInSettings({ ...complete, CONSOLE_PASSWORD_SIGN_IN: "TRUE" })).toMatchObject({ passwordSignIn: true });
+    expect(parseSignInSettings(complete)).toEqual({
+      sso: expect.objectContaining({ status: "on" }),
+      passwordSignIn: true,
+    });
+    expect(parseSignInSettings({ ...complete, CONSOLE_PASSWORD_SIGN_IN: "TRUE" })).toMatchObject({
+      passwordSignIn: true,
+    });
   });
 
   it("turns password sign-in off only when single sign-on works", () => {
-    expect(parseSignInSettings({ ...complete, CONSOLE_PASSWORD_SIGN_IN: "false" })).toMatchObject({ passwordSignIn: false });
-    for (const source of [{ CONSOLE_PASSWORD_SIGN_IN: "false" }, { ...complete, CONSOLE_OIDC_CLIENT_SECRET: "", CONSOLE_PASSWORD_SIGN_IN: "false" }]) {
+    expect(parseSignInSettings({ ...complete, CONSOLE_PASSWORD_SIGN_IN: "false" })).toMatchObject({
+      passwordSignIn: false,
+    });
+    for (const source of [
+      { CONSOLE_PASSWORD_SIGN_IN: "false" },
+      { ...complete, CONSOLE_OIDC_CLIENT_SECRET: "", CONSOLE_PASSWORD_SIGN_IN: "false" },
+    ]) {
       const settings = parseSignInSettings(source);
       expect(settings.passwordSignIn).toBe(true);
       expect(settings.passwordSignInProblem).toMatch(/single sign-on is not configured correctly/);

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { z } from "zod";
+
 import { logger } from "@/lib/logger";
 import { isLoopbackHost } from "@/lib/loopback";
 
@@ -56,7 +58,18 @@ const required = (what: string) => z.string({ error: `is not set (${what})` });
 const commaList = z
   .string()
   .optional()
-  .transform((v) => (v ? [...new Set(v.split(",").map((s) => s.trim()).filter(Boolean))] : []));
+  .transform((v) =>
+    v
+      ? [
+          ...new Set(
+            v
+              .split(",")
+              .map((s) => s.trim())
+              .filter(Boolean),
+          ),
+        ]
+      : [],
+  );
 
 const issuer = required("the identity provider's issuer URL")
   .trim()
@@ -74,8 +87,13 @@ const issuer = required("the identity provider's issuer URL")
 const oidcSchema = z
   .object({
     CONSOLE_OIDC_ISSUER: issuer,
-    CONSOLE_OIDC_CLIENT_ID: required("the client id registered at the identity provider").trim().max(1000, "is too long"),
-    CONSOLE_OIDC_CLIENT_SECRET: required("the client secret registered at the identity provider").max(4000, "is too long"),
+    CONSOLE_OIDC_CLIENT_ID: required("the client id registered at the identity provider")
+      .trim()
+      .max(1000, "is too long"),
+    CONSOLE_OIDC_CLIENT_SECRET: required("the client secret registered at the identity provider").max(
+      4000,
+      "is too long",
+    ),
     CONSOLE_OIDC_NAME: z.string().trim().max(60, "must be at most 60 characters").default(DEFAULT_OIDC_NAME),
     CONSOLE_OIDC_GROUPS_CLAIM: z
       .string()
@@ -87,7 +105,10 @@ const oidcSchema = z
     CONSOLE_OIDC_SUPPORT_GROUPS: commaList,
     CONSOLE_OIDC_ALLOWED_DOMAINS: commaList
       .transform((domains) => domains.map((d) => d.toLowerCase().replace(/^@/, "")))
-      .refine((domains) => domains.every((d) => DOMAIN.test(d)), "must be email domains separated by commas, e.g. example.com,example.org"),
+      .refine(
+        (domains) => domains.every((d) => DOMAIN.test(d)),
+        "must be email domains separated by commas, e.g. example.com,example.org",
+      ),
   })
   .refine((s) => s.CONSOLE_OIDC_ADMIN_GROUPS.length + s.CONSOLE_OIDC_SUPPORT_GROUPS.length > 0, {
     path: ["CONSOLE_OIDC_ADMIN_GROUPS"],
@@ -109,7 +130,10 @@ export function parseOidcSettings(source: Source): OidcSettings {
   if (!result.success) {
     return {
       status: "invalid",
-      problems: result.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? "CONSOLE_OIDC_*"), message: issue.message })),
+      problems: result.error.issues.map((issue) => ({
+        variable: String(issue.path[0] ?? "CONSOLE_OIDC_*"),
+        message: issue.message,
+      })),
     };
   }
   const s = result.data;
@@ -137,12 +161,14 @@ export function parseSignInSettings(source: Source): SignInSettings {
   const sso = parseOidcSettings(source);
   const raw = value(source, "CONSOLE_PASSWORD_SIGN_IN")?.trim().toLowerCase();
   if (raw === undefined || raw === "true") return { sso, passwordSignIn: true };
-  if (raw !== "false") return { sso, passwordSignIn: true, passwordSignInProblem: "CONSOLE_PASSWORD_SIGN_IN must be true or false" };
+  if (raw !== "false")
+    return { sso, passwordSignIn: true, passwordSignInProblem: "CONSOLE_PASSWORD_SIGN_IN must be true or false" };
   if (sso.status !== "on") {
     return {
       sso,
       passwordSignIn: true,
-      passwordSignInProblem: "CONSOLE_PASSWORD_SIGN_IN is false but single sign-on is not configured correctly, so password sign-in stays on",
+      passwordSignInProblem:
+        "CONSOLE_PASSWORD_SIGN_IN is false but single sign-on is not configured correctly, so password sign-in stays on",
     };
   }
   return { sso, passwordSignIn: false };
@@ -162,7 +188,8 @@ export function signInSettings(): SignInSettings {
         problems: settings.sso.problems.map((p) => `${p.variable} ${p.message}`),
       });
     }
-    if (settings.passwordSignInProblem) logger.warn("password sign-in stays on", { reason: settings.passwordSignInProblem });
+    if (settings.passwordSignInProblem)
+      logger.warn("password sign-in stays on", { reason: settings.passwordSignInProblem });
   }
   return settings;
 }

@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import type { JWT } from "next-auth/jwt";
-import { setUpTestDatabase, unreachableDatabase } from "@/lib/testing/database";
-import { consoleUsers } from "@/lib/db/schema";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
 import { installDatabase, type Database, type DatabaseHandle } from "@/lib/db";
+import { consoleUsers } from "@/lib/db/schema";
+import { setUpTestDatabase, unreachableDatabase } from "@/lib/testing/database";
+
 import { parseSignInSettings } from "./oidc-config";
 import { authOptions, refreshSessionToken, SessionEndedError } from "./options";
 import { createUser, revokeSessions, setUserDisabled, setUserPassword, setUserRole, type PublicUser } from "./users";
@@ -47,7 +49,12 @@ describe("the session check on every request", () => {
   it("continues an unchanged session with the user's current name and role, read from the database", async () => {
     const { user, token } = await signedIn();
     await db.update(consoleUsers).set({ name: "Renamed", role: "support" }).where(eq(consoleUsers.id, user.id));
-    await expect(later(token)).resolves.toMatchObject({ uid: user.id, name: "Renamed", role: "support", sessionVersion: 1 });
+    await expect(later(token)).resolves.toMatchObject({
+      uid: user.id,
+      name: "Renamed",
+      role: "support",
+      sessionVersion: 1,
+    });
   });
 
   it("ends the session of a disabled user", async () => {
@@ -101,14 +108,26 @@ describe("next-auth's logger", () => {
   }
 
   it("writes an ended session as one info line with its reason, no stack", async () => {
-    const out = await written(() => authOptions().logger!.error!("JWT_SESSION_ERROR", new SessionEndedError("revoked")));
+    const out = await written(() =>
+      authOptions().logger!.error!("JWT_SESSION_ERROR", new SessionEndedError("revoked")),
+    );
     expect(JSON.parse(out)).toMatchObject({ level: "info", message: "session ended", reason: "revoked" });
     expect(out).not.toContain("at ");
   });
 
   it("writes any other error with its code and message only", async () => {
-    const out = await written(() => authOptions().logger!.error!("OAUTH_CALLBACK_ERROR", { error: new Error("state mismatch"), providerId: "oidc" } as never));
-    expect(JSON.parse(out)).toMatchObject({ level: "error", message: "sign-in error", code: "OAUTH_CALLBACK_ERROR", error: "state mismatch" });
+    const out = await written(() =>
+      authOptions().logger!.error!("OAUTH_CALLBACK_ERROR", {
+        error: new Error("state mismatch"),
+        providerId: "oidc",
+      } as never),
+    );
+    expect(JSON.parse(out)).toMatchObject({
+      level: "error",
+      message: "sign-in error",
+      code: "OAUTH_CALLBACK_ERROR",
+      error: "state mismatch",
+    });
     expect(out).not.toMatch(/stack|\bat \w/);
   });
 });
@@ -126,7 +145,10 @@ describe("a database that does not answer the session check", () => {
       await unreachable.close();
     }
     expect(during).toMatchObject({ uid: user.id, sessionVersion: 1, unchecked: true });
-    const session = await authOptions().callbacks!.session!({ session: { expires: "" } as never, token: during } as never);
+    const session = await authOptions().callbacks!.session!({
+      session: { expires: "" } as never,
+      token: during,
+    } as never);
     expect(session).toMatchObject({ unchecked: true });
     expect((session as { user?: unknown }).user).toBeUndefined();
     // Once the database answers again, the same cookie is checked as usual.

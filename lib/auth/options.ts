@@ -1,10 +1,13 @@
 import "server-only";
+
 import type { NextAuthOptions, User } from "next-auth";
 import type { JWT } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
+
 import { env } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
+
 import { clientAddress } from "./client-ip";
 import { currentPasswordCallback } from "./credentials-callback";
 import { passwordSignInEnabled } from "./oidc-config";
@@ -52,7 +55,14 @@ export class SessionEndedError extends Error {
 }
 
 function tokenFor(token: JWT, user: Pick<User, "id" | "email" | "name" | "role" | "sessionVersion">): JWT {
-  return { ...token, uid: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion };
+  return {
+    ...token,
+    uid: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    sessionVersion: user.sessionVersion,
+  };
 }
 
 /**
@@ -66,7 +76,8 @@ export async function refreshSessionToken(token: JWT): Promise<JWT> {
   delete current.unchecked;
   let user: Awaited<ReturnType<typeof findSessionSubject>>;
   try {
-    user = current.uid && typeof current.sessionVersion === "number" ? await findSessionSubject(current.uid) : undefined;
+    user =
+      current.uid && typeof current.sessionVersion === "number" ? await findSessionSubject(current.uid) : undefined;
   } catch {
     // The database did not answer: the session is neither confirmed nor ended. Ending it would sign
     // everyone out in a database blip; getSessionUser refuses an unchecked session with an error instead.

@@ -1,4 +1,5 @@
 import "server-only";
+
 import { hash, verify } from "@node-rs/argon2";
 
 // argon2id (the library's default algorithm) with OWASP's second recommended profile: 19 MiB, 2 passes.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { hasRole, navItemsFor, roleForPath } from "./roles";
 
 describe("roles", () => {
@@ -8,7 +9,14 @@ describe("roles", () => {
   });
 
   it("hides admin sections from support", () => {
-    expect(navItemsFor("support").map((i) => i.label)).toEqual(["Overview", "Alerts", "Data points", "Webhooks", "Destinations", "Users"]);
+    expect(navItemsFor("support").map((i) => i.label)).toEqual([
+      "Overview",
+      "Alerts",
+      "Data points",
+      "Webhooks",
+      "Destinations",
+      "Users",
+    ]);
     expect(navItemsFor("admin")).toHaveLength(11);
   });
 

@@ -1,10 +1,17 @@
 import { z } from "zod";
+
 import { displayNameSchema } from "@/lib/display-name";
+
 import { roles } from "./roles";
 
 /** One schema per input, shared by the sign-in form and the server. */
 export const signInSchema = z.object({
-  email: z.string().trim().min(1, "Enter your email address.").max(320, "That email address is too long.").email("Enter a valid email address."),
+  email: z
+    .string()
+    .trim()
+    .min(1, "Enter your email address.")
+    .max(320, "That email address is too long.")
+    .email("Enter a valid email address."),
   password: z.string().min(1, "Enter your password.").max(1024, "That password is too long."),
 });
 export type SignInInput = z.infer<typeof signInSchema>;

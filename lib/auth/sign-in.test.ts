@@ -1,13 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { and, count, eq } from "drizzle-orm";
-import { setUpTestDatabase } from "@/lib/testing/database";
-import { auditLog, consoleUsers, loginAttempts } from "@/lib/db/schema";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
 import type { Database } from "@/lib/db";
+import { auditLog, consoleUsers, loginAttempts } from "@/lib/db/schema";
+import { setUpTestDatabase } from "@/lib/testing/database";
+
 import { issueDeviceToken } from "./device-cookie";
 import { HashGate } from "./hash-gate";
 import { attemptSignIn, INVALID_CREDENTIALS, type SignInOptions } from "./sign-in";
-import { createUser, setUserDisabled, UserExistsError } from "./users";
 import { throttleState } from "./throttle";
+import { createUser, setUserDisabled, UserExistsError } from "./users";
 
 let db: Database;
 let tearDown: () => Promise<void>;
@@ -68,7 +70,9 @@ describe("attemptSignIn", () => {
   });
 
   it("never lets in a user who has no password, whatever is typed", async () => {
-    await db.insert(consoleUsers).values({ email: "sso-only@example.com", name: "Sso", role: "admin", passwordHash: null });
+    await db
+      .insert(consoleUsers)
+      .values({ email: "sso-only@example.com", name: "Sso", role: "admin", passwordHash: null });
     for (const password of ["", "x", "null", PASSWORD]) {
       const result = await attemptSignIn({ email: "sso-only@example.com", password }, "10.0.0.5");
       expect(result.ok).toBe(false);
@@ -105,11 +109,17 @@ describe("throttling", () => {
     let lastChecked = 0;
     for (let i = 0; i < 100; i++) {
       const result = await signInAt(at(t0, i), "ada@example.com", `guess-${i}`, `198.51.100.${Math.floor(i / 4)}`);
-      expect(result).toMatchObject({ ok: false, message: expect.stringMatching(new RegExp(`^${INVALID_CREDENTIALS}$|${SPACED_OUT.source}`)) });
+      expect(result).toMatchObject({
+        ok: false,
+        message: expect.stringMatching(new RegExp(`^${INVALID_CREDENTIALS}$|${SPACED_OUT.source}`)),
+      });
       if (!result.ok && result.message === INVALID_CREDENTIALS) lastChecked = i;
     }
     const during = at(t0, lastChecked + 0.5);
-    expect(await signInAt(during, "ada@example.com", PASSWORD, "192.0.2.77")).toMatchObject({ ok: false, message: expect.stringMatching(SPACED_OUT) });
+    expect(await signInAt(during, "ada@example.com", PASSWORD, "192.0.2.77")).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(SPACED_OUT),
+    });
     // The admin's own address is spared the back-off and gets in at once…
     expect((await signInAt(during, "ada@example.com", PASSWORD, "192.0.2.7")).ok).toBe(true);
     // …and any address gets in once it has run out, at most 4 s after the last checked guess.
@@ -121,20 +131,31 @@ describe("throttling", () => {
     expect((await signInAt(t0, "ada@example.com", PASSWORD, "2001:db8:50::/64")).ok).toBe(true);
     for (let i = 0; i < 10; i++) await signInAt(at(t0, 60 + i), "ada@example.com", "bad", `203.0.113.${150 + i}`);
     const during = at(t0, 69.1);
-    expect(await signInAt(during, "ada@example.com", PASSWORD, "192.0.2.51")).toMatchObject({ ok: false, message: expect.stringMatching(SPACED_OUT) });
+    expect(await signInAt(during, "ada@example.com", PASSWORD, "192.0.2.51")).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(SPACED_OUT),
+    });
     expect((await signInAt(during, "ada@example.com", PASSWORD, "2001:db8:50::/64")).ok).toBe(true);
     // The cookie a good password sign-in from this browser was given (at t0).
     const device = await issueDeviceToken("Ada@Example.com", t0);
     expect((await signInAt(during, "ada@example.com", PASSWORD, "192.0.2.52", { deviceToken: device })).ok).toBe(true);
     // Another email's cookie, a forged one or an expired one vouches for nothing.
-    for (const deviceToken of [await issueDeviceToken("dee@example.com", t0), `${device}x`, await issueDeviceToken("ada@example.com", at(t0, -31 * 24 * 3600))]) {
+    for (const deviceToken of [
+      await issueDeviceToken("dee@example.com", t0),
+      `${device}x`,
+      await issueDeviceToken("ada@example.com", at(t0, -31 * 24 * 3600)),
+    ]) {
       expect((await signInAt(during, "ada@example.com", PASSWORD, "192.0.2.53", { deviceToken })).ok).toBe(false);
     }
     // A cookie that has failed five times no longer does (OWASP's lockout per device).
     for (let i = 0; i < 5; i++) {
-      expect(await signInAt(at(t0, 70 + i), "ada@example.com", "bad", `192.0.2.${60 + i}`, { deviceToken: device })).toEqual({ ok: false, message: INVALID_CREDENTIALS });
+      expect(
+        await signInAt(at(t0, 70 + i), "ada@example.com", "bad", `192.0.2.${60 + i}`, { deviceToken: device }),
+      ).toEqual({ ok: false, message: INVALID_CREDENTIALS });
     }
-    expect(await signInAt(at(t0, 75), "ada@example.com", PASSWORD, "192.0.2.65", { deviceToken: device })).toMatchObject({ ok: false, message: expect.stringMatching(SPACED_OUT) });
+    expect(
+      await signInAt(at(t0, 75), "ada@example.com", PASSWORD, "192.0.2.65", { deviceToken: device }),
+    ).toMatchObject({ ok: false, message: expect.stringMatching(SPACED_OUT) });
   });
 
   it("refuses a sign-in at once with a retry time when the password-check line is full, without counting it; a known caller has places of its own", async () => {
@@ -147,7 +168,11 @@ describe("throttling", () => {
     expect(holding.every(Boolean)).toBe(true);
 
     const busy = await signInAt(t0, "ada@example.com", PASSWORD, "198.51.100.210", { hashGate: gate });
-    expect(busy).toEqual({ ok: false, message: "Too many sign-ins at once. Try again in 1 second.", retryAfterMs: 1_000 });
+    expect(busy).toEqual({
+      ok: false,
+      message: "Too many sign-ins at once. Try again in 1 second.",
+      retryAfterMs: 1_000,
+    });
     expect(await db.select().from(loginAttempts).where(eq(loginAttempts.ip, "198.51.100.210"))).toEqual([]);
 
     const known = signInAt(t0, "ada@example.com", PASSWORD, "198.51.100.211", { hashGate: gate });
@@ -160,7 +185,10 @@ describe("throttling", () => {
   it("refuses an address after five failures for one email, for 15 minutes, and records it; other addresses may still try", async () => {
     const t0 = new Date("2030-02-01T10:00:00Z");
     for (let i = 0; i < 5; i++) {
-      expect(await signInAt(at(t0, i), "ada@example.com", `bad-${i}`, "198.51.100.200")).toEqual({ ok: false, message: INVALID_CREDENTIALS });
+      expect(await signInAt(at(t0, i), "ada@example.com", `bad-${i}`, "198.51.100.200")).toEqual({
+        ok: false,
+        message: INVALID_CREDENTIALS,
+      });
     }
     const refused = await signInAt(at(t0, 10), "ada@example.com", PASSWORD, "198.51.100.200");
     expect(refused).toEqual({
@@ -168,8 +196,13 @@ describe("throttling", () => {
       message: "Too many failed sign-in attempts from this address. Try again in 15 minutes.",
       retryAfterMs: 15 * 60_000 - 10_000,
     });
-    const audits = await db.select().from(auditLog).where(and(eq(auditLog.action, "sign_in.throttled"), eq(auditLog.target, "198.51.100.200")));
-    expect(audits).toMatchObject([{ actorEmail: "ada@example.com", outcome: "denied", details: { reason: "pair", count: 1 } }]);
+    const audits = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "sign_in.throttled"), eq(auditLog.target, "198.51.100.200")));
+    expect(audits).toMatchObject([
+      { actorEmail: "ada@example.com", outcome: "denied", details: { reason: "pair", count: 1 } },
+    ]);
     expect((await signInAt(at(t0, 11), "ada@example.com", PASSWORD, "192.0.2.8")).ok).toBe(true);
     // 15 minutes after the first of the five failures the refusal lifts.
     expect((await signInAt(at(t0, 15 * 60 + 1), "ada@example.com", PASSWORD, "198.51.100.200")).ok).toBe(true);
@@ -178,7 +211,10 @@ describe("throttling", () => {
   it("does not refuse after four failures, and a good password wipes that address's failures for the email", async () => {
     const t0 = new Date("2030-03-01T10:00:00Z");
     for (let i = 0; i < 4; i++) await signInAt(at(t0, i), "ada@example.com", "bad", "198.51.100.201");
-    expect(await throttleState({ email: "ada@example.com", address: "198.51.100.201" }, at(t0, 5))).toEqual({ refused: false, knownGood: false });
+    expect(await throttleState({ email: "ada@example.com", address: "198.51.100.201" }, at(t0, 5))).toEqual({
+      refused: false,
+      knownGood: false,
+    });
     expect((await signInAt(at(t0, 6), "ada@example.com", PASSWORD, "198.51.100.201")).ok).toBe(true);
     for (let i = 0; i < 4; i++) await signInAt(at(t0, 10 + i), "ada@example.com", "bad", "198.51.100.201");
     expect((await signInAt(at(t0, 20), "ada@example.com", PASSWORD, "198.51.100.201")).ok).toBe(true);
@@ -196,7 +232,9 @@ describe("throttling", () => {
       ok: false,
       message: expect.stringMatching(TOO_MANY),
     });
-    expect((await throttleState({ email: "fresh@example.com", address: "198.51.100.203" }, at(t0, 30))).refused).toBe(false);
+    expect((await throttleState({ email: "fresh@example.com", address: "198.51.100.203" }, at(t0, 30))).refused).toBe(
+      false,
+    );
     expect((await signInAt(at(t0, 31), "ada@example.com", PASSWORD, "198.51.100.203")).ok).toBe(true);
   });
 

@@ -1,4 +1,5 @@
 import "server-only";
+
 import { deviceOf } from "./device-cookie";
 import { signInHashGate, type HashGate } from "./hash-gate";
 import { verifyAgainstDecoy, verifyPassword } from "./password";
@@ -30,7 +31,11 @@ export type SignInOptions = {
  * then the password, then the disabled flag; only a good password on an enabled account marks it
  * good. Nothing here waits on a timer. No message says whether the email belongs to an account.
  */
-export async function attemptSignIn(raw: unknown, address: string, { now = new Date(), deviceToken, hashGate = signInHashGate }: SignInOptions = {}): Promise<SignInResult> {
+export async function attemptSignIn(
+  raw: unknown,
+  address: string,
+  { now = new Date(), deviceToken, hashGate = signInHashGate }: SignInOptions = {},
+): Promise<SignInResult> {
   const parsed = signInSchema.safeParse(raw);
   const email = typeof (raw as { email?: unknown })?.email === "string" ? (raw as { email: string }).email : "";
 
@@ -73,7 +78,9 @@ async function checkPassword({ email, password }: SignInInput) {
   const user = await findUserForSignIn(email);
   // A user without a password (single sign-on only, or invited and not yet set) never passes, and
   // takes as long to refuse as anyone else.
-  const passwordOk = user?.passwordHash ? await verifyPassword(user.passwordHash, password) : await verifyAgainstDecoy(password);
+  const passwordOk = user?.passwordHash
+    ? await verifyPassword(user.passwordHash, password)
+    : await verifyAgainstDecoy(password);
   return user && passwordOk ? user : null;
 }
 

@@ -1,5 +1,7 @@
 import { z } from "zod";
+
 import { oneLineName } from "@/lib/display-name";
+
 import type { OidcConfig } from "./oidc-config";
 import type { Role } from "./roles";
 import type { SsoRefusalReason } from "./sso-messages";
@@ -45,7 +47,10 @@ function groupsFromClaim(value: unknown): string[] {
 }
 
 /** Admin wins when someone is in both an admin and a support group; in neither, no role. */
-export function roleForGroups(groups: string[], config: Pick<OidcConfig, "adminGroups" | "supportGroups">): Role | null {
+export function roleForGroups(
+  groups: string[],
+  config: Pick<OidcConfig, "adminGroups" | "supportGroups">,
+): Role | null {
   if (groups.some((g) => config.adminGroups.includes(g))) return "admin";
   if (groups.some((g) => config.supportGroups.includes(g))) return "support";
   return null;

@@ -1,6 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { discoveryAnswers } from "./sso";
 import { DiscoveryError, issuerIsConfigured } from "./sso-issuer";
 
@@ -11,9 +13,11 @@ const endpoints = { authorization_endpoint: "x", token_endpoint: "x", jwks_uri: 
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
-    const json = (body: unknown) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    const json = (body: unknown) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
     if (req.url === "/ok") json({ issuer: "x", ...endpoints });
-    else if (req.url?.startsWith("/issuer/")) json({ issuer: decodeURIComponent(req.url.slice("/issuer/".length)), ...endpoints });
+    else if (req.url?.startsWith("/issuer/"))
+      json({ issuer: decodeURIComponent(req.url.slice("/issuer/".length)), ...endpoints });
     else if (req.url === "/html") res.writeHead(200, { "content-type": "text/html" }).end("<html></html>");
     else if (req.url === "/down") res.writeHead(503).end();
     // "/hang": never answers.
@@ -59,7 +63,14 @@ describe("issuerIsConfigured", () => {
   it("refuses any other issuer: another tenant or path, another case, another host", async () => {
     const issuer = "https://idp.example.com/realms/console";
     const config = { issuer, wellKnownUrl: documentNaming(issuer) };
-    for (const other of ["https://idp.example.com/realms/other", "https://IDP.example.com/realms/console", "https://idp.example.com/realms/console//", "https://idp.example.com/realms/console/x", "https://idp.example.com", "http://idp.example.com/realms/console"]) {
+    for (const other of [
+      "https://idp.example.com/realms/other",
+      "https://IDP.example.com/realms/console",
+      "https://idp.example.com/realms/console//",
+      "https://idp.example.com/realms/console/x",
+      "https://idp.example.com",
+      "http://idp.example.com/realms/console",
+    ]) {
       expect(await issuerIsConfigured(other, config, 2000)).toBe(false);
     }
   });
@@ -67,19 +78,32 @@ describe("issuerIsConfigured", () => {
   it("refuses every tenant's token when the setting is Entra ID's multi-tenant /common issuer", async () => {
     // openid-client fills the document's {tenantid} in from the token's own tid claim, so it would accept each of these.
     const common = "https://login.microsoftonline.com/common/v2.0";
-    const config = { issuer: common, wellKnownUrl: documentNaming("https://login.microsoftonline.com/{tenantid}/v2.0") };
-    expect(await issuerIsConfigured("https://login.microsoftonline.com/9188040d-6c67-4c5b-b112-36a304b66dad/v2.0", config, 2000)).toBe(false);
+    const config = {
+      issuer: common,
+      wellKnownUrl: documentNaming("https://login.microsoftonline.com/{tenantid}/v2.0"),
+    };
+    expect(
+      await issuerIsConfigured(
+        "https://login.microsoftonline.com/9188040d-6c67-4c5b-b112-36a304b66dad/v2.0",
+        config,
+        2000,
+      ),
+    ).toBe(false);
     expect(await issuerIsConfigured("https://login.microsoftonline.com/{tenantid}/v2.0", config, 2000)).toBe(false);
   });
 
   it("allows a trailing slash only when the discovery document names the issuer with it", async () => {
     const issuer = "https://tenant.auth0.example";
-    expect(await issuerIsConfigured(`${issuer}/`, { issuer, wellKnownUrl: documentNaming(`${issuer}/`) }, 2000)).toBe(true);
+    expect(await issuerIsConfigured(`${issuer}/`, { issuer, wellKnownUrl: documentNaming(`${issuer}/`) }, 2000)).toBe(
+      true,
+    );
     expect(await issuerIsConfigured(`${issuer}/`, { issuer, wellKnownUrl: documentNaming(issuer) }, 2000)).toBe(false);
   });
 
   it("fails, rather than refuses, when the document that would decide does not answer", async () => {
     const issuer = "https://slash.example";
-    await expect(issuerIsConfigured(`${issuer}/`, { issuer, wellKnownUrl: `${base}/down` }, 2000)).rejects.toBeInstanceOf(DiscoveryError);
+    await expect(
+      issuerIsConfigured(`${issuer}/`, { issuer, wellKnownUrl: `${base}/down` }, 2000),
+    ).rejects.toBeInstanceOf(DiscoveryError);
   });
 });

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { z } from "zod";
+
 import type { OidcConfig } from "./oidc-config";
 
 /**
@@ -31,7 +33,11 @@ export class DiscoveryError extends Error {
 export async function fetchDiscovery(url: string, timeoutMs: number): Promise<DiscoveryDocument> {
   let response: Response;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), cache: "no-store", headers: { accept: "application/json" } });
+    response = await fetch(url, {
+      signal: AbortSignal.timeout(timeoutMs),
+      cache: "no-store",
+      headers: { accept: "application/json" },
+    });
   } catch (error) {
     throw new DiscoveryError(error instanceof Error ? error.message : String(error));
   }
@@ -62,7 +68,11 @@ async function discoveredIssuer(wellKnownUrl: string, timeoutMs: number): Promis
  * most once per 10 minutes); one that does not answer throws a DiscoveryError, a failed sign-in rather
  * than a refusal.
  */
-export async function issuerIsConfigured(iss: string, config: Pick<OidcConfig, "issuer" | "wellKnownUrl">, timeoutMs: number): Promise<boolean> {
+export async function issuerIsConfigured(
+  iss: string,
+  config: Pick<OidcConfig, "issuer" | "wellKnownUrl">,
+  timeoutMs: number,
+): Promise<boolean> {
   if (iss === config.issuer) return true;
   const withSlash = `${config.issuer}/`;
   if (iss !== withSlash) return false;

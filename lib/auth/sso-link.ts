@@ -1,8 +1,10 @@
 import "server-only";
+
 import { getToken } from "next-auth/jwt";
 import { headers } from "next/headers";
 import { NextRequest } from "next/server";
 import { z } from "zod";
+
 import type { ConsoleUser } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 
@@ -37,7 +39,11 @@ export async function presentedSession(cookieHeader: string | null): Promise<Pre
   // Only the cookies are passed on: getToken would also accept a bearer token from an Authorization header.
   const request = new NextRequest(NEXTAUTH_URL, { headers: { cookie: cookieHeader } });
   // The cookie's name follows NEXTAUTH_URL's scheme, as next-auth's own does (authOptions does not set it).
-  const token = await getToken({ req: request, secret: NEXTAUTH_SECRET, secureCookie: NEXTAUTH_URL.startsWith("https://") });
+  const token = await getToken({
+    req: request,
+    secret: NEXTAUTH_SECRET,
+    secureCookie: NEXTAUTH_URL.startsWith("https://"),
+  });
   const parsed = sessionTokenSchema.safeParse(token);
   return parsed.success ? { userId: parsed.data.uid, sessionVersion: parsed.data.sessionVersion } : undefined;
 }
@@ -52,7 +58,10 @@ export function linksWithoutConfirmation(user: Pick<ConsoleUser, "passwordHash" 
  * session confirms only while it is current: its user's, issued under the row's session_version, so a
  * session that a password change, a role change or a revocation ended confirms nothing.
  */
-export function mayLinkTo(user: Pick<ConsoleUser, "id" | "passwordHash" | "role" | "sessionVersion">, session: PresentedSession | undefined): boolean {
+export function mayLinkTo(
+  user: Pick<ConsoleUser, "id" | "passwordHash" | "role" | "sessionVersion">,
+  session: PresentedSession | undefined,
+): boolean {
   if (linksWithoutConfirmation(user)) return true;
   return session !== undefined && session.userId === user.id && session.sessionVersion === user.sessionVersion;
 }

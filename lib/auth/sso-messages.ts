@@ -26,7 +26,11 @@ export const SSO_LINK_PATH = "/link-sso";
 export type SsoRefusalText = { title: string; why: string; whatToDo: string };
 
 /** `passwordSignIn`: whether this console offers password sign-in, the way to confirm a link. */
-export function ssoRefusalText(reason: SsoRefusalReason | undefined, providerName: string, passwordSignIn = true): SsoRefusalText {
+export function ssoRefusalText(
+  reason: SsoRefusalReason | undefined,
+  providerName: string,
+  passwordSignIn = true,
+): SsoRefusalText {
   switch (reason) {
     case "no_role":
       return {
@@ -44,7 +48,8 @@ export function ssoRefusalText(reason: SsoRefusalReason | undefined, providerNam
       return {
         title: "Your email domain is not allowed here",
         why: "This console only accepts people whose email address is in one of the domains its administrators allowed.",
-        whatToDo: "Sign in with your work account. If you think your domain should be allowed, ask a console administrator.",
+        whatToDo:
+          "Sign in with your work account. If you think your domain should be allowed, ask a console administrator.",
       };
     case "disabled":
       return {

@@ -1,12 +1,15 @@
 import "server-only";
+
 import { and, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { Account, Profile, User } from "next-auth";
 import type { Provider } from "next-auth/providers/index";
+
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getDb, type Transaction } from "@/lib/db";
 import { consoleUsers, type ConsoleUser } from "@/lib/db/schema";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
+
 import { revokeUserTokens } from "./api-tokens";
 import { isLastEnabledAdmin, lockEnabledAdmins, removesAnAdmin } from "./last-admin";
 import { oidcSettings } from "./oidc-config";
@@ -53,7 +56,8 @@ export function ssoProviders(): Provider[] {
       // next-auth wants a User here, but uses it for nothing this console keeps: admitSsoSignIn
       // judges the ID token's claims and the session is issued for ssoSessionUser, read from the
       // database. A throw here would make next-auth log the whole profile, so nothing here throws.
-      profile: (claims: { sub: string; name?: string; email?: string }) => ({ id: String(claims.sub), name: claims.name, email: claims.email }) as User,
+      profile: (claims: { sub: string; name?: string; email?: string }) =>
+        ({ id: String(claims.sub), name: claims.name, email: claims.email }) as User,
     },
   ];
 }
@@ -75,14 +79,21 @@ export async function admitSsoSignIn(
   const settings = oidcSettings();
   if (settings.status !== "on" || account.provider !== SSO_PROVIDER_ID) return SSO_FAILED_PATH;
   try {
-    const fromConfiguredIssuer = await issuerIsConfigured(ssoIdentity(profile).issuer, settings.config, SSO_HTTP_TIMEOUT_MS);
-    if (!fromConfiguredIssuer) logger.warn("single sign-on refused: the ID token names another issuer than CONSOLE_OIDC_ISSUER");
+    const fromConfiguredIssuer = await issuerIsConfigured(
+      ssoIdentity(profile).issuer,
+      settings.config,
+      SSO_HTTP_TIMEOUT_MS,
+    );
+    if (!fromConfiguredIssuer)
+      logger.warn("single sign-on refused: the ID token names another issuer than CONSOLE_OIDC_ISSUER");
     const verdict = fromConfiguredIssuer ? judgeSsoClaims(profile, settings.config) : undefined;
     const db = await getDb();
     return await db.transaction((tx) => {
       // Nothing in a token from another issuer is worth recording, not even the email it claims.
       if (!verdict) return refuse(tx, "issuer_mismatch", { id: null, email: null });
-      return verdict.ok ? admit(tx, verdict, readCookieHeader) : refuse(tx, verdict.reason, { id: null, email: verdict.email });
+      return verdict.ok
+        ? admit(tx, verdict, readCookieHeader)
+        : refuse(tx, verdict.reason, { id: null, email: verdict.email });
     });
   } catch (error) {
     logger.error("single sign-on failed", { error: errorMessage(error) });
@@ -95,22 +106,38 @@ type Admitted = Extract<SsoVerdict, { ok: true }>;
 async function admit(tx: Transaction, verdict: Admitted, readCookieHeader: CookieHeaderReader): Promise<true | string> {
   // Before any user's row: the order in which every guarded change takes its locks (last-admin.ts).
   const enabledAdmins = await lockEnabledAdmins(tx);
-  const byIdentity = await lockUser(tx, and(eq(consoleUsers.oidcIssuer, verdict.issuer), eq(consoleUsers.oidcSubject, verdict.subject)));
+  const byIdentity = await lockUser(
+    tx,
+    and(eq(consoleUsers.oidcIssuer, verdict.issuer), eq(consoleUsers.oidcSubject, verdict.subject)),
+  );
   const byEmail = byIdentity ? undefined : await lockUser(tx, emailIs(verdict.email));
   if (byEmail && byEmail.oidcIssuer !== null) return refuse(tx, "account_conflict", actorOf(byEmail));
   const existing = byIdentity ?? byEmail;
   if (existing?.disabled) return refuse(tx, "disabled", actorOf(existing));
   if (byIdentity) {
     // The identity provider changed this person's email to one another console user already has.
-    const [taken] = await tx.select({ id: consoleUsers.id }).from(consoleUsers).where(and(emailIs(verdict.email), ne(consoleUsers.id, byIdentity.id))).limit(1);
+    const [taken] = await tx
+      .select({ id: consoleUsers.id })
+      .from(consoleUsers)
+      .where(and(emailIs(verdict.email), ne(consoleUsers.id, byIdentity.id)))
+      .limit(1);
     if (taken) return refuse(tx, "account_conflict", actorOf(byIdentity));
   }
-  if (byEmail && !mayLinkTo(byEmail, await presentedSession(await readCookieHeader()))) return refuse(tx, "link_requires_password", actorOf(byEmail));
+  if (byEmail && !mayLinkTo(byEmail, await presentedSession(await readCookieHeader())))
+    return refuse(tx, "link_requires_password", actorOf(byEmail));
   // The provider's groups do not outrank the guard: the last enabled admin stays one, and stays out.
-  if (existing && removesAnAdmin(existing, verdict.role) && isLastEnabledAdmin(enabledAdmins, existing.id)) return refuse(tx, "last_admin", actorOf(existing));
+  if (existing && removesAnAdmin(existing, verdict.role) && isLastEnabledAdmin(enabledAdmins, existing.id))
+    return refuse(tx, "last_admin", actorOf(existing));
 
   const now = new Date();
-  const fields = { email: verdict.email, name: verdict.name, role: verdict.role, oidcIssuer: verdict.issuer, oidcSubject: verdict.subject, lastSignInAt: now };
+  const fields = {
+    email: verdict.email,
+    name: verdict.name,
+    role: verdict.role,
+    oidcIssuer: verdict.issuer,
+    oidcSubject: verdict.subject,
+    lastSignInAt: now,
+  };
   const previousRole = existing && existing.role !== verdict.role ? existing.role : undefined;
   const [user] = existing
     ? await tx
@@ -134,7 +161,12 @@ async function admit(tx: Transaction, verdict: Admitted, readCookieHeader: Cooki
       action: "sign_in.sso",
       outcome: "success",
       target: user.email,
-      details: { role: user.role, created: !existing, linked: Boolean(byEmail), ...(previousRole ? { previousRole } : {}) },
+      details: {
+        role: user.role,
+        created: !existing,
+        linked: Boolean(byEmail),
+        ...(previousRole ? { previousRole } : {}),
+      },
     },
     tx,
   );
@@ -163,7 +195,9 @@ async function lockUser(tx: Transaction, where: SQL | undefined): Promise<Consol
 export async function ssoSessionUser(account: Account, profile: Profile | undefined): Promise<SsoUser> {
   void account;
   const { issuer, subject } = ssoIdentity(profile);
-  const user = await findSessionSubject(and(eq(consoleUsers.oidcIssuer, issuer), eq(consoleUsers.oidcSubject, subject))!);
+  const user = await findSessionSubject(
+    and(eq(consoleUsers.oidcIssuer, issuer), eq(consoleUsers.oidcSubject, subject))!,
+  );
   if (!user || user.disabled) throw new Error("the single sign-on user is not an enabled console user");
   return { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion };
 }

@@ -1,6 +1,8 @@
 import "server-only";
+
 import { and, count, desc, eq, gt, gte, inArray, lt, lte, max, notExists, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+
 import { recordRepeatedAudit } from "@/lib/audit/audit";
 import { getDb, type Executor, type Transaction } from "@/lib/db";
 import { loginAttempts } from "@/lib/db/schema";
@@ -47,7 +49,8 @@ export type SignInCaller = { email: string; address: string; device?: string | n
 export type RefusalReason = "address" | "pair" | "email";
 
 /** `knownGood`: the caller signed in to this email before (from this address, or with a device cookie). */
-export type ThrottleState = { refused: true; retryAt: Date; reason: RefusalReason } | { refused: false; knownGood: boolean };
+export type ThrottleState =
+  { refused: true; retryAt: Date; reason: RefusalReason } | { refused: false; knownGood: boolean };
 
 type Queryable = Pick<Executor, "select">;
 
@@ -106,7 +109,11 @@ export async function isKnownAddress(email: string, address: string, now = new D
  * after its last failure. The back-off is a time an attempt may not come before, never a wait, so
  * parallel attempts cannot all sit it out and then check their passwords together.
  */
-export async function throttleState(caller: SignInCaller, now = new Date(), queryable?: Queryable): Promise<ThrottleState> {
+export async function throttleState(
+  caller: SignInCaller,
+  now = new Date(),
+  queryable?: Queryable,
+): Promise<ThrottleState> {
   const db = queryable ?? (await getDb());
   const key = attemptKey(caller.email);
   const recentFailures = (match: SQL | undefined, limit: number) =>
@@ -119,20 +126,30 @@ export async function throttleState(caller: SignInCaller, now = new Date(), quer
   // One after another: inside claimAttempt's transaction they share one connection, on which node-postgres
   // queues a query sent while another runs, with a deprecation warning (pg 9 will refuse it). Each is a
   // read of a few index entries.
-  const pair = await recentFailures(and(eq(loginAttempts.email, key), eq(loginAttempts.ip, caller.address), notSinceSucceeded(db, now)), PAIR_MAX_FAILURES);
+  const pair = await recentFailures(
+    and(eq(loginAttempts.email, key), eq(loginAttempts.ip, caller.address), notSinceSucceeded(db, now)),
+    PAIR_MAX_FAILURES,
+  );
   const address = await recentFailures(eq(loginAttempts.ip, caller.address), ADDRESS_MAX_FAILURES);
   const [emailFailures] = await db
     .select({ n: count(), lastAt: max(loginAttempts.attemptedAt) })
     .from(loginAttempts)
     .where(and(eq(loginAttempts.email, key), failedWithin(now)));
   const [knownAddress] = await knownAddressQuery(db, key, caller.address, now);
-  const deviceFailures = caller.device ? await recentFailures(eq(loginAttempts.device, caller.device), DEVICE_MAX_FAILURES) : [];
-  const liftsAt = (rows: { at: Date }[], limit: number) => (rows.length >= limit ? [rows[limit - 1]!.at.getTime() + WINDOW_MS] : []);
+  const deviceFailures = caller.device
+    ? await recentFailures(eq(loginAttempts.device, caller.device), DEVICE_MAX_FAILURES)
+    : [];
+  const liftsAt = (rows: { at: Date }[], limit: number) =>
+    rows.length >= limit ? [rows[limit - 1]!.at.getTime() + WINDOW_MS] : [];
   const addressRefusal = liftsAt(address, ADDRESS_MAX_FAILURES);
   const pairRefusal = liftsAt(pair, PAIR_MAX_FAILURES);
   const retryTimes = [...addressRefusal, ...pairRefusal];
   if (retryTimes.length > 0) {
-    return { refused: true, retryAt: new Date(Math.max(...retryTimes)), reason: addressRefusal.length > 0 ? "address" : "pair" };
+    return {
+      refused: true,
+      retryAt: new Date(Math.max(...retryTimes)),
+      reason: addressRefusal.length > 0 ? "address" : "pair",
+    };
   }
   const trustedDevice = Boolean(caller.device) && deviceFailures.length < DEVICE_MAX_FAILURES;
   const knownGood = Boolean(knownAddress) || trustedDevice;
@@ -201,7 +218,10 @@ export async function claimAttempt(caller: SignInCaller, now = new Date()): Prom
  * emails it invents), an (address, email) pair that failed five times, an email under back-off alone
  * (not each of the many addresses an attacker may hold). Each took real failed password checks.
  */
-async function recordRefusal(tx: Transaction, refusal: { email: string; address: string; reason: RefusalReason; now: Date }) {
+async function recordRefusal(
+  tx: Transaction,
+  refusal: { email: string; address: string; reason: RefusalReason; now: Date },
+) {
   const { email, address, reason, now } = refusal;
   await recordRepeatedAudit(
     {
@@ -259,13 +279,21 @@ export async function unlockSignIn(email: string, executor: Executor, now = new 
         eq(loginAttempts.email, key),
         or(
           and(eq(loginAttempts.succeeded, false), gt(loginAttempts.attemptedAt, new Date(now.getTime() - WINDOW_MS))),
-          and(eq(loginAttempts.succeeded, true), gt(loginAttempts.attemptedAt, new Date(now.getTime() - KNOWN_GOOD_MS))),
+          and(
+            eq(loginAttempts.succeeded, true),
+            gt(loginAttempts.attemptedAt, new Date(now.getTime() - KNOWN_GOOD_MS)),
+          ),
         ),
       ),
     );
   const rows = await executor
     .delete(loginAttempts)
-    .where(and(eq(loginAttempts.succeeded, false), or(eq(loginAttempts.email, key), inArray(loginAttempts.ip, itsAddresses))))
+    .where(
+      and(
+        eq(loginAttempts.succeeded, false),
+        or(eq(loginAttempts.email, key), inArray(loginAttempts.ip, itsAddresses)),
+      ),
+    )
     .returning({ id: loginAttempts.id });
   return rows.length;
 }

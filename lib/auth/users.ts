@@ -1,8 +1,11 @@
 import "server-only";
+
 import { asc, eq, sql, type SQL } from "drizzle-orm";
+
+import type { AuditActor } from "@/lib/audit/audit";
 import { getDb, type Executor } from "@/lib/db";
 import { consoleUsers, type ConsoleUser } from "@/lib/db/schema";
-import type { AuditActor } from "@/lib/audit/audit";
+
 import { revokeUserTokens, type UserAccessEnded } from "./api-tokens";
 import { hashPassword } from "./password";
 import type { Role } from "./roles";
@@ -105,15 +108,26 @@ async function changeUserEndingSessions(
     .where(byEmail(email))
     .returning({ id: consoleUsers.id, role: consoleUsers.role });
   if (row && endsTokens) {
-    const ended: UserAccessEnded = endsTokens.ended === "role_lowered" ? { reason: "role_lowered", role: row.role } : { reason: endsTokens.ended };
+    const ended: UserAccessEnded =
+      endsTokens.ended === "role_lowered" ? { reason: "role_lowered", role: row.role } : { reason: endsTokens.ended };
     await revokeUserTokens(db, row.id, ended, endsTokens.actor);
   }
   return row !== undefined;
 }
 
 /** Disabling also revokes the user's API tokens; enabling again revives none. */
-export function setUserDisabled(email: string, disabled: boolean, executor?: Executor, actor = OPERATOR): Promise<boolean> {
-  return changeUserEndingSessions(email, { disabled }, executor, disabled ? { ended: "user_disabled", actor } : undefined);
+export function setUserDisabled(
+  email: string,
+  disabled: boolean,
+  executor?: Executor,
+  actor = OPERATOR,
+): Promise<boolean> {
+  return changeUserEndingSessions(
+    email,
+    { disabled },
+    executor,
+    disabled ? { ended: "user_disabled", actor } : undefined,
+  );
 }
 
 export async function setUserPassword(email: string, password: string, executor?: Executor): Promise<boolean> {

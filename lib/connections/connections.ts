@@ -1,10 +1,15 @@
 import "server-only";
+
 import { and, eq } from "drizzle-orm";
+
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
+import type { ActionResult } from "@/lib/call-action";
 import { getDb } from "@/lib/db";
 import { connections, connectionSecrets } from "@/lib/db/schema";
 import { regionLabels, regionShortNames, type Region } from "@/lib/service/regions";
+
 import { findConnectionIdByName, getConnection, getServiceConnection, isUniqueViolation, sealKey } from "./repository";
+import { findConnectionWithSameKey } from "./same-key";
 import {
   createConnectionSchema,
   deleteConnectionSchema,
@@ -14,10 +19,8 @@ import {
   type UpdateConnectionInput,
 } from "./schemas";
 import type { ConnectionMutationResult, SecretKindName } from "./types";
-import { findConnectionWithSameKey } from "./same-key";
 import { checkManagementKey } from "./verify";
 import { newWebhookToken } from "./webhook-token";
-import type { ActionResult } from "@/lib/call-action";
 
 /**
  * The connections feature's public module: what pages, actions and other features call (ARCHITECTURE.md,
@@ -74,7 +77,11 @@ async function readStoredManagementKey(id: string): Promise<string | null | unde
 }
 
 /** Turns a key check into "go ahead (verified or not)" or the message the form shows. */
-async function verifyForSave(region: Region, key: string, saveUnverified: boolean): Promise<{ verifiedAt: Date | null; httpStatus: number | null } | Failure> {
+async function verifyForSave(
+  region: Region,
+  key: string,
+  saveUnverified: boolean,
+): Promise<{ verifiedAt: Date | null; httpStatus: number | null } | Failure> {
   const check = await checkManagementKey(region, key);
   switch (check.status) {
     case "verified":
@@ -87,7 +94,12 @@ async function verifyForSave(region: Region, key: string, saveUnverified: boolea
         error: `This key belongs to the ${regionShortNames[check.region]} region, not ${regionShortNames[region]}. Choose ${regionLabels[check.region]} and save again.`,
       };
     case "invalid":
-      return { ok: false, field: "managementKey", error: "No region accepts this management key. Check that you copied the whole key from the tenant's API keys settings." };
+      return {
+        ok: false,
+        field: "managementKey",
+        error:
+          "No region accepts this management key. Check that you copied the whole key from the tenant's API keys settings.",
+      };
     case "unreachable":
       if (saveUnverified) return { verifiedAt: null, httpStatus: check.httpStatus };
       return {
@@ -103,7 +115,12 @@ async function verifyForSave(region: Region, key: string, saveUnverified: boolea
  * mistake: the tenant's webhooks reach only one of the two, and the watch lists and logs split. It is
  * said, naming the existing connection, and saved only when the admin confirms (`allowSameKey`).
  */
-async function sameKeyFailure(region: Region, key: string, allowSameKey: boolean | undefined, exceptId?: string): Promise<Failure | undefined> {
+async function sameKeyFailure(
+  region: Region,
+  key: string,
+  allowSameKey: boolean | undefined,
+  exceptId?: string,
+): Promise<Failure | undefined> {
   if (allowSameKey) return undefined;
   const other = await findConnectionWithSameKey(region, key, exceptId);
   if (!other) return undefined;
@@ -122,7 +139,10 @@ function optionalKeys(input: { serverKey: string; serverSecondaryKey: string }):
   return keys;
 }
 
-export async function createConnection(actor: AuditActor, raw: CreateConnectionInput): Promise<ConnectionMutationResult> {
+export async function createConnection(
+  actor: AuditActor,
+  raw: CreateConnectionInput,
+): Promise<ConnectionMutationResult> {
   const parsed = createConnectionSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Check the form." };
   const input = parsed.data;
@@ -162,7 +182,11 @@ export async function createConnection(actor: AuditActor, raw: CreateConnectionI
           outcome: "success",
           connection: { id: connectionId, name: input.name },
           httpStatus: verification.httpStatus ?? undefined,
-          details: { region: input.region, verified: verification.verifiedAt !== null, keys: keys.map(([kind]) => kind) },
+          details: {
+            region: input.region,
+            verified: verification.verifiedAt !== null,
+            keys: keys.map(([kind]) => kind),
+          },
         },
         tx,
       );
@@ -175,7 +199,10 @@ export async function createConnection(actor: AuditActor, raw: CreateConnectionI
   return { ok: true, id, verified: verification.verifiedAt !== null };
 }
 
-export async function updateConnection(actor: AuditActor, raw: UpdateConnectionInput): Promise<ConnectionMutationResult> {
+export async function updateConnection(
+  actor: AuditActor,
+  raw: UpdateConnectionInput,
+): Promise<ConnectionMutationResult> {
   const parsed = updateConnectionSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Check the form." };
   const input = parsed.data;
@@ -190,42 +217,69 @@ export async function updateConnection(actor: AuditActor, raw: UpdateConnectionI
   const regionChanged = input.region !== current.region;
   if (storedKey === null && !keyChanged && regionChanged) return unreadableKey;
   if (keyChanged || regionChanged) {
-    const sameKey = await sameKeyFailure(input.region, keyChanged ? input.managementKey : storedKey!, input.allowSameKey, input.id);
+    const sameKey = await sameKeyFailure(
+      input.region,
+      keyChanged ? input.managementKey : storedKey!,
+      input.allowSameKey,
+      input.id,
+    );
     if (sameKey) return sameKey;
   }
   let verifiedAt: Date | null | undefined;
   let httpStatus: number | null = null;
   if (keyChanged || regionChanged) {
-    const verification = await verifyForSave(input.region, keyChanged ? input.managementKey : storedKey!, input.saveUnverified);
+    const verification = await verifyForSave(
+      input.region,
+      keyChanged ? input.managementKey : storedKey!,
+      input.saveUnverified,
+    );
     if ("ok" in verification) return verification;
     ({ verifiedAt, httpStatus } = verification);
   }
 
-  const replaced: Array<[SecretKindName, string]> = [...(keyChanged ? [["management", input.managementKey] as [SecretKindName, string]] : []), ...optionalKeys(input)];
+  const replaced: Array<[SecretKindName, string]> = [
+    ...(keyChanged ? [["management", input.managementKey] as [SecretKindName, string]] : []),
+    ...optionalKeys(input),
+  ];
   const connection = { id: input.id, name: input.name };
   const changes: Record<string, unknown> = {};
   if (input.name !== current.name) changes.name = { from: current.name, to: input.name };
   if (regionChanged) changes.region = { from: current.region, to: input.region };
-  if (input.removeServerSecondaryKey && current.keys.server_secondary && !input.serverSecondaryKey) changes.removedKey = "server_secondary";
+  if (input.removeServerSecondaryKey && current.keys.server_secondary && !input.serverSecondaryKey)
+    changes.removedKey = "server_secondary";
   const db = await getDb();
   try {
     await db.transaction(async (tx) => {
       await tx
         .update(connections)
-        .set({ name: input.name, region: input.region, updatedBy: actor.id, updatedAt: new Date(), ...(verifiedAt !== undefined ? { verifiedAt } : {}) })
+        .set({
+          name: input.name,
+          region: input.region,
+          updatedBy: actor.id,
+          updatedAt: new Date(),
+          ...(verifiedAt !== undefined ? { verifiedAt } : {}),
+        })
         .where(eq(connections.id, input.id));
       for (const [kind, key] of replaced) {
         const row = sealKey(input.id, kind, key, actor.id);
         await tx
           .insert(connectionSecrets)
           .values(row)
-          .onConflictDoUpdate({ target: [connectionSecrets.connectionId, connectionSecrets.kind], set: { ciphertext: row.ciphertext, last4: row.last4, setAt: row.setAt, setBy: row.setBy } });
+          .onConflictDoUpdate({
+            target: [connectionSecrets.connectionId, connectionSecrets.kind],
+            set: { ciphertext: row.ciphertext, last4: row.last4, setAt: row.setAt, setBy: row.setBy },
+          });
       }
       if (input.removeServerSecondaryKey && !input.serverSecondaryKey) {
-        await tx.delete(connectionSecrets).where(and(eq(connectionSecrets.connectionId, input.id), eq(connectionSecrets.kind, "server_secondary")));
+        await tx
+          .delete(connectionSecrets)
+          .where(and(eq(connectionSecrets.connectionId, input.id), eq(connectionSecrets.kind, "server_secondary")));
       }
       if (Object.keys(changes).length > 0 || replaced.length === 0) {
-        await recordAudit({ actor, action: "connection.updated", outcome: "success", connection, details: changes }, tx);
+        await recordAudit(
+          { actor, action: "connection.updated", outcome: "success", connection, details: changes },
+          tx,
+        );
       }
       for (const [kind] of replaced) {
         await recordAudit(
@@ -247,7 +301,11 @@ export async function updateConnection(actor: AuditActor, raw: UpdateConnectionI
     throw error;
   }
   connectionChanged(input.id);
-  return { ok: true, id: input.id, verified: (verifiedAt === undefined ? current.verifiedAt !== null : verifiedAt !== null) };
+  return {
+    ok: true,
+    id: input.id,
+    verified: verifiedAt === undefined ? current.verifiedAt !== null : verifiedAt !== null,
+  };
 }
 
 export async function deleteConnection(actor: AuditActor, raw: DeleteConnectionInput): Promise<ActionResult> {
@@ -259,7 +317,16 @@ export async function deleteConnection(actor: AuditActor, raw: DeleteConnectionI
   const db = await getDb();
   await db.transaction(async (tx) => {
     await tx.delete(connections).where(eq(connections.id, current.id));
-    await recordAudit({ actor, action: "connection.deleted", outcome: "success", connection: { id: current.id, name: current.name }, details: { region: current.region } }, tx);
+    await recordAudit(
+      {
+        actor,
+        action: "connection.deleted",
+        outcome: "success",
+        connection: { id: current.id, name: current.name },
+        details: { region: current.region },
+      },
+      tx,
+    );
   });
   connectionChanged(current.id);
   return { ok: true };

@@ -1,8 +1,11 @@
 import "server-only";
+
 import { cookies } from "next/headers";
+
 import { requireRole, type SessionUser } from "@/lib/auth/guards";
 import type { Role } from "@/lib/auth/roles";
 import { env } from "@/lib/env";
+
 import { listConnectionChoices } from "./repository";
 import type { ConnectionChoice } from "./types";
 
@@ -23,7 +26,9 @@ export async function getSelectedConnection(): Promise<ConnectionChoice | null> 
  * `role`, and the public view of the connection the switcher points at (no key), or null when no
  * connection exists yet (the page then says how to add one).
  */
-export async function requireSelectedConnection(role: Role): Promise<{ user: SessionUser; connection: ConnectionChoice | null }> {
+export async function requireSelectedConnection(
+  role: Role,
+): Promise<{ user: SessionUser; connection: ConnectionChoice | null }> {
   const user = await requireRole(role);
   return { user, connection: await getSelectedConnection() };
 }

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, eq, inArray } from "drizzle-orm";
+
 import { getDb } from "@/lib/db";
 import { connectionSecrets } from "@/lib/db/schema";
 import { decryptSecret } from "@/lib/secrets";
@@ -23,7 +25,12 @@ export async function readServerKeys(connectionId: string): Promise<string[]> {
   const rows = await db
     .select({ kind: connectionSecrets.kind, ciphertext: connectionSecrets.ciphertext })
     .from(connectionSecrets)
-    .where(and(eq(connectionSecrets.connectionId, connectionId), inArray(connectionSecrets.kind, ["server", "server_secondary"])));
+    .where(
+      and(
+        eq(connectionSecrets.connectionId, connectionId),
+        inArray(connectionSecrets.kind, ["server", "server_secondary"]),
+      ),
+    );
   return (["server", "server_secondary"] as const)
     .map((kind) => rows.find((row) => row.kind === kind))
     .filter((row) => row !== undefined)

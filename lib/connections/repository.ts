@@ -1,10 +1,13 @@
 import "server-only";
+
 import { asc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+
 import { getDb } from "@/lib/db";
 import { connections, connectionSecrets, consoleUsers } from "@/lib/db/schema";
 import { decryptSecret, encryptSecret, fingerprint } from "@/lib/secrets";
 import type { Region } from "@/lib/service/regions";
+
 import type { ConnectionChoice, ConnectionSummary, SecretKindName } from "./types";
 
 const creator = alias(consoleUsers, "creator");
@@ -29,7 +32,12 @@ async function selectSummaries(where?: ReturnType<typeof eq>): Promise<Connectio
   const rows = await (where ? base.where(where) : base).orderBy(asc(sql`lower(${connections.name})`));
   if (rows.length === 0) return [];
   const secrets = await db
-    .select({ connectionId: connectionSecrets.connectionId, kind: connectionSecrets.kind, last4: connectionSecrets.last4, setAt: connectionSecrets.setAt })
+    .select({
+      connectionId: connectionSecrets.connectionId,
+      kind: connectionSecrets.kind,
+      last4: connectionSecrets.last4,
+      setAt: connectionSecrets.setAt,
+    })
     .from(connectionSecrets);
   return rows.map((row) => ({
     ...row,
@@ -37,7 +45,9 @@ async function selectSummaries(where?: ReturnType<typeof eq>): Promise<Connectio
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     keys: Object.fromEntries(
-      secrets.filter((s) => s.connectionId === row.id).map((s) => [s.kind, { last4: s.last4, setAt: s.setAt.toISOString() }]),
+      secrets
+        .filter((s) => s.connectionId === row.id)
+        .map((s) => [s.kind, { last4: s.last4, setAt: s.setAt.toISOString() }]),
     ),
   }));
 }
@@ -76,32 +86,57 @@ export async function getServiceConnection(
 ): Promise<{ id: string; name: string; region: Region; managementKey: string } | undefined> {
   const db = await getDb();
   const [row] = await db
-    .select({ id: connections.id, name: connections.name, region: connections.region, ciphertext: connectionSecrets.ciphertext })
+    .select({
+      id: connections.id,
+      name: connections.name,
+      region: connections.region,
+      ciphertext: connectionSecrets.ciphertext,
+    })
     .from(connections)
-    .innerJoin(connectionSecrets, sql`${connectionSecrets.connectionId} = ${connections.id} and ${connectionSecrets.kind} = 'management'`)
+    .innerJoin(
+      connectionSecrets,
+      sql`${connectionSecrets.connectionId} = ${connections.id} and ${connectionSecrets.kind} = 'management'`,
+    )
     .where(eq(connections.id, id))
     .limit(1);
   if (!row) return undefined;
-  return { id: row.id, name: row.name, region: row.region, managementKey: decryptSecret(row.ciphertext, { connectionId: row.id, kind: "management" }) };
+  return {
+    id: row.id,
+    name: row.name,
+    region: row.region,
+    managementKey: decryptSecret(row.ciphertext, { connectionId: row.id, kind: "management" }),
+  };
 }
 
 /**
  * Every connection in a region with its sealed management key (still encrypted), for the duplicate-key
  * check in connections.ts. Server-only.
  */
-export async function listSealedManagementKeys(region: Region): Promise<Array<{ id: string; name: string; ciphertext: string }>> {
+export async function listSealedManagementKeys(
+  region: Region,
+): Promise<Array<{ id: string; name: string; ciphertext: string }>> {
   const db = await getDb();
   return db
     .select({ id: connections.id, name: connections.name, ciphertext: connectionSecrets.ciphertext })
     .from(connections)
-    .innerJoin(connectionSecrets, sql`${connectionSecrets.connectionId} = ${connections.id} and ${connectionSecrets.kind} = 'management'`)
+    .innerJoin(
+      connectionSecrets,
+      sql`${connectionSecrets.connectionId} = ${connections.id} and ${connectionSecrets.kind} = 'management'`,
+    )
     .where(eq(connections.region, region))
     .orderBy(asc(sql`lower(${connections.name})`));
 }
 
 /** Encrypted row values for a key, bound to its connection and kind; only the last four characters stay in clear. */
 export function sealKey(connectionId: string, kind: SecretKindName, key: string, actorId: string | null) {
-  return { connectionId, kind, ciphertext: encryptSecret(key, { connectionId, kind }), last4: fingerprint(key), setAt: new Date(), setBy: actorId };
+  return {
+    connectionId,
+    kind,
+    ciphertext: encryptSecret(key, { connectionId, kind }),
+    last4: fingerprint(key),
+    setAt: new Date(),
+    setBy: actorId,
+  };
 }
 
 export function isUniqueViolation(error: unknown): boolean {

@@ -1,6 +1,8 @@
 import "server-only";
+
 import { and, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
+
 import { getDb, type Database, type Executor } from "@/lib/db";
 import { alertNoticeTargets } from "@/lib/db/alerts-schema";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
@@ -22,7 +24,11 @@ export type RotationReport = {
   unreadable: number;
 };
 
-type StoredValue = { binding: SecretBinding; sealed: string; replace: (db: Executor, resealed: string) => Promise<boolean> };
+type StoredValue = {
+  binding: SecretBinding;
+  sealed: string;
+  replace: (db: Executor, resealed: string) => Promise<boolean>;
+};
 
 /** How to replace the value `sealed` in `column` of the row `row` selects: only if it still holds what was read. */
 function replaceIfUnchanged(column: AnyPgColumn, row: SQL | undefined, sealed: string): StoredValue["replace"] {
@@ -46,7 +52,11 @@ async function storedValues(db: Executor): Promise<StoredValue[]> {
     ...secrets.map((s) => ({
       binding: { connectionId: s.connectionId, kind: s.kind },
       sealed: s.ciphertext,
-      replace: replaceIfUnchanged(connectionSecrets.ciphertext, and(eq(connectionSecrets.connectionId, s.connectionId), eq(connectionSecrets.kind, s.kind)), s.ciphertext),
+      replace: replaceIfUnchanged(
+        connectionSecrets.ciphertext,
+        and(eq(connectionSecrets.connectionId, s.connectionId), eq(connectionSecrets.kind, s.kind)),
+        s.ciphertext,
+      ),
     })),
     ...(await destinationSecrets(db)),
     ...(await noticeTargetSecrets(db)),
@@ -67,7 +77,11 @@ async function destinationSecrets(db: Executor): Promise<StoredValue[]> {
   const rows = await db.select().from(forwardDestinations);
   const columns = [
     { kind: "destination_secret", column: forwardDestinations.secretCiphertext, field: "secretCiphertext" },
-    { kind: "destination_previous_secret", column: forwardDestinations.previousSecretCiphertext, field: "previousSecretCiphertext" },
+    {
+      kind: "destination_previous_secret",
+      column: forwardDestinations.previousSecretCiphertext,
+      field: "previousSecretCiphertext",
+    },
   ] as const;
   return rows.flatMap((row) =>
     columns
@@ -85,7 +99,9 @@ async function destinationSecrets(db: Executor): Promise<StoredValue[]> {
  * (lib/secrets.ts). Read from lib/db/alerts-schema.ts, as lib/connections may not use lib/alerts.
  */
 async function noticeTargetSecrets(db: Executor): Promise<StoredValue[]> {
-  const rows = await db.select({ id: alertNoticeTargets.id, sealed: alertNoticeTargets.secretCiphertext }).from(alertNoticeTargets);
+  const rows = await db
+    .select({ id: alertNoticeTargets.id, sealed: alertNoticeTargets.secretCiphertext })
+    .from(alertNoticeTargets);
   return rows.map((row) => ({
     binding: { kind: "alert_target_secret" as const, targetId: row.id },
     sealed: row.sealed,
@@ -100,7 +116,10 @@ async function noticeTargetSecrets(db: Executor): Promise<StoredValue[]> {
  * read, so a concurrent edit wins. A value that cannot be read is counted and left, not fatal: the
  * others still move, and the warning names its row (never its content).
  */
-export async function rotateStoredSecrets(keyring: Keyring = keyringFromEnv(), executor?: Executor): Promise<RotationReport> {
+export async function rotateStoredSecrets(
+  keyring: Keyring = keyringFromEnv(),
+  executor?: Executor,
+): Promise<RotationReport> {
   const db = executor ?? (await getDb());
   const report: RotationReport = { rebound: 0, reencrypted: 0, current: 0, unreadable: 0 };
   for (const value of await storedValues(db)) {
@@ -113,7 +132,11 @@ export async function rotateStoredSecrets(keyring: Keyring = keyringFromEnv(), e
       resealed = resealSecret(value.sealed, value.binding, keyring);
     } catch (error) {
       if (!(error instanceof SecretDecryptionError)) throw error;
-      logger.warn("stored secret cannot be read; left as it is", { ...value.binding, reason: error.reason, detail: errorMessage(error) });
+      logger.warn("stored secret cannot be read; left as it is", {
+        ...value.binding,
+        reason: error.reason,
+        detail: errorMessage(error),
+      });
       report.unreadable++;
       continue;
     }
@@ -130,16 +153,25 @@ export async function rotateStoredSecrets(keyring: Keyring = keyringFromEnv(), e
  * have been written by an older console or planted (copied from a backup, say); re-binding it would
  * launder it into whatever row it sits in, so it stays refused until an operator runs rotate.
  */
-export async function bindLegacySecrets(db: Database, keyring: () => Keyring = keyringFromEnv): Promise<RotationReport | undefined> {
+export async function bindLegacySecrets(
+  db: Database,
+  keyring: () => Keyring = keyringFromEnv,
+): Promise<RotationReport | undefined> {
   const versions = new Set(
     [
-      ...(await db.selectDistinct({ version: sql<string>`split_part(${connectionSecrets.ciphertext}, '.', 1)` }).from(connectionSecrets)),
-      ...(await db.selectDistinct({ version: sql<string>`split_part(${connections.webhookTokenCiphertext}, '.', 1)` }).from(connections)),
+      ...(await db
+        .selectDistinct({ version: sql<string>`split_part(${connectionSecrets.ciphertext}, '.', 1)` })
+        .from(connectionSecrets)),
+      ...(await db
+        .selectDistinct({ version: sql<string>`split_part(${connections.webhookTokenCiphertext}, '.', 1)` })
+        .from(connections)),
     ].map((row) => row.version),
   );
   if (!versions.has("v1")) return undefined;
   if (versions.has("v2")) {
-    logger.warn("some stored secrets are not bound to their connection and are refused; run `npm run secrets -- rotate` to re-bind them");
+    logger.warn(
+      "some stored secrets are not bound to their connection and are refused; run `npm run secrets -- rotate` to re-bind them",
+    );
     return undefined;
   }
   const report = await db.transaction((tx) => rotateStoredSecrets(keyring(), tx));

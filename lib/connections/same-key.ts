@@ -1,7 +1,10 @@
 import "server-only";
+
 import { createHash, timingSafeEqual } from "node:crypto";
+
 import { decryptSecret, SecretDecryptionError } from "@/lib/secrets";
 import type { Region } from "@/lib/service/regions";
+
 import { listSealedManagementKeys } from "./repository";
 
 const digest = (key: string) => createHash("sha256").update(key, "utf8").digest();
@@ -13,7 +16,11 @@ const digest = (key: string) => createHash("sha256").update(key, "utf8").digest(
  * in constant time. Neither key is returned, logged or kept: only the other connection's id and name.
  * A stored key that cannot be decrypted is skipped (its own page asks for it again).
  */
-export async function findConnectionWithSameKey(region: Region, key: string, exceptId?: string): Promise<{ id: string; name: string } | undefined> {
+export async function findConnectionWithSameKey(
+  region: Region,
+  key: string,
+  exceptId?: string,
+): Promise<{ id: string; name: string } | undefined> {
   const wanted = digest(key);
   for (const row of await listSealedManagementKeys(region)) {
     if (row.id === exceptId) continue;

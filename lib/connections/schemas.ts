@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { displayNameSchema } from "@/lib/display-name";
 import { regions } from "@/lib/service/regions";
 
@@ -27,7 +28,10 @@ const fields = {
 
 export const createConnectionSchema = z
   .object(fields)
-  .refine((v) => v.managementKey !== "", { path: ["managementKey"], message: "Enter the tenant's management API secret key." });
+  .refine((v) => v.managementKey !== "", {
+    path: ["managementKey"],
+    message: "Enter the tenant's management API secret key.",
+  });
 export type CreateConnectionInput = z.infer<typeof createConnectionSchema>;
 
 export const updateConnectionSchema = z.object({ id: z.uuid(), ...fields, removeServerSecondaryKey: z.boolean() });

@@ -1,17 +1,20 @@
 import crypto from "node:crypto";
+
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { eq, and } from "drizzle-orm";
+
 import type { Database } from "@/lib/db";
-import type { SecretKindName } from "./types";
 import { alertNoticeTargets } from "@/lib/db/alerts-schema";
 import { connections, connectionSecrets } from "@/lib/db/schema";
 import { decryptSecret, encryptSecret, makeKeyring, SecretDecryptionError, type SecretBinding } from "@/lib/secrets";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { insertTestConnection } from "@/lib/testing/webhooks";
 import { readWebhookToken, regenerateWebhookUrl, webhookReceiverInfo } from "@/lib/webhooks/url";
+
 import { readConnectionSecret, readServerKeys } from "./keys";
 import { getServiceConnection, sealKey } from "./repository";
 import { bindLegacySecrets, rotateStoredSecrets } from "./rotate";
+import type { SecretKindName } from "./types";
 import { hashWebhookToken } from "./webhook-token";
 
 /**
@@ -46,12 +49,29 @@ function sealV1(plaintext: string, keyBase64 = envKey()): string {
 }
 
 /** A connection as a console before binding wrote it: token, management and server key all v1. */
-async function insertLegacyConnection(target: Database, name: string, keyBase64 = envKey()): Promise<{ id: string; token: string }> {
+async function insertLegacyConnection(
+  target: Database,
+  name: string,
+  keyBase64 = envKey(),
+): Promise<{ id: string; token: string }> {
   const id = crypto.randomUUID();
   const token = crypto.randomBytes(24).toString("base64url");
-  await target.insert(connections).values({ id, name, region: "us", webhookTokenHash: hashWebhookToken(token), webhookTokenCiphertext: sealV1(token, keyBase64) });
+  await target
+    .insert(connections)
+    .values({
+      id,
+      name,
+      region: "us",
+      webhookTokenHash: hashWebhookToken(token),
+      webhookTokenCiphertext: sealV1(token, keyBase64),
+    });
   await target.insert(connectionSecrets).values([
-    { connectionId: id, kind: "management", ciphertext: sealV1(managementKey, keyBase64), last4: managementKey.slice(-4) },
+    {
+      connectionId: id,
+      kind: "management",
+      ciphertext: sealV1(managementKey, keyBase64),
+      last4: managementKey.slice(-4),
+    },
     { connectionId: id, kind: "server", ciphertext: sealV1(serverKey, keyBase64), last4: serverKey.slice(-4) },
   ]);
   return { id, token };
@@ -66,7 +86,10 @@ async function storedSecret(target: Database, connectionId: string, kind: Secret
 }
 
 async function storedToken(target: Database, connectionId: string): Promise<string> {
-  const [row] = await target.select({ sealed: connections.webhookTokenCiphertext }).from(connections).where(eq(connections.id, connectionId));
+  const [row] = await target
+    .select({ sealed: connections.webhookTokenCiphertext })
+    .from(connections)
+    .where(eq(connections.id, connectionId));
   return row!.sealed;
 }
 
@@ -77,7 +100,10 @@ async function addManagementKey(connectionId: string, key = managementKey): Prom
 describe("a ciphertext copied to another row or purpose", () => {
   it("a server key copied into the webhook-token column is refused, and the page reports it instead of showing it", async () => {
     const { id } = await insertTestConnection("Swapped", [serverKey]);
-    await db.update(connections).set({ webhookTokenCiphertext: await storedSecret(db, id, "server") }).where(eq(connections.id, id));
+    await db
+      .update(connections)
+      .set({ webhookTokenCiphertext: await storedSecret(db, id, "server") })
+      .where(eq(connections.id, id));
 
     await expect(readWebhookToken(id)).rejects.toBeInstanceOf(SecretDecryptionError);
     await expect(readWebhookToken(id)).rejects.toThrow(/not bound to this connection and purpose/);
@@ -122,7 +148,10 @@ describe("values stored before binding (v1)", () => {
     const { id } = await insertLegacyConnection(db, "Legacy");
     await expect(readConnectionSecret(id, "server")).rejects.toThrow(/npm run secrets -- rotate/);
     await expect(getServiceConnection(id)).rejects.toThrow(SecretDecryptionError);
-    expect(await webhookReceiverInfo(id)).toMatchObject({ url: null, unreadable: expect.stringContaining("npm run secrets -- rotate") });
+    expect(await webhookReceiverInfo(id)).toMatchObject({
+      url: null,
+      unreadable: expect.stringContaining("npm run secrets -- rotate"),
+    });
   });
 
   it("are re-bound to their row by rotate, which is idempotent", async () => {
@@ -147,7 +176,11 @@ describe("values stored before binding (v1)", () => {
 
     const onlyNew = makeKeyring(newKey);
     const read = async (connectionId: string, kind: SecretKindName | "webhook_token") =>
-      decryptSecret(kind === "webhook_token" ? await storedToken(db, connectionId) : await storedSecret(db, connectionId, kind), { connectionId, kind }, onlyNew);
+      decryptSecret(
+        kind === "webhook_token" ? await storedToken(db, connectionId) : await storedSecret(db, connectionId, kind),
+        { connectionId, kind },
+        onlyNew,
+      );
     expect(await read(legacy.id, "webhook_token")).toBe(legacy.token);
     expect(await read(legacy.id, "management")).toBe(managementKey);
     expect(await read(bound.id, "webhook_token")).toBe(bound.token);
@@ -169,10 +202,13 @@ describe("an alert notice target's secret (console-wide, bound to its target)", 
   async function insertTarget(name: string): Promise<{ id: string; sealed: string }> {
     const id = crypto.randomUUID();
     const sealed = encryptSecret(targetSecret, { kind: "alert_target_secret", targetId: id });
-    await db.insert(alertNoticeTargets).values({ id, name, url: "https://hooks.example.com/alerts", secretCiphertext: sealed });
+    await db
+      .insert(alertNoticeTargets)
+      .values({ id, name, url: "https://hooks.example.com/alerts", secretCiphertext: sealed });
     return { id, sealed };
   }
-  const storedTarget = async (id: string) => (await db.select().from(alertNoticeTargets).where(eq(alertNoticeTargets.id, id)))[0]!.secretCiphertext;
+  const storedTarget = async (id: string) =>
+    (await db.select().from(alertNoticeTargets).where(eq(alertNoticeTargets.id, id)))[0]!.secretCiphertext;
 
   it("is resealed under the current key by rotate, beside a connection's values, and stays bound to its target", async () => {
     const oldKey = envKey();
@@ -185,13 +221,18 @@ describe("an alert notice target's secret (console-wide, bound to its target)", 
     expect(await rotateStoredSecrets(rotated)).toEqual({ rebound: 0, reencrypted: 0, current: 3, unreadable: 0 });
     const resealed = await storedTarget(target.id);
     expect(resealed).not.toBe(target.sealed);
-    expect(decryptSecret(resealed, { kind: "alert_target_secret", targetId: target.id }, makeKeyring(newKey))).toBe(targetSecret);
+    expect(decryptSecret(resealed, { kind: "alert_target_secret", targetId: target.id }, makeKeyring(newKey))).toBe(
+      targetSecret,
+    );
   });
 
   it("copied into another target, is left alone by rotate and counted unreadable", async () => {
     const first = await insertTarget("Ops chat");
     const second = await insertTarget("Pager");
-    await db.update(alertNoticeTargets).set({ secretCiphertext: first.sealed }).where(eq(alertNoticeTargets.id, second.id));
+    await db
+      .update(alertNoticeTargets)
+      .set({ secretCiphertext: first.sealed })
+      .where(eq(alertNoticeTargets.id, second.id));
     const rotated = makeKeyring(Buffer.alloc(32, 9).toString("base64"), [envKey()]);
     expect(await rotateStoredSecrets(rotated)).toEqual({ rebound: 0, reencrypted: 1, current: 0, unreadable: 1 });
     expect(await storedTarget(second.id)).toBe(first.sealed);
@@ -218,7 +259,9 @@ describe("the automatic upgrade when the console starts", () => {
     await db.update(connections).set({ webhookTokenCiphertext: planted }).where(eq(connections.id, legacy.id));
     await startUp();
     expect(await storedToken(db, legacy.id)).toBe(planted);
-    expect(() => decryptSecret(planted, { connectionId: legacy.id, kind: "webhook_token" })).toThrow(/npm run secrets -- rotate/);
+    expect(() => decryptSecret(planted, { connectionId: legacy.id, kind: "webhook_token" })).toThrow(
+      /npm run secrets -- rotate/,
+    );
   });
 
   it("reports what it re-bound, and does nothing on a database with nothing to bind", async () => {

@@ -1,5 +1,7 @@
 import "server-only";
+
 import crypto from "node:crypto";
+
 import { encryptSecret } from "@/lib/secrets";
 
 /**
@@ -10,7 +12,11 @@ import { encryptSecret } from "@/lib/secrets";
  */
 export function newWebhookToken(connectionId: string): { token: string; hash: string; ciphertext: string } {
   const token = crypto.randomBytes(24).toString("base64url");
-  return { token, hash: hashWebhookToken(token), ciphertext: encryptSecret(token, { connectionId, kind: "webhook_token" }) };
+  return {
+    token,
+    hash: hashWebhookToken(token),
+    ciphertext: encryptSecret(token, { connectionId, kind: "webhook_token" }),
+  };
 }
 
 export function hashWebhookToken(token: string): string {

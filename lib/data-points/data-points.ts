@@ -1,5 +1,7 @@
 import "server-only";
+
 import { and, asc, eq } from "drizzle-orm";
+
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getServiceConnection } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
@@ -7,17 +9,21 @@ import { consoleUsers, dataPointWatches } from "@/lib/db/schema";
 import { getCustomDataPoint } from "@/lib/service";
 import { describeServiceFailure } from "@/lib/service/messages";
 import { customDataPointSchema } from "@/lib/service/schemas";
+
 import { watchDataPointSchema, type WatchDataPointInput } from "./schemas";
 import type { DataPointLookup, RefreshWatchesResult, WatchedDataPoint, WatchResult } from "./types";
 
 /** One lookup, turned into what the page shows (404 names the connection). Takes the id: the key stays here. */
 export async function lookUpDataPoint(connectionId: string, id: string): Promise<DataPointLookup> {
   const connection = await getServiceConnection(connectionId);
-  if (!connection) return { kind: "failure", failure: "not_found", httpStatus: null, message: "This connection no longer exists." };
+  if (!connection)
+    return { kind: "failure", failure: "not_found", httpStatus: null, message: "This connection no longer exists." };
   const result = await getCustomDataPoint(connection, id);
   if (result.kind === "ok") return { kind: "ok", dataPoint: result.data, httpStatus: result.status };
   const message =
-    result.kind === "not_found" ? `There is no data point with the id “${id}” in ${connection.name}.` : describeServiceFailure(result, connection);
+    result.kind === "not_found"
+      ? `There is no data point with the id “${id}” in ${connection.name}.`
+      : describeServiceFailure(result, connection);
   return { kind: "failure", failure: result.kind, httpStatus: result.status, message };
 }
 
@@ -50,16 +56,29 @@ export async function listWatches(connectionId: string): Promise<WatchedDataPoin
 }
 
 /** Adds a data point to the connection's watch list; only one the service confirms exists. */
-export async function watchDataPoint(actor: AuditActor & { id: string }, raw: WatchDataPointInput): Promise<WatchResult> {
+export async function watchDataPoint(
+  actor: AuditActor & { id: string },
+  raw: WatchDataPointInput,
+): Promise<WatchResult> {
   const parsed = watchDataPointSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Check the id." };
   const { connectionId, dataPointId } = parsed.data;
   const connection = await getServiceConnection(connectionId);
   if (!connection) return { ok: false, error: "This connection no longer exists." };
   const result = await getCustomDataPoint(connection, dataPointId);
-  const audit = { actor, action: "data_point.watched", connection: { id: connection.id, name: connection.name }, target: dataPointId, httpStatus: result.status ?? undefined, requestId: result.requestId };
+  const audit = {
+    actor,
+    action: "data_point.watched",
+    connection: { id: connection.id, name: connection.name },
+    target: dataPointId,
+    httpStatus: result.status ?? undefined,
+    requestId: result.requestId,
+  };
   if (result.kind !== "ok") {
-    const error = result.kind === "not_found" ? `There is no data point with the id “${dataPointId}” in ${connection.name}.` : describeServiceFailure(result, connection);
+    const error =
+      result.kind === "not_found"
+        ? `There is no data point with the id “${dataPointId}” in ${connection.name}.`
+        : describeServiceFailure(result, connection);
     await recordAudit({ ...audit, outcome: "failure", details: { result: result.kind } });
     return { ok: false, error };
   }
@@ -67,7 +86,14 @@ export async function watchDataPoint(actor: AuditActor & { id: string }, raw: Wa
   await db.transaction(async (tx) => {
     await tx
       .insert(dataPointWatches)
-      .values({ connectionId, dataPointId, addedBy: actor.id, lastFetchedAt: new Date(), lastStatus: "ok", snapshot: result.data })
+      .values({
+        connectionId,
+        dataPointId,
+        addedBy: actor.id,
+        lastFetchedAt: new Date(),
+        lastStatus: "ok",
+        snapshot: result.data,
+      })
       .onConflictDoUpdate({
         target: [dataPointWatches.connectionId, dataPointWatches.dataPointId],
         set: { lastFetchedAt: new Date(), lastStatus: "ok", snapshot: result.data },
@@ -90,7 +116,16 @@ export async function unwatchDataPoint(actor: AuditActor, raw: WatchDataPointInp
       .where(and(eq(dataPointWatches.connectionId, connectionId), eq(dataPointWatches.dataPointId, dataPointId)))
       .returning({ id: dataPointWatches.dataPointId });
     if (rows.length > 0) {
-      await recordAudit({ actor, action: "data_point.unwatched", outcome: "success", connection: { id: connection.id, name: connection.name }, target: dataPointId }, tx);
+      await recordAudit(
+        {
+          actor,
+          action: "data_point.unwatched",
+          outcome: "success",
+          connection: { id: connection.id, name: connection.name },
+          target: dataPointId,
+        },
+        tx,
+      );
     }
     return rows.length > 0;
   });
@@ -106,7 +141,12 @@ export async function refreshWatches(connectionId: string): Promise<RefreshWatch
   const connection = await getServiceConnection(connectionId);
   if (!connection) return { ok: false, error: "This connection no longer exists." };
   const db = await getDb();
-  const ids = (await db.select({ id: dataPointWatches.dataPointId }).from(dataPointWatches).where(eq(dataPointWatches.connectionId, connectionId))).map((r) => r.id);
+  const ids = (
+    await db
+      .select({ id: dataPointWatches.dataPointId })
+      .from(dataPointWatches)
+      .where(eq(dataPointWatches.connectionId, connectionId))
+  ).map((r) => r.id);
   let failed = 0;
   const queue = [...ids];
   const worker = async () => {
@@ -115,7 +155,11 @@ export async function refreshWatches(connectionId: string): Promise<RefreshWatch
       if (result.kind !== "ok") failed++;
       await db
         .update(dataPointWatches)
-        .set({ lastFetchedAt: new Date(), lastStatus: result.kind, ...(result.kind === "ok" ? { snapshot: result.data } : {}) })
+        .set({
+          lastFetchedAt: new Date(),
+          lastStatus: result.kind,
+          ...(result.kind === "ok" ? { snapshot: result.data } : {}),
+        })
         .where(and(eq(dataPointWatches.connectionId, connectionId), eq(dataPointWatches.dataPointId, id)));
     }
   };

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+
 import { customDataPointSchema } from "@/lib/service/schemas";
+
 import { dataPointFieldLabels } from "./labels";
 
 describe("dataPointFieldLabels", () => {

@@ -1,6 +1,6 @@
-import type { CustomDataPoint } from "@/lib/service/schemas";
-import type { ServiceFailureKind } from "@/lib/service/result";
 import type { ActionResult } from "@/lib/call-action";
+import type { ServiceFailureKind } from "@/lib/service/result";
+import type { CustomDataPoint } from "@/lib/service/schemas";
 
 /** Client-safe shapes of the data point pages. */
 export type WatchedDataPoint = {

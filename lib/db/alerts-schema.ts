@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { bigserial, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
 // Relative, not "@/": drizzle-kit reads this file without the app's path aliases.
 import { connections, consoleUsers } from "./schema";
 
@@ -9,7 +21,14 @@ import { connections, consoleUsers } from "./schema";
  * last run (which several instances share).
  */
 
-export const alertKindEnum = pgEnum("alert_kind", ["silence", "bad_signatures", "unsigned_events", "late_events", "receiver_errors", "destination_failing"]);
+export const alertKindEnum = pgEnum("alert_kind", [
+  "silence",
+  "bad_signatures",
+  "unsigned_events",
+  "late_events",
+  "receiver_errors",
+  "destination_failing",
+]);
 export const alertStateEnum = pgEnum("alert_state", ["open", "resolved"]);
 export const noticeStateEnum = pgEnum("alert_notice_state", ["pending", "sent", "failed"]);
 
@@ -43,7 +62,9 @@ export const alerts = pgTable(
   },
   (t) => [
     // At most one open alert per condition: the evaluator updates it instead of adding another.
-    uniqueIndex("alerts_open_idx").on(t.connectionId, t.kind, t.subject).where(sql`${t.state} = 'open'`),
+    uniqueIndex("alerts_open_idx")
+      .on(t.connectionId, t.kind, t.subject)
+      .where(sql`${t.state} = 'open'`),
     index("alerts_opened_idx").on(t.openedAt.desc(), t.id),
     index("alerts_connection_idx").on(t.connectionId, t.openedAt.desc()),
   ],
@@ -109,10 +130,14 @@ export const alertNotices = pgTable(
     lastOutcome: text("last_outcome"),
   },
   (t) => [
-    index("alert_notices_due_idx").on(t.dueAt).where(sql`${t.state} = 'pending'`),
+    index("alert_notices_due_idx")
+      .on(t.dueAt)
+      .where(sql`${t.state} = 'pending'`),
     index("alert_notices_alert_idx").on(t.alertId),
     // Removing a page target removes its notices: found by this index, not a scan of the outbox.
-    index("alert_notices_target_idx").on(t.targetId).where(sql`${t.targetId} is not null`),
+    index("alert_notices_target_idx")
+      .on(t.targetId)
+      .where(sql`${t.targetId} is not null`),
   ],
 );
 

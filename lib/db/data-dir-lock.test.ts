@@ -1,8 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+
 import { afterAll, describe, expect, it, vi } from "vitest";
+
 import { openTestPglite } from "@/lib/testing/database";
+
 import { DatabaseBusyError } from "./index";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "data-dir-lock-"));

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
+
 // Relative, not "@/": drizzle-kit reads this file (through schema.ts) without the app's path aliases.
 import { DELAY_BUCKETS } from "./delay-buckets";
 

@@ -1,5 +1,18 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
 // Relative, not "@/": drizzle-kit reads this file without the app's path aliases.
 import { connections, consoleUsers } from "./schema";
 
@@ -112,18 +125,26 @@ export const forwardDeliveries = pgTable(
     lastOutcome: text("last_outcome"),
   },
   (t) => [
-    index("forward_deliveries_due_idx").on(t.dueAt).where(sql`${t.state} = 'pending'`),
+    index("forward_deliveries_due_idx")
+      .on(t.dueAt)
+      .where(sql`${t.state} = 'pending'`),
     // A destination's queue, oldest due first: the fair pick takes each destination's next due ones, and its health line counts it.
-    index("forward_deliveries_destination_due_idx").on(t.destinationId, t.dueAt).where(sql`${t.state} = 'pending'`),
+    index("forward_deliveries_destination_due_idx")
+      .on(t.destinationId, t.dueAt)
+      .where(sql`${t.state} = 'pending'`),
     // A destination's deliveries in flight (its concurrency and its breaker's one probe at a time). With the
     // lease end in the key, counting them reads the leases, not every delivery the destination ever had
     // (PGlite keeps no fresh statistics, and its planner took the destination's whole history: 25 ms a take at 100k).
-    index("forward_deliveries_in_flight_idx").on(t.destinationId, t.leasedUntil).where(sql`${t.leasedUntil} is not null`),
+    index("forward_deliveries_in_flight_idx")
+      .on(t.destinationId, t.leasedUntil)
+      .where(sql`${t.leasedUntil} is not null`),
     index("forward_deliveries_destination_idx").on(t.destinationId, t.createdAt),
     // The retention purge (lib/webhooks/retention.ts) removes deliveries, with their attempts, as it removes events.
     index("forward_deliveries_created_idx").on(t.createdAt),
     index("forward_deliveries_event_idx").on(t.connectionId, t.eventId),
-    index("forward_deliveries_replay_idx").on(t.replayId).where(sql`${t.replayId} is not null`),
+    index("forward_deliveries_replay_idx")
+      .on(t.replayId)
+      .where(sql`${t.replayId} is not null`),
   ],
 );
 
@@ -146,7 +167,10 @@ export const forwardAttempts = pgTable(
     /** The start of the answer's body, at most 4 KiB: shown to admins, never logged. */
     responseBody: text("response_body"),
   },
-  (t) => [index("forward_attempts_delivery_idx").on(t.deliveryId), index("forward_attempts_destination_idx").on(t.destinationId, t.startedAt)],
+  (t) => [
+    index("forward_attempts_delivery_idx").on(t.deliveryId),
+    index("forward_attempts_destination_idx").on(t.destinationId, t.startedAt),
+  ],
 );
 
 export type ForwardDestination = typeof forwardDestinations.$inferSelect;

@@ -1,17 +1,21 @@
 import "server-only";
+
 import fs from "node:fs";
 import path from "node:path";
+
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
+
 import { env } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
+
 import * as alertsSchema from "./alerts-schema";
 import * as erasureSchema from "./erasure-schema";
 import * as forwardingSchema from "./forwarding-schema";
@@ -64,7 +68,13 @@ export class DatabaseBusyError extends Error {
 
 export function targetFromEnv(): DatabaseTarget {
   const e = env();
-  if (e.DATABASE_URL) return { kind: "postgres", url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS };
+  if (e.DATABASE_URL)
+    return {
+      kind: "postgres",
+      url: e.DATABASE_URL,
+      poolSize: e.DATABASE_POOL_SIZE,
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    };
   return { kind: "pglite", dataDir: path.resolve(e.CONSOLE_DATA_DIR, "pglite") };
 }
 
@@ -74,7 +84,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     // The pool: webhook writes take at most four connections at once (group commit, lib/webhooks/store.ts),
     // the rest serve pages and exports. A statement that runs past the timeout is cancelled, so a
     // runaway read cannot hold a connection (and its locks) for long; migrations lift it for themselves.
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, statement_timeout: target.statementTimeoutMs ?? 15_000 });
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: target.poolSize ?? 10,
+      statement_timeout: target.statementTimeoutMs ?? 15_000,
+    });
     // An idle connection the server drops (a restart, a failover) is replaced on next use; without a
     // listener node-postgres would throw the error and end the process.
     pool.on("error", (error) => logger.warn("idle database connection lost", { error: errorMessage(error) }));
@@ -210,7 +224,9 @@ function poolOf(db: Database): pg.Pool | null {
  */
 export async function newUnpooledClient(): Promise<pg.Client | null> {
   const pool = poolOf(await getDb());
-  return pool && new pg.Client({ ...pool.options, keepAlive: true, keepAliveInitialDelayMillis: UNPOOLED_KEEPALIVE_MS });
+  return (
+    pool && new pg.Client({ ...pool.options, keepAlive: true, keepAliveInitialDelayMillis: UNPOOLED_KEEPALIVE_MS })
+  );
 }
 
 /** Replaces the process-wide database (tests and scripts that open their own). */

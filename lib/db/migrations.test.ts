@@ -1,14 +1,17 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { sql } from "drizzle-orm";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { NodePgDatabase } from "drizzle-orm/node-postgres";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { setUpTestDatabase } from "@/lib/testing/database";
+
 import { isDatabaseReachable, type Database } from "./index";
 import type * as schema from "./schema";
 
@@ -61,29 +64,50 @@ describe(`migrations on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"}`, 
   });
 
   it("partition webhook_events by month, with this month's partition made", async () => {
-    const partitions = await rows<{ name: string }>(sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'webhook_events'::regclass`);
+    const partitions = await rows<{ name: string }>(
+      sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'webhook_events'::regclass`,
+    );
     const now = new Date();
-    expect(partitions.map((p) => p.name)).toContain(`webhook_events_${now.getUTCFullYear()}_${String(now.getUTCMonth() + 1).padStart(2, "0")}`);
+    expect(partitions.map((p) => p.name)).toContain(
+      `webhook_events_${now.getUTCFullYear()}_${String(now.getUTCMonth() + 1).padStart(2, "0")}`,
+    );
   });
 
   it("record each migration of the journal exactly once, and a second run records none again", async () => {
     // Drizzle records a migration as the SHA-256 of its file and the journal's `when` (readMigrationFiles).
-    const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as { entries: Array<{ tag: string; when: number }> };
+    const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as {
+      entries: Array<{ tag: string; when: number }>;
+    };
     const expected = journal.entries
-      .map(({ tag, when }) => ({ hash: crypto.createHash("sha256").update(fs.readFileSync(path.join(migrationsFolder, `${tag}.sql`))).digest("hex"), when: String(when) }))
+      .map(({ tag, when }) => ({
+        hash: crypto
+          .createHash("sha256")
+          .update(fs.readFileSync(path.join(migrationsFolder, `${tag}.sql`)))
+          .digest("hex"),
+        when: String(when),
+      }))
       .sort((a, b) => a.when.localeCompare(b.when));
-    const recorded = () => rows<{ hash: string; when: string }>(sql`select hash, created_at::text as when from drizzle.__drizzle_migrations order by created_at, id`);
+    const recorded = () =>
+      rows<{ hash: string; when: string }>(
+        sql`select hash, created_at::text as when from drizzle.__drizzle_migrations order by created_at, id`,
+      );
     expect(expected.length).toBeGreaterThan(0);
     expect(await recorded()).toEqual(expected);
 
-    await (process.env.DATABASE_URL ? migratePg(db as NodePgDatabase<typeof schema>, { migrationsFolder }) : migratePglite(db as PgliteDatabase<typeof schema>, { migrationsFolder }));
+    await (process.env.DATABASE_URL
+      ? migratePg(db as NodePgDatabase<typeof schema>, { migrationsFolder })
+      : migratePglite(db as PgliteDatabase<typeof schema>, { migrationsFolder }));
     expect(await recorded()).toEqual(expected);
   });
 
   it("enforce case-insensitive unique emails", async () => {
-    await db.execute(sql`insert into console_users (email, name, role, password_hash) values ('A@x.io', 'A', 'admin', 'h')`);
+    await db.execute(
+      sql`insert into console_users (email, name, role, password_hash) values ('A@x.io', 'A', 'admin', 'h')`,
+    );
     await expect(
-      db.execute(sql`insert into console_users (email, name, role, password_hash) values ('a@X.io', 'B', 'admin', 'h')`),
+      db.execute(
+        sql`insert into console_users (email, name, role, password_hash) values ('a@X.io', 'B', 'admin', 'h')`,
+      ),
     ).rejects.toThrow();
   });
 

@@ -1,8 +1,11 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
 import type pg from "pg";
+
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
+
 import { newUnpooledClient, targetFromEnv, type Executor } from "./index";
 
 /**
@@ -47,7 +50,11 @@ export function listen(channel: string, heard: () => void): Listening {
 
   const connectLater = (error: unknown) => {
     if (state.stopped || state.retry) return;
-    logger.warn("listening for database notifications failed: connecting again", { channel, error: errorMessage(error), inMs: state.waitMs });
+    logger.warn("listening for database notifications failed: connecting again", {
+      channel,
+      error: errorMessage(error),
+      inMs: state.waitMs,
+    });
     state.retry = setTimeout(() => {
       state.retry = undefined;
       connect();

@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import {
-  type ExtraConfigColumn,
   bigserial,
   boolean,
   index,
@@ -13,7 +12,9 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type ExtraConfigColumn,
 } from "drizzle-orm/pg-core";
+
 // Relative, not "@/": drizzle-kit reads this file without the app's path aliases.
 import { deliveryDelayBucket, outsideDeliveryWindow, receivedHourUtc } from "./event-expressions";
 
@@ -71,7 +72,9 @@ export const loginAttempts = pgTable(
     index("login_attempts_email_idx").on(t.email, t.attemptedAt),
     index("login_attempts_ip_idx").on(t.ip, t.attemptedAt),
     index("login_attempts_email_ip_idx").on(t.email, t.ip, t.attemptedAt),
-    index("login_attempts_device_idx").on(t.device, t.attemptedAt).where(sql`${t.device} is not null`),
+    index("login_attempts_device_idx")
+      .on(t.device, t.attemptedAt)
+      .where(sql`${t.device} is not null`),
   ],
 );
 
@@ -214,27 +217,46 @@ export const webhookEvents = pgTable(
     index("webhook_events_method_platform_idx").on(t.verificationMethod, t.devicePlatform, ...newestFirst(t)),
     index("webhook_events_connection_method_idx").on(t.connectionId, t.verificationMethod, ...newestFirst(t)),
     index("webhook_events_connection_platform_idx").on(t.connectionId, t.devicePlatform, ...newestFirst(t)),
-    index("webhook_events_connection_method_platform_idx").on(t.connectionId, t.verificationMethod, t.devicePlatform, ...newestFirst(t)),
+    index("webhook_events_connection_method_platform_idx").on(
+      t.connectionId,
+      t.verificationMethod,
+      t.devicePlatform,
+      ...newestFirst(t),
+    ),
     index("webhook_events_delay_idx").on(deliveryDelayBucket(t.firstReceivedAt, t.expiresAt), ...newestFirst(t)),
-    index("webhook_events_test_idx").on(...newestFirst(t)).where(sql`${t.isTest}`),
+    index("webhook_events_test_idx")
+      .on(...newestFirst(t))
+      .where(sql`${t.isTest}`),
     index("webhook_events_user_prefix_idx").using("btree", t.userId.op("text_pattern_ops")),
     // A user-id prefix in one connection: that connection's matches only, not every connection's.
     index("webhook_events_connection_user_prefix_idx").using("btree", t.connectionId, t.userId.op("text_pattern_ops")),
     index("webhook_events_user_authenticator_idx").on(t.userAuthenticatorId),
     // Events of other kinds than authenticator.expired keep their user only in the raw body: an erasure
     // (lib/erasure) reads these few rather than every event.
-    index("webhook_events_without_user_idx").on(t.connectionId).where(sql`${t.userId} is null`),
+    index("webhook_events_without_user_idx")
+      .on(t.connectionId)
+      .where(sql`${t.userId} is null`),
     // An expiry filter reads events delivered within a day of expiring (the service's rule, nearly all)
     // through the received-time indexes, in the window the range implies; this one holds the rest.
-    index("webhook_events_expiry_outside_window_idx").on(t.expiresAt).where(outsideDeliveryWindow(t.firstReceivedAt, t.expiresAt)),
+    index("webhook_events_expiry_outside_window_idx")
+      .on(t.expiresAt)
+      .where(outsideDeliveryWindow(t.firstReceivedAt, t.expiresAt)),
     // The overview (lib/overview): each connection's real events by receipt, with what its health card
     // counts, so the last event and the 24 h counts read the index alone.
-    index("webhook_events_connection_received_idx").on(t.connectionId, t.firstReceivedAt, t.signatureStatus).where(sql`not ${t.isTest}`),
+    index("webhook_events_connection_received_idx")
+      .on(t.connectionId, t.firstReceivedAt, t.signatureStatus)
+      .where(sql`not ${t.isTest}`),
     // The overview's 7-day charts of real authenticator.expired events: hour of receipt, method and delay
     // bucket are in the index, so the charts group its entries without reading the table or computing
     // anything per row (an index-only scan).
     index("webhook_events_expired_hour_idx")
-      .on(receivedHourUtc(t.firstReceivedAt), t.verificationMethod, deliveryDelayBucket(t.firstReceivedAt, t.expiresAt), t.firstReceivedAt, t.expiresAt)
+      .on(
+        receivedHourUtc(t.firstReceivedAt),
+        t.verificationMethod,
+        deliveryDelayBucket(t.firstReceivedAt, t.expiresAt),
+        t.firstReceivedAt,
+        t.expiresAt,
+      )
       .where(sql`${t.type} = 'authenticator.expired' and not ${t.isTest}`),
   ],
 );
@@ -257,7 +279,9 @@ export const webhookRejections = pgTable(
     index("webhook_rejections_received_idx").on(t.receivedAt.desc(), t.id.desc()),
     index("webhook_rejections_connection_idx").on(t.connectionId, t.receivedAt.desc()),
     // An erasure (lib/erasure) removes the refusals of a user's events by their event id.
-    index("webhook_rejections_event_idx").on(t.connectionId, t.eventId).where(sql`${t.eventId} is not null`),
+    index("webhook_rejections_event_idx")
+      .on(t.connectionId, t.eventId)
+      .where(sql`${t.eventId} is not null`),
   ],
 );
 

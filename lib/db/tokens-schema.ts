@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { bigserial, check, index, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigserial,
+  check,
+  index,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
 // Relative, not "@/": drizzle-kit reads this file without the app's path aliases.
 import { apiTokenRevocationReasons } from "../auth/api-token-format";
 import { consoleUsers, roleEnum } from "./schema";
@@ -44,7 +56,10 @@ export const apiTokens = pgTable(
     uniqueIndex("api_tokens_name_lower_idx").on(sql`lower(${t.name})`),
     uniqueIndex("api_tokens_secret_hash_idx").on(t.secretHash),
     index("api_tokens_user_idx").on(t.userId),
-    check("api_tokens_scopes_check", sql`cardinality(${t.scopes}) > 0 and ${t.scopes} <@ array['api', 'metrics']::text[]`),
+    check(
+      "api_tokens_scopes_check",
+      sql`cardinality(${t.scopes}) > 0 and ${t.scopes} <@ array['api', 'metrics']::text[]`,
+    ),
   ],
 );
 

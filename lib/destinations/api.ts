@@ -1,7 +1,9 @@
 import "server-only";
+
 import { apiError, apiJson, authenticateApi } from "@/lib/auth/guards";
 import { eventIdParamSchema } from "@/lib/webhooks/schemas";
 import { getWebhookEvent } from "@/lib/webhooks/webhooks";
+
 import { listEventForwards } from "./event-forwards";
 import { getReplayProgress } from "./replay";
 

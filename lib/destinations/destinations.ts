@@ -1,6 +1,9 @@
 import "server-only";
+
 import crypto from "node:crypto";
+
 import { and, asc, count, eq } from "drizzle-orm";
+
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import type { Role } from "@/lib/auth/roles";
 import { getConnection } from "@/lib/connections/connections";
@@ -9,13 +12,25 @@ import { forwardDestinations } from "@/lib/db/forwarding-schema";
 import { databaseErrorCode } from "@/lib/error-message";
 import { checkUrlToSave, outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
 import { decryptSecret, encryptSecret, newSigningSecret } from "@/lib/secrets";
-import { MAX_DESTINATIONS_PER_CONNECTION, PREVIOUS_SECRET_HOURS, SERVICE_SIGNING_NEEDS_SERVER_KEY, SERVICE_SIGNING_TAKES_ONLY_VERIFIED } from "./constants";
+
+import {
+  MAX_DESTINATIONS_PER_CONNECTION,
+  PREVIOUS_SECRET_HOURS,
+  SERVICE_SIGNING_NEEDS_SERVER_KEY,
+  SERVICE_SIGNING_TAKES_ONLY_VERIFIED,
+} from "./constants";
 import { listDestinationSummaries } from "./health";
 import { startReplayQueuing } from "./replay-queue";
+import {
+  createDestinationSchema,
+  destinationIdSchema,
+  setDestinationEnabledSchema,
+  setDestinationRateSchema,
+  type CreateDestinationInput,
+} from "./schemas";
 import { readOr } from "./signers";
-import { startForwarding as startForwardingWorker, wakeForwarding } from "./worker";
-import { createDestinationSchema, destinationIdSchema, setDestinationEnabledSchema, setDestinationRateSchema, type CreateDestinationInput } from "./schemas";
 import type { DestinationField, DestinationSecretResult, DestinationSummary } from "./types";
+import { startForwarding as startForwardingWorker, wakeForwarding } from "./worker";
 
 /**
  * A connection's forwarding destinations: where the events it receives go next (lib/destinations/outbox.ts
@@ -31,10 +46,13 @@ export function startForwarding(): void {
 type ActionResult = { ok: true } | { ok: false; error: string };
 
 /** A connection's destinations with their health; a URL's query string is for admins only. */
-export const listDestinations = (connectionId: string, role: Role): Promise<DestinationSummary[]> => listDestinationSummaries(connectionId, role);
+export const listDestinations = (connectionId: string, role: Role): Promise<DestinationSummary[]> =>
+  listDestinationSummaries(connectionId, role);
 
 /** A connection's destinations by name, for a choice (the log's replay). */
-export async function listDestinationChoices(connectionId: string): Promise<Array<{ id: string; name: string; enabled: boolean }>> {
+export async function listDestinationChoices(
+  connectionId: string,
+): Promise<Array<{ id: string; name: string; enabled: boolean }>> {
   const db = await getDb();
   return db
     .select({ id: forwardDestinations.id, name: forwardDestinations.name, enabled: forwardDestinations.enabled })
@@ -44,7 +62,11 @@ export async function listDestinationChoices(connectionId: string): Promise<Arra
 }
 
 const sealDestinationSecret = (secret: string, connectionId: string, destinationId: string, previous = false) =>
-  encryptSecret(secret, { connectionId, destinationId, kind: previous ? "destination_previous_secret" : "destination_secret" });
+  encryptSecret(secret, {
+    connectionId,
+    destinationId,
+    kind: previous ? "destination_previous_secret" : "destination_secret",
+  });
 
 export async function createDestination(
   actor: AuditActor,
@@ -55,15 +77,21 @@ export async function createDestination(
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path[0];
-    return { ok: false, error: issue?.message ?? "Check the form.", field: FORM_FIELDS.includes(field as DestinationField) ? (field as DestinationField) : undefined };
+    return {
+      ok: false,
+      error: issue?.message ?? "Check the form.",
+      field: FORM_FIELDS.includes(field as DestinationField) ? (field as DestinationField) : undefined,
+    };
   }
   const input = parsed.data;
   const connection = await getConnection(input.connectionId);
   if (!connection) return { ok: false, error: "This connection no longer exists." };
   const url = await checkUrlToSave(input.url, policy);
   if (!url.ok) return { ok: false, error: url.error, field: "url" };
-  if (input.signing === "service" && !connection.keys.server) return { ok: false, error: SERVICE_SIGNING_NEEDS_SERVER_KEY, field: "signing" };
-  if (input.signing === "service" && input.includeUnverified) return { ok: false, error: SERVICE_SIGNING_TAKES_ONLY_VERIFIED, field: "includeUnverified" };
+  if (input.signing === "service" && !connection.keys.server)
+    return { ok: false, error: SERVICE_SIGNING_NEEDS_SERVER_KEY, field: "signing" };
+  if (input.signing === "service" && input.includeUnverified)
+    return { ok: false, error: SERVICE_SIGNING_TAKES_ONLY_VERIFIED, field: "includeUnverified" };
 
   const db = await getDb();
   const id = crypto.randomUUID();
@@ -108,8 +136,10 @@ export async function createDestination(
       );
     });
   } catch (error) {
-    if (error instanceof TooManyDestinations) return { ok: false, error: `A connection has at most ${MAX_DESTINATIONS_PER_CONNECTION} destinations.` };
-    if (databaseErrorCode(error) === "23505") return { ok: false, error: `This connection already has a destination named ${input.name}.`, field: "name" };
+    if (error instanceof TooManyDestinations)
+      return { ok: false, error: `A connection has at most ${MAX_DESTINATIONS_PER_CONNECTION} destinations.` };
+    if (databaseErrorCode(error) === "23505")
+      return { ok: false, error: `This connection already has a destination named ${input.name}.`, field: "name" };
     throw error;
   }
   return { ok: true, id, name: input.name, secret };
@@ -144,9 +174,17 @@ export async function setDestinationEnabled(actor: AuditActor, raw: unknown): Pr
   await db.transaction(async (tx) => {
     await tx
       .update(forwardDestinations)
-      .set(enabled ? { enabled, pausedAt: null, failingSince: null, updatedAt: new Date() } : { enabled, updatedAt: new Date() })
+      .set(
+        enabled
+          ? { enabled, pausedAt: null, failingSince: null, updatedAt: new Date() }
+          : { enabled, updatedAt: new Date() },
+      )
       .where(eq(forwardDestinations.id, destinationId));
-    const action = enabled ? (found.row.pausedAt ? "destination.resumed" : "destination.enabled") : "destination.disabled";
+    const action = enabled
+      ? found.row.pausedAt
+        ? "destination.resumed"
+        : "destination.enabled"
+      : "destination.disabled";
     await recordAudit({ actor, action, outcome: "success", connection: found.connection, target: found.row.name }, tx);
   });
   // Turned on or resumed, it may have deliveries waiting: this instance's workers look now.
@@ -163,9 +201,19 @@ export async function setDestinationRate(actor: AuditActor, raw: unknown): Promi
   if (!found) return GONE;
   const db = await getDb();
   await db.transaction(async (tx) => {
-    await tx.update(forwardDestinations).set({ maxPerSecond, updatedAt: new Date() }).where(eq(forwardDestinations.id, destinationId));
+    await tx
+      .update(forwardDestinations)
+      .set({ maxPerSecond, updatedAt: new Date() })
+      .where(eq(forwardDestinations.id, destinationId));
     await recordAudit(
-      { actor, action: "destination.rate_changed", outcome: "success", connection: found.connection, target: found.row.name, details: { from: found.row.maxPerSecond, to: maxPerSecond } },
+      {
+        actor,
+        action: "destination.rate_changed",
+        outcome: "success",
+        connection: found.connection,
+        target: found.row.name,
+        details: { from: found.row.maxPerSecond, to: maxPerSecond },
+      },
       tx,
     );
   });
@@ -181,7 +229,17 @@ export async function removeDestination(actor: AuditActor, raw: unknown): Promis
   const db = await getDb();
   await db.transaction(async (tx) => {
     await tx.delete(forwardDestinations).where(eq(forwardDestinations.id, found.row.id));
-    await recordAudit({ actor, action: "destination.removed", outcome: "success", connection: found.connection, target: found.row.name, details: { url: new URL(found.row.url).origin } }, tx);
+    await recordAudit(
+      {
+        actor,
+        action: "destination.removed",
+        outcome: "success",
+        connection: found.connection,
+        target: found.row.name,
+        details: { url: new URL(found.row.url).origin },
+      },
+      tx,
+    );
   });
   return { ok: true };
 }
@@ -196,11 +254,20 @@ export async function rotateDestinationSecret(actor: AuditActor, raw: unknown): 
   const found = await findDestination(parsed.data.connectionId, parsed.data.destinationId);
   if (!found) return GONE;
   const { row, connection } = found;
-  if (row.signing !== "standard_webhooks" || !row.secretCiphertext) return { ok: false, error: "Only a Standard Webhooks destination has a secret to rotate." };
+  if (row.signing !== "standard_webhooks" || !row.secretCiphertext)
+    return { ok: false, error: "Only a Standard Webhooks destination has a secret to rotate." };
   const secret = newSigningSecret();
   // A secret that cannot be read any more (lib/destinations/signers.ts says so on the page) is replaced
   // without signing beside the new one: rotating is how an admin mends it.
-  const current = readOr(() => decryptSecret(row.secretCiphertext!, { connectionId: connection.id, destinationId: row.id, kind: "destination_secret" }), () => null);
+  const current = readOr(
+    () =>
+      decryptSecret(row.secretCiphertext!, {
+        connectionId: connection.id,
+        destinationId: row.id,
+        kind: "destination_secret",
+      }),
+    () => null,
+  );
   const previousSecretExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_HOURS * 3_600_000);
   const db = await getDb();
   await db.transaction(async (tx) => {
@@ -214,7 +281,17 @@ export async function rotateDestinationSecret(actor: AuditActor, raw: unknown): 
         updatedAt: new Date(),
       })
       .where(eq(forwardDestinations.id, row.id));
-    await recordAudit({ actor, action: "destination.secret_rotated", outcome: "success", connection, target: row.name, details: { previousSecretExpiresAt: current === null ? null : previousSecretExpiresAt } }, tx);
+    await recordAudit(
+      {
+        actor,
+        action: "destination.secret_rotated",
+        outcome: "success",
+        connection,
+        target: row.name,
+        details: { previousSecretExpiresAt: current === null ? null : previousSecretExpiresAt },
+      },
+      tx,
+    );
   });
   return { ok: true, id: row.id, name: row.name, secret };
 }

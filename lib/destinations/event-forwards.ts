@@ -1,12 +1,15 @@
 import "server-only";
+
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
+
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import type { Role } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
-import { DELIVERIES_QUEUED_CHANNEL, notify } from "@/lib/db/notifications";
 import { forwardAttempts, forwardDeliveries, forwardDestinations } from "@/lib/db/forwarding-schema";
+import { DELIVERIES_QUEUED_CHANNEL, notify } from "@/lib/db/notifications";
 import { webhookEvents } from "@/lib/db/schema";
 import { outcomeForRole } from "@/lib/outbound/shown-to-role";
+
 import { findDestination, GONE } from "./destinations";
 import { trippedOf } from "./health";
 import { resendInputSchema } from "./schemas";
@@ -23,10 +26,19 @@ const MAX_ATTEMPTS_SHOWN = 30;
  */
 export async function listEventForwards(connectionId: string, eventId: string, role: Role): Promise<EventForwards[]> {
   const db = await getDb();
-  const destinations = await db.select().from(forwardDestinations).where(eq(forwardDestinations.connectionId, connectionId)).orderBy(asc(forwardDestinations.createdAt));
+  const destinations = await db
+    .select()
+    .from(forwardDestinations)
+    .where(eq(forwardDestinations.connectionId, connectionId))
+    .orderBy(asc(forwardDestinations.createdAt));
   if (destinations.length === 0) return [];
   const [event] = await db
-    .select({ type: webhookEvents.type, verificationMethod: webhookEvents.verificationMethod, isTest: webhookEvents.isTest, signatureStatus: webhookEvents.signatureStatus })
+    .select({
+      type: webhookEvents.type,
+      verificationMethod: webhookEvents.verificationMethod,
+      isTest: webhookEvents.isTest,
+      signatureStatus: webhookEvents.signatureStatus,
+    })
     .from(webhookEvents)
     .where(and(eq(webhookEvents.connectionId, connectionId), eq(webhookEvents.eventId, eventId)))
     .limit(1);
@@ -41,14 +53,20 @@ export async function listEventForwards(connectionId: string, eventId: string, r
       : await db
           .select()
           .from(forwardAttempts)
-          .where(inArray(forwardAttempts.deliveryId, deliveries.map((d) => d.id)))
+          .where(
+            inArray(
+              forwardAttempts.deliveryId,
+              deliveries.map((d) => d.id),
+            ),
+          )
           .orderBy(desc(forwardAttempts.id))
           .limit(MAX_ATTEMPTS_SHOWN * destinations.length);
   return destinations.map((destination) => ({
     destinationId: destination.id,
     destinationName: destination.name,
     enabled: destination.enabled,
-    notForwarded: event && !deliveries.some((d) => d.destinationId === destination.id) ? whyNotQueued(destination, event) : null,
+    notForwarded:
+      event && !deliveries.some((d) => d.destinationId === destination.id) ? whyNotQueued(destination, event) : null,
     tripped: trippedOf(destination),
     deliveries: deliveries
       .filter((d) => d.destinationId === destination.id)
@@ -79,14 +97,21 @@ function whyNotQueued(destination: typeof forwardDestinations.$inferSelect, even
   const unverified = whyNotForwarded(destination.signing, destination.includeUnverified, event.signatureStatus);
   if (unverified) return `Not forwarded: ${unverified}.`;
   if (event.isTest) return "Not forwarded: the console's own test events are sent only by Resend.";
-  if (destination.eventTypes && !destination.eventTypes.includes(event.type)) return `Not forwarded: this destination takes only ${destination.eventTypes.join(", ")}.`;
+  if (destination.eventTypes && !destination.eventTypes.includes(event.type))
+    return `Not forwarded: this destination takes only ${destination.eventTypes.join(", ")}.`;
   const methods = destination.verificationMethods;
-  if (methods && !(event.verificationMethod && methods.includes(event.verificationMethod))) return `Not forwarded: this destination takes only the methods ${methods.join(", ")}.`;
-  return destination.enabled ? "Not forwarded: the destination was off, or not yet added, when the event arrived." : "Not forwarded: the destination is off.";
+  if (methods && !(event.verificationMethod && methods.includes(event.verificationMethod)))
+    return `Not forwarded: this destination takes only the methods ${methods.join(", ")}.`;
+  return destination.enabled
+    ? "Not forwarded: the destination was off, or not yet added, when the event arrived."
+    : "Not forwarded: the destination is off.";
 }
 
 /** Queues the event to the destination once more, due now, whatever its filters say (an admin asked); audited. */
-export async function resendEvent(actor: AuditActor, raw: unknown): Promise<{ ok: true } | { ok: false; error: string }> {
+export async function resendEvent(
+  actor: AuditActor,
+  raw: unknown,
+): Promise<{ ok: true } | { ok: false; error: string }> {
   const parsed = resendInputSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "Check the request." };
   const { connectionId, destinationId, eventId } = parsed.data;
@@ -107,7 +132,17 @@ export async function resendEvent(actor: AuditActor, raw: unknown): Promise<{ ok
   if (refused) return { ok: false, error: `Not sent to ${destination.name}: ${refused}. ${UNVERIFIED_REMEDY}` };
   await db.transaction(async (tx) => {
     await tx.insert(forwardDeliveries).values({ destinationId, connectionId, eventId, origin: "resend" });
-    await recordAudit({ actor, action: "destination.resent", outcome: "success", connection, target: destination.name, details: { eventId } }, tx);
+    await recordAudit(
+      {
+        actor,
+        action: "destination.resent",
+        outcome: "success",
+        connection,
+        target: destination.name,
+        details: { eventId },
+      },
+      tx,
+    );
     await notify(tx, DELIVERIES_QUEUED_CHANNEL);
   });
   wakeForwarding();

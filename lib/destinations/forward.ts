@@ -1,10 +1,13 @@
 import "server-only";
+
 import { inArray } from "drizzle-orm";
+
 import { getDb } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
 import { errorMessage } from "@/lib/error-message";
-import { postGuarded } from "@/lib/outbound/guarded-post";
 import type { OutboundPolicy } from "@/lib/outbound/address-policy";
+import { postGuarded } from "@/lib/outbound/guarded-post";
+
 import { MAX_ATTEMPTS, retryDelaySeconds } from "./constants";
 import type { AttemptRecord, TakenDelivery } from "./outbox";
 import { startWithinCap } from "./pacing";
@@ -45,7 +48,11 @@ const storable = (answer: string) => answer.replaceAll("\u0000", "\uFFFD");
 /** What an answer says in words: delivered, or why not. */
 function answerOutcome(status: number): { ok: boolean; outcome: string } {
   if (status >= 200 && status < 300) return { ok: true, outcome: `delivered: answered ${status}` };
-  if (status >= 300 && status < 400) return { ok: false, outcome: `answered ${status}, a redirect (not followed: point the destination at the final URL)` };
+  if (status >= 300 && status < 400)
+    return {
+      ok: false,
+      outcome: `answered ${status}, a redirect (not followed: point the destination at the final URL)`,
+    };
   return { ok: false, outcome: `answered ${status}` };
 }
 
@@ -56,11 +63,17 @@ const until = (at: Date) => new Promise((resolve) => setTimeout(resolve, Math.ma
  * Starts one attempt of each taken delivery, side by side, each at its rate slot, and answers one
  * promise per delivery, so a caller can record each as it ends rather than wait for the slowest.
  */
-export async function startAttempts(deliveries: readonly TakenDelivery[], policy: OutboundPolicy): Promise<Array<Promise<AttemptRecord>>> {
+export async function startAttempts(
+  deliveries: readonly TakenDelivery[],
+  policy: OutboundPolicy,
+): Promise<Array<Promise<AttemptRecord>>> {
   if (deliveries.length === 0) return [];
   const db = await getDb();
   const destinationIds = [...new Set(deliveries.map((d) => d.destinationId))];
-  const destinations = await db.select().from(forwardDestinations).where(inArray(forwardDestinations.id, destinationIds));
+  const destinations = await db
+    .select()
+    .from(forwardDestinations)
+    .where(inArray(forwardDestinations.id, destinationIds));
   const byId = new Map(destinations.map((d) => [d.id, d]));
   const signers = await signersFor(destinations);
 
@@ -68,27 +81,57 @@ export async function startAttempts(deliveries: readonly TakenDelivery[], policy
     await until(delivery.sendAt);
     await startWithinCap(delivery.destinationId, byId.get(delivery.destinationId)?.maxPerSecond ?? null);
     const startedAt = new Date();
-    const base = { deliveryId: delivery.id, destinationId: delivery.destinationId, startedAt, latencyMs: 0, status: null, responseBody: null };
+    const base = {
+      deliveryId: delivery.id,
+      destinationId: delivery.destinationId,
+      startedAt,
+      latencyMs: 0,
+      status: null,
+      responseBody: null,
+    };
     const destination = byId.get(delivery.destinationId);
     const { body } = delivery;
     // Failures that say nothing of the destination's health: its breaker and failing time do not count them.
     const notItsFault = { ...base, ok: false, countsAgainstDestination: false } as const;
     if (!destination) return { ...notItsFault, outcome: "the destination was removed", next: { state: "failed" } };
-    if (body === null) return { ...notItsFault, outcome: "the event is no longer stored (removed by the retention period)", next: { state: "failed" } };
+    if (body === null)
+      return {
+        ...notItsFault,
+        outcome: "the event is no longer stored (removed by the retention period)",
+        next: { state: "failed" },
+      };
     // Queueing already holds to this rule; a resend, a replay or a row queued before it never gets past it.
-    const refused = whyNotForwarded(destination.signing, destination.includeUnverified, delivery.signatureStatus ?? "unsigned");
+    const refused = whyNotForwarded(
+      destination.signing,
+      destination.includeUnverified,
+      delivery.signatureStatus ?? "unsigned",
+    );
     if (refused) return { ...notItsFault, outcome: `not sent: ${refused}`, next: { state: "failed" } };
     const signer = signers.get(destination.id)!;
-    if ("problem" in signer) return { ...base, ok: false, outcome: signer.problem, next: nextAfterFailure(delivery.attempts) };
+    if ("problem" in signer)
+      return { ...base, ok: false, outcome: signer.problem, next: nextAfterFailure(delivery.attempts) };
 
     const result = await postGuarded(destination.url, {
-      headers: forwardHeaders(signer, delivery.eventId, body, verificationOf(delivery.signatureStatus ?? "unsigned"), startedAt),
+      headers: forwardHeaders(
+        signer,
+        delivery.eventId,
+        body,
+        verificationOf(delivery.signatureStatus ?? "unsigned"),
+        startedAt,
+      ),
       body,
       timeoutMs: ATTEMPT_TIMEOUT_MS,
       maxResponseBytes: MAX_ANSWER_BYTES,
       policy,
     });
-    if (result.kind === "failed") return { ...base, latencyMs: result.latencyMs, ok: false, outcome: result.words, next: nextAfterFailure(delivery.attempts) };
+    if (result.kind === "failed")
+      return {
+        ...base,
+        latencyMs: result.latencyMs,
+        ok: false,
+        outcome: result.words,
+        next: nextAfterFailure(delivery.attempts),
+      };
     const { ok, outcome } = answerOutcome(result.status);
     return {
       ...base,
@@ -103,6 +146,9 @@ export async function startAttempts(deliveries: readonly TakenDelivery[], policy
 }
 
 /** Sends each taken delivery once, side by side, and answers what each attempt did once all have ended. */
-export async function attemptDeliveries(deliveries: readonly TakenDelivery[], policy: OutboundPolicy): Promise<AttemptRecord[]> {
+export async function attemptDeliveries(
+  deliveries: readonly TakenDelivery[],
+  policy: OutboundPolicy,
+): Promise<AttemptRecord[]> {
   return Promise.all(await startAttempts(deliveries, policy));
 }

@@ -2,12 +2,14 @@ import { Webhook as ServiceWebhook } from "@authsignal/node";
 import { eq, sql } from "drizzle-orm";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { auditLog } from "@/lib/db/schema";
-import { forwardAttempts, forwardDestinations } from "@/lib/db/forwarding-schema";
+
 import type { Database } from "@/lib/db";
+import { forwardAttempts, forwardDestinations } from "@/lib/db/forwarding-schema";
+import { auditLog } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { insertTestConnection } from "@/lib/testing/webhooks";
 import { KEY1, KEY2 } from "@/lib/webhooks/test-helpers";
+
 import { EVENT_ID_HEADER, MAX_ATTEMPTS, retryDelaySeconds } from "./constants";
 import { createDestination, rotateDestinationSecret, setDestinationEnabled } from "./destinations";
 import { takeDueDeliveries } from "./outbox";
@@ -37,11 +39,22 @@ afterEach(async () => {
   receiver.answerWith(() => 200);
 });
 
-async function destinationFor(serverKeys: readonly string[], input: Partial<Parameters<typeof createDestination>[1]> = {}) {
+async function destinationFor(
+  serverKeys: readonly string[],
+  input: Partial<Parameters<typeof createDestination>[1]> = {},
+) {
   const connection = await insertTestConnection(`Forwarding ${crypto.randomUUID()}`, serverKeys);
   const created = await createDestination(
     admin,
-    { connectionId: connection.id, name: "Tenant app", url: receiver.url, signing: "service", eventTypes: [], verificationMethods: [], ...input },
+    {
+      connectionId: connection.id,
+      name: "Tenant app",
+      url: receiver.url,
+      signing: "service",
+      eventTypes: [],
+      verificationMethods: [],
+      ...input,
+    },
     LOCAL_POLICY,
   );
   if (!created.ok) throw new Error(created.error);
@@ -62,7 +75,10 @@ describe("forwarding as the service", () => {
     const [forwarded] = receiver.received;
     expect(forwarded!.body).toBe(JSON.stringify(event));
     expect(forwarded!.headers[EVENT_ID_HEADER]).toBe(event.id);
-    const verified = new ServiceWebhook(KEY1).constructEvent(forwarded!.body, String(forwarded!.headers["x-signature-v2"]));
+    const verified = new ServiceWebhook(KEY1).constructEvent(
+      forwarded!.body,
+      String(forwarded!.headers["x-signature-v2"]),
+    );
     expect(verified.id).toBe(event.id);
   });
 
@@ -72,23 +88,45 @@ describe("forwarding as the service", () => {
     await drain();
     const header = String(receiver.received[0]!.headers["x-signature-v2"]);
     expect(header.match(/v2=/g)).toHaveLength(2);
-    for (const key of [KEY1, KEY2]) expect(() => new ServiceWebhook(key).constructEvent(receiver.received[0]!.body, header)).not.toThrow();
+    for (const key of [KEY1, KEY2])
+      expect(() => new ServiceWebhook(key).constructEvent(receiver.received[0]!.body, header)).not.toThrow();
   });
 
   it("queues only for destinations that take the event: type and method filters, off, and never the console's own test events", async () => {
     const { connection, destination } = await destinationFor([KEY1], { verificationMethods: ["SMS"] });
     const other = await createDestination(
       admin,
-      { connectionId: connection.id, name: "Created only", url: receiver.url, signing: "service", eventTypes: ["authenticator.created"], verificationMethods: [] },
+      {
+        connectionId: connection.id,
+        name: "Created only",
+        url: receiver.url,
+        signing: "service",
+        eventTypes: ["authenticator.created"],
+        verificationMethods: [],
+      },
       LOCAL_POLICY,
     );
-    const off = await createDestination(admin, { connectionId: connection.id, name: "Off", url: receiver.url, signing: "service", eventTypes: [], verificationMethods: [] }, LOCAL_POLICY);
+    const off = await createDestination(
+      admin,
+      {
+        connectionId: connection.id,
+        name: "Off",
+        url: receiver.url,
+        signing: "service",
+        eventTypes: [],
+        verificationMethods: [],
+      },
+      LOCAL_POLICY,
+    );
     if (!other.ok || !off.ok) throw new Error("not created");
     await setDestinationEnabled(admin, { connectionId: connection.id, destinationId: off.id, enabled: false });
 
     await receiveEvent(connection.token, [KEY1], { data: { verificationMethod: "PUSH" } });
     const sms = await receiveEvent(connection.token, [KEY1], { data: { verificationMethod: "SMS" } });
-    await receiveEvent(connection.token, [KEY1], { id: `console-test-${crypto.randomUUID()}`, data: { verificationMethod: "SMS" } });
+    await receiveEvent(connection.token, [KEY1], {
+      id: `console-test-${crypto.randomUUID()}`,
+      data: { verificationMethod: "SMS" },
+    });
     expect((await deliveriesOf(destination.id)).map((d) => d.eventId)).toEqual([sms.id]);
     expect(await deliveriesOf(other.id)).toEqual([]);
     expect(await deliveriesOf(off.id)).toEqual([]);
@@ -110,14 +148,20 @@ describe("Standard Webhooks signing", () => {
     const first = await receiveEvent(connection.token, [KEY1]);
     await drain();
     const headersOf = (index: number) => receiver.received[index]!.headers as Record<string, string>;
-    expect(new StandardWebhook(destination.secret!).verify(receiver.received[0]!.body, headersOf(0))).toMatchObject({ id: first.id });
+    expect(new StandardWebhook(destination.secret!).verify(receiver.received[0]!.body, headersOf(0))).toMatchObject({
+      id: first.id,
+    });
     expect(headersOf(0)["webhook-id"]).toBe(first.id);
 
-    const rotated = await rotateDestinationSecret(admin, { connectionId: connection.id, destinationId: destination.id });
+    const rotated = await rotateDestinationSecret(admin, {
+      connectionId: connection.id,
+      destinationId: destination.id,
+    });
     if (!rotated.ok) throw new Error(rotated.error);
     await receiveEvent(connection.token, [KEY1]);
     await drain();
-    for (const secret of [destination.secret!, rotated.secret!]) expect(() => new StandardWebhook(secret).verify(receiver.received[1]!.body, headersOf(1))).not.toThrow();
+    for (const secret of [destination.secret!, rotated.secret!])
+      expect(() => new StandardWebhook(secret).verify(receiver.received[1]!.body, headersOf(1))).not.toThrow();
   });
 });
 
@@ -144,7 +188,11 @@ describe("attempts and retries", () => {
     await makeDueNow();
     await drain();
     expect(await deliveriesOf(destination.id)).toMatchObject([{ state: "delivered", attempts: 3 }]);
-    const attempts = await db.select().from(forwardAttempts).where(eq(forwardAttempts.destinationId, destination.id)).orderBy(forwardAttempts.id);
+    const attempts = await db
+      .select()
+      .from(forwardAttempts)
+      .where(eq(forwardAttempts.destinationId, destination.id))
+      .orderBy(forwardAttempts.id);
     expect(attempts.map((a) => [a.status, a.ok])).toEqual([
       [500, false],
       [302, false],
@@ -175,13 +223,21 @@ describe("attempts and retries", () => {
 
   it("pauses a destination failing for 24 h, with an audit record; events still queue, and resuming sends them", async () => {
     const { connection, destination } = await destinationFor([KEY1]);
-    await db.update(forwardDestinations).set({ failingSince: new Date(Date.now() - 25 * 3_600_000) }).where(eq(forwardDestinations.id, destination.id));
+    await db
+      .update(forwardDestinations)
+      .set({ failingSince: new Date(Date.now() - 25 * 3_600_000) })
+      .where(eq(forwardDestinations.id, destination.id));
     await receiveEvent(connection.token, [KEY1]);
     receiver.answerWith(() => 500);
     await drain();
     const [paused] = await db.select().from(forwardDestinations).where(eq(forwardDestinations.id, destination.id));
     expect(paused!.pausedAt).not.toBeNull();
-    const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "destination.paused")).orderBy(sql`${auditLog.id} desc`).limit(1);
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "destination.paused"))
+      .orderBy(sql`${auditLog.id} desc`)
+      .limit(1);
     expect(audit).toMatchObject({ target: "Tenant app", connectionId: connection.id, actorId: null });
 
     receiver.answerWith(() => 200);
@@ -191,7 +247,9 @@ describe("attempts and retries", () => {
     expect(receiver.received).toHaveLength(1);
     expect(await deliveriesOf(destination.id)).toHaveLength(2);
 
-    expect(await setDestinationEnabled(admin, { connectionId: connection.id, destinationId: destination.id, enabled: true })).toEqual({ ok: true });
+    expect(
+      await setDestinationEnabled(admin, { connectionId: connection.id, destinationId: destination.id, enabled: true }),
+    ).toEqual({ ok: true });
     await makeDueNow();
     await drain();
     expect((await deliveriesOf(destination.id)).map((d) => d.state)).toEqual(["delivered", "delivered"]);
@@ -204,7 +262,14 @@ describe("the outbox", () => {
     const { connection, destination } = await destinationFor([KEY1]);
     const second = await createDestination(
       admin,
-      { connectionId: connection.id, name: "Second app", url: receiver.url, signing: "service", eventTypes: [], verificationMethods: [] },
+      {
+        connectionId: connection.id,
+        name: "Second app",
+        url: receiver.url,
+        signing: "service",
+        eventTypes: [],
+        verificationMethods: [],
+      },
       LOCAL_POLICY,
     );
     if (!second.ok) throw new Error(second.error);
@@ -230,7 +295,9 @@ describe("the outbox", () => {
     const event = await receiveEvent(connection.token, [KEY1]);
     await db.execute(sql`delete from webhook_events where connection_id = ${connection.id} and event_id = ${event.id}`);
     await drain();
-    expect(await deliveriesOf(destination.id)).toMatchObject([{ state: "failed", lastOutcome: expect.stringMatching(/no longer stored/) }]);
+    expect(await deliveriesOf(destination.id)).toMatchObject([
+      { state: "failed", lastOutcome: expect.stringMatching(/no longer stored/) },
+    ]);
     expect(receiver.received).toEqual([]);
   });
 });

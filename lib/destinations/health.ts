@@ -1,24 +1,47 @@
 import "server-only";
+
 import { asc, eq, sql } from "drizzle-orm";
+
 import type { Role } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
 import { forwardDestinations, type ForwardDestination } from "@/lib/db/forwarding-schema";
 import { urlForRole } from "@/lib/outbound/shown-to-role";
+
 import type { DestinationState, DestinationSummary, TrippedBreaker } from "./types";
 
 /** The breaker of a destination as pages show it: tripped since when, probing next when; null while closed, or while off or paused (nothing probes then). */
-export const trippedOf = (d: Pick<ForwardDestination, "trippedAt" | "probeAt" | "enabled" | "pausedAt">): TrippedBreaker | null =>
-  d.trippedAt && d.enabled && !d.pausedAt ? { since: d.trippedAt.toISOString(), probeAt: d.probeAt?.toISOString() ?? null } : null;
+export const trippedOf = (
+  d: Pick<ForwardDestination, "trippedAt" | "probeAt" | "enabled" | "pausedAt">,
+): TrippedBreaker | null =>
+  d.trippedAt && d.enabled && !d.pausedAt
+    ? { since: d.trippedAt.toISOString(), probeAt: d.probeAt?.toISOString() ?? null }
+    : null;
 
 /** Off and paused say what an admin must do; tripped, that the console only probes; failing, that attempts fail. */
 const stateOf = (d: ForwardDestination): DestinationState =>
-  !d.enabled ? "off" : d.pausedAt ? "paused" : d.trippedAt ? "tripped" : d.failingSince || d.signingProblem ? "failing" : "delivered";
+  !d.enabled
+    ? "off"
+    : d.pausedAt
+      ? "paused"
+      : d.trippedAt
+        ? "tripped"
+        : d.failingSince || d.signingProblem
+          ? "failing"
+          : "delivered";
 
 /** A connection's destinations, each with its last 24 h of attempts summed up in SQL (no rows read into JavaScript). */
-export async function listDestinationSummaries(connectionId: string, role: Role, now = new Date()): Promise<DestinationSummary[]> {
+export async function listDestinationSummaries(
+  connectionId: string,
+  role: Role,
+  now = new Date(),
+): Promise<DestinationSummary[]> {
   const db = await getDb();
   const since = new Date(now.getTime() - 86_400_000);
-  const destinations = await db.select().from(forwardDestinations).where(eq(forwardDestinations.connectionId, connectionId)).orderBy(asc(forwardDestinations.createdAt));
+  const destinations = await db
+    .select()
+    .from(forwardDestinations)
+    .where(eq(forwardDestinations.connectionId, connectionId))
+    .orderBy(asc(forwardDestinations.createdAt));
   if (destinations.length === 0) return [];
   const figures = (await db.execute(sql`
     select f.id,
@@ -44,7 +67,8 @@ export async function listDestinationSummaries(connectionId: string, role: Role,
       verificationMethods: d.verificationMethods,
       includeUnverified: d.includeUnverified,
       maxPerSecond: d.maxPerSecond,
-      previousSecretExpiresAt: d.previousSecretExpiresAt && d.previousSecretExpiresAt > now ? d.previousSecretExpiresAt.toISOString() : null,
+      previousSecretExpiresAt:
+        d.previousSecretExpiresAt && d.previousSecretExpiresAt > now ? d.previousSecretExpiresAt.toISOString() : null,
       createdAt: d.createdAt.toISOString(),
       health: {
         state: stateOf(d),

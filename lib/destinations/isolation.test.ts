@@ -1,10 +1,13 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { forwardAttempts, forwardDeliveries, forwardDestinations } from "@/lib/db/forwarding-schema";
 import { insertTestConnection } from "@/lib/testing/webhooks";
 import { KEY1 } from "@/lib/webhooks/test-helpers";
+
 import { BREAKER_FIRST_PROBE_SECONDS, BREAKER_THRESHOLD, RATE_SPACING } from "./constants";
 import { createDestination } from "./destinations";
 import { DESTINATION_IN_FLIGHT, takeDueDeliveries } from "./outbox";
@@ -52,9 +55,12 @@ async function startHangingReceiver() {
 }
 
 const startsOf = async (destinationId: string) =>
-  (await bed.db.select({ startedAt: forwardAttempts.startedAt }).from(forwardAttempts).where(eq(forwardAttempts.destinationId, destinationId))).map((a) =>
-    a.startedAt.getTime(),
-  );
+  (
+    await bed.db
+      .select({ startedAt: forwardAttempts.startedAt })
+      .from(forwardAttempts)
+      .where(eq(forwardAttempts.destinationId, destinationId))
+  ).map((a) => a.startedAt.getTime());
 
 describe("the fair pick", () => {
   it("takes another destination's fresh event before the rest of one destination's backlog", async () => {
@@ -83,7 +89,10 @@ describe("the fair pick", () => {
 describe("a destination's rate cap", () => {
   it("gives each delivery its own slot, at most the cap in any second, across takes", async () => {
     const { connection, destinations } = await connectionWith(["Capped"]);
-    await bed.db.update(forwardDestinations).set({ maxPerSecond: 4 }).where(eq(forwardDestinations.id, destinations[0]!.id));
+    await bed.db
+      .update(forwardDestinations)
+      .set({ maxPerSecond: 4 })
+      .where(eq(forwardDestinations.id, destinations[0]!.id));
     const event = await receiveEvent(connection.token, [KEY1]);
     await queueBacklog(destinations[0]!.id, connection.id, event.id, 11);
 
@@ -92,7 +101,8 @@ describe("a destination's rate cap", () => {
     // The next second's slots, 1/4 s apart and a little more (RATE_SPACING), whichever take got them.
     expect(slots.length).toBeGreaterThanOrEqual(4);
     expect(slots.length).toBeLessThanOrEqual(5);
-    for (let i = 1; i < slots.length; i++) expect(slots[i]! - slots[i - 1]!).toBeGreaterThanOrEqual(Math.floor(250 * RATE_SPACING));
+    for (let i = 1; i < slots.length; i++)
+      expect(slots[i]! - slots[i - 1]!).toBeGreaterThanOrEqual(Math.floor(250 * RATE_SPACING));
     expect(slots.at(-1)! - Date.now()).toBeLessThanOrEqual(1_000);
   });
 
@@ -105,13 +115,17 @@ describe("a destination's rate cap", () => {
 
     const worker = startWorkers(newWorkers(() => LOCAL_POLICY));
     try {
-      await expect.poll(async () => (await startsOf(destinationId)).length, { timeout: 20_000, interval: 100 }).toBe(15);
+      await expect
+        .poll(async () => (await startsOf(destinationId)).length, { timeout: 20_000, interval: 100 })
+        .toBe(15);
     } finally {
       await worker.stop();
     }
     // The console's own start times: what it controls (the handler's clock adds the network's jitter).
     const starts = await startsOf(destinationId);
-    const mostInOneSecond = Math.max(...starts.map((start) => starts.filter((t) => t >= start && t < start + 1_000).length));
+    const mostInOneSecond = Math.max(
+      ...starts.map((start) => starts.filter((t) => t >= start && t < start + 1_000).length),
+    );
     expect(mostInOneSecond).toBeLessThanOrEqual(5);
     expect(bed.receiver.received).toHaveLength(15);
   });
@@ -131,9 +145,14 @@ describe("the circuit breaker", () => {
 
     // Due, but the breaker is open: nothing is sent before the probe's time, then one at a time.
     for (let i = 0; i < 5; i++) await receiveEvent(connection.token, [KEY1]);
-    await bed.db.execute(sql`update forward_deliveries set due_at = now() - interval '1 second', leased_until = null where destination_id = ${destinationId} and state = 'pending'`);
+    await bed.db.execute(
+      sql`update forward_deliveries set due_at = now() - interval '1 second', leased_until = null where destination_id = ${destinationId} and state = 'pending'`,
+    );
     expect(await takeDueDeliveries(50)).toEqual([]);
-    await bed.db.update(forwardDestinations).set({ probeAt: new Date(Date.now() - 1000) }).where(eq(forwardDestinations.id, destinationId));
+    await bed.db
+      .update(forwardDestinations)
+      .set({ probeAt: new Date(Date.now() - 1000) })
+      .where(eq(forwardDestinations.id, destinationId));
     expect(await takeDueDeliveries(50)).toHaveLength(1);
     expect(await takeDueDeliveries(50)).toEqual([]);
 
@@ -154,33 +173,50 @@ describe("the circuit breaker", () => {
 describe("a hanging destination beside a healthy one", () => {
   // The p99 itself (≤ 2 s) is the bench's to measure (npm run bench -- forward): here, on a machine of any
   // speed, the healthy destination gets every event while the hanging one's first attempts still hang.
-  it("delivers the healthy one's events while 10,000 deliveries to the hanging one wait behind its attempts", { timeout: 60_000 }, async () => {
-    const hanging = await startHangingReceiver();
-    const worker = startWorkers(newWorkers(() => LOCAL_POLICY));
-    try {
-      const { connection, destinations } = await connectionWith(["Hanging"], hanging.url);
-      const healthy = await createDestination(
-        admin,
-        { connectionId: connection.id, name: "Healthy", url: bed.receiver.url, signing: "service", eventTypes: [], verificationMethods: [] },
-        LOCAL_POLICY,
-      );
-      if (!healthy.ok) throw new Error(healthy.error);
-      const first = await receiveEvent(connection.token, [KEY1]);
-      await queueBacklog(destinations[0]!.id, connection.id, first.id, 10_000);
-      for (let i = 0; i < 20; i++) {
-        await receiveEvent(connection.token, [KEY1]);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+  it(
+    "delivers the healthy one's events while 10,000 deliveries to the hanging one wait behind its attempts",
+    { timeout: 60_000 },
+    async () => {
+      const hanging = await startHangingReceiver();
+      const worker = startWorkers(newWorkers(() => LOCAL_POLICY));
+      try {
+        const { connection, destinations } = await connectionWith(["Hanging"], hanging.url);
+        const healthy = await createDestination(
+          admin,
+          {
+            connectionId: connection.id,
+            name: "Healthy",
+            url: bed.receiver.url,
+            signing: "service",
+            eventTypes: [],
+            verificationMethods: [],
+          },
+          LOCAL_POLICY,
+        );
+        if (!healthy.ok) throw new Error(healthy.error);
+        const first = await receiveEvent(connection.token, [KEY1]);
+        await queueBacklog(destinations[0]!.id, connection.id, first.id, 10_000);
+        for (let i = 0; i < 20; i++) {
+          await receiveEvent(connection.token, [KEY1]);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await expect
+          .poll(async () => (await deliveriesOf(healthy.id)).filter((d) => d.state === "delivered").length, {
+            timeout: 8_000,
+            interval: 100,
+          })
+          .toBe(21);
+        // Not one attempt to the hanging destination has ended (each lasts 10 s), and it holds no more than its room.
+        expect(await startsOf(destinations[0]!.id)).toEqual([]);
+        const inFlight = await bed.db.$count(
+          forwardDeliveries,
+          sql`destination_id = ${destinations[0]!.id} and leased_until > now()`,
+        );
+        expect(inFlight).toBeLessThanOrEqual(DESTINATION_IN_FLIGHT);
+      } finally {
+        await worker.stop();
+        await hanging.close();
       }
-      await expect
-        .poll(async () => (await deliveriesOf(healthy.id)).filter((d) => d.state === "delivered").length, { timeout: 8_000, interval: 100 })
-        .toBe(21);
-      // Not one attempt to the hanging destination has ended (each lasts 10 s), and it holds no more than its room.
-      expect(await startsOf(destinations[0]!.id)).toEqual([]);
-      const inFlight = await bed.db.$count(forwardDeliveries, sql`destination_id = ${destinations[0]!.id} and leased_until > now()`);
-      expect(inFlight).toBeLessThanOrEqual(DESTINATION_IN_FLIGHT);
-    } finally {
-      await worker.stop();
-      await hanging.close();
-    }
-  });
+    },
+  );
 });

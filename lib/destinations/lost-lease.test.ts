@@ -1,12 +1,15 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { asc, eq, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
+
 import { forwardAttempts, forwardDestinations } from "@/lib/db/forwarding-schema";
 import { logger } from "@/lib/logger";
 import { scaled } from "@/lib/testing/timeouts";
 import { insertTestConnection } from "@/lib/testing/webhooks";
 import { KEY1 } from "@/lib/webhooks/test-helpers";
+
 import { EVENT_ID_HEADER, retryDelaySeconds } from "./constants";
 import { createDestination } from "./destinations";
 import { startAttempts } from "./forward";
@@ -24,7 +27,11 @@ async function destinationsTo(url: string, names: string[]) {
   const connection = await insertTestConnection(`Lost lease ${crypto.randomUUID()}`, [KEY1]);
   const ids: string[] = [];
   for (const name of names) {
-    const created = await createDestination(admin, { connectionId: connection.id, name, url, signing: "service", eventTypes: [], verificationMethods: [] }, LOCAL_POLICY);
+    const created = await createDestination(
+      admin,
+      { connectionId: connection.id, name, url, signing: "service", eventTypes: [], verificationMethods: [] },
+      LOCAL_POLICY,
+    );
     if (!created.ok) throw new Error(created.error);
     ids.push(created.id);
   }
@@ -42,9 +49,12 @@ async function pass(seconds: number) {
 }
 
 const attemptsOf = async (destinationIds: string[]) =>
-  (await bed.db.select().from(forwardAttempts).orderBy(asc(forwardAttempts.id))).filter((a) => destinationIds.includes(a.destinationId));
+  (await bed.db.select().from(forwardAttempts).orderBy(asc(forwardAttempts.id))).filter((a) =>
+    destinationIds.includes(a.destinationId),
+  );
 
-const deliveriesTo = async (destinationIds: string[]) => (await Promise.all(destinationIds.map((id) => deliveriesOf(id)))).flat();
+const deliveriesTo = async (destinationIds: string[]) =>
+  (await Promise.all(destinationIds.map((id) => deliveriesOf(id)))).flat();
 
 /** Each delivery waits for its next attempt, unleased, due within its schedule's step after `attempts` failed ones. */
 async function expectWaitingOnSchedule(destinationIds: string[], attempts: number) {
@@ -78,7 +88,10 @@ describe("an attempt the console cannot make", () => {
       expect(bed.receiver.received).toEqual([]);
       expect(await expectWaitingOnSchedule(ids, 1)).toHaveLength(4);
       // The console's fault says nothing of the destinations: no failing time, no step towards the breaker.
-      const destinations = await bed.db.select().from(forwardDestinations).where(eq(forwardDestinations.connectionId, connection.id));
+      const destinations = await bed.db
+        .select()
+        .from(forwardDestinations)
+        .where(eq(forwardDestinations.connectionId, connection.id));
       expect(destinations.map((d) => [d.consecutiveFailures, d.failingSince])).toEqual([
         [0, null],
         [0, null],
@@ -89,16 +102,25 @@ describe("an attempt the console cannot make", () => {
       worker.wake();
       await expect.poll(async () => (await attemptsOf(ids)).length, { timeout: scaled(2_000), interval: 20 }).toBe(8);
       expect(bed.receiver.received).toHaveLength(3);
-      expect((await expectWaitingOnSchedule(ids, 2)).map((d) => d.lastOutcome)).toEqual(["the console could not make this attempt: its signer could not be built"]);
+      expect((await expectWaitingOnSchedule(ids, 2)).map((d) => d.lastOutcome)).toEqual([
+        "the console could not make this attempt: its signer could not be built",
+      ]);
 
       await pass(longestWaitSeconds(2));
       worker.wake();
-      await expect.poll(async () => (await deliveriesTo(ids)).filter((d) => d.state === "delivered").length, { timeout: scaled(2_000), interval: 20 }).toBe(4);
+      await expect
+        .poll(async () => (await deliveriesTo(ids)).filter((d) => d.state === "delivered").length, {
+          timeout: scaled(2_000),
+          interval: 20,
+        })
+        .toBe(4);
     } finally {
       await worker.stop();
     }
     // Each event reached each destination once.
-    expect(bed.receiver.received.map((r) => r.headers[EVENT_ID_HEADER]).sort()).toEqual([...events, ...events].map((e) => e.id).sort());
+    expect(bed.receiver.received.map((r) => r.headers[EVENT_ID_HEADER]).sort()).toEqual(
+      [...events, ...events].map((e) => e.id).sort(),
+    );
   });
 });
 
@@ -122,7 +144,14 @@ describe("recording an attempt", () => {
       const { connection, ids } = await destinationsTo(nul.url, ["Nul"]);
       const healthy = await createDestination(
         admin,
-        { connectionId: connection.id, name: "Healthy", url: bed.receiver.url, signing: "service", eventTypes: [], verificationMethods: [] },
+        {
+          connectionId: connection.id,
+          name: "Healthy",
+          url: bed.receiver.url,
+          signing: "service",
+          eventTypes: [],
+          verificationMethods: [],
+        },
         LOCAL_POLICY,
       );
       if (!healthy.ok) throw new Error(healthy.error);
@@ -140,19 +169,27 @@ describe("recording an attempt", () => {
 
   it("tries again, while the lease holds, to record an attempt the database refused", async () => {
     const { connection, ids } = await destinationsTo(bed.receiver.url, ["Orders"]);
-    await bed.db.execute(sql`alter table forward_attempts add constraint attempt_refused_by_test check (false) not valid`);
+    await bed.db.execute(
+      sql`alter table forward_attempts add constraint attempt_refused_by_test check (false) not valid`,
+    );
     const logged = vi.spyOn(logger, "error");
     const worker = startWorkers(newWorkers(() => LOCAL_POLICY));
     try {
       await receiveEvent(connection.token, [KEY1]);
       worker.wake();
-      const recordingFailed = () => logged.mock.calls.filter(([message]) => message.startsWith("recording forwarding attempts failed")).length;
+      const recordingFailed = () =>
+        logged.mock.calls.filter(([message]) => message.startsWith("recording forwarding attempts failed")).length;
       await expect.poll(recordingFailed, { timeout: scaled(2_000), interval: 20 }).toBe(1);
       expect(bed.receiver.received).toHaveLength(1);
       expect(await attemptsOf(ids)).toEqual([]);
       await bed.db.execute(sql`alter table forward_attempts drop constraint attempt_refused_by_test`);
       // The database takes it again: recorded at the worker's next look, long before the lease would end.
-      await expect.poll(async () => (await deliveriesTo(ids)).map((d) => [d.state, d.leasedUntil]), { timeout: scaled(2_500), interval: 20 }).toEqual([["delivered", null]]);
+      await expect
+        .poll(async () => (await deliveriesTo(ids)).map((d) => [d.state, d.leasedUntil]), {
+          timeout: scaled(2_500),
+          interval: 20,
+        })
+        .toEqual([["delivered", null]]);
       expect(await attemptsOf(ids)).toMatchObject([{ ok: true, status: 200 }]);
       expect(bed.receiver.received).toHaveLength(1);
     } finally {

@@ -1,11 +1,20 @@
 import "server-only";
+
 import { inArray, sql } from "drizzle-orm";
+
 import { recordAudit } from "@/lib/audit/audit";
 import { getConnection } from "@/lib/connections/connections";
 import { getDb, rowsOf } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
 import { countForward, observeDelivered } from "@/lib/metrics/metrics";
-import { AUTO_PAUSE_HOURS, BREAKER_FIRST_PROBE_SECONDS, BREAKER_MAX_PROBE_SECONDS, BREAKER_THRESHOLD, RATE_SPACING } from "./constants";
+
+import {
+  AUTO_PAUSE_HOURS,
+  BREAKER_FIRST_PROBE_SECONDS,
+  BREAKER_MAX_PROBE_SECONDS,
+  BREAKER_THRESHOLD,
+  RATE_SPACING,
+} from "./constants";
 
 /**
  * The outbox's two statements: taking due deliveries, and writing what their attempts did. Both are
@@ -20,7 +29,6 @@ export const LEASE_SECONDS = 60;
  * the whole attempt holds at most this many, and the rest of the workers' room goes to the others.
  */
 export const DESTINATION_IN_FLIGHT = 32;
-
 
 /**
  * A taken delivery, with its event's stored body (null when the retention period removed the event
@@ -205,8 +213,12 @@ export async function recordAttempts(records: readonly AttemptRecord[]): Promise
 }
 
 /** Counts the recorded attempts by outcome, and times each delivery they delivered from its queueing. */
-function countAttempts(records: readonly AttemptRecord[], delivered: Array<{ destination_id: string; origin: string; lag_seconds: number }>): void {
-  for (const r of records) countForward(r.destinationId, r.ok ? "delivered" : r.next.state === "failed" ? "failed" : "retrying");
+function countAttempts(
+  records: readonly AttemptRecord[],
+  delivered: Array<{ destination_id: string; origin: string; lag_seconds: number }>,
+): void {
+  for (const r of records)
+    countForward(r.destinationId, r.ok ? "delivered" : r.next.state === "failed" ? "failed" : "retrying");
   for (const d of delivered) observeDelivered(d.destination_id, d.origin, Number(d.lag_seconds));
 }
 
@@ -219,7 +231,12 @@ async function pauseLongFailing(destinationIds: string[]): Promise<void> {
       sql`${inArray(forwardDestinations.id, destinationIds)} and ${forwardDestinations.pausedAt} is null
         and ${forwardDestinations.failingSince} <= now() - make_interval(hours => ${AUTO_PAUSE_HOURS})`,
     )
-    .returning({ id: forwardDestinations.id, name: forwardDestinations.name, connectionId: forwardDestinations.connectionId, failingSince: forwardDestinations.failingSince });
+    .returning({
+      id: forwardDestinations.id,
+      name: forwardDestinations.name,
+      connectionId: forwardDestinations.connectionId,
+      failingSince: forwardDestinations.failingSince,
+    });
   for (const destination of paused) {
     const connection = await getConnection(destination.connectionId);
     await recordAudit({

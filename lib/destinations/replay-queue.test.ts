@@ -1,11 +1,13 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import type { Database } from "@/lib/db";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { scaled } from "@/lib/testing/timeouts";
 import { insertTestConnection } from "@/lib/testing/webhooks";
 import { KEY1 } from "@/lib/webhooks/test-helpers";
 import { bulkLoad, insertBulkConnections, type BulkConnection } from "@/tooling/bulk-load";
+
 import { createDestination } from "./destinations";
 import { cancelReplay, continueReplays, getReplayProgress, startReplay } from "./replay";
 import { LOCAL_POLICY, receiveEvent } from "./test-helpers";
@@ -26,13 +28,23 @@ afterAll(async () => {
 
 const rows = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
-async function bulkDestination(name: string, events: number): Promise<{ connection: BulkConnection; destinationId: string }> {
+async function bulkDestination(
+  name: string,
+  events: number,
+): Promise<{ connection: BulkConnection; destinationId: string }> {
   const [connection] = await insertBulkConnections(db, 1, { prefix: name, unsigned: 0 });
   await bulkLoad(db, { connections: [connection!], events, rejections: 0, days: 1, idPrefix: `${name}-` });
   // Nothing listens on port 9: the workers are not running here, and nothing is sent.
   const created = await createDestination(
     admin,
-    { connectionId: connection!.id, name, url: "http://127.0.0.1:9/hook", signing: "standard_webhooks", eventTypes: [], verificationMethods: [] },
+    {
+      connectionId: connection!.id,
+      name,
+      url: "http://127.0.0.1:9/hook",
+      signing: "standard_webhooks",
+      eventTypes: [],
+      verificationMethods: [],
+    },
     LOCAL_POLICY,
   );
   if (!created.ok) throw new Error(created.error);
@@ -42,7 +54,9 @@ async function bulkDestination(name: string, events: number): Promise<{ connecti
 /** The replay's deliveries: how many, and how many distinct events (the same when no event was queued twice). */
 async function queuedOf(replayId: string) {
   const [row] = rows<{ deliveries: number; events: number }>(
-    await db.execute(sql`select count(*)::int as deliveries, count(distinct event_id)::int as events from forward_deliveries where replay_id = ${replayId}`),
+    await db.execute(
+      sql`select count(*)::int as deliveries, count(distinct event_id)::int as events from forward_deliveries where replay_id = ${replayId}`,
+    ),
   );
   return row!;
 }
@@ -75,7 +89,11 @@ describe("chunked queuing", () => {
   });
 
   it("queues every selected event once, in chunks, and goes on from its cursor after an interrupted start", async () => {
-    const started = await startReplay(admin, { connectionId: bulk.connection.id, destinationId: bulk.destinationId, filters: "type=all" }, { chunkSize: 300 });
+    const started = await startReplay(
+      admin,
+      { connectionId: bulk.connection.id, destinationId: bulk.destinationId, filters: "type=all" },
+      { chunkSize: 300 },
+    );
     if (!started.ok) throw new Error(started.error);
     ({ replayId, total } = started);
     expect(total).toBe(1_998); // two of them are test events
@@ -92,7 +110,9 @@ describe("chunked queuing", () => {
 
     // Killed before its first chunk (right after the start's transaction): all of it.
     await db.execute(sql`delete from forward_deliveries where replay_id = ${replayId}`);
-    await db.execute(sql`update forward_replays set queued = 0, queue_cursor = null, queued_at = null where id = ${replayId}`);
+    await db.execute(
+      sql`update forward_replays set queued = 0, queue_cursor = null, queued_at = null where id = ${replayId}`,
+    );
     expect(await continueReplays({ chunkSize: 700 })).toBe(total);
     expect(await queuedOf(replayId)).toEqual({ deliveries: total, events: total });
   });
@@ -102,11 +122,21 @@ describe("chunked queuing", () => {
     expect(await cancelReplay(admin, { replayId })).toEqual({ ok: true, cancelled: 500 });
     expect(await continueReplays({ chunkSize: 100 })).toBe(0);
     expect(await queuedOf(replayId)).toEqual({ deliveries: 500, events: 500 });
-    expect(await getReplayProgress(replayId)).toMatchObject({ total, queued: 500, cancelled: 500, waiting: 0, state: "cancelled" });
+    expect(await getReplayProgress(replayId)).toMatchObject({
+      total,
+      queued: 500,
+      cancelled: 500,
+      waiting: 0,
+      state: "cancelled",
+    });
   });
 
   it("leaves out events received after it started: storing queued those", async () => {
-    const started = await startReplay(admin, { connectionId: bulk.connection.id, destinationId: bulk.destinationId, filters: "type=all" }, { chunkSize: 500 });
+    const started = await startReplay(
+      admin,
+      { connectionId: bulk.connection.id, destinationId: bulk.destinationId, filters: "type=all" },
+      { chunkSize: 500 },
+    );
     if (!started.ok) throw new Error(started.error);
     // Stored just after the start (a second later by the clock), by the receiver's statement.
     await db.execute(sql`
@@ -120,19 +150,27 @@ describe("chunked queuing", () => {
 });
 
 describe("receiving during a replay's queuing", () => {
-  it("stores a webhook between two chunks, not after the whole replay", async () => {
-    const bulk = await bulkDestination("Large", 10_000);
-    const other = await insertTestConnection("Busy", [KEY1]);
-    const started = await startReplay(admin, { connectionId: bulk.connection.id, destinationId: bulk.destinationId, filters: "type=all" });
-    if (!started.ok) throw new Error(started.error);
-    const t0 = performance.now();
-    await receiveEvent(other.token, [KEY1]);
-    const storedInMs = performance.now() - t0;
-    const progress = await getReplayProgress(started.replayId);
-    expect(progress).toMatchObject({ state: "queuing" });
-    expect(progress!.queued).toBeLessThan(started.total);
-    expect(storedInMs).toBeLessThan(scaled(1_000));
-    await continueReplays();
-    expect(await queuedOf(started.replayId)).toEqual({ deliveries: started.total, events: started.total });
-  }, scaled(60_000));
+  it(
+    "stores a webhook between two chunks, not after the whole replay",
+    async () => {
+      const bulk = await bulkDestination("Large", 10_000);
+      const other = await insertTestConnection("Busy", [KEY1]);
+      const started = await startReplay(admin, {
+        connectionId: bulk.connection.id,
+        destinationId: bulk.destinationId,
+        filters: "type=all",
+      });
+      if (!started.ok) throw new Error(started.error);
+      const t0 = performance.now();
+      await receiveEvent(other.token, [KEY1]);
+      const storedInMs = performance.now() - t0;
+      const progress = await getReplayProgress(started.replayId);
+      expect(progress).toMatchObject({ state: "queuing" });
+      expect(progress!.queued).toBeLessThan(started.total);
+      expect(storedInMs).toBeLessThan(scaled(1_000));
+      await continueReplays();
+      expect(await queuedOf(started.replayId)).toEqual({ deliveries: started.total, events: started.total });
+    },
+    scaled(60_000),
+  );
 });

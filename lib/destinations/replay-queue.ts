@@ -1,12 +1,15 @@
 import "server-only";
+
 import { and, inArray, sql, type SQL } from "drizzle-orm";
+
 import { getDb, targetFromEnv } from "@/lib/db";
-import { DELIVERIES_QUEUED_CHANNEL, notify } from "@/lib/db/notifications";
 import type { ForwardDestination } from "@/lib/db/forwarding-schema";
+import { DELIVERIES_QUEUED_CHANNEL, notify } from "@/lib/db/notifications";
 import { webhookEvents } from "@/lib/db/schema";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
 import { parseEventFilters, replayCondition } from "@/lib/webhooks/webhooks";
+
 import { wakeForwarding } from "./worker";
 
 /**
@@ -17,7 +20,10 @@ import { wakeForwarding } from "./worker";
  * workers' idle loop calls once per poll.
  */
 
-type DestinationRules = Pick<ForwardDestination, "eventTypes" | "verificationMethods" | "signing" | "includeUnverified">;
+type DestinationRules = Pick<
+  ForwardDestination,
+  "eventTypes" | "verificationMethods" | "signing" | "includeUnverified"
+>;
 
 /**
  * The destination's own filters, as storing applies them to a new event (lib/webhooks/store.ts): a
@@ -41,7 +47,9 @@ export const takesUnverified = (d: DestinationRules) => d.signing === "standard_
 
 /** The events of the selection that the destination may be sent (its filters and the verification rule). */
 export function sendable(d: DestinationRules): SQL {
-  return takesUnverified(d) ? destinationFilter(d) : sql`${destinationFilter(d)} and ${webhookEvents.signatureStatus} <> 'unsigned'`;
+  return takesUnverified(d)
+    ? destinationFilter(d)
+    : sql`${destinationFilter(d)} and ${webhookEvents.signatureStatus} <> 'unsigned'`;
 }
 
 /**
@@ -87,7 +95,9 @@ async function queueChunk(replay: Queuing, size: number): Promise<ChunkOutcome> 
   if (!parsed.ok) throw new Error(`replay ${replay.id}: its filters no longer parse`);
   const cursor = replay.queueCursor ? CURSOR.exec(replay.queueCursor) : null;
   if (replay.queueCursor && !cursor) throw new Error(`replay ${replay.id}: its queue cursor cannot be read`);
-  const after = cursor ? sql`and (${webhookEvents.firstReceivedAt}, ${webhookEvents.id}) > (${cursor[1]}::timestamptz, ${cursor[2]}::bigint)` : sql``;
+  const after = cursor
+    ? sql`and (${webhookEvents.firstReceivedAt}, ${webhookEvents.id}) > (${cursor[1]}::timestamptz, ${cursor[2]}::bigint)`
+    : sql``;
   const db = await getDb();
   // In (received, id) order: the events' own key, and the order of the log's indexes read backwards
   // (ASC NULLS FIRST is exactly the reverse of their DESC NULLS LAST), so each chunk is one index range.
@@ -133,7 +143,13 @@ async function queueChunk(replay: Queuing, size: number): Promise<ChunkOutcome> 
 /** The oldest replay still queuing (not cancelled, its destination on), but those this pass leaves to others. */
 async function nextQueuing(leave: ReadonlySet<string>): Promise<Queuing | null> {
   const db = await getDb();
-  const skip = leave.size > 0 ? sql`and r.id not in (${sql.join([...leave].map((id) => sql`${id}::uuid`), sql`, `)})` : sql``;
+  const skip =
+    leave.size > 0
+      ? sql`and r.id not in (${sql.join(
+          [...leave].map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`
+      : sql``;
   const result = (await db.execute(sql`
     select r.id, r.destination_id, r.filters, r.queue_cursor, r.created_at, d.connection_id, d.event_types, d.verification_methods, d.signing, d.include_unverified
     from forward_replays r join forward_destinations d on d.id = r.destination_id
@@ -161,7 +177,12 @@ async function nextQueuing(leave: ReadonlySet<string>): Promise<Queuing | null> 
     queueCursor: row.queue_cursor,
     createdAt: new Date(row.created_at),
     connectionId: row.connection_id,
-    rules: { eventTypes: row.event_types, verificationMethods: row.verification_methods, signing: row.signing, includeUnverified: row.include_unverified },
+    rules: {
+      eventTypes: row.event_types,
+      verificationMethods: row.verification_methods,
+      signing: row.signing,
+      includeUnverified: row.include_unverified,
+    },
   };
 }
 
@@ -234,7 +255,9 @@ export function continueReplays(options: { chunkSize?: number } = {}): Promise<n
 
 /** Starts a pass without waiting for it (a replay just started); a failure is logged, and the next idle poll tries again. */
 export function continueReplaysInBackground(options: { chunkSize?: number } = {}): void {
-  continueReplays(options).catch((error: unknown) => logger.error("replay queuing failed", { error: errorMessage(error) }));
+  continueReplays(options).catch((error: unknown) =>
+    logger.error("replay queuing failed", { error: errorMessage(error) }),
+  );
 }
 
 /** How often this process looks for replays with a queue still to write (one a crash or a restart interrupted). */

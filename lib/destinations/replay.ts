@@ -1,11 +1,14 @@
 import "server-only";
+
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getConnection } from "@/lib/connections/connections";
 import { getDb, rowsOf, type Executor } from "@/lib/db";
 import { forwardDestinations, forwardReplays, type ForwardDestination } from "@/lib/db/forwarding-schema";
 import { webhookEvents } from "@/lib/db/schema";
 import { parseEventFilters, replayCondition } from "@/lib/webhooks/webhooks";
+
 import { findDestination, GONE } from "./destinations";
 import { continueReplaysInBackground, destinationFilter, sendable, takesUnverified } from "./replay-queue";
 import { replayIdSchema, replayInputSchema, type ReplayInput } from "./schemas";
@@ -27,17 +30,30 @@ export const MAX_REPLAY_EVENTS = 1_000_000;
 
 type Failure = { ok: false; error: string };
 type StartReplayFailure = Extract<StartReplayResult, { ok: false }>;
-type Selection = { ok: true; destination: ForwardDestination; connection: { id: string; name: string }; condition: SQL; filters: string };
+type Selection = {
+  ok: true;
+  destination: ForwardDestination;
+  connection: { id: string; name: string };
+  condition: SQL;
+  filters: string;
+};
 
 async function select(raw: ReplayInput): Promise<Selection | Failure> {
   const parsed = replayInputSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "Check the request." };
   const { connectionId, destinationId, filters } = parsed.data;
   const parsedFilters = parseEventFilters(new URLSearchParams(filters));
-  if (!parsedFilters.ok) return { ok: false, error: `The log's filters cannot be read: ${parsedFilters.errorDescription}.` };
+  if (!parsedFilters.ok)
+    return { ok: false, error: `The log's filters cannot be read: ${parsedFilters.errorDescription}.` };
   const found = await findDestination(connectionId, destinationId);
   if (!found) return GONE;
-  return { ok: true, destination: found.row, connection: found.connection, condition: replayCondition(parsedFilters.filters, connectionId), filters };
+  return {
+    ok: true,
+    destination: found.row,
+    connection: found.connection,
+    condition: replayCondition(parsedFilters.filters, connectionId),
+    filters,
+  };
 }
 
 const count = (n: number) => n.toLocaleString("en");
@@ -76,11 +92,22 @@ async function runningReplay(destinationId: string, db: Executor): Promise<Runni
         and (r.queued_at is null or exists (select 1 from forward_deliveries d where d.destination_id = ${destinationId} and d.state = 'pending' and d.replay_id = r.id))
       order by r.created_at desc limit 1`),
   );
-  return row ? { replayId: row.id, startedAt: new Date(row.created_at).toISOString(), total: row.total, queued: row.queued, waiting: row.waiting } : null;
+  return row
+    ? {
+        replayId: row.id,
+        startedAt: new Date(row.created_at).toISOString(),
+        total: row.total,
+        queued: row.queued,
+        waiting: row.waiting,
+      }
+    : null;
 }
 
 function runningRefusal(name: string, running: RunningReplay): StartReplayFailure {
-  const where = running.queued < running.total ? `${count(running.queued)} of ${count(running.total)} queued so far` : `${count(running.waiting)} of ${count(running.total)} still waiting`;
+  const where =
+    running.queued < running.total
+      ? `${count(running.queued)} of ${count(running.total)} queued so far`
+      : `${count(running.waiting)} of ${count(running.total)} still waiting`;
   return {
     ok: false,
     runningReplayId: running.replayId,
@@ -100,7 +127,14 @@ export async function countReplay(raw: ReplayInput): Promise<({ ok: true } & Rep
   const db = await getDb();
   const split = await countSplit(selection, new Date(), db);
   const d = selection.destination;
-  return { ok: true, ...split, skippedUnverifiedWhy: unverifiedWhy(d, split.skippedUnverified), maxEvents: MAX_REPLAY_EVENTS, maxPerSecond: d.maxPerSecond, running: await runningReplay(d.id, db) };
+  return {
+    ok: true,
+    ...split,
+    skippedUnverifiedWhy: unverifiedWhy(d, split.skippedUnverified),
+    maxEvents: MAX_REPLAY_EVENTS,
+    maxPerSecond: d.maxPerSecond,
+    running: await runningReplay(d.id, db),
+  };
 }
 
 /**
@@ -133,7 +167,16 @@ export async function startReplay(
     await tx.execute(sql`select id from forward_destinations where id = ${destination.id} for update`);
     const other = await runningReplay(destination.id, tx);
     if (other) return runningRefusal(destination.name, other);
-    await tx.insert(forwardReplays).values({ id: replayId, destinationId: destination.id, filters, total: split.count, createdBy: actor.id, createdAt: until });
+    await tx
+      .insert(forwardReplays)
+      .values({
+        id: replayId,
+        destinationId: destination.id,
+        filters,
+        total: split.count,
+        createdBy: actor.id,
+        createdAt: until,
+      });
     await recordAudit(
       {
         actor,
@@ -141,12 +184,25 @@ export async function startReplay(
         outcome: "success",
         connection,
         target: destination.name,
-        details: { replayId, events: split.count, skippedUnverified: split.skippedUnverified, skippedByFilters: split.skippedByFilters, filters },
+        details: {
+          replayId,
+          events: split.count,
+          skippedUnverified: split.skippedUnverified,
+          skippedByFilters: split.skippedByFilters,
+          filters,
+        },
       },
       tx,
     );
     const skippedUnverifiedWhy = unverifiedWhy(destination, split.skippedUnverified);
-    return { ok: true, replayId, total: split.count, skippedUnverified: split.skippedUnverified, skippedUnverifiedWhy, skippedByFilters: split.skippedByFilters };
+    return {
+      ok: true,
+      replayId,
+      total: split.count,
+      skippedUnverified: split.skippedUnverified,
+      skippedUnverifiedWhy,
+      skippedByFilters: split.skippedByFilters,
+    };
   });
   if (started.ok) continueReplaysInBackground({ chunkSize });
   return started;
@@ -182,11 +238,25 @@ export async function getReplayProgress(replayId: string): Promise<ReplayProgres
   if (!row) return null;
   const { total, queued, delivered, failed, cancelled, waiting } = row;
   const state = row.cancelled_at ? "cancelled" : !row.queued_at ? "queuing" : waiting > 0 ? "running" : "finished";
-  return { replayId, connectionId: row.connection_id, destinationName: row.name, total, queued, delivered, failed, cancelled, waiting, state };
+  return {
+    replayId,
+    connectionId: row.connection_id,
+    destinationName: row.name,
+    total,
+    queued,
+    delivered,
+    failed,
+    cancelled,
+    waiting,
+    state,
+  };
 }
 
 /** Cancels a replay: its queuing stops and its deliveries still waiting are dropped (one under way finishes); audited. */
-export async function cancelReplay(actor: AuditActor, raw: unknown): Promise<{ ok: true; cancelled: number } | Failure> {
+export async function cancelReplay(
+  actor: AuditActor,
+  raw: unknown,
+): Promise<{ ok: true; cancelled: number } | Failure> {
   const parsed = replayIdSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "Check the request." };
   const { replayId } = parsed.data;
@@ -218,7 +288,14 @@ export async function cancelReplay(actor: AuditActor, raw: unknown): Promise<{ o
     );
     const cancelled = dropped!.cancelled;
     await recordAudit(
-      { actor, action: "destination.replay_cancelled", outcome: "success", connection, target: found.destination.name, details: { replayId, cancelled } },
+      {
+        actor,
+        action: "destination.replay_cancelled",
+        outcome: "success",
+        connection,
+        target: found.destination.name,
+        details: { replayId, cancelled },
+      },
       tx,
     );
     return { ok: true as const, cancelled };

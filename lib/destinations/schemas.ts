@@ -1,5 +1,7 @@
 import { z } from "zod";
+
 import { displayNameSchema } from "@/lib/display-name";
+
 import { MAX_PER_SECOND_LIMIT, SIGNING_MODE_VALUES } from "./constants";
 
 /** One schema per input, shared by the form, the server actions and the CLI. Client-safe. */
@@ -7,7 +9,14 @@ import { MAX_PER_SECOND_LIMIT, SIGNING_MODE_VALUES } from "./constants";
 /** A list of names an event must match (event types, verification methods); empty: every one. */
 const matchList = (what: string) =>
   z
-    .array(z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/, `A ${what} is letters, digits and . _ : - only.`))
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1)
+        .max(100)
+        .regex(/^[A-Za-z0-9_.:-]+$/, `A ${what} is letters, digits and . _ : - only.`),
+    )
     .max(50, `At most 50 ${what}s.`)
     .transform((values) => [...new Set(values)]);
 
@@ -15,7 +24,12 @@ const RATE_WORDS = `Maximum deliveries per second is a whole number from 1 to ${
 
 /** A cap on deliveries started per second: empty (a form's blank field) or absent is none (null). */
 const maxPerSecond = z.preprocess(
-  (value) => (value === "" || value === undefined || value === null ? null : typeof value === "string" ? Number(value.trim()) : value),
+  (value) =>
+    value === "" || value === undefined || value === null
+      ? null
+      : typeof value === "string"
+        ? Number(value.trim())
+        : value,
   z.number(RATE_WORDS).int(RATE_WORDS).min(1, RATE_WORDS).max(MAX_PER_SECOND_LIMIT, RATE_WORDS).nullable(),
 );
 
@@ -44,12 +58,20 @@ export const setDestinationRateSchema = destinationIdSchema.extend({ maxPerSecon
 export type SetDestinationRateInput = z.input<typeof setDestinationRateSchema>;
 
 /** A replay: the log's filters (its query string) to one destination of the connection. */
-export const replayInputSchema = z.object({ connectionId: z.uuid(), destinationId: z.uuid(), filters: z.string().max(4096) });
+export const replayInputSchema = z.object({
+  connectionId: z.uuid(),
+  destinationId: z.uuid(),
+  filters: z.string().max(4096),
+});
 export type ReplayInput = z.infer<typeof replayInputSchema>;
 
 export const replayIdSchema = z.object({ replayId: z.uuid() });
 export type ReplayIdInput = z.infer<typeof replayIdSchema>;
 
 /** Send one event to one destination again. */
-export const resendInputSchema = z.object({ connectionId: z.uuid(), destinationId: z.uuid(), eventId: z.string().min(1).max(200) });
+export const resendInputSchema = z.object({
+  connectionId: z.uuid(),
+  destinationId: z.uuid(),
+  eventId: z.string().min(1).max(200),
+});
 export type ResendInput = z.infer<typeof resendInputSchema>;

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { alertSummary } from "@/lib/alerts/display";
 import { evaluateAlerts } from "@/lib/alerts/evaluate";
 import type { AlertMeasure } from "@/lib/alerts/types";
@@ -9,6 +10,7 @@ import { connectionSecrets } from "@/lib/db/schema";
 import { encryptSecret } from "@/lib/secrets";
 import { insertTestConnection } from "@/lib/testing/webhooks";
 import { KEY1 } from "@/lib/webhooks/test-helpers";
+
 import { createDestination, listDestinations, rotateDestinationSecret } from "./destinations";
 import { deliveriesOf, LOCAL_POLICY, receiveEvent, setUpForwardingFile } from "./test-helpers";
 import { forwardDueDeliveries } from "./worker";
@@ -24,7 +26,11 @@ const bed = setUpForwardingFile(async (db) => {
 });
 
 async function destination(connectionId: string, name: string, signing: "service" | "standard_webhooks") {
-  const created = await createDestination(admin, { connectionId, name, url: `${bed.receiver.url}/${name}`, signing, eventTypes: [], verificationMethods: [] }, LOCAL_POLICY);
+  const created = await createDestination(
+    admin,
+    { connectionId, name, url: `${bed.receiver.url}/${name}`, signing, eventTypes: [], verificationMethods: [] },
+    LOCAL_POLICY,
+  );
   if (!created.ok) throw new Error(created.error);
   return created;
 }
@@ -33,7 +39,9 @@ async function destination(connectionId: string, name: string, signing: "service
 const corrupt = (sealed: string) => `${sealed.slice(0, -2)}${sealed.endsWith("AA") ? "BB" : "AA"}`;
 
 async function openDestinationAlerts() {
-  return (await bed.db.select().from(alerts).where(eq(alerts.kind, "destination_failing"))).filter((a) => a.state === "open");
+  return (await bed.db.select().from(alerts).where(eq(alerts.kind, "destination_failing"))).filter(
+    (a) => a.state === "open",
+  );
 }
 
 describe("an unreadable destination secret", () => {
@@ -42,7 +50,10 @@ describe("an unreadable destination secret", () => {
     const broken = await destination(connection.id, "Broken", "standard_webhooks");
     const healthy = await destination(connection.id, "Healthy", "standard_webhooks");
     const [row] = await bed.db.select().from(forwardDestinations).where(eq(forwardDestinations.id, broken.id));
-    await bed.db.update(forwardDestinations).set({ secretCiphertext: corrupt(row!.secretCiphertext!) }).where(eq(forwardDestinations.id, broken.id));
+    await bed.db
+      .update(forwardDestinations)
+      .set({ secretCiphertext: corrupt(row!.secretCiphertext!) })
+      .where(eq(forwardDestinations.id, broken.id));
     for (let i = 0; i < 3; i++) await receiveEvent(connection.token, [KEY1]);
 
     // One pass takes all six deliveries in one batch: the broken one must not reject it.
@@ -55,18 +66,28 @@ describe("an unreadable destination secret", () => {
       ["pending", 1],
       ["pending", 1],
     ]);
-    expect(failed[0]!.lastOutcome).toMatch(/^This destination's signing secret cannot be read \(.+\): rotate its secret on the Destinations page .*npm run secrets -- rotate/);
+    expect(failed[0]!.lastOutcome).toMatch(
+      /^This destination's signing secret cannot be read \(.+\): rotate its secret on the Destinations page .*npm run secrets -- rotate/,
+    );
 
     const [summary] = (await listDestinations(connection.id, "support")).filter((d) => d.name === "Broken");
     expect(summary!.health).toMatchObject({ state: "failing", signingProblem: failed[0]!.lastOutcome });
-    expect((await listDestinations(connection.id, "support")).find((d) => d.name === "Healthy")!.health.signingProblem).toBeNull();
+    expect(
+      (await listDestinations(connection.id, "support")).find((d) => d.name === "Healthy")!.health.signingProblem,
+    ).toBeNull();
 
     // The alert opens at the next evaluation, though the connection's threshold is 60 minutes.
     await evaluateAlerts();
     const [alert, ...others] = await openDestinationAlerts();
     expect(others).toEqual([]);
-    expect(alert).toMatchObject({ subject: broken.id, connectionId: connection.id, measure: { destinationName: "Broken", signingProblem: failed[0]!.lastOutcome } });
-    expect(alertSummary("destination_failing", alert!.measure as AlertMeasure)).toMatch(/^Destination Broken cannot sign its forwards, so every attempt fails: This destination's signing secret cannot be read/);
+    expect(alert).toMatchObject({
+      subject: broken.id,
+      connectionId: connection.id,
+      measure: { destinationName: "Broken", signingProblem: failed[0]!.lastOutcome },
+    });
+    expect(alertSummary("destination_failing", alert!.measure as AlertMeasure)).toMatch(
+      /^Destination Broken cannot sign its forwards, so every attempt fails: This destination's signing secret cannot be read/,
+    );
 
     // Rotating replaces what cannot be read (no previous secret to sign beside it) and clears the problem.
     const rotated = await rotateDestinationSecret(admin, { connectionId: connection.id, destinationId: broken.id });
@@ -89,8 +110,14 @@ describe("an unreadable server key", () => {
     const other = await destination(fine.id, "Other", "service");
     await receiveEvent(brokenConnection.token, [KEY1]);
     await receiveEvent(fine.token, [KEY1]);
-    const [secret] = await bed.db.select().from(connectionSecrets).where(eq(connectionSecrets.connectionId, brokenConnection.id));
-    await bed.db.update(connectionSecrets).set({ ciphertext: corrupt(secret!.ciphertext) }).where(eq(connectionSecrets.connectionId, brokenConnection.id));
+    const [secret] = await bed.db
+      .select()
+      .from(connectionSecrets)
+      .where(eq(connectionSecrets.connectionId, brokenConnection.id));
+    await bed.db
+      .update(connectionSecrets)
+      .set({ ciphertext: corrupt(secret!.ciphertext) })
+      .where(eq(connectionSecrets.connectionId, brokenConnection.id));
 
     expect(await forwardDueDeliveries(LOCAL_POLICY)).toBe(3);
     expect(bed.receiver.received).toHaveLength(2);
@@ -98,7 +125,9 @@ describe("an unreadable server key", () => {
     expect((await deliveriesOf(standard.id)).map((d) => d.state)).toEqual(["delivered"]);
     const [failed] = await deliveriesOf(service.id);
     expect(failed).toMatchObject({ state: "pending", attempts: 1 });
-    expect(failed!.lastOutcome).toMatch(/^The connection's server key cannot be read \(.+\), so nothing can be signed as the service: enter the server key again/);
+    expect(failed!.lastOutcome).toMatch(
+      /^The connection's server key cannot be read \(.+\), so nothing can be signed as the service: enter the server key again/,
+    );
 
     await evaluateAlerts();
     expect((await openDestinationAlerts()).map((a) => a.subject)).toEqual([service.id]);
@@ -111,6 +140,9 @@ describe("an unreadable server key", () => {
     await bed.db.execute(sql`update forward_deliveries set due_at = now() where state = 'pending'`);
     expect(await forwardDueDeliveries(LOCAL_POLICY)).toBe(1);
     expect((await deliveriesOf(service.id)).map((d) => d.state)).toEqual(["delivered"]);
-    expect((await listDestinations(brokenConnection.id, "admin")).map((d) => d.health.signingProblem)).toEqual([null, null]);
+    expect((await listDestinations(brokenConnection.id, "admin")).map((d) => d.health.signingProblem)).toEqual([
+      null,
+      null,
+    ]);
   });
 });

@@ -1,9 +1,12 @@
 import "server-only";
+
 import { eq } from "drizzle-orm";
+
 import { readServerKeys } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { forwardDestinations, type ForwardDestination } from "@/lib/db/forwarding-schema";
 import { decryptSecret, SecretDecryptionError, type SecretDecryptionReason } from "@/lib/secrets";
+
 import { SERVICE_SIGNING_NEEDS_SERVER_KEY } from "./constants";
 import type { Signer } from "./signing";
 
@@ -25,7 +28,8 @@ const UNREADABLE: Record<SecretDecryptionReason, string> = {
   format: "its stored form is not one the console knows",
 };
 
-const OLD_KEY_REMEDY = "if CONSOLE_ENCRYPTION_KEY was changed, add the old key to CONSOLE_PREVIOUS_ENCRYPTION_KEYS and run “npm run secrets -- rotate”";
+const OLD_KEY_REMEDY =
+  "if CONSOLE_ENCRYPTION_KEY was changed, add the old key to CONSOLE_PREVIOUS_ENCRYPTION_KEYS and run “npm run secrets -- rotate”";
 
 export const unreadableDestinationSecret = (reason: SecretDecryptionReason, previous = false) =>
   `This destination's ${previous ? "previous " : ""}signing secret cannot be read (${UNREADABLE[reason]}): rotate its secret on the Destinations page and give the new one to the handler, or, ${OLD_KEY_REMEDY}.`;
@@ -48,7 +52,12 @@ function standardWebhooksSigner(destination: ForwardDestination): SignerOrProble
   const secrets: string[] = [];
   const sealed: Array<[string | null, boolean]> = [
     [destination.secretCiphertext, false],
-    [destination.previousSecretExpiresAt && destination.previousSecretExpiresAt > new Date() ? destination.previousSecretCiphertext : null, true],
+    [
+      destination.previousSecretExpiresAt && destination.previousSecretExpiresAt > new Date()
+        ? destination.previousSecretCiphertext
+        : null,
+      true,
+    ],
   ];
   for (const [ciphertext, previous] of sealed) {
     if (!ciphertext) continue;
@@ -60,7 +69,9 @@ function standardWebhooksSigner(destination: ForwardDestination): SignerOrProble
     if (typeof secret !== "string") return secret;
     secrets.push(secret);
   }
-  return secrets.length > 0 ? { mode: "standard_webhooks", secrets } : { problem: "This destination has no signing secret: rotate it to make one." };
+  return secrets.length > 0
+    ? { mode: "standard_webhooks", secrets }
+    : { problem: "This destination has no signing secret: rotate it to make one." };
 }
 
 export async function signersFor(destinations: readonly ForwardDestination[]): Promise<Map<string, SignerOrProblem>> {
@@ -86,14 +97,21 @@ export async function signersFor(destinations: readonly ForwardDestination[]): P
     }
     const keys = await keysOf(destination.connectionId);
     if (!Array.isArray(keys)) signers.set(destination.id, keys);
-    else signers.set(destination.id, keys.length > 0 ? { mode: "service", serverKeys: keys } : { problem: SERVICE_SIGNING_NEEDS_SERVER_KEY });
+    else
+      signers.set(
+        destination.id,
+        keys.length > 0 ? { mode: "service", serverKeys: keys } : { problem: SERVICE_SIGNING_NEEDS_SERVER_KEY },
+      );
   }
   await recordSigningProblems(destinations, signers);
   return signers;
 }
 
 /** Keeps each destination's signing problem as found now: written only where it changed (rarely). */
-async function recordSigningProblems(destinations: readonly ForwardDestination[], signers: Map<string, SignerOrProblem>): Promise<void> {
+async function recordSigningProblems(
+  destinations: readonly ForwardDestination[],
+  signers: Map<string, SignerOrProblem>,
+): Promise<void> {
   const changed = destinations.flatMap((destination) => {
     const signer = signers.get(destination.id)!;
     const problem = "problem" in signer ? signer.problem : null;
@@ -101,5 +119,6 @@ async function recordSigningProblems(destinations: readonly ForwardDestination[]
   });
   if (changed.length === 0) return;
   const db = await getDb();
-  for (const { id, problem } of changed) await db.update(forwardDestinations).set({ signingProblem: problem }).where(eq(forwardDestinations.id, id));
+  for (const { id, problem } of changed)
+    await db.update(forwardDestinations).set({ signingProblem: problem }).where(eq(forwardDestinations.id, id));
 }

@@ -1,6 +1,9 @@
 import "server-only";
+
 import { Webhook } from "standardwebhooks";
+
 import { signatureHeader } from "@/lib/webhooks/webhooks";
+
 import { EVENT_ID_HEADER, VERIFICATION_HEADER } from "./constants";
 import type { Verification } from "./verdict";
 
@@ -14,11 +17,20 @@ import type { Verification } from "./verdict";
  * them gets), so a handler can tell what the console checked without trusting the signature for it.
  */
 export type Signer =
-  | { mode: "service"; serverKeys: readonly string[] }
-  | { mode: "standard_webhooks"; secrets: readonly string[] };
+  { mode: "service"; serverKeys: readonly string[] } | { mode: "standard_webhooks"; secrets: readonly string[] };
 
-export function forwardHeaders(signer: Signer, eventId: string, body: string, verification: Verification, now = new Date()): Record<string, string> {
-  const headers: Record<string, string> = { "content-type": "application/json", [EVENT_ID_HEADER]: eventId, [VERIFICATION_HEADER]: verification };
+export function forwardHeaders(
+  signer: Signer,
+  eventId: string,
+  body: string,
+  verification: Verification,
+  now = new Date(),
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    [EVENT_ID_HEADER]: eventId,
+    [VERIFICATION_HEADER]: verification,
+  };
   if (signer.mode === "service") {
     headers["x-signature-v2"] = signatureHeader(body, Math.floor(now.getTime() / 1000), signer.serverKeys);
     return headers;

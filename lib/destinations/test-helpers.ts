@@ -1,14 +1,16 @@
 /** What the forwarding tests share: a real local receiver (the tenant's own handler) and ways to queue events. */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+
+import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll } from "vitest";
+
 import { getDb, type Database } from "@/lib/db";
 import { forwardDeliveries } from "@/lib/db/forwarding-schema";
 import type { OutboundPolicy } from "@/lib/outbound/address-policy";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { expiredEvent, webhookRequest } from "@/lib/testing/webhooks";
 import { receiveWebhook } from "@/lib/webhooks/receive";
-import { eq, sql } from "drizzle-orm";
 
 /** The tests' destinations listen on 127.0.0.1, which this policy allows over http. */
 export const LOCAL_POLICY: OutboundPolicy = { allowedHosts: ["127.0.0.1"] };
@@ -26,7 +28,10 @@ export async function startReceiver(answer: (received: Received) => number = () 
       const entry = { headers: request.headers, body: Buffer.concat(chunks).toString("utf8") };
       received.push(entry);
       const status = state.answer(entry);
-      response.writeHead(status, status >= 300 && status < 400 ? { location: "http://127.0.0.1:9/elsewhere" } : { "content-type": "text/plain" });
+      response.writeHead(
+        status,
+        status >= 300 && status < 400 ? { location: "http://127.0.0.1:9/elsewhere" } : { "content-type": "text/plain" },
+      );
       response.end(status < 300 ? "ok" : `refused with ${status}`);
     });
   });
@@ -41,7 +46,11 @@ export async function startReceiver(answer: (received: Received) => number = () 
 }
 
 /** Receives a signed authenticator.expired event through the real receiver, as the service sends it. */
-export async function receiveEvent(token: string, keys: readonly string[], overrides: Parameters<typeof expiredEvent>[0] = {}) {
+export async function receiveEvent(
+  token: string,
+  keys: readonly string[],
+  overrides: Parameters<typeof expiredEvent>[0] = {},
+) {
   const event = expiredEvent(overrides);
   const response = await receiveWebhook(webhookRequest(token, event, { keys }));
   if (response.status !== 200) throw new Error(`the receiver answered ${response.status}`);
@@ -50,14 +59,22 @@ export async function receiveEvent(token: string, keys: readonly string[], overr
 
 export async function deliveriesOf(destinationId: string) {
   const db = await getDb();
-  return db.select().from(forwardDeliveries).where(eq(forwardDeliveries.destinationId, destinationId)).orderBy(forwardDeliveries.id);
+  return db
+    .select()
+    .from(forwardDeliveries)
+    .where(eq(forwardDeliveries.destinationId, destinationId))
+    .orderBy(forwardDeliveries.id);
 }
 
 /** Makes every pending delivery due now, as if its wait (a retry's, a lease's, a tripped breaker's probe's) had passed. */
 export async function makeDueNow(): Promise<void> {
   const db = await getDb();
-  await db.execute(sql`update forward_deliveries set due_at = now() - interval '1 second', leased_until = null where state = 'pending'`);
-  await db.execute(sql`update forward_destinations set probe_at = now() - interval '1 second', rate_next_at = null where tripped_at is not null or rate_next_at is not null`);
+  await db.execute(
+    sql`update forward_deliveries set due_at = now() - interval '1 second', leased_until = null where state = 'pending'`,
+  );
+  await db.execute(
+    sql`update forward_destinations set probe_at = now() - interval '1 second', rate_next_at = null where tripped_at is not null or rate_next_at is not null`,
+  );
 }
 
 /**
@@ -76,7 +93,9 @@ export function setUpForwardingFile(afterEachTest?: (db: Database) => Promise<un
     await tearDown();
   });
   afterEach(async () => {
-    await bed.db.execute(sql`update forward_deliveries set state = 'cancelled', leased_until = null where state = 'pending'`);
+    await bed.db.execute(
+      sql`update forward_deliveries set state = 'cancelled', leased_until = null where state = 'pending'`,
+    );
     await afterEachTest?.(bed.db);
     bed.receiver.received.length = 0;
     bed.receiver.answerWith(() => 200);

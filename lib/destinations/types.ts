@@ -98,7 +98,14 @@ export type ReplayPreview = {
 
 /** What starting a replay answers; refused while another to the destination runs, with that one's id (to offer cancelling it). */
 export type StartReplayResult =
-  | { ok: true; replayId: string; total: number; skippedUnverified: number; skippedUnverifiedWhy: string | null; skippedByFilters: number }
+  | {
+      ok: true;
+      replayId: string;
+      total: number;
+      skippedUnverified: number;
+      skippedUnverifiedWhy: string | null;
+      skippedByFilters: number;
+    }
   | { ok: false; error: string; runningReplayId?: string };
 
 export type ForwardAttemptView = {
@@ -119,5 +126,12 @@ export type EventForwards = {
   /** Why the event was never queued to it, in words ("Not forwarded: …"); null when it was. */
   notForwarded: string | null;
   tripped: TrippedBreaker | null;
-  deliveries: Array<{ id: number; state: "pending" | "delivered" | "failed" | "cancelled"; origin: string; createdAt: string; dueAt: string; attempts: ForwardAttemptView[] }>;
+  deliveries: Array<{
+    id: number;
+    state: "pending" | "delivered" | "failed" | "cancelled";
+    origin: string;
+    createdAt: string;
+    dueAt: string;
+    attempts: ForwardAttemptView[];
+  }>;
 };

@@ -15,21 +15,28 @@ import type { SigningModeName } from "./constants";
 export type Verification = "verified" | "unsigned";
 
 /** From webhook_events.signature_status: verified_key1 or verified_key2, or unsigned (no signature checked). */
-export const verificationOf = (signatureStatus: string): Verification => (signatureStatus === "unsigned" ? "unsigned" : "verified");
+export const verificationOf = (signatureStatus: string): Verification =>
+  signatureStatus === "unsigned" ? "unsigned" : "verified";
 
 export function mayForward(signing: SigningModeName, includeUnverified: boolean, signatureStatus: string): boolean {
   return verificationOf(signatureStatus) === "verified" || (signing === "standard_webhooks" && includeUnverified);
 }
 
-const COULD_NOT_VERIFY = "the console could not verify this event's signature (it was stored while the connection held no server key, so anyone with the webhook URL could have posted it)";
+const COULD_NOT_VERIFY =
+  "the console could not verify this event's signature (it was stored while the connection held no server key, so anyone with the webhook URL could have posted it)";
 
 /**
  * Why an event is not forwarded to a destination, in words (the drawer says "Not forwarded: " before
  * it, the send-time refusal and Resend use it too); null when it may be.
  */
-export function whyNotForwarded(signing: SigningModeName, includeUnverified: boolean, signatureStatus: string): string | null {
+export function whyNotForwarded(
+  signing: SigningModeName,
+  includeUnverified: boolean,
+  signatureStatus: string,
+): string | null {
   if (mayForward(signing, includeUnverified, signatureStatus)) return null;
-  if (signing === "service") return `${COULD_NOT_VERIFY}, and this destination signs as the service: its signature would vouch for the event as the service's`;
+  if (signing === "service")
+    return `${COULD_NOT_VERIFY}, and this destination signs as the service: its signature would vouch for the event as the service's`;
   return `${COULD_NOT_VERIFY}, and this destination does not take unverified events`;
 }
 

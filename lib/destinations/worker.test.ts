@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { giveWayToFloods, newWorkers, watchForFloods } from "./worker";
 
 // The lanes give way to a flood of webhooks: told by this process's real event loop, which the test

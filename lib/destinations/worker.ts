@@ -1,10 +1,13 @@
 import "server-only";
+
 import { performance } from "node:perf_hooks";
+
 import { DELIVERIES_QUEUED_CHANNEL, listen } from "@/lib/db/notifications";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
 import { outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
 import { eventsReceived, onDeliveriesQueued } from "@/lib/webhooks/webhooks";
+
 import { attemptNotMade, startAttempts } from "./forward";
 import { LEASE_SECONDS, recordAttempts, takeDueDeliveries, type AttemptRecord, type TakenDelivery } from "./outbox";
 
@@ -89,7 +92,10 @@ async function startTaken(
 }
 
 /** One pass: takes up to `limit` due deliveries, sends them and records what happened. Answers how many it took. */
-export async function forwardDueDeliveries(policy: OutboundPolicy = outboundPolicyFromEnv(), limit = BATCH_SIZE): Promise<number> {
+export async function forwardDueDeliveries(
+  policy: OutboundPolicy = outboundPolicyFromEnv(),
+  limit = BATCH_SIZE,
+): Promise<number> {
   const taken = await takeDueDeliveries(limit);
   if (taken.length === 0) return 0;
   await recordAttempts(await Promise.all(await startTaken(taken, { policy: () => policy, start: startAttempts })));
@@ -117,7 +123,10 @@ export type Workers = {
   lastFloodPassAt: number;
   stopped: boolean;
 };
-export const newWorkers = (policy: () => OutboundPolicy = outboundPolicyFromEnv, start: StartAttempts = startAttempts): Workers => ({
+export const newWorkers = (
+  policy: () => OutboundPolicy = outboundPolicyFromEnv,
+  start: StartAttempts = startAttempts,
+): Workers => ({
   policy,
   start,
   inFlight: 0,
@@ -170,7 +179,10 @@ async function recordChunk(workers: Workers, chunk: Ended[]): Promise<void> {
   try {
     await recordAttempts(chunk.map((ended) => ended.record));
   } catch (error) {
-    logger.error("recording forwarding attempts failed: tried again while their leases hold", { error: errorMessage(error), attempts: chunk.length });
+    logger.error("recording forwarding attempts failed: tried again while their leases hold", {
+      error: errorMessage(error),
+      attempts: chunk.length,
+    });
     workers.unrecorded.push(...chunk);
   }
 }
@@ -185,7 +197,10 @@ function stillLeased(workers: Workers): Ended[] {
   const holding = workers.unrecorded.filter((ended) => ended.leaseEndsAt > now);
   const lapsed = workers.unrecorded.length - holding.length;
   workers.unrecorded = [];
-  if (lapsed > 0) logger.error("forwarding attempts never recorded: their leases ended, and their deliveries are sent again", { attempts: lapsed });
+  if (lapsed > 0)
+    logger.error("forwarding attempts never recorded: their leases ended, and their deliveries are sent again", {
+      attempts: lapsed,
+    });
   return holding;
 }
 
@@ -239,7 +254,8 @@ export async function takeAndStart(workers: Workers): Promise<void> {
       const leaseEndsAt = Date.now() + LEASE_SECONDS * 1_000;
       const taken = await takeDueDeliveries(room);
       workers.inFlight += taken.length;
-      for (const attempt of await startTaken(taken, workers)) void attempt.then((record) => attemptEnded(workers, { record, leaseEndsAt }));
+      for (const attempt of await startTaken(taken, workers))
+        void attempt.then((record) => attemptEnded(workers, { record, leaseEndsAt }));
       if (taken.length === room) workers.takeAgain = true;
     } while (workers.takeAgain);
   } catch (error) {
@@ -265,10 +281,17 @@ function takeSoon(workers: Workers): void {
  * failed to be recorded. `stop` ends its polling, listening and taking (resolved once it no longer
  * listens); attempts under way finish and are recorded.
  */
-export function startWorkers(workers: Workers = newWorkers()): { workers: Workers; wake: () => void; stop: () => Promise<void> } {
+export function startWorkers(workers: Workers = newWorkers()): {
+  workers: Workers;
+  wake: () => void;
+  stop: () => Promise<void>;
+} {
   const stopWatching = watchForFloods(workers);
   const listening = listen(DELIVERIES_QUEUED_CHANNEL, () => takeSoon(workers));
-  const poll = setInterval(() => void (workers.unrecorded.length > 0 ? recordEnded(workers) : takeAndStart(workers)), POLL_MS).unref();
+  const poll = setInterval(
+    () => void (workers.unrecorded.length > 0 ? recordEnded(workers) : takeAndStart(workers)),
+    POLL_MS,
+  ).unref();
   void takeAndStart(workers);
   return {
     workers,

@@ -1,10 +1,12 @@
 import "server-only";
+
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getServiceConnection } from "@/lib/connections/connections";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
 import { deleteEmailOtpConfiguration, getEmailOtpConfiguration } from "@/lib/service";
 import { describeServiceFailure } from "@/lib/service/messages";
+
 import { emailOtpDisplayFields } from "./fields";
 import { deleteEmailOtpSchema, type DeleteEmailOtpInput } from "./schemas";
 import type { DeleteEmailOtpResult, EmailOtpStatus } from "./types";
@@ -14,11 +16,17 @@ type ServiceConnection = NonNullable<Awaited<ReturnType<typeof getServiceConnect
 /** The configuration as the page shows it. Takes the id: the decrypted key never leaves this module. */
 export async function getEmailOtpStatus(connectionId: string): Promise<EmailOtpStatus> {
   const connection = await getServiceConnection(connectionId);
-  if (!connection) return { kind: "failure", failure: "not_found", httpStatus: null, message: "This connection no longer exists." };
+  if (!connection)
+    return { kind: "failure", failure: "not_found", httpStatus: null, message: "This connection no longer exists." };
   const result = await getEmailOtpConfiguration(connection);
   if (result.kind === "ok") return { kind: "present", fields: emailOtpDisplayFields(result.data) };
   if (result.kind === "not_found") return { kind: "absent" };
-  return { kind: "failure", failure: result.kind, httpStatus: result.status, message: describeServiceFailure(result, connection) };
+  return {
+    kind: "failure",
+    failure: result.kind,
+    httpStatus: result.status,
+    message: describeServiceFailure(result, connection),
+  };
 }
 
 // One delete per admin and connection at a time in this process: a double click (or two tabs) shares
@@ -44,7 +52,9 @@ export async function deleteEmailOtp(actor: AuditActor, raw: DeleteEmailOtpInput
   // Each submit is checked on its own: a wrong name never rides on a delete in flight.
   if (!connection || parsed.data.confirmName !== connection.name) {
     if (!claimed.deletion) release();
-    return connection ? { ok: false, error: `Type ${connection.name} to confirm.` } : { ok: false, error: "This connection no longer exists." };
+    return connection
+      ? { ok: false, error: `Type ${connection.name} to confirm.` }
+      : { ok: false, error: "This connection no longer exists." };
   }
   claimed.deletion ??= runDelete(actor, connection).finally(release);
   return claimed.deletion;
@@ -63,19 +73,31 @@ async function runDelete(actor: AuditActor, connection: ServiceConnection): Prom
       details: { result: result.kind, region: connection.region },
     }).catch((error) => {
       // The service has answered; a lost audit row must not make the admin think otherwise.
-      logger.error("audit record not written", { action: "email_otp.deleted", connectionId: connection.id, error: errorMessage(error) });
+      logger.error("audit record not written", {
+        action: "email_otp.deleted",
+        connectionId: connection.id,
+        error: errorMessage(error),
+      });
     });
   switch (result.kind) {
     case "ok":
       if (!result.data.success) {
         await audit("failure");
-        return { ok: false, failure: "invalid_response", error: `Not deleted: the service answered that the delete did not succeed. Try again.` };
+        return {
+          ok: false,
+          failure: "invalid_response",
+          error: `Not deleted: the service answered that the delete did not succeed. Try again.`,
+        };
       }
       await audit("success");
       return { ok: true, outcome: "deleted", message: `Deleted the email OTP configuration of ${connection.name}.` };
     case "not_found":
       await audit("failure");
-      return { ok: true, outcome: "none", message: `There was no email OTP configuration in ${connection.name}: nothing to delete.` };
+      return {
+        ok: true,
+        outcome: "none",
+        message: `There was no email OTP configuration in ${connection.name}: nothing to delete.`,
+      };
     case "unavailable":
     case "rate_limited":
       await audit("failure");

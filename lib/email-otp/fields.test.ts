@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { emailOtpDisplayFields, formatSeconds } from "./fields";
 
 describe("emailOtpDisplayFields", () => {

@@ -1,5 +1,6 @@
 import { formatYesNo, humanizeFieldName } from "@/lib/field-labels";
 import type { EmailOtpConfiguration } from "@/lib/service/schemas";
+
 import type { EmailOtpField } from "./types";
 
 /** Fields whose names suggest a credential are never shown, should the service ever return one. */
@@ -13,7 +14,10 @@ const knownFields = new Map<string, { label: string; format?: (value: Scalar) =>
   ["emailProvider", { label: "Email provider" }],
   ["verificationMethod", { label: "Verification method" }],
   ["numberOfAttemptsAllowed", { label: "Attempts allowed" }],
-  ["otpLifetimeInSeconds", { label: "Code lifetime", format: (v) => (typeof v === "number" ? formatSeconds(v) : String(v)) }],
+  [
+    "otpLifetimeInSeconds",
+    { label: "Code lifetime", format: (v) => (typeof v === "number" ? formatSeconds(v) : String(v)) },
+  ],
   ["authenticatorId", { label: "Authenticator id" }],
 ]);
 const order = [...knownFields.keys()];
@@ -34,10 +38,17 @@ function formatValue(value: Scalar): string {
 /** What the page lists: plain values only, labelled in words; unknown fields keep a readable form of their name. */
 export function emailOtpDisplayFields(config: EmailOtpConfiguration): EmailOtpField[] {
   return Object.entries(config)
-    .filter((entry): entry is [string, Scalar] => !SECRETISH.test(entry[0]) && ["string", "number", "boolean"].includes(typeof entry[1]))
+    .filter(
+      (entry): entry is [string, Scalar] =>
+        !SECRETISH.test(entry[0]) && ["string", "number", "boolean"].includes(typeof entry[1]),
+    )
     .sort(([a], [b]) => rank(a) - rank(b))
     .map(([name, value]) => {
       const known = knownFields.get(name);
-      return { name, label: known?.label ?? humanizeFieldName(name), value: known?.format ? known.format(value) : formatValue(value) };
+      return {
+        name,
+        label: known?.label ?? humanizeFieldName(name),
+        value: known?.format ? known.format(value) : formatValue(value),
+      };
     });
 }

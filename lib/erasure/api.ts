@@ -1,6 +1,9 @@
 import "server-only";
+
 import type { ZodError } from "zod";
+
 import { apiError, apiJson, authenticateApi } from "@/lib/auth/guards";
+
 import { eraseEndUserData } from "./erasure";
 import { endUserErasureQuerySchema, endUserPathSchema } from "./schemas";
 import type { EndUserErasureAnswer } from "./types";
@@ -24,7 +27,15 @@ export async function handleEraseEndUser(request: Request, userId: string): Prom
   if (!query.success) return apiError(400, "invalid_request", described(query.error));
   const path = endUserPathSchema.safeParse({ userId });
   if (!path.success) return apiError(400, "invalid_request", described(path.error));
-  const result = await eraseEndUserData(user, { userId: path.data.userId, connectionId: query.data.connectionId ?? null });
-  if (!result.ok) return apiError(result.failure === "not_found" ? 404 : 400, result.failure ?? "invalid_request", result.error);
-  return apiJson({ userIdHash: result.userIdHash, connectionId: result.connectionId, erased: result.erased } satisfies EndUserErasureAnswer);
+  const result = await eraseEndUserData(user, {
+    userId: path.data.userId,
+    connectionId: query.data.connectionId ?? null,
+  });
+  if (!result.ok)
+    return apiError(result.failure === "not_found" ? 404 : 400, result.failure ?? "invalid_request", result.error);
+  return apiJson({
+    userIdHash: result.userIdHash,
+    connectionId: result.connectionId,
+    erased: result.erased,
+  } satisfies EndUserErasureAnswer);
 }

@@ -16,7 +16,9 @@ const KINDS: Array<[keyof ErasureCounts, string, string?]> = [
 
 /** "3 events, 1 rejection and 2 queued or sent forwards": the kinds there are, or "nothing" when none. */
 export function countsInWords(counts: Partial<ErasureCounts>): string {
-  const parts = KINDS.filter(([kind]) => (counts[kind] ?? 0) > 0).map(([kind, one, many]) => count(counts[kind]!, one, many));
+  const parts = KINDS.filter(([kind]) => (counts[kind] ?? 0) > 0).map(([kind, one, many]) =>
+    count(counts[kind]!, one, many),
+  );
   if (parts.length === 0) return "nothing";
   return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 }

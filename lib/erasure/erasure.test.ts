@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
 import { recordAudit } from "@/lib/audit/audit";
 import { rowsOf, type Database } from "@/lib/db";
 import { endUserErasures } from "@/lib/db/erasure-schema";
@@ -7,8 +8,17 @@ import { auditLog, webhookEvents } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { expiredEvent, insertTestConnection } from "@/lib/testing/webhooks";
 import { KEY1 } from "@/lib/webhooks/test-helpers";
+
 import { eraseConfirmedEndUserData, eraseEndUserData, previewEndUserErasure } from "./erasure";
-import { addEchoingDestination, admin, post, scanForValues, seedPerson, startEchoingHandler, type Person } from "./test-helpers";
+import {
+  addEchoingDestination,
+  admin,
+  post,
+  scanForValues,
+  seedPerson,
+  startEchoingHandler,
+  type Person,
+} from "./test-helpers";
 import { hashUserId, userPseudonym } from "./user-hash";
 
 // Erasing an end user's data, on a real database seeded through the real receiver, forwarding and
@@ -37,7 +47,8 @@ afterAll(async () => {
   await tearDown();
 });
 
-const erasureRecords = () => db.select().from(auditLog).where(eq(auditLog.action, "end_user.erased")).orderBy(auditLog.id);
+const erasureRecords = () =>
+  db.select().from(auditLog).where(eq(auditLog.action, "end_user.erased")).orderBy(auditLog.id);
 
 describe("erasing a user in every connection", () => {
   it("counts first what it would erase, per connection, and erases nothing doing so", async () => {
@@ -93,54 +104,116 @@ describe("erasing a user in every connection", () => {
 
     const [record, ...more] = await erasureRecords();
     expect(more).toEqual([]);
-    expect(record).toMatchObject({ actorEmail: admin.email, outcome: "success", connectionId: null, target: userPseudonym(hash) });
+    expect(record).toMatchObject({
+      actorEmail: admin.email,
+      outcome: "success",
+      connectionId: null,
+      target: userPseudonym(hash),
+    });
     expect(record!.details).toMatchObject({ userIdHash: hash, scope: "all", erased: result.ok ? result.erased : null });
     expect(await db.select().from(endUserErasures)).toEqual([]);
     // What happened stays said, with whom it named erased.
-    const lookups = await db.select({ target: auditLog.target }).from(auditLog).where(eq(auditLog.action, "user_authenticators.viewed")).orderBy(auditLog.id);
+    const lookups = await db
+      .select({ target: auditLog.target })
+      .from(auditLog)
+      .where(eq(auditLog.action, "user_authenticators.viewed"))
+      .orderBy(auditLog.id);
     expect(lookups).toEqual([{ target: "[erased]" }, { target: y.userId }]);
   });
 
   it("knows a second request for the same user by its hash, and finds nothing left", async () => {
     const preview = await previewEndUserErasure({ userId: x.userId, connectionId: null });
-    expect(preview).toMatchObject({ ok: true, connections: [], total: { events: 0, rejections: 0, deliveries: 0, attempts: 0, watches: 0, auditRecords: 0, replays: 0 } });
+    expect(preview).toMatchObject({
+      ok: true,
+      connections: [],
+      total: { events: 0, rejections: 0, deliveries: 0, attempts: 0, watches: 0, auditRecords: 0, replays: 0 },
+    });
     expect(preview.ok && preview.erasedBefore.count).toBe(1);
     const again = await eraseEndUserData(admin, { userId: x.userId, connectionId: null });
     expect(again).toMatchObject({ ok: true, erased: { events: 0, auditRecords: 0 } });
     const [first, second] = await erasureRecords();
-    expect((second!.details as { userIdHash: string }).userIdHash).toBe((first!.details as { userIdHash: string }).userIdHash);
+    expect((second!.details as { userIdHash: string }).userIdHash).toBe(
+      (first!.details as { userIdHash: string }).userIdHash,
+    );
   });
 });
 
 describe("erasing a user in one connection", () => {
   it("erases only that connection's data of the user, names the connection in its record, and refuses what does not parse", async () => {
     const result = await eraseEndUserData(admin, { userId: y.userId, connectionId: globex.id });
-    expect(result).toMatchObject({ ok: true, connectionId: globex.id, erased: { events: 1, rejections: 1, deliveries: 0, watches: 0, auditRecords: 0, replays: 0 } });
-    const left = await db.select({ connectionId: webhookEvents.connectionId }).from(webhookEvents).where(eq(webhookEvents.userId, y.userId));
+    expect(result).toMatchObject({
+      ok: true,
+      connectionId: globex.id,
+      erased: { events: 1, rejections: 1, deliveries: 0, watches: 0, auditRecords: 0, replays: 0 },
+    });
+    const left = await db
+      .select({ connectionId: webhookEvents.connectionId })
+      .from(webhookEvents)
+      .where(eq(webhookEvents.userId, y.userId));
     expect(left.map((row) => row.connectionId)).toEqual([acme.id]);
-    const [record] = await db.select().from(auditLog).where(and(eq(auditLog.action, "end_user.erased"), eq(auditLog.connectionId, globex.id)));
-    expect(record).toMatchObject({ connectionName: "Globex", details: expect.objectContaining({ scope: "connection" }) });
+    const [record] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "end_user.erased"), eq(auditLog.connectionId, globex.id)));
+    expect(record).toMatchObject({
+      connectionName: "Globex",
+      details: expect.objectContaining({ scope: "connection" }),
+    });
 
-    expect(await eraseEndUserData(admin, { userId: " ", connectionId: null })).toEqual({ ok: false, failure: "invalid_request", error: "Enter a user id." });
-    expect(await eraseEndUserData(admin, { userId: y.userId, connectionId: crypto.randomUUID() })).toMatchObject({ ok: false, failure: "not_found" });
-    expect(await eraseConfirmedEndUserData(admin, { userId: y.userId, connectionId: null, confirmUserId: "usr_Y" })).toMatchObject({ ok: false, error: "Type usr_y exactly to confirm." });
-    expect(await db.select({ n: sql<number>`count(*)::int` }).from(webhookEvents).where(eq(webhookEvents.userId, y.userId))).toEqual([{ n: 1 }]);
+    expect(await eraseEndUserData(admin, { userId: " ", connectionId: null })).toEqual({
+      ok: false,
+      failure: "invalid_request",
+      error: "Enter a user id.",
+    });
+    expect(await eraseEndUserData(admin, { userId: y.userId, connectionId: crypto.randomUUID() })).toMatchObject({
+      ok: false,
+      failure: "not_found",
+    });
+    expect(
+      await eraseConfirmedEndUserData(admin, { userId: y.userId, connectionId: null, confirmUserId: "usr_Y" }),
+    ).toMatchObject({ ok: false, error: "Type usr_y exactly to confirm." });
+    expect(
+      await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(webhookEvents)
+        .where(eq(webhookEvents.userId, y.userId)),
+    ).toEqual([{ n: 1 }]);
   });
 
   it("takes only what holds the id whole: not a longer id that starts with it, in an event's column or body, or an audit record", async () => {
     const longer = "usr_p_longer";
     for (const target of ["usr_p", "usr_p2"]) {
-      await recordAudit({ actor: admin, action: "user_authenticators.viewed", outcome: "success", connection: { id: acme.id, name: "Acme" }, target });
+      await recordAudit({
+        actor: admin,
+        action: "user_authenticators.viewed",
+        outcome: "success",
+        connection: { id: acme.id, name: "Acme" },
+        target,
+      });
     }
     expect(await post(acme.token, expiredEvent({ data: { userId: longer } }))).toBe(200);
-    expect(await post(acme.token, { ...expiredEvent(), type: "authenticator.deleted", data: { userId: longer, note: "not usr_p but usr_p_longer" } })).toBe(200);
-    expect(await post(acme.token, { ...expiredEvent(), type: "authenticator.deleted", data: { userIds: ["usr_p"] } })).toBe(200);
+    expect(
+      await post(acme.token, {
+        ...expiredEvent(),
+        type: "authenticator.deleted",
+        data: { userId: longer, note: "not usr_p but usr_p_longer" },
+      }),
+    ).toBe(200);
+    expect(
+      await post(acme.token, { ...expiredEvent(), type: "authenticator.deleted", data: { userIds: ["usr_p"] } }),
+    ).toBe(200);
     const result = await eraseEndUserData(admin, { userId: "usr_p", connectionId: acme.id });
     // The last holds the id as a value, in an array: it names the user. The first two hold it only inside longer strings.
     expect(result).toMatchObject({ ok: true, erased: { events: 1 } });
-    const [left] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from webhook_events where strpos(raw_body, ${longer}) > 0`));
+    const [left] = rowsOf<{ n: number }>(
+      await db.execute(sql`select count(*)::int as n from webhook_events where strpos(raw_body, ${longer}) > 0`),
+    );
     expect(left!.n).toBe(2);
-    const lookups = await db.select({ target: auditLog.target }).from(auditLog).where(eq(auditLog.action, "user_authenticators.viewed")).orderBy(auditLog.id);
+    const lookups = await db
+      .select({ target: auditLog.target })
+      .from(auditLog)
+      .where(eq(auditLog.action, "user_authenticators.viewed"))
+      .orderBy(auditLog.id);
     expect(lookups.slice(-2)).toEqual([{ target: "[erased]" }, { target: "usr_p2" }]);
   });
 });

@@ -1,14 +1,22 @@
 import "server-only";
+
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { ZodError } from "zod";
+
 import type { AuditActor } from "@/lib/audit/audit";
 import { getConnection } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { auditLog } from "@/lib/db/schema";
+
 import { countPerConnection } from "./events";
 import { ERASURE_AUDIT_ACTION, noCounts, runErasure, startErasure } from "./job";
 import { countMentions } from "./mentions";
-import { confirmedErasureSchema, endUserErasureSchema, type ConfirmedErasureInput, type EndUserErasureInput } from "./schemas";
+import {
+  confirmedErasureSchema,
+  endUserErasureSchema,
+  type ConfirmedErasureInput,
+  type EndUserErasureInput,
+} from "./schemas";
 import { personalValues, userEventKeys } from "./targets";
 import type { ErasurePreviewResult, ErasureResult } from "./types";
 import { userIdHashes } from "./user-hash";
@@ -29,7 +37,9 @@ function invalid(error: ZodError): Refusal {
 }
 
 /** The input, parsed, with its connection looked up; or why it cannot be erased. */
-async function readRequest(raw: EndUserErasureInput): Promise<{ userId: string; connection: { id: string; name: string } | null } | Refusal> {
+async function readRequest(
+  raw: EndUserErasureInput,
+): Promise<{ userId: string; connection: { id: string; name: string } | null } | Refusal> {
   const parsed = endUserErasureSchema.safeParse(raw);
   if (!parsed.success) return invalid(parsed.error);
   const { userId, connectionId } = parsed.data;
@@ -48,11 +58,25 @@ export async function previewEndUserErasure(raw: EndUserErasureInput): Promise<E
   const db = await getDb();
   const connections = await countPerConnection(db, await userEventKeys(db, userId, scope, null));
   const mentions = await countMentions(db, await personalValues(db, userId, scope), scope);
-  const total = connections.reduce((sum, c) => ({ ...sum, events: sum.events + c.events, rejections: sum.rejections + c.rejections, deliveries: sum.deliveries + c.deliveries, attempts: sum.attempts + c.attempts }), { ...noCounts(), ...mentions });
+  const total = connections.reduce(
+    (sum, c) => ({
+      ...sum,
+      events: sum.events + c.events,
+      rejections: sum.rejections + c.rejections,
+      deliveries: sum.deliveries + c.deliveries,
+      attempts: sum.attempts + c.attempts,
+    }),
+    { ...noCounts(), ...mentions },
+  );
   const [before] = await db
     .select({ count: sql<number>`count(*)::int`, lastAt: sql<string | null>`max(${auditLog.at})` })
     .from(auditLog)
-    .where(and(eq(auditLog.action, ERASURE_AUDIT_ACTION), inArray(sql`${auditLog.details}->>'userIdHash'`, userIdHashes(userId))));
+    .where(
+      and(
+        eq(auditLog.action, ERASURE_AUDIT_ACTION),
+        inArray(sql`${auditLog.details}->>'userIdHash'`, userIdHashes(userId)),
+      ),
+    );
   return {
     ok: true,
     userId,
@@ -75,6 +99,7 @@ export async function eraseConfirmedEndUserData(actor: AuditActor, raw: Confirme
   const parsed = confirmedErasureSchema.safeParse(raw);
   if (!parsed.success) return invalid(parsed.error);
   const { userId, connectionId, confirmUserId } = parsed.data;
-  if (confirmUserId !== userId) return { ok: false, failure: "invalid_request", error: `Type ${userId} exactly to confirm.` };
+  if (confirmUserId !== userId)
+    return { ok: false, failure: "invalid_request", error: `Type ${userId} exactly to confirm.` };
   return eraseEndUserData(actor, { userId, connectionId });
 }

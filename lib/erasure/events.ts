@@ -1,6 +1,9 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
+
 import { rowsOf, type Executor, type Transaction } from "@/lib/db";
+
 import { keysTable, ofTarget, type EventKey } from "./targets";
 import type { ConnectionErasureCounts, ErasureCounts } from "./types";
 

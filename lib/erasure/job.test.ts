@@ -1,6 +1,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
+
 import { recordAudit } from "@/lib/audit/audit";
 import { closeDb, getDb, installDatabase, openDatabase, type DatabaseHandle } from "@/lib/db";
 import { endUserErasures } from "@/lib/db/erasure-schema";
@@ -8,6 +9,7 @@ import { auditLog, webhookEvents } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { expiredEvent, insertTestConnection } from "@/lib/testing/webhooks";
 import { KEY1 } from "@/lib/webhooks/test-helpers";
+
 import { eraseStep, resumeErasures, startErasure } from "./job";
 import { admin, post } from "./test-helpers";
 
@@ -29,15 +31,24 @@ afterAll(() => tearDown());
 async function restart(): Promise<void> {
   const files = url ? undefined : await (handle.db as unknown as { $client: PGlite }).$client.dumpDataDir("none");
   await closeDb();
-  handle = await openDatabase(url ? { kind: "postgres", url } : { kind: "pglite", dataDir: undefined, template: files });
+  handle = await openDatabase(
+    url ? { kind: "postgres", url } : { kind: "pglite", dataDir: undefined, template: files },
+  );
   installDatabase(handle);
 }
 
 it("an erasure interrupted by a restart finishes after it, with one audit record of everything it erased", async () => {
   const acme = await insertTestConnection("Acme", [KEY1]);
-  for (const method of ["SMS", "PUSH", "EMAIL_OTP"]) expect(await post(acme.token, expiredEvent({ data: { userId: "usr_r", verificationMethod: method } }))).toBe(200);
+  for (const method of ["SMS", "PUSH", "EMAIL_OTP"])
+    expect(await post(acme.token, expiredEvent({ data: { userId: "usr_r", verificationMethod: method } }))).toBe(200);
   expect(await post(acme.token, expiredEvent({ data: { userId: "usr_kept" } }))).toBe(200);
-  await recordAudit({ actor: admin, action: "user_authenticators.viewed", outcome: "success", connection: { id: acme.id, name: "Acme" }, target: "usr_r" });
+  await recordAudit({
+    actor: admin,
+    action: "user_authenticators.viewed",
+    outcome: "success",
+    connection: { id: acme.id, name: "Acme" },
+    target: "usr_r",
+  });
 
   const id = await startErasure(admin, "usr_r", null);
   // What the runner had done when the console stopped: the audit record's mention, and one event of three.

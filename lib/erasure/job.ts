@@ -1,11 +1,14 @@
 import "server-only";
+
 import { and, eq, isNull, sql } from "drizzle-orm";
+
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getDb, rowsOf } from "@/lib/db";
 import { endUserErasures } from "@/lib/db/erasure-schema";
 import { auditLog } from "@/lib/db/schema";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
+
 import { eraseEvents } from "./events";
 import { eraseMentions } from "./mentions";
 import { personalValues, userEventKeys } from "./targets";
@@ -27,23 +30,47 @@ const BUSY_RETRY_MS = 100;
 /** How often each instance looks for erasures that no runner finished (its own restart's, or another instance's crash). */
 const RESUME_POLL_MS = 60_000;
 
-export const noCounts = (): ErasureCounts => ({ events: 0, rejections: 0, deliveries: 0, attempts: 0, watches: 0, auditRecords: 0, replays: 0 });
+export const noCounts = (): ErasureCounts => ({
+  events: 0,
+  rejections: 0,
+  deliveries: 0,
+  attempts: 0,
+  watches: 0,
+  auditRecords: 0,
+  replays: 0,
+});
 
 const addCounts = (a: ErasureCounts, b: Partial<ErasureCounts>): ErasureCounts =>
-  Object.fromEntries(Object.entries(a).map(([kind, n]) => [kind, n + (b[kind as keyof ErasureCounts] ?? 0)])) as ErasureCounts;
+  Object.fromEntries(
+    Object.entries(a).map(([kind, n]) => [kind, n + (b[kind as keyof ErasureCounts] ?? 0)]),
+  ) as ErasureCounts;
 
 /** Starts an erasure of the user's data in the connection (null: in every connection), or joins the one under way; its id. */
-export async function startErasure(actor: AuditActor, userId: string, connection: { id: string; name: string } | null): Promise<string> {
+export async function startErasure(
+  actor: AuditActor,
+  userId: string,
+  connection: { id: string; name: string } | null,
+): Promise<string> {
   const db = await getDb();
   for (;;) {
     const [created] = await db
       .insert(endUserErasures)
-      .values({ userId, connectionId: connection?.id, connectionName: connection?.name, actorId: actor.id, actorEmail: actor.email, erased: noCounts() })
+      .values({
+        userId,
+        connectionId: connection?.id,
+        connectionName: connection?.name,
+        actorId: actor.id,
+        actorEmail: actor.email,
+        erased: noCounts(),
+      })
       .onConflictDoNothing()
       .returning({ id: endUserErasures.id });
     if (created) return created.id;
     const scope = connection ? eq(endUserErasures.connectionId, connection.id) : isNull(endUserErasures.connectionId);
-    const [running] = await db.select({ id: endUserErasures.id }).from(endUserErasures).where(and(eq(endUserErasures.userId, userId), scope));
+    const [running] = await db
+      .select({ id: endUserErasures.id })
+      .from(endUserErasures)
+      .where(and(eq(endUserErasures.userId, userId), scope));
     // None: the one under way finished between the two statements, and this request starts afresh.
     if (running) return running.id;
   }
@@ -66,12 +93,21 @@ type Step = { kind: "more" } | { kind: "busy" } | { kind: "gone" } | { kind: "do
 export async function eraseStep(id: string, chunkEvents = CHUNK_EVENTS): Promise<Step> {
   const db = await getDb();
   return db.transaction(async (tx): Promise<Step> => {
-    const [job] = rowsOf<ErasureRow>(await tx.execute(sql`select * from end_user_erasures where id = ${id}::uuid for update skip locked`));
-    if (!job) return (await tx.select({ id: endUserErasures.id }).from(endUserErasures).where(eq(endUserErasures.id, id))).length > 0 ? { kind: "busy" } : { kind: "gone" };
+    const [job] = rowsOf<ErasureRow>(
+      await tx.execute(sql`select * from end_user_erasures where id = ${id}::uuid for update skip locked`),
+    );
+    if (!job)
+      return (await tx.select({ id: endUserErasures.id }).from(endUserErasures).where(eq(endUserErasures.id, id)))
+        .length > 0
+        ? { kind: "busy" }
+        : { kind: "gone" };
     const scope = { connectionId: job.connection_id };
-    const saveProgress = (erased: ErasureCounts) => tx.update(endUserErasures).set({ erased, mentionsErased: true }).where(eq(endUserErasures.id, id));
+    const saveProgress = (erased: ErasureCounts) =>
+      tx.update(endUserErasures).set({ erased, mentionsErased: true }).where(eq(endUserErasures.id, id));
     if (!job.mentions_erased) {
-      await saveProgress(addCounts(job.erased, await eraseMentions(tx, await personalValues(tx, job.user_id, scope), scope)));
+      await saveProgress(
+        addCounts(job.erased, await eraseMentions(tx, await personalValues(tx, job.user_id, scope), scope)),
+      );
       return { kind: "more" };
     }
     const keys = await userEventKeys(tx, job.user_id, scope, chunkEvents);
@@ -81,7 +117,10 @@ export async function eraseStep(id: string, chunkEvents = CHUNK_EVENTS): Promise
     }
     const { hash, keyId } = hashUserId(job.user_id);
     await tx.delete(endUserErasures).where(eq(endUserErasures.id, id));
-    const actor: AuditActor = job.actor_id && job.actor_email ? { id: job.actor_id, email: job.actor_email } : { id: null, email: job.actor_email };
+    const actor: AuditActor =
+      job.actor_id && job.actor_email
+        ? { id: job.actor_id, email: job.actor_email }
+        : { id: null, email: job.actor_email };
     await recordAudit(
       {
         actor,
@@ -89,11 +128,20 @@ export async function eraseStep(id: string, chunkEvents = CHUNK_EVENTS): Promise
         outcome: "success",
         connection: job.connection_id ? { id: job.connection_id, name: job.connection_name ?? "" } : undefined,
         target: userPseudonym(hash),
-        details: { erasureId: id, userIdHash: hash, hashKeyId: keyId, scope: job.connection_id ? "connection" : "all", erased: job.erased },
+        details: {
+          erasureId: id,
+          userIdHash: hash,
+          hashKeyId: keyId,
+          scope: job.connection_id ? "connection" : "all",
+          erased: job.erased,
+        },
       },
       tx,
     );
-    return { kind: "done", outcome: { ok: true, erased: job.erased, userIdHash: hash, connectionId: job.connection_id } };
+    return {
+      kind: "done",
+      outcome: { ok: true, erased: job.erased, userIdHash: hash, connectionId: job.connection_id },
+    };
   });
 }
 
@@ -113,7 +161,10 @@ const giveWay = () => new Promise<void>((resolve) => setImmediate(resolve));
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The runs of this process, on globalThis: Next bundles the routes and actions that start them and the start-up code apart. */
-const shared = globalThis as unknown as { __erasureRuns?: Map<string, Promise<ErasureOutcome>>; __erasurePoll?: NodeJS.Timeout };
+const shared = globalThis as unknown as {
+  __erasureRuns?: Map<string, Promise<ErasureOutcome>>;
+  __erasurePoll?: NodeJS.Timeout;
+};
 
 /** Runs the erasure to its end and answers what it erased; a second call while it runs here shares the first's answer. */
 export function runErasure(id: string, chunkEvents?: number): Promise<ErasureOutcome> {
@@ -143,7 +194,10 @@ export async function resumeErasures(): Promise<number> {
 /** At start-up: finishes the erasures a restart interrupted, then looks again every minute (once per process). */
 export function startErasureResumption(): void {
   if (shared.__erasurePoll) return;
-  const resume = () => void resumeErasures().catch((error: unknown) => logger.error("erasure not finished", { error: errorMessage(error) }));
+  const resume = () =>
+    void resumeErasures().catch((error: unknown) =>
+      logger.error("erasure not finished", { error: errorMessage(error) }),
+    );
   shared.__erasurePoll = setInterval(resume, RESUME_POLL_MS).unref();
   resume();
 }

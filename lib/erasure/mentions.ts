@@ -1,8 +1,11 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
+
 import { auditRedactions, redactAuditRecords } from "@/lib/audit/audit";
 import { rowsOf, type Executor, type Transaction } from "@/lib/db";
 import { containsAny } from "@/lib/db/like";
+
 import { inScope, redactor, spellings, stringsIn, type Scope } from "./targets";
 import type { ErasureCounts } from "./types";
 
@@ -45,7 +48,9 @@ export async function countMentions(db: Executor, values: readonly string[], sco
   const match = matching(values);
   return {
     watches: (await watchesNaming(db, match, scope)).length,
-    auditRecords: (await auditRedactions(db, { values: match.forms, connectionId: scope.connectionId, redact: match.redact })).length,
+    auditRecords: (
+      await auditRedactions(db, { values: match.forms, connectionId: scope.connectionId, redact: match.redact })
+    ).length,
     replays: (await replaysNaming(db, match, scope)).length,
   };
 }
@@ -58,13 +63,21 @@ export async function eraseMentions(tx: Transaction, values: readonly string[], 
   const match = matching(values);
   const watches = await watchesNaming(tx, match, scope);
   for (const watch of watches) {
-    await tx.execute(sql`delete from data_point_watches where connection_id = ${watch.connection_id}::uuid and data_point_id = ${watch.data_point_id}`);
+    await tx.execute(
+      sql`delete from data_point_watches where connection_id = ${watch.connection_id}::uuid and data_point_id = ${watch.data_point_id}`,
+    );
   }
   const replays = await replaysNaming(tx, match, scope);
   for (const replay of replays) {
-    const filters = new URLSearchParams([...new URLSearchParams(replay.filters)].map(([name, value]) => [name, match.redact(value)])).toString();
+    const filters = new URLSearchParams(
+      [...new URLSearchParams(replay.filters)].map(([name, value]) => [name, match.redact(value)]),
+    ).toString();
     await tx.execute(sql`update forward_replays set filters = ${filters} where id = ${replay.id}::uuid`);
   }
-  const auditRecords = await redactAuditRecords(tx, { values: match.forms, connectionId: scope.connectionId, redact: match.redact });
+  const auditRecords = await redactAuditRecords(tx, {
+    values: match.forms,
+    connectionId: scope.connectionId,
+    redact: match.redact,
+  });
   return { watches: watches.length, auditRecords, replays: replays.length };
 }

@@ -1,7 +1,10 @@
 import "server-only";
+
 import { sql, type SQL } from "drizzle-orm";
+
 import { rowsOf, type Executor } from "@/lib/db";
 import { containsAny } from "@/lib/db/like";
+
 import { ERASED } from "./constants";
 
 /** Where an erasure reaches: one connection's data, or (null) every connection's. */
@@ -11,7 +14,8 @@ export type Scope = { connectionId: string | null };
 export type EventKey = { connection_id: string; event_id: string };
 
 /** `column` is the scope's connection; always true for every connection. */
-export const inScope = (column: SQL, scope: Scope): SQL => (scope.connectionId === null ? sql`true` : sql`${column} = ${scope.connectionId}::uuid`);
+export const inScope = (column: SQL, scope: Scope): SQL =>
+  scope.connectionId === null ? sql`true` : sql`${column} = ${scope.connectionId}::uuid`;
 
 /** The value as a JSON string's body spells it (escaped, without its quotes). */
 const inJson = (value: string) => JSON.stringify(value).replace(/^"|"$/g, "");
@@ -42,7 +46,8 @@ function* nodes(json: unknown): Generator<{ key: string | null; value: unknown }
     yield node;
     const { value } = node;
     if (Array.isArray(value)) for (const item of value) stack.push({ key: null, value: item });
-    else if (value && typeof value === "object") for (const [key, item] of Object.entries(value)) stack.push({ key, value: item });
+    else if (value && typeof value === "object")
+      for (const [key, item] of Object.entries(value)) stack.push({ key, value: item });
   }
 }
 
@@ -52,7 +57,8 @@ function holdsString(json: unknown, wanted: string): boolean {
 }
 
 /** Every string value of a JSON value, at any depth. */
-export const stringsIn = (json: unknown): string[] => [...nodes(json)].map(({ value }) => value).filter((value): value is string => typeof value === "string");
+export const stringsIn = (json: unknown): string[] =>
+  [...nodes(json)].map(({ value }) => value).filter((value): value is string => typeof value === "string");
 
 /** The fields of an event that hold a person's address, in any event kind. */
 const ADDRESS_FIELDS = new Set(["email", "phoneNumber"]);
@@ -62,14 +68,22 @@ const ADDRESS_FIELDS = new Set(["email", "phoneNumber"]);
  * value anywhere in their body: an index holds these few, a text search picks candidates, and the parsed
  * body decides (a longer id that starts with this one is not theirs).
  */
-async function eventsWithoutUserColumn(db: Executor, userId: string, scope: Scope): Promise<Array<EventKey & { body: unknown }>> {
+async function eventsWithoutUserColumn(
+  db: Executor,
+  userId: string,
+  scope: Scope,
+): Promise<Array<EventKey & { body: unknown }>> {
   const rows = rowsOf<EventKey & { raw_body: string }>(
     await db.execute(sql`
       select connection_id, event_id, raw_body from webhook_events
       where user_id is null and ${inScope(sql`connection_id`, scope)} and ${containsAny(sql`raw_body`, [userId, inJson(userId)])}`),
   );
   return rows
-    .map(({ connection_id, event_id, raw_body }) => ({ connection_id, event_id, body: JSON.parse(raw_body) as unknown }))
+    .map(({ connection_id, event_id, raw_body }) => ({
+      connection_id,
+      event_id,
+      body: JSON.parse(raw_body) as unknown,
+    }))
     .filter(({ body }) => holdsString(body, userId));
 }
 
@@ -77,14 +91,22 @@ async function eventsWithoutUserColumn(db: Executor, userId: string, scope: Scop
  * The user's events in scope, at most `limit` (null: all): theirs by user id first, then those of other
  * kinds that name them. An erasure takes them chunk by chunk, each chunk gone before the next is read.
  */
-export async function userEventKeys(db: Executor, userId: string, scope: Scope, limit: number | null): Promise<EventKey[]> {
+export async function userEventKeys(
+  db: Executor,
+  userId: string,
+  scope: Scope,
+  limit: number | null,
+): Promise<EventKey[]> {
   const own = rowsOf<EventKey>(
     await db.execute(sql`
       select connection_id, event_id from webhook_events
       where user_id = ${userId} and ${inScope(sql`connection_id`, scope)} ${limit === null ? sql`` : sql`limit ${limit}`}`),
   );
   if (limit !== null && own.length >= limit) return own;
-  const others = (await eventsWithoutUserColumn(db, userId, scope)).map(({ connection_id, event_id }) => ({ connection_id, event_id }));
+  const others = (await eventsWithoutUserColumn(db, userId, scope)).map(({ connection_id, event_id }) => ({
+    connection_id,
+    event_id,
+  }));
   return [...own, ...others].slice(0, limit ?? undefined);
 }
 
@@ -99,7 +121,9 @@ export async function personalValues(db: Executor, userId: string, scope: Scope)
       where user_id = ${userId} and ${inScope(sql`connection_id`, scope)} and (email is not null or phone_number is not null)`),
   );
   const fields = (await eventsWithoutUserColumn(db, userId, scope)).flatMap(({ body }) =>
-    [...nodes(body)].filter(({ key, value }) => key !== null && ADDRESS_FIELDS.has(key) && typeof value === "string").map(({ value }) => value as string),
+    [...nodes(body)]
+      .filter(({ key, value }) => key !== null && ADDRESS_FIELDS.has(key) && typeof value === "string")
+      .map(({ value }) => value as string),
   );
   const addresses = [...columns.flatMap((row) => [row.email, row.phone_number]), ...fields];
   return [...new Set([userId, ...addresses.filter((value): value is string => Boolean(value))])];
@@ -110,4 +134,5 @@ export const keysTable = (keys: readonly EventKey[]): SQL =>
   sql`select * from json_to_recordset(${JSON.stringify(keys)}::json) as k(connection_id uuid, event_id text)`;
 
 /** `alias`'s row belongs to one of the `targets` events. */
-export const ofTarget = (alias: string): SQL => sql.raw(`${alias}.connection_id = t.connection_id and ${alias}.event_id = t.event_id`);
+export const ofTarget = (alias: string): SQL =>
+  sql.raw(`${alias}.connection_id = t.connection_id and ${alias}.event_id = t.event_id`);

@@ -15,7 +15,10 @@ export type ErasureCounts = {
 };
 
 /** One connection's events of the user, and what hangs on them. */
-export type ConnectionErasureCounts = Pick<ErasureCounts, "events" | "rejections" | "deliveries" | "attempts"> & { connectionId: string; connectionName: string };
+export type ConnectionErasureCounts = Pick<ErasureCounts, "events" | "rejections" | "deliveries" | "attempts"> & {
+  connectionId: string;
+  connectionName: string;
+};
 
 /** What an erasure would remove, counted before it is confirmed. */
 export type ErasurePreview = {
@@ -30,7 +33,8 @@ export type ErasurePreview = {
   erasedBefore: { count: number; lastAt: string | null };
 };
 
-export type ErasurePreviewResult = ErasurePreview | { ok: false; error: string; failure?: "invalid_request" | "not_found" };
+export type ErasurePreviewResult =
+  ErasurePreview | { ok: false; error: string; failure?: "invalid_request" | "not_found" };
 
 /** A finished erasure: what it erased, and the keyed hash its audit record names the user by. */
 export type ErasureOutcome = { ok: true; erased: ErasureCounts; userIdHash: string; connectionId: string | null };

@@ -1,5 +1,7 @@
 import "server-only";
+
 import crypto from "node:crypto";
+
 import { keyringFromEnv } from "@/lib/secrets";
 
 /**
@@ -14,8 +16,10 @@ const KEY_BYTES = 32;
 /** How much of the hash an audit record shows: enough to tell users apart at a glance. */
 const PSEUDONYM_HEX_DIGITS = 16;
 
-const hashKey = (encryptionKey: Buffer) => Buffer.from(crypto.hkdfSync("sha256", encryptionKey, Buffer.alloc(0), PURPOSE, KEY_BYTES));
-const hmac = (encryptionKey: Buffer, userId: string) => crypto.createHmac("sha256", hashKey(encryptionKey)).update(userId, "utf8").digest("hex");
+const hashKey = (encryptionKey: Buffer) =>
+  Buffer.from(crypto.hkdfSync("sha256", encryptionKey, Buffer.alloc(0), PURPOSE, KEY_BYTES));
+const hmac = (encryptionKey: Buffer, userId: string) =>
+  crypto.createHmac("sha256", hashKey(encryptionKey)).update(userId, "utf8").digest("hex");
 
 /** The hash under the current key, and which key (its id, as sealed values name it). */
 export function hashUserId(userId: string): { hash: string; keyId: string } {

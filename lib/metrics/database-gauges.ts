@@ -1,7 +1,9 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { Gauge, type Registry } from "prom-client";
+
 import { getDb, rowsOf } from "@/lib/db";
 import { alertKindEnum } from "@/lib/db/alerts-schema";
 import { errorMessage } from "@/lib/error-message";
@@ -54,10 +56,17 @@ async function readSnapshot(): Promise<Snapshot> {
   const destinations = rowsOf<DestinationRow>(await db.execute(DESTINATIONS));
   const alerts = rowsOf<{ kind: string; open: number }>(await db.execute(OPEN_ALERTS));
   const client = (db as unknown as { $client: unknown }).$client;
-  const pool = client instanceof pg.Pool ? { total: client.totalCount, idle: client.idleCount, waiting: client.waitingCount } : null;
+  const pool =
+    client instanceof pg.Pool
+      ? { total: client.totalCount, idle: client.idleCount, waiting: client.waitingCount }
+      : null;
   return {
     connections,
-    destinations: destinations.map((d) => ({ ...d, pending: Number(d.pending), oldest_due_seconds: Math.max(0, Number(d.oldest_due_seconds)) })),
+    destinations: destinations.map((d) => ({
+      ...d,
+      pending: Number(d.pending),
+      oldest_due_seconds: Math.max(0, Number(d.oldest_due_seconds)),
+    })),
     openAlerts: new Map(alerts.map((a) => [a.kind, Number(a.open)])),
     pool,
   };
@@ -86,7 +95,12 @@ const stateOf = (d: DestinationRow) => (!d.enabled ? "off" : d.paused ? "paused"
 
 /** Adds the database's gauges to `registry`: each refreshed from one shared read per scrape. */
 export function registerDatabaseGauges(registry: Registry): void {
-  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[], fill: (g: Gauge<L>, s: Snapshot) => void) =>
+  const gauge = <L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    fill: (g: Gauge<L>, s: Snapshot) => void,
+  ) =>
     new Gauge<L>({
       name,
       help,
@@ -107,23 +121,39 @@ export function registerDatabaseGauges(registry: Registry): void {
       this.set((await snapshot()) ? 1 : 0);
     },
   });
-  gauge("tenant_console_connection_info", "A connection's name and region (value 1), to join on connection_id. Same on every instance.", ["connection_id", "name", "region"], (g, s) => {
-    for (const c of s.connections) g.set({ connection_id: c.id, name: c.name, region: c.region }, 1);
-  });
-  gauge("tenant_console_destination_info", "A destination's name and connection (value 1), to join on destination_id. Same on every instance.", ["destination_id", "connection_id", "name"], (g, s) => {
-    for (const d of s.destinations) g.set({ destination_id: d.id, connection_id: d.connection_id, name: d.name }, 1);
-  });
+  gauge(
+    "tenant_console_connection_info",
+    "A connection's name and region (value 1), to join on connection_id. Same on every instance.",
+    ["connection_id", "name", "region"],
+    (g, s) => {
+      for (const c of s.connections) g.set({ connection_id: c.id, name: c.name, region: c.region }, 1);
+    },
+  );
+  gauge(
+    "tenant_console_destination_info",
+    "A destination's name and connection (value 1), to join on destination_id. Same on every instance.",
+    ["destination_id", "connection_id", "name"],
+    (g, s) => {
+      for (const d of s.destinations) g.set({ destination_id: d.id, connection_id: d.connection_id, name: d.name }, 1);
+    },
+  );
   gauge(
     "tenant_console_destination_state",
     "A destination's state: 1 for the one it is in (on, off: turned off by an admin, paused: after 24 h of failures, tripped: its circuit breaker open), 0 for the others. Same on every instance.",
     ["destination_id", "state"],
     (g, s) => {
-      for (const d of s.destinations) for (const state of DESTINATION_STATES) g.set({ destination_id: d.id, state }, stateOf(d) === state ? 1 : 0);
+      for (const d of s.destinations)
+        for (const state of DESTINATION_STATES) g.set({ destination_id: d.id, state }, stateOf(d) === state ? 1 : 0);
     },
   );
-  gauge("tenant_console_outbox_pending_deliveries", "Deliveries queued for a destination or under way (pending). Same on every instance.", ["destination_id"], (g, s) => {
-    for (const d of s.destinations) g.set({ destination_id: d.id }, d.pending);
-  });
+  gauge(
+    "tenant_console_outbox_pending_deliveries",
+    "Deliveries queued for a destination or under way (pending). Same on every instance.",
+    ["destination_id"],
+    (g, s) => {
+      for (const d of s.destinations) g.set({ destination_id: d.id }, d.pending);
+    },
+  );
   gauge(
     "tenant_console_outbox_oldest_due_age_seconds",
     "How long a destination's oldest pending delivery has been due (0: none due yet). Same on every instance.",
@@ -132,9 +162,14 @@ export function registerDatabaseGauges(registry: Registry): void {
       for (const d of s.destinations) g.set({ destination_id: d.id }, d.oldest_due_seconds);
     },
   );
-  gauge("tenant_console_alerts_open", "Open alerts, by kind (every kind, 0 when none is open). Same on every instance.", ["kind"], (g, s) => {
-    for (const kind of alertKindEnum.enumValues) g.set({ kind }, s.openAlerts.get(kind) ?? 0);
-  });
+  gauge(
+    "tenant_console_alerts_open",
+    "Open alerts, by kind (every kind, 0 when none is open). Same on every instance.",
+    ["kind"],
+    (g, s) => {
+      for (const kind of alertKindEnum.enumValues) g.set({ kind }, s.openAlerts.get(kind) ?? 0);
+    },
+  );
   gauge(
     "tenant_console_db_pool_clients",
     "This instance's PostgreSQL pool: connections in use and idle, and queries waiting for one. Absent on PGlite, one embedded connection with no pool.",

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+
 import { registerDatabaseGauges } from "./database-gauges";
 
 /**
@@ -12,7 +14,8 @@ import { registerDatabaseGauges } from "./database-gauges";
 /** The receiver's answers: stored (a new event), duplicate (a redelivery counted), conflicting (a redelivery with another body, answered 200), refused (4xx), failed (5xx). */
 export type ReceiptOutcome = "stored" | "duplicate" | "conflicting" | "refused" | "failed";
 /** A bearer token's check: accepted, or why not (a guess matching no token, an address throttled, a token that no longer works, or lacks the scope). */
-export type TokenCheckOutcome = "accepted" | "unknown" | "throttled" | "revoked" | "expired" | "inactive" | "missing_scope";
+export type TokenCheckOutcome =
+  "accepted" | "unknown" | "throttled" | "revoked" | "expired" | "inactive" | "missing_scope";
 /** An attempt's outcome: delivered, retrying (failed, to be tried again), failed (failed for good). */
 export type ForwardOutcome = "delivered" | "retrying" | "failed";
 
@@ -26,7 +29,8 @@ const LAG_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900
 function createMetrics() {
   const registry = new Registry();
   const registers = [registry];
-  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) => new Counter<L>({ name, help, labelNames, registers });
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Counter<L>({ name, help, labelNames, registers });
   const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
     new Histogram<L>({ name, help, labelNames, buckets, registers });
   const instruments = {
@@ -46,7 +50,12 @@ function createMetrics() {
       ["outcome"],
       RECEIVE_BUCKETS,
     ),
-    batchRows: histogram("tenant_console_webhook_store_batch_rows", "Events per group-commit batch written by this instance (one transaction each).", [], BATCH_BUCKETS),
+    batchRows: histogram(
+      "tenant_console_webhook_store_batch_rows",
+      "Events per group-commit batch written by this instance (one transaction each).",
+      [],
+      BATCH_BUCKETS,
+    ),
     forwards: counter(
       "tenant_console_forwards_total",
       "Forwarding attempts this instance recorded, by destination and outcome (delivered, retrying, failed: failed for good).",

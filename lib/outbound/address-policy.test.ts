@@ -1,5 +1,7 @@
 import type { LookupAddress } from "node:dns";
+
 import { afterEach, describe, expect, it, vi } from "vitest";
+
 import {
   checkDestinationUrl,
   classifyAddress,
@@ -104,7 +106,9 @@ describe("checkDestinationUrl", () => {
       rule: "refused_address",
       description: "the address 127.0.0.2 is not allowed (loopback)",
     });
-    expect(checkDestinationUrl("http://hooks.example.test/", policy)).toMatchObject({ description: expect.stringContaining("https") });
+    expect(checkDestinationUrl("http://hooks.example.test/", policy)).toMatchObject({
+      description: expect.stringContaining("https"),
+    });
   });
 
   it("lets an allowed host use http and any address, and allows it as a name, not as the addresses it resolves to", () => {
@@ -139,9 +143,12 @@ describe("resolveDestination", () => {
     expect(await resolveDestination("https://rebind.invalid/", policy, lookup)).toEqual({
       ok: false,
       rule: "refused_address",
-      description: "rebind.invalid resolves to an address that is not allowed: the address 127.0.0.2 is not allowed (loopback)",
+      description:
+        "rebind.invalid resolves to an address that is not allowed: the address 127.0.0.2 is not allowed (loopback)",
     });
-    expect(await resolveDestination("https://mixed.invalid/", policy, lookup)).toMatchObject({ rule: "refused_address" });
+    expect(await resolveDestination("https://mixed.invalid/", policy, lookup)).toMatchObject({
+      rule: "refused_address",
+    });
     expect(await resolveDestination("https://compatible.invalid/", policy, lookup)).toMatchObject({
       rule: "refused_address",
       description: expect.stringContaining("the address ::a9fe:a9fe is not allowed (ipv4Compatible)"),
@@ -150,19 +157,36 @@ describe("resolveDestination", () => {
 
   it("accepts a name whose every address is public, and an allowed name whatever it resolves to", async () => {
     expect((await resolveDestination("https://public.invalid/", policy, lookup)).ok).toBe(true);
-    expect((await resolveDestination("http://rebind.invalid/", { allowedHosts: ["rebind.invalid"] }, lookup)).ok).toBe(true);
+    expect((await resolveDestination("http://rebind.invalid/", { allowedHosts: ["rebind.invalid"] }, lookup)).ok).toBe(
+      true,
+    );
   });
 
   it("names a name that does not resolve, and passes on the static refusals", async () => {
-    expect(await resolveDestination("https://missing.invalid/", policy, lookup)).toMatchObject({ ok: false, rule: "unresolved" });
-    expect(await resolveDestination("https://empty.invalid/", policy, lookup)).toMatchObject({ ok: false, rule: "unresolved" });
-    expect(await resolveDestination("http://public.invalid/", policy, lookup)).toMatchObject({ ok: false, rule: "scheme" });
-    expect(await resolveDestination(new URL("https://127.0.0.2/"), policy, lookup)).toMatchObject({ ok: false, rule: "refused_address" });
+    expect(await resolveDestination("https://missing.invalid/", policy, lookup)).toMatchObject({
+      ok: false,
+      rule: "unresolved",
+    });
+    expect(await resolveDestination("https://empty.invalid/", policy, lookup)).toMatchObject({
+      ok: false,
+      rule: "unresolved",
+    });
+    expect(await resolveDestination("http://public.invalid/", policy, lookup)).toMatchObject({
+      ok: false,
+      rule: "scheme",
+    });
+    expect(await resolveDestination(new URL("https://127.0.0.2/"), policy, lookup)).toMatchObject({
+      ok: false,
+      rule: "refused_address",
+    });
   });
 });
 
 describe("guardedLookup", () => {
-  const lookup = guardedLookup(policy, resolver({ "mixed.invalid": ["8.8.8.8", "::1"], "public.invalid": ["8.8.8.8", "2606:4700::1111"] }));
+  const lookup = guardedLookup(
+    policy,
+    resolver({ "mixed.invalid": ["8.8.8.8", "::1"], "public.invalid": ["8.8.8.8", "2606:4700::1111"] }),
+  );
   const ask = (hostname: string, all: boolean) =>
     new Promise<{ error: NodeJS.ErrnoException | null; address: unknown; family?: number }>((resolve) =>
       lookup(hostname, { all }, (error, address, family) => resolve({ error, address, family })),

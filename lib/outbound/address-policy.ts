@@ -1,8 +1,12 @@
 import "server-only";
+
 import type { LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
+
 import ipaddr from "ipaddr.js";
+
 import { env } from "@/lib/env";
+
 import { isIpv4Compatible } from "./ipv4-compatible";
 import { dnsResolver } from "./resolve";
 
@@ -98,7 +102,8 @@ function refuse(rule: DestinationRule, description: string): DestinationCheck {
  * resolveDestination when it is saved and by guardedLookup on every connection.
  */
 export function checkDestinationUrl(raw: string, policy: OutboundPolicy): DestinationCheck {
-  if (raw.length > MAX_URL_LENGTH) return refuse("too_long", `a destination URL is at most ${MAX_URL_LENGTH} characters`);
+  if (raw.length > MAX_URL_LENGTH)
+    return refuse("too_long", `a destination URL is at most ${MAX_URL_LENGTH} characters`);
   let url: URL;
   try {
     url = new URL(raw);
@@ -109,7 +114,10 @@ export function checkDestinationUrl(raw: string, policy: OutboundPolicy): Destin
     return refuse("scheme", `a destination URL is https, not ${url.protocol.slice(0, -1)}`);
   }
   if (url.username || url.password) {
-    return refuse("credentials", "a destination URL carries no user name or password (user:pass@): send them in a header");
+    return refuse(
+      "credentials",
+      "a destination URL carries no user name or password (user:pass@): send them in a header",
+    );
   }
   // Stripped rather than refused: a fragment is never sent in a request, so without it url.href (what a
   // caller saves) is exactly what the destination receives.
@@ -130,7 +138,11 @@ export function checkDestinationUrl(raw: string, policy: OutboundPolicy): Destin
  * The addresses a connection to `hostname` may use. Outside the allowed list, one refused address refuses
  * them all: which one a connection ends up on (Happy Eyeballs, a retry) is not ours to choose.
  */
-async function resolveForConnection(hostname: string, policy: OutboundPolicy, resolveAll: ResolveAll): Promise<LookupAddress[]> {
+async function resolveForConnection(
+  hostname: string,
+  policy: OutboundPolicy,
+  resolveAll: ResolveAll,
+): Promise<LookupAddress[]> {
   const addresses = [...(await resolveAll(hostname))];
   if (addresses.length === 0) throw Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" });
   if (isAllowedHost(hostname, policy)) return addresses;
@@ -145,7 +157,11 @@ async function resolveForConnection(hostname: string, policy: OutboundPolicy, re
  * checkDestinationUrl, then the host name resolved now, for feedback when a destination is saved. The
  * name may answer differently later, so this is advice: guardedLookup is the guard.
  */
-export async function resolveDestination(url: string | URL, policy: OutboundPolicy, resolveAll: ResolveAll = resolveWithDns): Promise<DestinationCheck> {
+export async function resolveDestination(
+  url: string | URL,
+  policy: OutboundPolicy,
+  resolveAll: ResolveAll = resolveWithDns,
+): Promise<DestinationCheck> {
   const checked = checkDestinationUrl(String(url), policy);
   if (!checked.ok || ipLiteral(checked.url.hostname)) return checked;
   const { hostname } = checked.url;
@@ -153,19 +169,25 @@ export async function resolveDestination(url: string | URL, policy: OutboundPoli
     await resolveForConnection(hostname, policy, resolveAll);
     return checked;
   } catch (error) {
-    if (error instanceof RefusedAddressError) return refuse("refused_address", `${hostname} resolves to an address that is not allowed: ${error.message}`);
+    if (error instanceof RefusedAddressError)
+      return refuse("refused_address", `${hostname} resolves to an address that is not allowed: ${error.message}`);
     return refuse("unresolved", `the host name ${hostname} could not be looked up`);
   }
 }
 
 /** A refusal's words (made to sit inside a sentence) as a sentence of their own. */
-const sentence = (words: string) => `${words.charAt(0).toUpperCase()}${words.slice(1)}${words.endsWith(".") ? "" : "."}`;
+const sentence = (words: string) =>
+  `${words.charAt(0).toUpperCase()}${words.slice(1)}${words.endsWith(".") ? "" : "."}`;
 
 /**
  * What a form that saves a URL checks (a forwarding destination, an alert notice target): checkDestinationUrl,
  * then resolveDestination, answering the URL to save or the refusal as a sentence for the URL's field.
  */
-export async function checkUrlToSave(raw: string, policy: OutboundPolicy, resolveAll: ResolveAll = resolveWithDns): Promise<{ ok: true; url: URL } | { ok: false; error: string }> {
+export async function checkUrlToSave(
+  raw: string,
+  policy: OutboundPolicy,
+  resolveAll: ResolveAll = resolveWithDns,
+): Promise<{ ok: true; url: URL } | { ok: false; error: string }> {
   const checked = checkDestinationUrl(raw, policy);
   if (!checked.ok) return { ok: false, error: sentence(checked.description) };
   const resolved = await resolveDestination(checked.url, policy, resolveAll);
@@ -180,7 +202,8 @@ export async function checkUrlToSave(raw: string, policy: OutboundPolicy, resolv
 export function guardedLookup(policy: OutboundPolicy, resolveAll: ResolveAll = resolveWithDns): LookupFunction {
   return (hostname, options, callback) => {
     resolveForConnection(hostname, policy, resolveAll).then(
-      (addresses) => (options.all ? callback(null, addresses) : callback(null, addresses[0]!.address, addresses[0]!.family)),
+      (addresses) =>
+        options.all ? callback(null, addresses) : callback(null, addresses[0]!.address, addresses[0]!.family),
       (error: NodeJS.ErrnoException) => callback(error, ""),
     );
   };

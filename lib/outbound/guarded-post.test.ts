@@ -1,7 +1,9 @@
 import dns, { type LookupAddress } from "node:dns";
 import http from "node:http";
 import { isIP, type AddressInfo } from "node:net";
+
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+
 import type { ResolveAll } from "./address-policy";
 import { postGuarded } from "./guarded-post";
 
@@ -19,18 +21,25 @@ beforeAll(() => {
   const { lookup } = dns;
   const { lookup: lookupAll } = dns.promises;
   const local = (hostname: string) => hostname === "localhost" || isIP(hostname) !== 0;
-  const refused = (hostname: string) => Object.assign(new Error(`no real DNS in this test for ${hostname}`), { code: "ENOTFOUND" });
+  const refused = (hostname: string) =>
+    Object.assign(new Error(`no real DNS in this test for ${hostname}`), { code: "ENOTFOUND" });
   vi.spyOn(dns.promises, "lookup").mockImplementation(((hostname: string, options: dns.LookupAllOptions) =>
     local(hostname) ? lookupAll(hostname, options) : Promise.reject(refused(hostname))) as typeof dns.promises.lookup);
   vi.spyOn(dns, "lookup").mockImplementation(((hostname: string, ...rest: [dns.LookupOptions, () => void]) =>
-    local(hostname) ? lookup(hostname, ...rest) : process.nextTick(rest.at(-1) as (error: Error) => void, refused(hostname))) as typeof dns.lookup);
+    local(hostname)
+      ? lookup(hostname, ...rest)
+      : process.nextTick(rest.at(-1) as (error: Error) => void, refused(hostname))) as typeof dns.lookup);
 });
 
 afterAll(() => {
   vi.restoreAllMocks();
 });
 
-type TestServer = { port: number; connections: () => number; requests: { url: string; body: string; header: string | undefined }[] };
+type TestServer = {
+  port: number;
+  connections: () => number;
+  requests: { url: string; body: string; header: string | undefined }[];
+};
 
 const servers: http.Server[] = [];
 
@@ -44,14 +53,21 @@ afterEach(async () => {
 });
 
 /** A server on `host` that records each connection and request, then answers with `handler` ("ok" by default). */
-async function serve(host: string, handler: http.RequestListener = (_request, response) => response.end("ok")): Promise<TestServer> {
+async function serve(
+  host: string,
+  handler: http.RequestListener = (_request, response) => response.end("ok"),
+): Promise<TestServer> {
   let connections = 0;
   const requests: TestServer["requests"] = [];
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      requests.push({ url: request.url ?? "", body: Buffer.concat(chunks).toString(), header: request.headers["x-test"] as string | undefined });
+      requests.push({
+        url: request.url ?? "",
+        body: Buffer.concat(chunks).toString(),
+        header: request.headers["x-test"] as string | undefined,
+      });
       handler(request, response);
     });
   });
@@ -73,7 +89,8 @@ function resolver(table: Record<string, string>): ResolveAll {
   };
 }
 
-const post = (url: string, options: Partial<Parameters<typeof postGuarded>[1]> = {}) => postGuarded(url, { body: "{}", policy, ...options });
+const post = (url: string, options: Partial<Parameters<typeof postGuarded>[1]> = {}) =>
+  postGuarded(url, { body: "{}", policy, ...options });
 
 describe("postGuarded: the address policy", () => {
   it("requires https unless the host is allowed, and refuses credentials in the URL, before connecting", async () => {
@@ -83,7 +100,11 @@ describe("postGuarded: the address policy", () => {
     expect(plain).toMatchObject({ kind: "failed", reason: "invalid_url", words: expect.stringContaining("https") });
     const allowed = await serve("127.0.0.1");
     const credentials = await post(`http://user:pass@127.0.0.1:${allowed.port}/`);
-    expect(credentials).toMatchObject({ kind: "failed", reason: "invalid_url", words: expect.stringContaining("user:pass@") });
+    expect(credentials).toMatchObject({
+      kind: "failed",
+      reason: "invalid_url",
+      words: expect.stringContaining("user:pass@"),
+    });
     expect(trap.connections()).toBe(0);
     expect(allowed.connections()).toBe(0);
   });
@@ -95,7 +116,10 @@ describe("postGuarded: the address policy", () => {
       reason: "refused_address",
       words: "the address 127.0.0.2 is not allowed (loopback)",
     });
-    expect(await post(`https://[::1]:${trap.port}/`)).toMatchObject({ reason: "refused_address", words: "the address ::1 is not allowed (loopback)" });
+    expect(await post(`https://[::1]:${trap.port}/`)).toMatchObject({
+      reason: "refused_address",
+      words: "the address ::1 is not allowed (loopback)",
+    });
     expect(trap.connections()).toBe(0);
   });
 
@@ -107,13 +131,19 @@ describe("postGuarded: the address policy", () => {
       reason: "refused_address",
       words: "the address 127.0.0.2 is not allowed (loopback)",
     });
-    expect(await post(`https://rebind6.invalid:${trap.port}/hook`, { lookup })).toMatchObject({ reason: "refused_address", words: "the address ::1 is not allowed (loopback)" });
+    expect(await post(`https://rebind6.invalid:${trap.port}/hook`, { lookup })).toMatchObject({
+      reason: "refused_address",
+      words: "the address ::1 is not allowed (loopback)",
+    });
     expect(trap.connections()).toBe(0);
   });
 
   it("allows a host as named: not localhost, nor another name for 127.0.0.1, when only 127.0.0.1 is allowed", async () => {
     const server = await serve("127.0.0.1");
-    expect(await post(`https://localhost:${server.port}/`)).toMatchObject({ kind: "failed", reason: "refused_address" });
+    expect(await post(`https://localhost:${server.port}/`)).toMatchObject({
+      kind: "failed",
+      reason: "refused_address",
+    });
     const lookup = resolver({ "sneaky.invalid": "127.0.0.1" });
     expect(await post(`https://sneaky.invalid:${server.port}/`, { lookup })).toMatchObject({
       reason: "refused_address",
@@ -125,7 +155,10 @@ describe("postGuarded: the address policy", () => {
   it("lets an allowed name use http and resolve to anything", async () => {
     const server = await serve("127.0.0.1");
     const lookup = resolver({ "hooks.invalid": "127.0.0.1" });
-    const result = await post(`http://hooks.invalid:${server.port}/in`, { lookup, policy: { allowedHosts: ["hooks.invalid"] } });
+    const result = await post(`http://hooks.invalid:${server.port}/in`, {
+      lookup,
+      policy: { allowedHosts: ["hooks.invalid"] },
+    });
     expect(result).toMatchObject({ kind: "answered", status: 200, body: "ok" });
   });
 });
@@ -133,7 +166,10 @@ describe("postGuarded: the address policy", () => {
 describe("postGuarded: answers", () => {
   it("posts the body and headers to an allowed 127.0.0.1 over http, and returns a 2xx answer", async () => {
     const server = await serve("127.0.0.1", (_request, response) => response.writeHead(201).end("created"));
-    const result = await post(`http://127.0.0.1:${server.port}/in?x=1#dropped`, { body: '{"a":1}', headers: { "x-test": "yes" } });
+    const result = await post(`http://127.0.0.1:${server.port}/in?x=1#dropped`, {
+      body: '{"a":1}',
+      headers: { "x-test": "yes" },
+    });
     expect(result).toMatchObject({ kind: "answered", status: 201, body: "created", truncated: false });
     expect(result.latencyMs).toBeGreaterThanOrEqual(0);
     expect(server.requests).toEqual([{ url: "/in?x=1", body: '{"a":1}', header: "yes" }]);
@@ -141,7 +177,11 @@ describe("postGuarded: answers", () => {
 
   it("returns a 500 as an answer", async () => {
     const server = await serve("127.0.0.1", (_request, response) => response.writeHead(500).end("nope"));
-    expect(await post(`http://127.0.0.1:${server.port}/`)).toMatchObject({ kind: "answered", status: 500, body: "nope" });
+    expect(await post(`http://127.0.0.1:${server.port}/`)).toMatchObject({
+      kind: "answered",
+      status: 500,
+      body: "nope",
+    });
   });
 
   it("does not follow a redirect: the server it points to gets nothing", async () => {
@@ -178,13 +218,18 @@ describe("postGuarded: answers", () => {
     const exact = await serve("127.0.0.1", (_request, response) => response.end("b".repeat(4096)));
     expect(await post(`http://127.0.0.1:${exact.port}/`)).toMatchObject({ body: "b".repeat(4096), truncated: false });
     const accents = await serve("127.0.0.1", (_request, response) => response.end("é".repeat(5000)));
-    expect(await post(`http://127.0.0.1:${accents.port}/`, { maxResponseBytes: 4095 })).toMatchObject({ body: "é".repeat(2047), truncated: true });
+    expect(await post(`http://127.0.0.1:${accents.port}/`, { maxResponseBytes: 4095 })).toMatchObject({
+      body: "é".repeat(2047),
+      truncated: true,
+    });
   });
 });
 
 describe("postGuarded: connections", () => {
   it("reuses a connection for the next post to the same host, but not one whose answer was cut short", async () => {
-    const server = await serve("127.0.0.1", (request, response) => response.end(request.url === "/big" ? "x".repeat(10_000) : "ok"));
+    const server = await serve("127.0.0.1", (request, response) =>
+      response.end(request.url === "/big" ? "x".repeat(10_000) : "ok"),
+    );
     const url = `http://127.0.0.1:${server.port}`;
     expect(await post(`${url}/a`)).toMatchObject({ kind: "answered", body: "ok" });
     expect(await post(`${url}/b`)).toMatchObject({ kind: "answered", body: "ok" });
@@ -221,7 +266,10 @@ describe("postGuarded: failures", () => {
 
   it("counts the body in the timeout: headers then silence is a timeout too", async () => {
     const server = await serve("127.0.0.1", (_request, response) => response.writeHead(200).write("start"));
-    expect(await post(`http://127.0.0.1:${server.port}/`, { timeoutMs: 300 })).toMatchObject({ kind: "failed", reason: "timeout" });
+    expect(await post(`http://127.0.0.1:${server.port}/`, { timeoutMs: 300 })).toMatchObject({
+      kind: "failed",
+      reason: "timeout",
+    });
   });
 
   it("says so when the connection is destroyed in the middle of the answer", async () => {
@@ -238,9 +286,17 @@ describe("postGuarded: failures", () => {
 
   it("says so when the connection closes before any answer, or is refused", async () => {
     const server = await serve("127.0.0.1", (request) => request.socket.destroy());
-    expect(await post(`http://127.0.0.1:${server.port}/`)).toMatchObject({ kind: "failed", reason: "network", words: "the connection closed without an answer" });
+    expect(await post(`http://127.0.0.1:${server.port}/`)).toMatchObject({
+      kind: "failed",
+      reason: "network",
+      words: "the connection closed without an answer",
+    });
     const closed = await serve("127.0.0.1");
     await new Promise((resolve) => servers.pop()!.close(resolve));
-    expect(await post(`http://127.0.0.1:${closed.port}/`)).toMatchObject({ kind: "failed", reason: "network", words: "connection refused" });
+    expect(await post(`http://127.0.0.1:${closed.port}/`)).toMatchObject({
+      kind: "failed",
+      reason: "network",
+      words: "connection refused",
+    });
   });
 });

@@ -1,8 +1,17 @@
 import "server-only";
+
 import http from "node:http";
 import https from "node:https";
 import { StringDecoder } from "node:string_decoder";
-import { checkDestinationUrl, guardedLookup, RefusedAddressError, resolveWithDns, type OutboundPolicy, type ResolveAll } from "./address-policy";
+
+import {
+  checkDestinationUrl,
+  guardedLookup,
+  RefusedAddressError,
+  resolveWithDns,
+  type OutboundPolicy,
+  type ResolveAll,
+} from "./address-policy";
 import { NETWORK_ERRORS } from "./network-errors";
 
 /**
@@ -33,7 +42,6 @@ type Outcome =
   | { kind: "failed"; reason: GuardedPostFailure; words: string };
 
 export type GuardedPostResult = Outcome & { latencyMs: number };
-
 
 /** A request's error in words: from its code only, as a message may quote the address or the URL. */
 function networkWords(error: NodeJS.ErrnoException): string {
@@ -72,7 +80,12 @@ function poolFor(policy: OutboundPolicy, resolveAll: ResolveAll): Pool {
 export function postGuarded(url: string | URL, options: GuardedPostOptions): Promise<GuardedPostResult> {
   const started = performance.now();
   const latencyMs = () => Math.round(performance.now() - started);
-  const { policy, timeoutMs = DEFAULT_TIMEOUT_MS, maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES, lookup: resolveAll = resolveWithDns } = options;
+  const {
+    policy,
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES,
+    lookup: resolveAll = resolveWithDns,
+  } = options;
 
   const checked = checkDestinationUrl(String(url), policy);
   if (!checked.ok) {
@@ -96,7 +109,10 @@ export function postGuarded(url: string | URL, options: GuardedPostOptions): Pro
       if (!readToTheEnd) request.destroy();
       resolve({ ...outcome, latencyMs: latencyMs() });
     };
-    const deadline = setTimeout(() => finish({ kind: "failed", reason: "timeout", words: `no answer within ${timeoutMs / 1000} s` }), timeoutMs);
+    const deadline = setTimeout(
+      () => finish({ kind: "failed", reason: "timeout", words: `no answer within ${timeoutMs / 1000} s` }),
+      timeoutMs,
+    );
 
     const send = (agent: http.Agent | false) => {
       request = (scheme === "https:" ? https : http).request({
@@ -139,7 +155,8 @@ export function postGuarded(url: string | URL, options: GuardedPostOptions): Pro
         });
         response.on("end", () => answered(false));
         // After "end" these come too late to count; before it, the answer was cut off.
-        const cut = () => finish({ kind: "failed", reason: "network", words: "the connection closed in the middle of the answer" });
+        const cut = () =>
+          finish({ kind: "failed", reason: "network", words: "the connection closed in the middle of the answer" });
         response.on("error", cut);
         response.on("close", cut);
       });

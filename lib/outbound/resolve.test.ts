@@ -1,7 +1,9 @@
 import crypto from "node:crypto";
 import dgram from "node:dgram";
 import type { AddressInfo } from "node:net";
+
 import { afterEach, describe, expect, it } from "vitest";
+
 import { dnsResolver } from "./resolve";
 
 // The outbound resolver on real DNS servers of the test's own, on 127.0.0.1: one that never answers,
@@ -31,7 +33,10 @@ const nxdomain = (query: Buffer) => {
   return reply;
 };
 
-const pbkdf2 = () => new Promise<void>((resolve, reject) => crypto.pbkdf2("password", "salt", 2_000, 32, "sha256", (error) => (error ? reject(error) : resolve())));
+const pbkdf2 = () =>
+  new Promise<void>((resolve, reject) =>
+    crypto.pbkdf2("password", "salt", 2_000, 32, "sha256", (error) => (error ? reject(error) : resolve())),
+  );
 
 describe("the outbound resolver", () => {
   it("gives up on DNS servers that never answer within its deadline, without holding libuv's threads", async () => {
@@ -66,6 +71,8 @@ describe("the outbound resolver", () => {
 
   it("says a name unknown everywhere is unknown", async () => {
     const resolveAll = dnsResolver({ servers: [await startDnsServer(nxdomain)] });
-    await expect(resolveAll(`no-such-name-${crypto.randomUUID()}.invalid`)).rejects.toMatchObject({ code: "ENOTFOUND" });
+    await expect(resolveAll(`no-such-name-${crypto.randomUUID()}.invalid`)).rejects.toMatchObject({
+      code: "ENOTFOUND",
+    });
   });
 });

@@ -1,5 +1,6 @@
 import "server-only";
-import { lookup as systemLookup, promises as dns, type LookupAddress } from "node:dns";
+
+import { promises as dns, lookup as systemLookup, type LookupAddress } from "node:dns";
 
 /**
  * How the console resolves the host names of URLs someone typed: with Node's DNS client (c-ares), which
@@ -21,10 +22,13 @@ const UNKNOWN_NAME = new Set(["ENOTFOUND", "ENODATA"]);
 
 type Options = { servers?: string[]; timeoutMs?: number };
 
-const timeoutError = (hostname: string) => Object.assign(new Error(`looking up ${hostname} took too long`), { code: "ETIMEOUT" });
+const timeoutError = (hostname: string) =>
+  Object.assign(new Error(`looking up ${hostname} took too long`), { code: "ETIMEOUT" });
 
 /** A resolver of every address of a name: A and AAAA records, then the system's names, all within `timeoutMs`. */
-export function dnsResolver({ servers, timeoutMs = LOOKUP_TIMEOUT_MS }: Options = {}): (hostname: string) => Promise<LookupAddress[]> {
+export function dnsResolver({ servers, timeoutMs = LOOKUP_TIMEOUT_MS }: Options = {}): (
+  hostname: string,
+) => Promise<LookupAddress[]> {
   const resolver = new dns.Resolver({ timeout: Math.ceil(timeoutMs / 2), tries: 1 });
   if (servers) resolver.setServers(servers);
   let systemLookupBusy: Promise<unknown> = Promise.resolve();
@@ -43,13 +47,19 @@ export function dnsResolver({ servers, timeoutMs = LOOKUP_TIMEOUT_MS }: Options 
 
   return async (hostname) => {
     const deadline = Date.now() + timeoutMs;
-    const [v4, v6] = await withDeadline(Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]), deadline, hostname);
+    const [v4, v6] = await withDeadline(
+      Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]),
+      deadline,
+      hostname,
+    );
     const addresses: LookupAddress[] = [
       ...(v4.status === "fulfilled" ? v4.value.map((address) => ({ address, family: 4 })) : []),
       ...(v6.status === "fulfilled" ? v6.value.map((address) => ({ address, family: 6 })) : []),
     ];
     if (addresses.length > 0) return addresses;
-    const codes = [v4, v6].map((result) => (result.status === "rejected" ? (result.reason as NodeJS.ErrnoException).code : "ENODATA"));
+    const codes = [v4, v6].map((result) =>
+      result.status === "rejected" ? (result.reason as NodeJS.ErrnoException).code : "ENODATA",
+    );
     if (codes.every((code) => code !== undefined && UNKNOWN_NAME.has(code))) return fromSystem(hostname, deadline);
     throw v4.status === "rejected" ? v4.reason : (v6 as PromiseRejectedResult).reason;
   };

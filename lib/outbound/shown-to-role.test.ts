@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { RefusedAddressError } from "./address-policy";
 import { outcomeForRole, urlForRole, urlOrigin } from "./shown-to-role";
 
@@ -32,10 +33,16 @@ describe("outcomeForRole", () => {
 
   it("shows support a refused address by its range only, and admins the address", () => {
     expect(outcomeForRole(refused, "admin")).toBe("the address 10.0.0.5 is not allowed (private)");
-    expect(outcomeForRole(refused, "support", "the destination's host")).toBe("the destination's host resolves to an address that is not allowed (private)");
-    expect(outcomeForRole(`webhook: ${new RefusedAddressError("::a9fe:a9fe", "ipv4Compatible").message}`, "support", "the target's host")).toBe(
-      "webhook: the target's host resolves to an address that is not allowed (ipv4Compatible)",
+    expect(outcomeForRole(refused, "support", "the destination's host")).toBe(
+      "the destination's host resolves to an address that is not allowed (private)",
     );
+    expect(
+      outcomeForRole(
+        `webhook: ${new RefusedAddressError("::a9fe:a9fe", "ipv4Compatible").message}`,
+        "support",
+        "the target's host",
+      ),
+    ).toBe("webhook: the target's host resolves to an address that is not allowed (ipv4Compatible)");
   });
 
   it("leaves every other outcome as it is", () => {

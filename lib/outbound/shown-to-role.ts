@@ -37,5 +37,8 @@ const REFUSED_ADDRESS = /the address \S+ is not allowed \(([^)]*)\)/g;
  */
 export function outcomeForRole(outcome: string, role: Role, host = "the host"): string {
   if (role === "admin") return outcome;
-  return outcome.replace(REFUSED_ADDRESS, (_, range: string) => `${host} resolves to an address that is not allowed (${range})`);
+  return outcome.replace(
+    REFUSED_ADDRESS,
+    (_, range: string) => `${host} resolves to an address that is not allowed (${range})`,
+  );
 }

@@ -1,5 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { getConnectionHealth, getDelayHistogram, getExpiredPerHour, getOverviewTotals, getRecentExpiries, getRejectionsPerDay } from "./overview";
+
+import {
+  getConnectionHealth,
+  getDelayHistogram,
+  getExpiredPerHour,
+  getOverviewTotals,
+  getRecentExpiries,
+  getRejectionsPerDay,
+} from "./overview";
 import { ago, clearEvents, DAY, HOUR, insertEvents, MIN, now, overviewFixture, type EventSeed } from "./test-helpers";
 import { healthVerdict } from "./verdict";
 
@@ -19,10 +27,19 @@ describe("empty database", () => {
     expect(delays.buckets.map((b) => b.count)).toEqual([0, 0, 0, 0, 0, 0]);
     const rejections = await getRejectionsPerDay(now);
     expect(rejections.total).toBe(0);
-    expect(rejections.days.map((d) => d.day)).toEqual(["2025-06-02", "2025-06-03", "2025-06-04", "2025-06-05", "2025-06-06", "2025-06-07", "2025-06-08"].map((d) => `${d}T00:00:00.000Z`));
+    expect(rejections.days.map((d) => d.day)).toEqual(
+      ["2025-06-02", "2025-06-03", "2025-06-04", "2025-06-05", "2025-06-06", "2025-06-07", "2025-06-08"].map(
+        (d) => `${d}T00:00:00.000Z`,
+      ),
+    );
     expect(await getRecentExpiries(8, now)).toEqual([]);
     const health = await getConnectionHealth(undefined, now);
-    expect(await getOverviewTotals(health, now)).toEqual({ connections: 3, events24h: 0, rejections24h: 0, lastEventAt: null });
+    expect(await getOverviewTotals(health, now)).toEqual({
+      connections: 3,
+      events24h: 0,
+      rejections24h: 0,
+      lastEventAt: null,
+    });
     expect(health.map((h) => [h.name, h.events24h, h.rejections24h, h.lastEventAt, h.topRejectionReason24h])).toEqual([
       ["Acme", 0, 0, null, null],
       ["Globex", 0, 0, null, null],
@@ -35,7 +52,8 @@ describe("empty database", () => {
 describe("expired events per hour", () => {
   beforeAll(async () => {
     await clearEvents();
-    const at = (hours: number, minutes: number) => new Date(Date.parse("2025-06-08T00:00:00Z") + hours * HOUR + minutes * MIN);
+    const at = (hours: number, minutes: number) =>
+      new Date(Date.parse("2025-06-08T00:00:00Z") + hours * HOUR + minutes * MIN);
     await insertEvents(
       { receivedAt: at(10, 0), method: "PUSH" }, // the hour's first instant belongs to it
       { receivedAt: at(10, 40), method: "PUSH", connectionId: overview.globex },
@@ -54,10 +72,26 @@ describe("expired events per hour", () => {
   it("counts per hour and method, test events and other types left out", async () => {
     const perHour = await getExpiredPerHour(now);
     const hour = (iso: string) => perHour.hours.find((h) => h.hour === iso);
-    expect(hour("2025-06-08T10:00:00.000Z")).toEqual({ hour: "2025-06-08T10:00:00.000Z", total: 4, bySeries: { PUSH: 2, SMS: 2 } });
-    expect(hour("2025-06-08T11:00:00.000Z")).toEqual({ hour: "2025-06-08T11:00:00.000Z", total: 1, bySeries: { PUSH: 1 } });
-    expect(hour("2025-06-08T12:00:00.000Z")).toEqual({ hour: "2025-06-08T12:00:00.000Z", total: 2, bySeries: { other: 2 } });
-    expect(hour("2025-06-01T13:00:00.000Z")).toEqual({ hour: "2025-06-01T13:00:00.000Z", total: 1, bySeries: { PASSKEY: 1 } });
+    expect(hour("2025-06-08T10:00:00.000Z")).toEqual({
+      hour: "2025-06-08T10:00:00.000Z",
+      total: 4,
+      bySeries: { PUSH: 2, SMS: 2 },
+    });
+    expect(hour("2025-06-08T11:00:00.000Z")).toEqual({
+      hour: "2025-06-08T11:00:00.000Z",
+      total: 1,
+      bySeries: { PUSH: 1 },
+    });
+    expect(hour("2025-06-08T12:00:00.000Z")).toEqual({
+      hour: "2025-06-08T12:00:00.000Z",
+      total: 2,
+      bySeries: { other: 2 },
+    });
+    expect(hour("2025-06-01T13:00:00.000Z")).toEqual({
+      hour: "2025-06-01T13:00:00.000Z",
+      total: 1,
+      bySeries: { PASSKEY: 1 },
+    });
     expect(perHour.total).toBe(8);
     // Known methods in their fixed colour order (SERVICE-FACTS' list), the folded rest last.
     expect(perHour.series).toEqual(["SMS", "PASSKEY", "PUSH", "other"]);
@@ -68,7 +102,11 @@ describe("delivery delay histogram", () => {
   beforeAll(async () => {
     await clearEvents();
     const receivedAt = ago(HOUR);
-    const delayed = (ms: number, extra: Partial<EventSeed> = {}) => ({ receivedAt, expiresAt: new Date(receivedAt.getTime() - ms), ...extra });
+    const delayed = (ms: number, extra: Partial<EventSeed> = {}) => ({
+      receivedAt,
+      expiresAt: new Date(receivedAt.getTime() - ms),
+      ...extra,
+    });
     await insertEvents(
       delayed(-5_000), // received before the stated expiry: under 1 min
       delayed(0),

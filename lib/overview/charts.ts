@@ -1,9 +1,12 @@
 import "server-only";
+
 import { and, count, gte, lt, sql } from "drizzle-orm";
+
 import { getDb } from "@/lib/db";
 import { DELAY_BUCKETS } from "@/lib/db/delay-buckets";
 import { deliveryDelayBucket, receivedHourUtc } from "@/lib/db/event-expressions";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
+
 import { DAY_MS, HOUR_MS } from "./links";
 import { iso, realExpiredEvent, realRejection } from "./real";
 import { orderSeries, seriesOf, type SeriesKind } from "./series";
@@ -25,7 +28,11 @@ function slots(now: Date, stepMs: number, n: number): number[] {
 }
 
 /** Grouped counts (slot start, stored value, n) folded into per-slot series counts, zero-filled. */
-function perSlot(kind: SeriesKind, starts: number[], rows: Array<{ at: string | Date; value: string | null; n: number }>) {
+function perSlot(
+  kind: SeriesKind,
+  starts: number[],
+  rows: Array<{ at: string | Date; value: string | null; n: number }>,
+) {
   const bySlot = new Map(starts.map((start) => [start, { total: 0, bySeries: {} as Record<string, number> }]));
   const present = new Set<string>();
   let total = 0;
@@ -38,7 +45,11 @@ function perSlot(kind: SeriesKind, starts: number[], rows: Array<{ at: string | 
     total += row.n;
     present.add(series);
   }
-  return { slots: starts.map((start) => ({ start: iso(new Date(start))!, ...bySlot.get(start)! })), series: orderSeries(kind, present), total };
+  return {
+    slots: starts.map((start) => ({ start: iso(new Date(start))!, ...bySlot.get(start)! })),
+    series: orderSeries(kind, present),
+    total,
+  };
 }
 
 /** authenticator.expired events per hour (by first receipt) over the last 7 days, by verification method. */
@@ -53,7 +64,11 @@ export async function getExpiredPerHour(now = new Date()): Promise<ExpiredPerHou
     .where(and(realExpiredEvent, gte(hour, instant(starts[0]!)), lt(hour, instant(starts.at(-1)! + HOUR_MS))))
     .groupBy(hour, e.verificationMethod);
   const folded = perSlot("method", starts, rows);
-  return { hours: folded.slots.map(({ start, ...rest }) => ({ hour: start, ...rest })), series: folded.series, total: folded.total };
+  return {
+    hours: folded.slots.map(({ start, ...rest }) => ({ hour: start, ...rest })),
+    series: folded.series,
+    total: folded.total,
+  };
 }
 
 /**
@@ -74,8 +89,17 @@ export async function getDelayHistogram(now = new Date()): Promise<DelayHistogra
     .groupBy(bucket);
   // An event without expiresAt has no delay: its bucket is null, and it is not drawn.
   const counts = new Map(rows.filter((row) => row.bucket !== null).map((row) => [Number(row.bucket), row.n]));
-  const buckets = DELAY_BUCKETS.map((b, index) => ({ key: b.key, label: b.label, count: counts.get(index) ?? 0, late: b.fromSeconds !== null && b.fromSeconds >= DAY_MS / 1000 }));
-  return { buckets, total: buckets.reduce((sum, b) => sum + b.count, 0), late: buckets.filter((b) => b.late).reduce((sum, b) => sum + b.count, 0) };
+  const buckets = DELAY_BUCKETS.map((b, index) => ({
+    key: b.key,
+    label: b.label,
+    count: counts.get(index) ?? 0,
+    late: b.fromSeconds !== null && b.fromSeconds >= DAY_MS / 1000,
+  }));
+  return {
+    buckets,
+    total: buckets.reduce((sum, b) => sum + b.count, 0),
+    late: buckets.filter((b) => b.late).reduce((sum, b) => sum + b.count, 0),
+  };
 }
 
 /** Refused deliveries per UTC day over the last 7 days (today included), by reason. */
@@ -86,8 +110,14 @@ export async function getRejectionsPerDay(now = new Date()): Promise<RejectionsP
   const rows = await db
     .select({ at: day, value: r.reason, n: count() })
     .from(r)
-    .where(and(realRejection, gte(r.receivedAt, new Date(starts[0]!)), lt(r.receivedAt, new Date(starts.at(-1)! + DAY_MS))))
+    .where(
+      and(realRejection, gte(r.receivedAt, new Date(starts[0]!)), lt(r.receivedAt, new Date(starts.at(-1)! + DAY_MS))),
+    )
     .groupBy(day, r.reason);
   const folded = perSlot("reason", starts, rows);
-  return { days: folded.slots.map(({ start, ...rest }) => ({ day: start, ...rest })), series: folded.series, total: folded.total };
+  return {
+    days: folded.slots.map(({ start, ...rest }) => ({ day: start, ...rest })),
+    series: folded.series,
+    total: folded.total,
+  };
 }

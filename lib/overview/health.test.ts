@@ -1,11 +1,19 @@
 import { beforeAll, describe, expect, it } from "vitest";
+
 import { sealKey } from "@/lib/connections/repository";
+import { newWebhookToken } from "@/lib/connections/webhook-token";
 import { connections, connectionSecrets } from "@/lib/db/schema";
 import type { Region } from "@/lib/service/regions";
 import { demoTenant } from "@/lib/testing/emulator";
 import { TEST_EVENT_ID_PREFIX } from "@/lib/webhooks/constants";
-import { newWebhookToken } from "@/lib/connections/webhook-token";
-import { getConnectionHealth, getEmailOtpPresence, getOverviewTotals, getRecentExpiries, getRejectionsPerDay } from "./overview";
+
+import {
+  getConnectionHealth,
+  getEmailOtpPresence,
+  getOverviewTotals,
+  getRecentExpiries,
+  getRejectionsPerDay,
+} from "./overview";
 import { ago, clearEvents, DAY, HOUR, insertEvents, insertRejections, MIN, now, overviewFixture } from "./test-helpers";
 import { healthVerdict } from "./verdict";
 
@@ -53,10 +61,24 @@ describe("connection health, rejections and totals", () => {
       topRejectionReason24h: { reason: "bad_signature", count: 2 },
       keys: { server: { last4: "0001" } },
     });
-    expect(g).toMatchObject({ name: "Globex", events24h: 1, unsigned24h: 1, rejections24h: 2, badSignature24h: 0, firstBadSignatureAt: null, keys: {} });
+    expect(g).toMatchObject({
+      name: "Globex",
+      events24h: 1,
+      unsigned24h: 1,
+      rejections24h: 2,
+      badSignature24h: 0,
+      firstBadSignatureAt: null,
+      keys: {},
+    });
     // A tie is broken by the reason's name, so the card does not change between loads.
     expect(g!.topRejectionReason24h).toEqual({ reason: "invalid_envelope", count: 1 });
-    expect(i).toMatchObject({ name: "Initech", events24h: 0, rejections24h: 0, lastEventAt: null, topRejectionReason24h: null });
+    expect(i).toMatchObject({
+      name: "Initech",
+      events24h: 0,
+      rejections24h: 0,
+      lastEventAt: null,
+      topRejectionReason24h: null,
+    });
   });
 
   it("warns about bad signatures and unsigned events", async () => {
@@ -64,9 +86,17 @@ describe("connection health, rejections and totals", () => {
     expect(healthVerdict(a!)).toMatchObject({ label: "Needs attention", warnings: ["bad_signature"] });
     expect(healthVerdict(g!)).toMatchObject({ label: "Needs attention", warnings: ["unsigned"] });
     expect(healthVerdict(i!)).toMatchObject({ label: "No events yet", warnings: [] });
-    expect(healthVerdict({ ...a!, badSignature24h: 0, rejections24h: 1 })).toMatchObject({ label: "Some refused", tone: "warning" });
-    expect(healthVerdict({ ...a!, badSignature24h: 0, rejections24h: 0 })).toMatchObject({ label: "Healthy", tone: "success" });
-    expect(healthVerdict({ ...a!, badSignature24h: 0, rejections24h: 0, events24h: 0 })).toMatchObject({ label: "Quiet" });
+    expect(healthVerdict({ ...a!, badSignature24h: 0, rejections24h: 1 })).toMatchObject({
+      label: "Some refused",
+      tone: "warning",
+    });
+    expect(healthVerdict({ ...a!, badSignature24h: 0, rejections24h: 0 })).toMatchObject({
+      label: "Healthy",
+      tone: "success",
+    });
+    expect(healthVerdict({ ...a!, badSignature24h: 0, rejections24h: 0, events24h: 0 })).toMatchObject({
+      label: "Quiet",
+    });
   });
 
   it("reads only the connections asked for", async () => {
@@ -76,7 +106,12 @@ describe("connection health, rejections and totals", () => {
 
   it("totals every connection's real events and every refusal, the unknown URL's too", async () => {
     const health = await getConnectionHealth(undefined, now);
-    expect(await getOverviewTotals(health, now)).toEqual({ connections: 3, events24h: 3, rejections24h: 6, lastEventAt: ago(HOUR).toISOString() });
+    expect(await getOverviewTotals(health, now)).toEqual({
+      connections: 3,
+      events24h: 3,
+      rejections24h: 6,
+      lastEventAt: ago(HOUR).toISOString(),
+    });
   });
 
   it("rejections per UTC day by reason, test deliveries left out", async () => {
@@ -84,9 +119,21 @@ describe("connection health, rejections and totals", () => {
     const day = (iso: string) => perDay.days.find((d) => d.day === `${iso}T00:00:00.000Z`)?.bySeries;
     // 30 h and 20 h before 12:30 are yesterday; the rest today.
     expect(day("2025-06-07")).toEqual({ bad_signature: 2 });
-    expect(day("2025-06-08")).toEqual({ bad_signature: 1, stale_timestamp: 1, malformed_json: 1, invalid_envelope: 1, unknown_token: 1 });
+    expect(day("2025-06-08")).toEqual({
+      bad_signature: 1,
+      stale_timestamp: 1,
+      malformed_json: 1,
+      invalid_envelope: 1,
+      unknown_token: 1,
+    });
     expect(perDay.total).toBe(7);
-    expect(perDay.series).toEqual(["unknown_token", "bad_signature", "stale_timestamp", "malformed_json", "invalid_envelope"]);
+    expect(perDay.series).toEqual([
+      "unknown_token",
+      "bad_signature",
+      "stale_timestamp",
+      "malformed_json",
+      "invalid_envelope",
+    ]);
   });
 
   it("lists the newest real expiries of the last 24 h with their connection", async () => {
@@ -95,7 +142,11 @@ describe("connection health, rejections and totals", () => {
       ["usr_globex", "Globex"],
       ["usr_newest_acme", "Acme"],
     ]);
-    expect(recent[1]).toMatchObject({ id: newestAcme, verificationMethod: "PUSH", firstReceivedAt: ago(2 * HOUR).toISOString() });
+    expect(recent[1]).toMatchObject({
+      id: newestAcme,
+      verificationMethod: "PUSH",
+      firstReceivedAt: ago(2 * HOUR).toISOString(),
+    });
     expect(await getRecentExpiries(1, now)).toHaveLength(1);
   });
 });
@@ -104,7 +155,9 @@ describe("email OTP presence", () => {
   async function insertWithManagementKey(name: string, region: Region, key: string) {
     const id = crypto.randomUUID();
     const token = newWebhookToken(id);
-    await overview.db.insert(connections).values({ id, name, region, webhookTokenHash: token.hash, webhookTokenCiphertext: token.ciphertext });
+    await overview.db
+      .insert(connections)
+      .values({ id, name, region, webhookTokenHash: token.hash, webhookTokenCiphertext: token.ciphertext });
     await overview.db.insert(connectionSecrets).values(sealKey(id, "management", key, null));
     return id;
   }
@@ -117,12 +170,21 @@ describe("email OTP presence", () => {
 
   it("unknown, in words, when the service refuses the key or does not answer in time", async () => {
     const refused = await insertWithManagementKey("Wrong key", "us", "mgmt_key_not_known_0001");
-    expect(await getEmailOtpPresence(refused)).toEqual({ kind: "unknown", reason: expect.stringContaining("refused the management key") });
+    expect(await getEmailOtpPresence(refused)).toEqual({
+      kind: "unknown",
+      reason: expect.stringContaining("refused the management key"),
+    });
     const silentConnection = await insertWithManagementKey("Silent", "ca", "mgmt_key_silent_0001");
     const started = Date.now();
-    expect(await getEmailOtpPresence(silentConnection, 300)).toEqual({ kind: "unknown", reason: "The service did not answer within 0.3 s." });
+    expect(await getEmailOtpPresence(silentConnection, 300)).toEqual({
+      kind: "unknown",
+      reason: "The service did not answer within 0.3 s.",
+    });
     expect(Date.now() - started).toBeLessThan(2000);
     // A connection without a management key (or deleted meanwhile) is unknown too, never an error.
-    expect(await getEmailOtpPresence(overview.initech)).toEqual({ kind: "unknown", reason: "This connection no longer exists." });
+    expect(await getEmailOtpPresence(overview.initech)).toEqual({
+      kind: "unknown",
+      reason: "This connection no longer exists.",
+    });
   });
 });

@@ -1,11 +1,14 @@
 import "server-only";
+
 import { and, count, desc, eq, gte, inArray, sql, type SQL } from "drizzle-orm";
+
 import { listConnections } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { connections as c, webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { getEmailOtpStatus } from "@/lib/email-otp/email-otp";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
+
 import { DAY_MS } from "./links";
 import { iso, realEvent, realRejection } from "./real";
 import type { ConnectionHealth, EmailOtpPresence } from "./types";
@@ -29,7 +32,11 @@ export async function getConnectionHealth(connectionIds?: string[], now = new Da
   const db = await getDb();
 
   const events = db
-    .select({ connectionId: e.connectionId, events: count().as("events"), unsigned: countWhere(sql`${e.signatureStatus} = 'unsigned'`).as("unsigned") })
+    .select({
+      connectionId: e.connectionId,
+      events: count().as("events"),
+      unsigned: countWhere(sql`${e.signatureStatus} = 'unsigned'`).as("unsigned"),
+    })
     .from(e)
     .where(and(realEvent, gte(e.firstReceivedAt, since), inArray(e.connectionId, ids)))
     .groupBy(e.connectionId)
@@ -40,7 +47,9 @@ export async function getConnectionHealth(connectionIds?: string[], now = new Da
       connectionId: r.connectionId,
       rejections: count().as("rejections"),
       badSignature: countWhere(sql`${r.reason} = 'bad_signature'`).as("bad_signature"),
-      firstBadSignatureAt: sql<string | null>`min(${r.receivedAt}) filter (where ${r.reason} = 'bad_signature')`.as("first_bad_signature_at"),
+      firstBadSignatureAt: sql<string | null>`min(${r.receivedAt}) filter (where ${r.reason} = 'bad_signature')`.as(
+        "first_bad_signature_at",
+      ),
     })
     .from(r)
     .where(refused)
@@ -48,7 +57,11 @@ export async function getConnectionHealth(connectionIds?: string[], now = new Da
     .as("rejections_24h");
   // The most frequent reason per connection (ties: the first by name, so the card does not flicker).
   const topReasons = db
-    .selectDistinctOn([r.connectionId], { connectionId: r.connectionId, reason: r.reason, count: count().as("top_count") })
+    .selectDistinctOn([r.connectionId], {
+      connectionId: r.connectionId,
+      reason: r.reason,
+      count: count().as("top_count"),
+    })
     .from(r)
     .where(refused)
     .groupBy(r.connectionId, r.reason)
@@ -57,7 +70,9 @@ export async function getConnectionHealth(connectionIds?: string[], now = new Da
   const rows = await db
     .select({
       id: c.id,
-      lastEventAt: sql<string | null>`(select max(${e.firstReceivedAt}) from ${e} where ${e.connectionId} = ${c.id} and ${realEvent})`,
+      lastEventAt: sql<
+        string | null
+      >`(select max(${e.firstReceivedAt}) from ${e} where ${e.connectionId} = ${c.id} and ${realEvent})`,
       events: events.events,
       unsigned: events.unsigned,
       rejections: rejections.rejections,
@@ -99,13 +114,20 @@ export const EMAIL_OTP_TIMEOUT_MS = 4000;
  * Whether the tenant has an email OTP configuration (admins: the page asks only for them). Never
  * throws and never waits longer than `timeoutMs`: what could not be told is "unknown", with why in words.
  */
-export async function getEmailOtpPresence(connectionId: string, timeoutMs = EMAIL_OTP_TIMEOUT_MS): Promise<EmailOtpPresence> {
+export async function getEmailOtpPresence(
+  connectionId: string,
+  timeoutMs = EMAIL_OTP_TIMEOUT_MS,
+): Promise<EmailOtpPresence> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<EmailOtpPresence>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: "unknown", reason: `The service did not answer within ${timeoutMs / 1000} s.` }), timeoutMs);
+    timer = setTimeout(
+      () => resolve({ kind: "unknown", reason: `The service did not answer within ${timeoutMs / 1000} s.` }),
+      timeoutMs,
+    );
   });
   const asked = getEmailOtpStatus(connectionId).then(
-    (status): EmailOtpPresence => (status.kind === "failure" ? { kind: "unknown", reason: status.message } : { kind: status.kind }),
+    (status): EmailOtpPresence =>
+      status.kind === "failure" ? { kind: "unknown", reason: status.message } : { kind: status.kind },
     (error: unknown): EmailOtpPresence => {
       logger.warn("email OTP presence not read", { connectionId, error: errorMessage(error) });
       return { kind: "unknown", reason: "The console could not ask the service (the server log says why)." };

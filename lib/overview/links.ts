@@ -3,6 +3,7 @@
  * events only, the same time range and series). Client-safe: the charts build these on click.
  */
 import { ALL_CONNECTIONS, filtersToQuery, type DelayBucket } from "@/lib/webhooks/constants";
+
 import { OTHER_SERIES } from "./types";
 
 export const HOUR_MS = 3_600_000;
@@ -14,13 +15,19 @@ function range(startIso: string, ms: number) {
 }
 
 const log = (filters: Record<string, string | undefined>) => `/webhooks?${filtersToQuery(filters)}`;
-const rejectionsLog = (filters: Record<string, string | undefined>) => `/webhooks?${filtersToQuery({ tab: "rejections", ...filters })}`;
+const rejectionsLog = (filters: Record<string, string | undefined>) =>
+  `/webhooks?${filtersToQuery({ tab: "rejections", ...filters })}`;
 /** Folded series have no single value to filter on: their link shows the whole range. */
 const only = (series: string | undefined) => (series === OTHER_SERIES ? undefined : series);
 
 /** The authenticator.expired events received in one hour, of one method if given. */
 export function expiredHourHref(hourIso: string, method?: string): string {
-  return log({ connectionId: ALL_CONNECTIONS, ...range(hourIso, HOUR_MS), verificationMethod: only(method), test: "exclude" });
+  return log({
+    connectionId: ALL_CONNECTIONS,
+    ...range(hourIso, HOUR_MS),
+    verificationMethod: only(method),
+    test: "exclude",
+  });
 }
 
 /** The authenticator.expired events of the last 7 days delivered with this delay. */

@@ -1,7 +1,10 @@
 import "server-only";
+
 import { and, count, eq, gte, sql } from "drizzle-orm";
+
 import { getDb } from "@/lib/db";
 import { connections, webhookEvents, webhookRejections } from "@/lib/db/schema";
+
 import { DAY_MS } from "./links";
 import { iso, realExpiredEvent, realRejection } from "./real";
 import type { ConnectionHealth, OverviewTotals, RecentExpiry } from "./types";
@@ -27,8 +30,16 @@ export async function getOverviewTotals(health: ConnectionHealth[], now = new Da
     .select({ n: count() })
     .from(r)
     .where(and(realRejection, gte(r.receivedAt, new Date(now.getTime() - DAY_MS))));
-  const newest = health.reduce<string | null>((last, h) => (h.lastEventAt && (!last || h.lastEventAt > last) ? h.lastEventAt : last), null);
-  return { connections: health.length, events24h: health.reduce((sum, h) => sum + h.events24h, 0), rejections24h: refused?.n ?? 0, lastEventAt: newest };
+  const newest = health.reduce<string | null>(
+    (last, h) => (h.lastEventAt && (!last || h.lastEventAt > last) ? h.lastEventAt : last),
+    null,
+  );
+  return {
+    connections: health.length,
+    events24h: health.reduce((sum, h) => sum + h.events24h, 0),
+    rejections24h: refused?.n ?? 0,
+    lastEventAt: newest,
+  };
 }
 
 /** How many expiries the "expired today" list shows. */
@@ -54,5 +65,9 @@ export async function getRecentExpiries(limit = RECENT_EXPIRIES, now = new Date(
     // DESC NULLS LAST, as the (type, received, id) index is declared, so the newest rows are its first entries.
     .orderBy(sql`${e.firstReceivedAt} desc nulls last`, sql`${e.id} desc nulls last`)
     .limit(limit);
-  return rows.map((row) => ({ ...row, expiresAt: iso(row.expiresAt), firstReceivedAt: row.firstReceivedAt.toISOString() }));
+  return rows.map((row) => ({
+    ...row,
+    expiresAt: iso(row.expiresAt),
+    firstReceivedAt: row.firstReceivedAt.toISOString(),
+  }));
 }

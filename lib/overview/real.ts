@@ -1,5 +1,7 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
+
 import { escapeLike } from "@/lib/db/like";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { DEFAULT_EVENT_TYPE, TEST_EVENT_ID_PREFIX } from "@/lib/webhooks/constants";
@@ -17,4 +19,5 @@ export const realExpiredEvent = sql`${webhookEvents.type} = ${sql.raw(`'${DEFAUL
 export const realRejection = sql`(${webhookRejections.eventId} is null or ${webhookRejections.eventId} not like ${escapeLike(TEST_EVENT_ID_PREFIX) + "%"})`;
 
 /** A timestamptz as the overview's types carry it. */
-export const iso = (value: Date | string | null | undefined): string | null => (value == null ? null : new Date(value).toISOString());
+export const iso = (value: Date | string | null | undefined): string | null =>
+  value == null ? null : new Date(value).toISOString();

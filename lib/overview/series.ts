@@ -5,6 +5,7 @@
  */
 import { KNOWN_METHODS } from "@/lib/webhooks/constants";
 import { REJECTION_REASON_VALUES, rejectionReasonText } from "@/lib/webhooks/types";
+
 import { OTHER_SERIES } from "./types";
 
 export type SeriesKind = "method" | "reason";

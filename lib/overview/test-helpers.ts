@@ -1,7 +1,9 @@
 /** Shared fixtures for the overview's tests (not a test file itself): a database with three connections, rows written straight into it. */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { afterAll, beforeAll } from "vitest";
+
 import type { RunningEmulator } from "@/emulator/server";
 import type { Database } from "@/lib/db";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
@@ -102,7 +104,9 @@ export async function insertEvents(...seeds: EventSeed[]): Promise<number[]> {
   return rows.map((r) => r.id);
 }
 
-export async function insertRejections(...seeds: Array<{ connectionId?: string | null; receivedAt: Date; reason: string; eventId?: string }>) {
+export async function insertRejections(
+  ...seeds: Array<{ connectionId?: string | null; receivedAt: Date; reason: string; eventId?: string }>
+) {
   await fixture.db.insert(webhookRejections).values(
     seeds.map((s) => ({
       connectionId: s.connectionId === undefined ? fixture.acme : s.connectionId,

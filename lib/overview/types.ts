@@ -1,7 +1,7 @@
 /** Client-safe shapes of the overview (times as UTC ISO strings). */
 import type { KeyFingerprint, SecretKindName } from "@/lib/connections/types";
-import type { DelayBucket } from "@/lib/webhooks/constants";
 import type { Region } from "@/lib/service/regions";
+import type { DelayBucket } from "@/lib/webhooks/constants";
 
 /** One connection's webhook health over the last 24 h; test events and test deliveries are left out. */
 export type ConnectionHealth = {

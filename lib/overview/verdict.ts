@@ -20,14 +20,41 @@ export function healthVerdict(health: ConnectionHealth): HealthVerdict {
   if (health.badSignature24h > 0) warnings.push("bad_signature");
   if (health.unsigned24h > 0) warnings.push("unsigned");
   if (warnings.length > 0) {
-    return { label: "Needs attention", tone: "danger", warnings, summary: "Webhooks are refused or stored unverified: see below." };
+    return {
+      label: "Needs attention",
+      tone: "danger",
+      warnings,
+      summary: "Webhooks are refused or stored unverified: see below.",
+    };
   }
   if (health.rejections24h > 0) {
-    return { label: "Some refused", tone: "warning", warnings, summary: "Some deliveries in the last 24 h were refused: see why below." };
+    return {
+      label: "Some refused",
+      tone: "warning",
+      warnings,
+      summary: "Some deliveries in the last 24 h were refused: see why below.",
+    };
   }
-  if (health.events24h > 0) return { label: "Healthy", tone: "success", warnings, summary: "Verified events arrive and nothing was refused in the last 24 h." };
-  if (health.lastEventAt) return { label: "Quiet", tone: "neutral", warnings, summary: "No events in the last 24 h: nothing expired, or the service stopped sending." };
-  return { label: "No events yet", tone: "neutral", warnings, summary: "No event has arrived yet: the tenant's webhook settings must point at this connection's URL." };
+  if (health.events24h > 0)
+    return {
+      label: "Healthy",
+      tone: "success",
+      warnings,
+      summary: "Verified events arrive and nothing was refused in the last 24 h.",
+    };
+  if (health.lastEventAt)
+    return {
+      label: "Quiet",
+      tone: "neutral",
+      warnings,
+      summary: "No events in the last 24 h: nothing expired, or the service stopped sending.",
+    };
+  return {
+    label: "No events yet",
+    tone: "neutral",
+    warnings,
+    summary: "No event has arrived yet: the tenant's webhook settings must point at this connection's URL.",
+  };
 }
 
 /** Whether the verdict asks someone to act (the headline counts these). */

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { env } from "@/lib/env";
+
 import type { Region } from "./regions";
 
 /** The real service's regional base addresses (SERVICE-FACTS); each ends in /v1. */
@@ -16,7 +18,12 @@ export const defaultBaseUrls: Record<Region, string> = {
  */
 export function baseUrlFor(region: Region): string {
   const e = env();
-  const override = { us: e.SERVICE_BASE_URL_US, eu: e.SERVICE_BASE_URL_EU, au: e.SERVICE_BASE_URL_AU, ca: e.SERVICE_BASE_URL_CA }[region];
+  const override = {
+    us: e.SERVICE_BASE_URL_US,
+    eu: e.SERVICE_BASE_URL_EU,
+    au: e.SERVICE_BASE_URL_AU,
+    ca: e.SERVICE_BASE_URL_CA,
+  }[region];
   return (override ?? defaultBaseUrls[region]).replace(/\/+$/, "");
 }
 

@@ -1,9 +1,12 @@
 import "server-only";
+
 import type { z } from "zod";
-import type { Region } from "./regions";
+
 import { env } from "@/lib/env";
 import { logger } from "@/lib/logger";
+
 import { managementBaseUrl } from "./base-urls";
+import type { Region } from "./regions";
 import type { ServiceResult } from "./result";
 
 /** What the client needs of a connection: its region and its management key (decrypted, server-only). */
@@ -24,7 +27,14 @@ type Attempt = { response: Response; body: unknown } | { error: "timeout" | "net
 
 type HttpMethod = "GET" | "POST" | "DELETE";
 
-async function attempt(url: string, method: HttpMethod, authorization: string, requestId: string, timeoutMs: number, body?: unknown): Promise<Attempt> {
+async function attempt(
+  url: string,
+  method: HttpMethod,
+  authorization: string,
+  requestId: string,
+  timeoutMs: number,
+  body?: unknown,
+): Promise<Attempt> {
   try {
     const response = await fetch(url, {
       method,
@@ -75,7 +85,11 @@ export type ServiceRequest = {
  * so a page waits at most one timeout. Credentials go into the Authorization header only: never into
  * a URL, a log line or an error.
  */
-export async function serviceRequest<T>(request: ServiceRequest, schema: z.ZodType<T>, options: RequestOptions = {}): Promise<ServiceResult<T>> {
+export async function serviceRequest<T>(
+  request: ServiceRequest,
+  schema: z.ZodType<T>,
+  options: RequestOptions = {},
+): Promise<ServiceResult<T>> {
   const requestId = crypto.randomUUID();
   const timeoutMs = options.timeoutMs ?? env().SERVICE_TIMEOUT_MS;
   const retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
@@ -101,7 +115,8 @@ export async function serviceRequest<T>(request: ServiceRequest, schema: z.ZodTy
   if (status >= 500) return { kind: "unavailable", status, reason: "server_error", requestId: serviceRequestId };
   if (status === 401) return { kind: "unauthorized", status, requestId: serviceRequestId };
   if (status === 404) return { kind: "not_found", status, requestId: serviceRequestId };
-  if (status === 429) return { kind: "rate_limited", status, retryAfterSeconds: retryAfter(response), requestId: serviceRequestId };
+  if (status === 429)
+    return { kind: "rate_limited", status, retryAfterSeconds: retryAfter(response), requestId: serviceRequestId };
   if (status !== 200) {
     return { kind: "invalid_response", status, detail: `unexpected status ${status}`, requestId: serviceRequestId };
   }
@@ -127,5 +142,9 @@ export function managementRequest<T>(
   options: RequestOptions = {},
 ): Promise<ServiceResult<T>> {
   const url = `${managementBaseUrl(creds.region)}${path}`;
-  return serviceRequest({ region: creds.region, method, url, path, authorization: basicAuth(creds.managementKey) }, schema, options);
+  return serviceRequest(
+    { region: creds.region, method, url, path, authorization: basicAuth(creds.managementKey) },
+    schema,
+    options,
+  );
 }

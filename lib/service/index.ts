@@ -1,4 +1,5 @@
 import "server-only";
+
 export { getCustomDataPoint, getEmailOtpConfiguration, deleteEmailOtpConfiguration } from "./management";
 export { trackAction } from "./server-api";
 export { getUserAuthenticators } from "./client-api";

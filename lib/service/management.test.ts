@@ -1,6 +1,9 @@
 import net from "node:net";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { loadSeedFile, startEmulator, type RunningEmulator } from "@/emulator/server";
+
 import { deleteEmailOtpConfiguration, getCustomDataPoint, getEmailOtpConfiguration } from "./management";
 
 const seed = loadSeedFile("emulator/seeds/demo.json");
@@ -29,7 +32,8 @@ async function control(path: string, init: { method: string; body?: unknown }) {
   });
   expect(response.ok).toBe(true);
 }
-const fault = (region: string, mode: string, count?: number) => control("faults", { method: "POST", body: { region, mode, count } });
+const fault = (region: string, mode: string, count?: number) =>
+  control("faults", { method: "POST", body: { region, mode, count } });
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, seed, backgroundTick: false });
@@ -46,20 +50,31 @@ afterAll(async () => {
 describe("getCustomDataPoint", () => {
   it("returns the data point, validated", async () => {
     const result = await getCustomDataPoint(acmeCreds, "dp_order_total", fast);
-    expect(result).toMatchObject({ kind: "ok", status: 200, data: { id: "dp_order_total", dataType: "number", modelType: "action", isPublic: false } });
+    expect(result).toMatchObject({
+      kind: "ok",
+      status: 200,
+      data: { id: "dp_order_total", dataType: "number", modelType: "action", isPublic: false },
+    });
   });
 
   it("says not_found for an unknown id, and encodes odd ids into the path", async () => {
-    expect(await getCustomDataPoint(acmeCreds, "no_such_point", fast)).toMatchObject({ kind: "not_found", status: 404 });
+    expect(await getCustomDataPoint(acmeCreds, "no_such_point", fast)).toMatchObject({
+      kind: "not_found",
+      status: 404,
+    });
     expect(await getCustomDataPoint(acmeCreds, "../../_emulator/state", fast)).toMatchObject({ kind: "not_found" });
   });
 
   it("says unauthorized for a wrong key and for a key of another region", async () => {
-    expect(await getCustomDataPoint({ region: "us", managementKey: "wrong_key_wrong_key" }, "dp_order_total", fast)).toMatchObject({
+    expect(
+      await getCustomDataPoint({ region: "us", managementKey: "wrong_key_wrong_key" }, "dp_order_total", fast),
+    ).toMatchObject({
       kind: "unauthorized",
       status: 401,
     });
-    expect(await getCustomDataPoint({ region: "us", managementKey: globex.managementKey }, "dp_risk_score", fast)).toMatchObject({
+    expect(
+      await getCustomDataPoint({ region: "us", managementKey: globex.managementKey }, "dp_risk_score", fast),
+    ).toMatchObject({
       kind: "unauthorized",
     });
   });
@@ -71,14 +86,22 @@ describe("getCustomDataPoint", () => {
 
   it("gives up after three attempts with unavailable", async () => {
     await fault("us", "500", 3);
-    expect(await getCustomDataPoint(acmeCreds, "dp_loyalty_tier", fast)).toMatchObject({ kind: "unavailable", status: 500, reason: "server_error" });
+    expect(await getCustomDataPoint(acmeCreds, "dp_loyalty_tier", fast)).toMatchObject({
+      kind: "unavailable",
+      status: 500,
+      reason: "server_error",
+    });
     // The fault was used up by exactly three attempts: the next call succeeds at once.
     expect(await getCustomDataPoint(acmeCreds, "dp_loyalty_tier", fast)).toMatchObject({ kind: "ok" });
   });
 
   it("reports rate limiting with Retry-After and does not retry it", async () => {
     await fault("us", "429", 1);
-    expect(await getCustomDataPoint(acmeCreds, "dp_loyalty_tier", fast)).toMatchObject({ kind: "rate_limited", status: 429, retryAfterSeconds: 1 });
+    expect(await getCustomDataPoint(acmeCreds, "dp_loyalty_tier", fast)).toMatchObject({
+      kind: "rate_limited",
+      status: 429,
+      retryAfterSeconds: 1,
+    });
   });
 
   it("times out a hanging request", async () => {
@@ -123,12 +146,18 @@ describe("email OTP configuration", () => {
   });
 
   it("deletes once (200), then says not_found (404)", async () => {
-    expect(await deleteEmailOtpConfiguration(globexCreds, fast)).toMatchObject({ kind: "ok", status: 200, data: { success: true } });
+    expect(await deleteEmailOtpConfiguration(globexCreds, fast)).toMatchObject({
+      kind: "ok",
+      status: 200,
+      data: { success: true },
+    });
     expect(await getEmailOtpConfiguration(globexCreds, fast)).toMatchObject({ kind: "not_found" });
     expect(await deleteEmailOtpConfiguration(globexCreds, fast)).toMatchObject({ kind: "not_found", status: 404 });
   });
 
   it("says unauthorized for a key the region refuses", async () => {
-    expect(await deleteEmailOtpConfiguration({ region: "eu", managementKey: acme.managementKey }, fast)).toMatchObject({ kind: "unauthorized" });
+    expect(await deleteEmailOtpConfiguration({ region: "eu", managementKey: acme.managementKey }, fast)).toMatchObject({
+      kind: "unauthorized",
+    });
   });
 });

@@ -2,7 +2,10 @@ import { regionLabels, type Region } from "./regions";
 import type { ServiceFailure } from "./result";
 
 /** The sentence a page shows for a failed service call. Client-safe; never includes a key. */
-export function describeServiceFailure(failure: Pick<ServiceFailure, "kind" | "status">, connection: { name: string; region: Region }): string {
+export function describeServiceFailure(
+  failure: Pick<ServiceFailure, "kind" | "status">,
+  connection: { name: string; region: Region },
+): string {
   switch (failure.kind) {
     case "unauthorized":
       return `The ${regionLabels[connection.region]} region refused the management key stored for ${connection.name} (HTTP 401). Replace the key on the connection's page.`;

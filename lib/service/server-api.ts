@@ -1,7 +1,8 @@
 import "server-only";
-import type { Region } from "./regions";
-import { basicAuth, serviceRequest, type RequestOptions } from "./http";
+
 import { baseUrlFor } from "./base-urls";
+import { basicAuth, serviceRequest, type RequestOptions } from "./http";
+import type { Region } from "./regions";
 import type { ServiceResult } from "./result";
 import { trackActionResponseSchema, type TrackActionResponse } from "./schemas";
 

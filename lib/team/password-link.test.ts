@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+
 import { verifyPassword } from "@/lib/auth/password";
+
 import { linkNotUsable, PASSWORD_LINK_LIFETIME_MS, setPasswordWithLink } from "./password-link";
 import { addTeamMember, createPasswordLink, setDisabled } from "./team";
 import { actorFor, audits, insertUser, teamFixture, tokenOf, user } from "./test-helpers";
@@ -29,19 +31,36 @@ describe("set-password links", () => {
     expect(record).toMatchObject({ actorId: id, actorEmail: "nia@example.com", target: "nia@example.com" });
     expect(JSON.stringify(record)).not.toContain(password);
 
-    expect(await setPasswordWithLink({ token, password: "another-long-password", confirmation: "another-long-password" })).toEqual({ ok: false, error: linkNotUsable });
+    expect(
+      await setPasswordWithLink({ token, password: "another-long-password", confirmation: "another-long-password" }),
+    ).toEqual({ ok: false, error: linkNotUsable });
     expect(await verifyPassword((await user(id)).passwordHash!, password)).toBe(true);
   });
 
   it("refuses an expired link, an unknown token, and two different passwords", async () => {
     const { id, token } = await invited();
     const later = new Date(Date.now() + PASSWORD_LINK_LIFETIME_MS + 1000);
-    expect(await setPasswordWithLink({ token, password, confirmation: password }, later)).toEqual({ ok: false, error: linkNotUsable });
+    expect(await setPasswordWithLink({ token, password, confirmation: password }, later)).toEqual({
+      ok: false,
+      error: linkNotUsable,
+    });
     const unknown = Buffer.alloc(32, 7).toString("base64url");
-    expect(await setPasswordWithLink({ token: unknown, password, confirmation: password })).toEqual({ ok: false, error: linkNotUsable });
-    expect(await setPasswordWithLink({ token, password, confirmation: `${password}!` })).toEqual({ ok: false, error: "The two passwords are not the same." });
-    expect(await setPasswordWithLink({ token, password: "short", confirmation: "short" })).toEqual({ ok: false, error: "Passwords have at least 12 characters." });
-    expect(await setPasswordWithLink({ token: "abc", password, confirmation: password })).toEqual({ ok: false, error: "This link is incomplete." });
+    expect(await setPasswordWithLink({ token: unknown, password, confirmation: password })).toEqual({
+      ok: false,
+      error: linkNotUsable,
+    });
+    expect(await setPasswordWithLink({ token, password, confirmation: `${password}!` })).toEqual({
+      ok: false,
+      error: "The two passwords are not the same.",
+    });
+    expect(await setPasswordWithLink({ token, password: "short", confirmation: "short" })).toEqual({
+      ok: false,
+      error: "Passwords have at least 12 characters.",
+    });
+    expect(await setPasswordWithLink({ token: "abc", password, confirmation: password })).toEqual({
+      ok: false,
+      error: "This link is incomplete.",
+    });
     expect((await user(id)).passwordHash).toBeNull();
     expect(await audits("user.password_set")).toHaveLength(0);
   });
@@ -49,7 +68,9 @@ describe("set-password links", () => {
   it("two uses of one link at once: one sets the password, the other is refused", async () => {
     const { id, token } = await invited();
     const results = await Promise.all(
-      ["first-long-password", "second-long-password"].map((p) => setPasswordWithLink({ token, password: p, confirmation: p })),
+      ["first-long-password", "second-long-password"].map((p) =>
+        setPasswordWithLink({ token, password: p, confirmation: p }),
+      ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, error: linkNotUsable }]);
@@ -62,13 +83,29 @@ describe("set-password links", () => {
     const again = await createPasswordLink(actor, { userId: id });
     expect(again.ok).toBe(true);
     if (!again.ok) return;
-    expect(await setPasswordWithLink({ token, password, confirmation: password })).toEqual({ ok: false, error: linkNotUsable });
-    expect(await setPasswordWithLink({ token: tokenOf(again.link.url), password, confirmation: password })).toEqual({ ok: true });
-    expect(await audits("user.password_link_created")).toMatchObject([{ actorId: actor.id, target: "nia@example.com" }]);
+    expect(await setPasswordWithLink({ token, password, confirmation: password })).toEqual({
+      ok: false,
+      error: linkNotUsable,
+    });
+    expect(await setPasswordWithLink({ token: tokenOf(again.link.url), password, confirmation: password })).toEqual({
+      ok: true,
+    });
+    expect(await audits("user.password_link_created")).toMatchObject([
+      { actorId: actor.id, target: "nia@example.com" },
+    ]);
 
     const disabled = await insertUser({ email: "dee@example.com", name: "Dee", disabled: true });
-    expect(await createPasswordLink(actor, { userId: disabled.id })).toEqual({ ok: false, error: "Dee is disabled. Enable the account first." });
-    const sso = await insertUser({ email: "sid@example.com", name: "Sid", passwordHash: null, oidcIssuer: "https://idp.example.com/realms/x", oidcSubject: "s1" });
+    expect(await createPasswordLink(actor, { userId: disabled.id })).toEqual({
+      ok: false,
+      error: "Dee is disabled. Enable the account first.",
+    });
+    const sso = await insertUser({
+      email: "sid@example.com",
+      name: "Sid",
+      passwordHash: null,
+      oidcIssuer: "https://idp.example.com/realms/x",
+      oidcSubject: "s1",
+    });
     expect(await createPasswordLink(actor, { userId: sso.id })).toEqual({
       ok: false,
       error: "Sid signs in through single sign-on (idp.example.com), not with a password.",
@@ -79,6 +116,9 @@ describe("set-password links", () => {
     const { actor, id, token } = await invited();
     expect(await setDisabled(actor, { userId: id, disabled: true })).toEqual({ ok: true });
     expect(await setDisabled(actor, { userId: id, disabled: false })).toEqual({ ok: true });
-    expect(await setPasswordWithLink({ token, password, confirmation: password })).toEqual({ ok: false, error: linkNotUsable });
+    expect(await setPasswordWithLink({ token, password, confirmation: password })).toEqual({
+      ok: false,
+      error: linkNotUsable,
+    });
   });
 });

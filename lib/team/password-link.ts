@@ -1,12 +1,16 @@
 import "server-only";
+
 import crypto from "node:crypto";
+
 import { and, eq, gt, sql } from "drizzle-orm";
+
 import { recordAudit } from "@/lib/audit/audit";
 import { hashPassword } from "@/lib/auth/password";
+import type { ActionResult } from "@/lib/call-action";
 import { getDb } from "@/lib/db";
 import { consoleUsers } from "@/lib/db/schema";
 import { env } from "@/lib/env";
-import type { ActionResult } from "@/lib/call-action";
+
 import { invalid, setPasswordSchema, type SetPasswordInput } from "./schemas";
 import type { PasswordLink } from "./types";
 
@@ -22,12 +26,18 @@ export function hashPasswordLinkToken(token: string): string {
 }
 
 /** A new link: what to store on the user's row, and what to show the admin once. */
-export function newPasswordLink(now = new Date()): { stored: { passwordSetupTokenHash: string; passwordSetupExpiresAt: Date }; link: PasswordLink } {
+export function newPasswordLink(now = new Date()): {
+  stored: { passwordSetupTokenHash: string; passwordSetupExpiresAt: Date };
+  link: PasswordLink;
+} {
   const token = crypto.randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + PASSWORD_LINK_LIFETIME_MS);
   return {
     stored: { passwordSetupTokenHash: hashPasswordLinkToken(token), passwordSetupExpiresAt: expiresAt },
-    link: { url: `${env().NEXTAUTH_URL.replace(/\/+$/, "")}/set-password#${token}`, expiresAt: expiresAt.toISOString() },
+    link: {
+      url: `${env().NEXTAUTH_URL.replace(/\/+$/, "")}/set-password#${token}`,
+      expiresAt: expiresAt.toISOString(),
+    },
   };
 }
 
@@ -60,7 +70,16 @@ export async function setPasswordWithLink(raw: SetPasswordInput, now = new Date(
       .where(live)
       .returning({ id: consoleUsers.id, email: consoleUsers.email });
     if (!user) return { ok: false, error: linkNotUsable };
-    await recordAudit({ actor: { id: user.id, email: user.email }, action: "user.password_set", outcome: "success", target: user.email, details: { via: "link" } }, tx);
+    await recordAudit(
+      {
+        actor: { id: user.id, email: user.email },
+        action: "user.password_set",
+        outcome: "success",
+        target: user.email,
+        details: { via: "link" },
+      },
+      tx,
+    );
     return { ok: true };
   });
 }

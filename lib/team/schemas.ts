@@ -1,13 +1,20 @@
 import { z } from "zod";
-import { newPasswordSchema } from "@/lib/auth/schemas";
+
 import { roles } from "@/lib/auth/roles";
+import { newPasswordSchema } from "@/lib/auth/schemas";
 import { displayNameSchema } from "@/lib/display-name";
+
 import { PASSWORD_SETUP_TOKEN_SHAPE } from "./types";
 
 /** One schema per input of the team page and the set-password page, shared by the forms and the server. Client-safe. */
 
 export const addTeamMemberSchema = z.object({
-  email: z.string().trim().min(1, "Enter an email address.").max(320, "That email address is too long.").email("Enter a valid email address."),
+  email: z
+    .string()
+    .trim()
+    .min(1, "Enter an email address.")
+    .max(320, "That email address is too long.")
+    .email("Enter a valid email address."),
   name: displayNameSchema({ required: "Enter a name.", max: 200 }),
   role: z.enum(roles, "Choose a role."),
 });
@@ -37,7 +44,9 @@ const notTheSame = { path: ["confirmation"], message: "The two passwords are not
 export const newPasswordFormSchema = z.object(passwordPair).refine(samePasswords, notTheSame);
 export type NewPasswordFormInput = z.infer<typeof newPasswordFormSchema>;
 
-export const setPasswordSchema = z.object({ token: passwordSetupTokenSchema, ...passwordPair }).refine(samePasswords, notTheSame);
+export const setPasswordSchema = z
+  .object({ token: passwordSetupTokenSchema, ...passwordPair })
+  .refine(samePasswords, notTheSame);
 export type SetPasswordInput = z.infer<typeof setPasswordSchema>;
 
 /** An input that does not parse, as an action's answer: its first problem, in words. */

@@ -1,6 +1,8 @@
 import "server-only";
+
 import { asc, eq, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+
 import { recordAudit } from "@/lib/audit/audit";
 import { activeTokensByUser, revokeUserTokens } from "@/lib/auth/api-tokens";
 import { isLastEnabledAdmin, lockEnabledAdmins, removesAnAdmin } from "@/lib/auth/last-admin";
@@ -9,14 +11,15 @@ import { nextSessionVersion, userIdentityColumns, voidedPasswordLink } from "@/l
 import type { ActionResult } from "@/lib/call-action";
 import { getDb, type Transaction } from "@/lib/db";
 import { consoleUsers } from "@/lib/db/schema";
+
 import { newPasswordLink } from "./password-link";
 import {
   addTeamMemberSchema,
   changeRoleSchema,
+  invalid,
   setDisabledSchema,
   teamMemberSchema,
   type AddTeamMemberInput,
-  invalid,
   type ChangeRoleInput,
   type SetDisabledInput,
   type TeamMemberInput,
@@ -73,13 +76,20 @@ export async function listTeam(now = new Date()): Promise<TeamMember[]> {
     role: r.role,
     disabled: r.disabled,
     lockedOut: locked.has(r.email.toLowerCase()),
-    signIn: { password: r.hasPassword, ssoHost: r.oidcIssuer ? issuerHost(r.oidcIssuer) : null, linkExpiresAt: r.linkExpiresAt?.toISOString() ?? null },
+    signIn: {
+      password: r.hasPassword,
+      ssoHost: r.oidcIssuer ? issuerHost(r.oidcIssuer) : null,
+      linkExpiresAt: r.linkExpiresAt?.toISOString() ?? null,
+    },
     lastSignInAt: r.lastSignInAt?.toISOString() ?? null,
     apiTokens: tokens.get(r.id) ?? [],
   }));
 }
 
-function firstIssue<T extends string>(issues: ReadonlyArray<{ message: string; path: PropertyKey[] }>, fields: readonly T[]): { error: string; field?: T } {
+function firstIssue<T extends string>(
+  issues: ReadonlyArray<{ message: string; path: PropertyKey[] }>,
+  fields: readonly T[],
+): { error: string; field?: T } {
   const issue = issues[0];
   const field = fields.find((f) => f === issue?.path[0]);
   return { error: issue?.message ?? "Check the form.", ...(field ? { field } : {}) };
@@ -101,23 +111,34 @@ export async function addTeamMember(actor: TeamActor, raw: AddTeamMemberInput): 
       .values({ email, name, role, passwordHash: null, ...stored })
       .onConflictDoNothing()
       .returning({ id: consoleUsers.id, email: consoleUsers.email });
-    if (!row) return { ok: false as const, field: "email" as const, error: "A console user with this email already exists." };
+    if (!row)
+      return { ok: false as const, field: "email" as const, error: "A console user with this email already exists." };
     await recordAudit(
-      { actor, action: "user.created", outcome: "success", target: row.email, details: { role, passwordLinkExpiresAt: link.expiresAt } },
+      {
+        actor,
+        action: "user.created",
+        outcome: "success",
+        target: row.email,
+        details: { role, passwordLinkExpiresAt: link.expiresAt },
+      },
       tx,
     );
     return { ok: true as const, id: row.id, link };
   });
 }
 
-type Target = { id: string; email: string; name: string; role: "admin" | "support"; disabled: boolean; hasPassword: boolean; oidcIssuer: string | null };
+type Target = {
+  id: string;
+  email: string;
+  name: string;
+  role: "admin" | "support";
+  disabled: boolean;
+  hasPassword: boolean;
+  oidcIssuer: string | null;
+};
 
 async function lockTarget(tx: Transaction, userId: string): Promise<Target | undefined> {
-  const [row] = await tx
-    .select(memberColumns)
-    .from(consoleUsers)
-    .where(eq(consoleUsers.id, userId))
-    .for("update");
+  const [row] = await tx.select(memberColumns).from(consoleUsers).where(eq(consoleUsers.id, userId)).for("update");
   return row;
 }
 
@@ -164,7 +185,16 @@ export async function changeRole(actor: TeamActor, raw: ChangeRoleInput): Promis
     async (tx, target) => {
       if (target.role === role) return { ok: true };
       await updateTarget(tx, target, { role, sessionVersion: nextSessionVersion });
-      await recordAudit({ actor, action: "user.role_changed", outcome: "success", target: target.email, details: { from: target.role, to: role } }, tx);
+      await recordAudit(
+        {
+          actor,
+          action: "user.role_changed",
+          outcome: "success",
+          target: target.email,
+          details: { from: target.role, to: role },
+        },
+        tx,
+      );
       await revokeUserTokens(tx, target.id, { reason: "role_lowered", role }, actor);
       return { ok: true };
     },
@@ -181,7 +211,8 @@ export async function setDisabled(actor: TeamActor, raw: SetDisabledInput): Prom
   const parsed = setDisabledSchema.safeParse(raw);
   if (!parsed.success) return invalid(parsed.error);
   const { userId, disabled } = parsed.data;
-  if (disabled && userId === actor.id) return { ok: false, error: "You cannot disable your own account. Another admin can." };
+  if (disabled && userId === actor.id)
+    return { ok: false, error: "You cannot disable your own account. Another admin can." };
   return guardedChange(
     actor,
     userId,
@@ -192,7 +223,10 @@ export async function setDisabled(actor: TeamActor, raw: SetDisabledInput): Prom
         target,
         disabled ? { disabled, sessionVersion: nextSessionVersion, ...voidedPasswordLink } : { disabled },
       );
-      await recordAudit({ actor, action: disabled ? "user.disabled" : "user.enabled", outcome: "success", target: target.email }, tx);
+      await recordAudit(
+        { actor, action: disabled ? "user.disabled" : "user.enabled", outcome: "success", target: target.email },
+        tx,
+      );
       if (disabled) await revokeUserTokens(tx, target.id, { reason: "user_disabled" }, actor);
       return { ok: true };
     },
@@ -230,7 +264,16 @@ export async function unlockMember(actor: TeamActor, raw: TeamMemberInput): Prom
   if (!parsed.success) return invalid(parsed.error);
   return changeMember(parsed.data.userId, async (tx, target) => {
     const cleared = await unlockSignIn(target.email, tx);
-    await recordAudit({ actor, action: "user.unlocked", outcome: "success", target: target.email, details: { clearedAttempts: cleared } }, tx);
+    await recordAudit(
+      {
+        actor,
+        action: "user.unlocked",
+        outcome: "success",
+        target: target.email,
+        details: { clearedAttempts: cleared },
+      },
+      tx,
+    );
     return { ok: true };
   });
 }
@@ -240,17 +283,32 @@ export async function unlockMember(actor: TeamActor, raw: TeamMemberInput): Prom
  * forgotten password, an expired invitation). It replaces any earlier link; the current password keeps
  * working until the link is used.
  */
-export async function createPasswordLink(actor: TeamActor, raw: TeamMemberInput): Promise<ActionResult<{ link: PasswordLink }>> {
+export async function createPasswordLink(
+  actor: TeamActor,
+  raw: TeamMemberInput,
+): Promise<ActionResult<{ link: PasswordLink }>> {
   const parsed = teamMemberSchema.safeParse(raw);
   if (!parsed.success) return invalid(parsed.error);
   return changeMember<{ link: PasswordLink }>(parsed.data.userId, async (tx, target) => {
     if (target.disabled) return { ok: false, error: `${target.name} is disabled. Enable the account first.` };
     if (!target.hasPassword && target.oidcIssuer) {
-      return { ok: false, error: `${target.name} signs in through single sign-on (${issuerHost(target.oidcIssuer)}), not with a password.` };
+      return {
+        ok: false,
+        error: `${target.name} signs in through single sign-on (${issuerHost(target.oidcIssuer)}), not with a password.`,
+      };
     }
     const { stored, link } = newPasswordLink();
     await updateTarget(tx, target, stored);
-    await recordAudit({ actor, action: "user.password_link_created", outcome: "success", target: target.email, details: { expiresAt: link.expiresAt } }, tx);
+    await recordAudit(
+      {
+        actor,
+        action: "user.password_link_created",
+        outcome: "success",
+        target: target.email,
+        details: { expiresAt: link.expiresAt },
+      },
+      tx,
+    );
     return { ok: true, link };
   });
 }

@@ -1,9 +1,11 @@
 /** Shared fixtures for the team's tests (not a test file itself): a database emptied of users before each test. */
-import { afterAll, beforeAll, beforeEach } from "vitest";
 import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+
 import type { Database } from "@/lib/db";
 import { auditLog, consoleUsers, loginAttempts } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
+
 import type { TeamActor } from "./team";
 
 const fixture = {} as { db: Database };

@@ -29,8 +29,7 @@ export type PasswordLink = { url: string; expiresAt: string };
 
 /** What adding a user answers: the link to send, or the problem (with the field it is about). */
 export type AddTeamMemberResult =
-  | { ok: true; id: string; link: PasswordLink }
-  | { ok: false; error: string; field?: "email" | "name" | "role" };
+  { ok: true; id: string; link: PasswordLink } | { ok: false; error: string; field?: "email" | "name" | "role" };
 
 /** A set-password link's token: 32 random bytes, base64url without padding. Here, not in schemas.ts, so the page checks a link without loading zod. */
 export const PASSWORD_SETUP_TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;

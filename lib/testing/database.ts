@@ -2,11 +2,14 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { inject } from "vitest";
-import { closeDb, openDatabase, installDatabase, schema, type Database, type DatabaseHandle } from "@/lib/db";
+
+import { closeDb, installDatabase, openDatabase, schema, type Database, type DatabaseHandle } from "@/lib/db";
+
 import { databaseUrl, withAdminClient } from "./templates";
 
 /**
@@ -14,7 +17,12 @@ import { databaseUrl, withAdminClient } from "./templates";
  * a new PostgreSQL database when DATABASE_URL is set, else an in-memory PGlite (each a copy of the run's
  * migrated template, lib/testing/templates.ts).
  */
-export async function setUpTestDatabase(): Promise<{ db: Database; handle: DatabaseHandle; url?: string; tearDown: () => Promise<void> }> {
+export async function setUpTestDatabase(): Promise<{
+  db: Database;
+  handle: DatabaseHandle;
+  url?: string;
+  tearDown: () => Promise<void>;
+}> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     const handle = await openTestPglite(undefined);
@@ -80,7 +88,10 @@ export async function unreachableDatabase(): Promise<DatabaseHandle> {
       server.close(() => resolve(port));
     });
   });
-  const pool = new pg.Pool({ connectionString: `postgres://console@127.0.0.1:${port}/console`, connectionTimeoutMillis: 2000 });
+  const pool = new pg.Pool({
+    connectionString: `postgres://console@127.0.0.1:${port}/console`,
+    connectionTimeoutMillis: 2000,
+  });
   return { db: drizzle(pool, { schema }), close: () => pool.end() };
 }
 

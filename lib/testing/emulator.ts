@@ -19,7 +19,12 @@ export async function startTestEmulator(): Promise<RunningEmulator> {
 }
 
 /** Calls the emulator's control API and returns its JSON answer. */
-export async function emulatorControl<T = unknown>(emulator: RunningEmulator, path: string, method = "GET", body?: unknown): Promise<T> {
+export async function emulatorControl<T = unknown>(
+  emulator: RunningEmulator,
+  path: string,
+  method = "GET",
+  body?: unknown,
+): Promise<T> {
   const response = await fetch(`${emulator.url}/_emulator/${path}`, {
     method,
     headers: body === undefined ? undefined : { "Content-Type": "application/json" },

@@ -1,4 +1,5 @@
 import { afterAll, vi } from "vitest";
+
 import { snapshotProcessState } from "./process-state";
 
 /**

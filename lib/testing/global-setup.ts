@@ -1,4 +1,5 @@
 import type { TestProject } from "vitest/node";
+
 import { migratedPgliteTemplate, migratedPostgresTemplate } from "./templates";
 
 declare module "vitest" {

@@ -1,4 +1,5 @@
 import path from "node:path";
+
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 
@@ -8,7 +9,11 @@ import { describe, expect, it } from "vitest";
 const root = path.resolve(import.meta.dirname, "../..");
 const eslint = new ESLint({ cwd: root });
 
-async function boundaryMessages(filePath: string, source: string, ruleId = "import/no-restricted-paths"): Promise<string[]> {
+async function boundaryMessages(
+  filePath: string,
+  source: string,
+  ruleId = "import/no-restricted-paths",
+): Promise<string[]> {
   const [result] = await eslint.lintText(`${source}\nexport {};\n`, { filePath: path.join(root, filePath) });
   const fatal = result!.messages.find((m) => m.fatal);
   if (fatal) throw new Error(`${filePath}: ${fatal.message}`);
@@ -17,19 +22,69 @@ async function boundaryMessages(filePath: string, source: string, ruleId = "impo
 
 describe("import boundaries", () => {
   it.each([
-    ["lib imports app", "lib/users/planted.ts", 'import { addTeamMemberAction } from "@/app/(console)/team/actions";', /never import app/],
-    ["a component imports app, relatively", "components/auth/planted.tsx", 'import { setPasswordAction } from "../../app/(auth)/set-password/actions";', /never import app/],
-    ["lib/db imports a feature", "lib/db/planted.ts", 'import { KNOWN_METHODS } from "../webhooks/constants";', /lib\/db imports no feature/],
-    ["lib/outbound imports a feature", "lib/outbound/planted.ts", 'import { MAX_ATTEMPTS } from "@/lib/destinations/constants";', /lib\/outbound imports no feature/],
-    ["lib/metrics imports a feature", "lib/metrics/planted.ts", 'import { MAX_ATTEMPTS } from "@/lib/destinations/constants";', /lib\/metrics imports no feature/],
-    ["a feature reaches past another's public modules", "lib/overview/planted.ts", 'import { ensureEventPartitions } from "@/lib/webhooks/partitions";', /only through webhooks\.ts, types\.ts/],
-    ["a feature uses one it has no edge to", "lib/team/planted.ts", 'import { listConnections } from "@/lib/connections/connections";', /not an allowed edge/],
-    ["a feature uses one that uses it (a cycle)", "lib/connections/planted.ts", 'import { forgetReceiver } from "@/lib/webhooks/webhooks";', /not an allowed edge/],
+    [
+      "lib imports app",
+      "lib/users/planted.ts",
+      'import { addTeamMemberAction } from "@/app/(console)/team/actions";',
+      /never import app/,
+    ],
+    [
+      "a component imports app, relatively",
+      "components/auth/planted.tsx",
+      'import { setPasswordAction } from "../../app/(auth)/set-password/actions";',
+      /never import app/,
+    ],
+    [
+      "lib/db imports a feature",
+      "lib/db/planted.ts",
+      'import { KNOWN_METHODS } from "../webhooks/constants";',
+      /lib\/db imports no feature/,
+    ],
+    [
+      "lib/outbound imports a feature",
+      "lib/outbound/planted.ts",
+      'import { MAX_ATTEMPTS } from "@/lib/destinations/constants";',
+      /lib\/outbound imports no feature/,
+    ],
+    [
+      "lib/metrics imports a feature",
+      "lib/metrics/planted.ts",
+      'import { MAX_ATTEMPTS } from "@/lib/destinations/constants";',
+      /lib\/metrics imports no feature/,
+    ],
+    [
+      "a feature reaches past another's public modules",
+      "lib/overview/planted.ts",
+      'import { ensureEventPartitions } from "@/lib/webhooks/partitions";',
+      /only through webhooks\.ts, types\.ts/,
+    ],
+    [
+      "a feature uses one it has no edge to",
+      "lib/team/planted.ts",
+      'import { listConnections } from "@/lib/connections/connections";',
+      /not an allowed edge/,
+    ],
+    [
+      "a feature uses one that uses it (a cycle)",
+      "lib/connections/planted.ts",
+      'import { forgetReceiver } from "@/lib/webhooks/webhooks";',
+      /not an allowed edge/,
+    ],
     ["e2e imports scripts", "e2e/planted.spec.ts", 'import "../scripts/connections";', /never import one another/],
     ["bench imports e2e", "bench/planted.ts", 'import "@/e2e/support/env";', /never import one another/],
     ["tooling imports bench", "tooling/planted.ts", 'import "../bench/page";', /it imports none of them/],
-    ["the emulator imports lib", "emulator/planted.ts", 'import { logger } from "../lib/logger";', /imports nothing from lib/],
-    ["lib/service imports connections", "lib/service/planted.ts", 'import type { ConnectionSummary } from "@/lib/connections/types";', /knows nothing of connections/],
+    [
+      "the emulator imports lib",
+      "emulator/planted.ts",
+      'import { logger } from "../lib/logger";',
+      /imports nothing from lib/,
+    ],
+    [
+      "lib/service imports connections",
+      "lib/service/planted.ts",
+      'import type { ConnectionSummary } from "@/lib/connections/types";',
+      /knows nothing of connections/,
+    ],
   ])("reports %s", async (_, filePath, source, message) => {
     const messages = await boundaryMessages(filePath, source);
     expect(messages).toHaveLength(1);
@@ -37,10 +92,26 @@ describe("import boundaries", () => {
   });
 
   it.each([
-    ["a feature uses another's public modules along an allowed edge", "lib/overview/planted.ts", 'import { filtersToQuery } from "@/lib/webhooks/constants";\nimport type { Page } from "@/lib/webhooks/types";\nimport { listConnections } from "@/lib/connections/connections";'],
-    ["a feature stands on the ground floor", "lib/webhooks/planted.ts", 'import { getDb } from "@/lib/db";\nimport { requireRole } from "@/lib/auth/guards";\nimport { logger } from "@/lib/logger";\nimport { countReceipt } from "@/lib/metrics/metrics";'],
-    ["a test sets up state through another feature's modules", "lib/overview/planted.test.ts", 'import { ensureEventPartitions } from "@/lib/webhooks/partitions";'],
-    ["a test helper does too", "lib/data-points/test-helpers.ts", 'import { sealKey } from "@/lib/connections/repository";'],
+    [
+      "a feature uses another's public modules along an allowed edge",
+      "lib/overview/planted.ts",
+      'import { filtersToQuery } from "@/lib/webhooks/constants";\nimport type { Page } from "@/lib/webhooks/types";\nimport { listConnections } from "@/lib/connections/connections";',
+    ],
+    [
+      "a feature stands on the ground floor",
+      "lib/webhooks/planted.ts",
+      'import { getDb } from "@/lib/db";\nimport { requireRole } from "@/lib/auth/guards";\nimport { logger } from "@/lib/logger";\nimport { countReceipt } from "@/lib/metrics/metrics";',
+    ],
+    [
+      "a test sets up state through another feature's modules",
+      "lib/overview/planted.test.ts",
+      'import { ensureEventPartitions } from "@/lib/webhooks/partitions";',
+    ],
+    [
+      "a test helper does too",
+      "lib/data-points/test-helpers.ts",
+      'import { sealKey } from "@/lib/connections/repository";',
+    ],
     ["e2e uses tooling", "e2e/planted.spec.ts", 'import "../tooling/processes";'],
   ])("allows %s", async (_, filePath, source) => {
     expect(await boundaryMessages(filePath, source)).toEqual([]);

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, vi } from "vitest";
+
 import { flushRepeatedLogLines } from "@/lib/logger";
 
 /**

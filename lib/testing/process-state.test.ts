@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+
 import { snapshotProcessState } from "./process-state";
 
 const probe = globalThis as unknown as Record<string, unknown>;

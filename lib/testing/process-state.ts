@@ -9,6 +9,7 @@ export function snapshotProcessState(): () => void {
   return () => {
     for (const key of Object.keys(process.env)) if (!(key in envAtStart)) delete process.env[key];
     Object.assign(process.env, envAtStart);
-    for (const key of Reflect.ownKeys(globalThis)) if (!globalsAtStart.has(key)) Reflect.deleteProperty(globalThis, key);
+    for (const key of Reflect.ownKeys(globalThis))
+      if (!globalsAtStart.has(key)) Reflect.deleteProperty(globalThis, key);
   };
 }

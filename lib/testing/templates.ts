@@ -1,8 +1,10 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+
 import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+
 import { openDatabase } from "@/lib/db";
 
 const migrationsFolder = path.resolve("lib/db/migrations");
@@ -18,7 +20,10 @@ const templatesFolder = path.resolve(".data/templates");
 export async function migratedPgliteTemplate(): Promise<string> {
   // The month too: the migrations make the partition of the month they run in (lib/webhooks/partitions.ts).
   // "lean": made by makeLean below, so that a template made before it is not taken for one.
-  const file = path.join(templatesFolder, `pglite-lean-${migrationsDigest()}-${new Date().toISOString().slice(0, 7)}.tar`);
+  const file = path.join(
+    templatesFolder,
+    `pglite-lean-${migrationsDigest()}-${new Date().toISOString().slice(0, 7)}.tar`,
+  );
   if (!fs.existsSync(file)) {
     const handle = await openDatabase({ kind: "pglite", dataDir: undefined });
     const client = (handle.db as unknown as { $client: PGlite }).$client;
@@ -73,7 +78,9 @@ export async function createPgliteFromTemplate(dataDir: string): Promise<void> {
  */
 export async function migratedPostgresTemplate(adminUrl: string): Promise<string> {
   const name = `console_template_${migrationsDigest()}_${new Date().toISOString().slice(0, 7).replace("-", "_")}`;
-  const exists = async () => (await withAdminClient(adminUrl, (c) => c.query("select 1 from pg_database where datname = $1", [name]))).rowCount === 1;
+  const exists = async () =>
+    (await withAdminClient(adminUrl, (c) => c.query("select 1 from pg_database where datname = $1", [name])))
+      .rowCount === 1;
   if (await exists()) return name;
   const building = `${name}_${crypto.randomBytes(4).toString("hex")}`;
   await withAdminClient(adminUrl, (c) => c.query(`create database ${building}`));

@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+
 import { afterAll, describe, expect, it } from "vitest";
+
 import { testFilesNeedingOwnThread } from "./thread-sharing";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "thread-sharing-"));
@@ -24,7 +26,11 @@ describe("testFilesNeedingOwnThread", () => {
     plant("lib/a/plain.test.ts", `it("adds", () => expect(1 + 1).toBe(2));`);
     plant("lib/a/spies.test.ts", viCall("spyOn", "console") + viCall("fn", ""));
     plant("lib/a/helper.ts", viCall("mock", "not a test file"));
-    expect(testFilesNeedingOwnThread(root).sort()).toEqual(["lib/a/late-mock.test.ts", "lib/a/mocks.test.ts", "lib/startup.test.ts"]);
+    expect(testFilesNeedingOwnThread(root).sort()).toEqual([
+      "lib/a/late-mock.test.ts",
+      "lib/a/mocks.test.ts",
+      "lib/startup.test.ts",
+    ]);
   });
 
   it("writes a folder name in parentheses as a glob that matches it", () => {

@@ -18,7 +18,9 @@ describe("TEST_TIMEOUT_SCALE", () => {
 
   it("refuses a factor that would shorten limits or is not a number, saying what it wants", async () => {
     for (const value of ["0.5", "0", "-2", "four", "Infinity"]) {
-      await expect(scaleWith(value), value).rejects.toThrow(`TEST_TIMEOUT_SCALE must be a number of at least 1, not "${value}".`);
+      await expect(scaleWith(value), value).rejects.toThrow(
+        `TEST_TIMEOUT_SCALE must be a number of at least 1, not "${value}".`,
+      );
     }
   });
 });

@@ -9,7 +9,8 @@ const TIMEOUT_SCALE = readScale(process.env.TEST_TIMEOUT_SCALE);
 function readScale(value: string | undefined): number {
   if (value === undefined || value === "") return 1;
   const scale = Number(value);
-  if (!Number.isFinite(scale) || scale < 1) throw new Error(`TEST_TIMEOUT_SCALE must be a number of at least 1, not "${value}".`);
+  if (!Number.isFinite(scale) || scale < 1)
+    throw new Error(`TEST_TIMEOUT_SCALE must be a number of at least 1, not "${value}".`);
   return scale;
 }
 

@@ -1,24 +1,43 @@
 /** Shared fixtures for the webhook tests and the bench (not a test file itself). */
 import crypto from "node:crypto";
-import { getDb } from "@/lib/db";
-import { connectionSecrets, connections } from "@/lib/db/schema";
-import { encryptSecret, fingerprint } from "@/lib/secrets";
+
 import { newWebhookToken } from "@/lib/connections/webhook-token";
+import { getDb } from "@/lib/db";
+import { connections, connectionSecrets } from "@/lib/db/schema";
+import { encryptSecret, fingerprint } from "@/lib/secrets";
 import { signatureHeader } from "@/lib/webhooks/signature";
 
 export const TENANT_ID = "3f6c2a1e-8b4d-4c7a-9e21-5d0f7a9b1c01";
 
 /** Inserts a connection directly (issue 4 owns the real creation flow) with 0, 1 or 2 server keys. */
-export async function insertTestConnection(name: string, serverKeys: readonly string[] = []): Promise<{ id: string; token: string }> {
+export async function insertTestConnection(
+  name: string,
+  serverKeys: readonly string[] = [],
+): Promise<{ id: string; token: string }> {
   const db = await getDb();
   // The id is chosen here, not by the database, so the token is sealed for this row (lib/secrets.ts).
   const id = crypto.randomUUID();
   const webhookToken = newWebhookToken(id);
-  await db.insert(connections).values({ id, name, region: "us", webhookTokenHash: webhookToken.hash, webhookTokenCiphertext: webhookToken.ciphertext });
+  await db
+    .insert(connections)
+    .values({
+      id,
+      name,
+      region: "us",
+      webhookTokenHash: webhookToken.hash,
+      webhookTokenCiphertext: webhookToken.ciphertext,
+    });
   const kinds = ["server", "server_secondary"] as const;
   for (const [index, key] of serverKeys.entries()) {
     const kind = kinds[index]!;
-    await db.insert(connectionSecrets).values({ connectionId: id, kind, ciphertext: encryptSecret(key, { connectionId: id, kind }), last4: fingerprint(key) });
+    await db
+      .insert(connectionSecrets)
+      .values({
+        connectionId: id,
+        kind,
+        ciphertext: encryptSecret(key, { connectionId: id, kind }),
+        last4: fingerprint(key),
+      });
   }
   return { id, token: webhookToken.token };
 }
@@ -62,5 +81,9 @@ export function webhookRequest(token: string, body: string | object, options: Po
     const signature = options.signature ?? (options.keys?.length ? signatureHeader(raw, t, options.keys) : undefined);
     if (signature) headers["x-signature-v2"] = signature;
   }
-  return new Request(`http://127.0.0.1:3000/api/webhooks/${token}`, { method: "POST", headers: { ...headers, ...options.headers }, body: raw });
+  return new Request(`http://127.0.0.1:3000/api/webhooks/${token}`, {
+    method: "POST",
+    headers: { ...headers, ...options.headers },
+    body: raw,
+  });
 }

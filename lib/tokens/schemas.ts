@@ -1,6 +1,8 @@
 import { z } from "zod";
+
 import { apiTokenScopes } from "@/lib/auth/api-token-format";
 import { roles } from "@/lib/auth/roles";
+
 import { TOKEN_EXPIRY_MAX_DAYS, TOKEN_NAME_MAX } from "./constants";
 
 /** Client-safe: the tokens page's form and the CLI parse with these, and the server again. */
@@ -8,7 +10,11 @@ import { TOKEN_EXPIRY_MAX_DAYS, TOKEN_NAME_MAX } from "./constants";
 const emptyIsNone = (value: unknown) => (value === "" || value === null ? undefined : value);
 
 export const createApiTokenSchema = z.object({
-  name: z.string().trim().min(1, "Name the token (what uses it).").max(TOKEN_NAME_MAX, `At most ${TOKEN_NAME_MAX} characters.`),
+  name: z
+    .string()
+    .trim()
+    .min(1, "Name the token (what uses it).")
+    .max(TOKEN_NAME_MAX, `At most ${TOKEN_NAME_MAX} characters.`),
   role: z.enum(roles, "Choose admin or support."),
   scopes: z
     .array(z.enum(apiTokenScopes, "A scope is api or metrics."))

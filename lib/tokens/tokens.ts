@@ -1,16 +1,19 @@
 import "server-only";
+
 import { and, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import type { ApiTokenScope } from "@/lib/auth/api-token-format";
 import { newApiTokenSecret, tokenStatus } from "@/lib/auth/api-tokens";
 import { SHARED_ADDRESS } from "@/lib/auth/client-ip";
 import { hasRole, type Role } from "@/lib/auth/roles";
+import type { ActionResult } from "@/lib/call-action";
 import { getDb } from "@/lib/db";
 import { consoleUsers } from "@/lib/db/schema";
 import { apiTokens } from "@/lib/db/tokens-schema";
 import { databaseErrorCode } from "@/lib/error-message";
-import type { ActionResult } from "@/lib/call-action";
+
 import { createApiTokenSchema, revokeApiTokenSchema } from "./schemas";
 import type { ApiTokenView, CreateApiTokenField, CreateApiTokenResult } from "./types";
 
@@ -24,7 +27,11 @@ export type TokenCreator = { actor: AuditActor; user: { id: string; role: Role }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export async function createApiToken(creator: TokenCreator, rawInput: unknown, now = new Date()): Promise<CreateApiTokenResult> {
+export async function createApiToken(
+  creator: TokenCreator,
+  rawInput: unknown,
+  now = new Date(),
+): Promise<CreateApiTokenResult> {
   const parsed = createApiTokenSchema.safeParse(rawInput);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -32,7 +39,11 @@ export async function createApiToken(creator: TokenCreator, rawInput: unknown, n
   }
   const input = parsed.data;
   if (creator.user && !hasRole(creator.user.role, input.role)) {
-    return { ok: false, error: `A token's role can be no higher than its user's (${creator.user.role}).`, field: "role" };
+    return {
+      ok: false,
+      error: `A token's role can be no higher than its user's (${creator.user.role}).`,
+      field: "role",
+    };
   }
   const { secret, hash } = newApiTokenSecret();
   const id = crypto.randomUUID();
@@ -41,7 +52,19 @@ export async function createApiToken(creator: TokenCreator, rawInput: unknown, n
   try {
     await db.transaction(async (tx) => {
       const userId = creator.user?.id ?? null;
-      await tx.insert(apiTokens).values({ id, name: input.name, role: input.role, scopes: input.scopes, secretHash: hash, createdBy: userId, userId, createdAt: now, expiresAt });
+      await tx
+        .insert(apiTokens)
+        .values({
+          id,
+          name: input.name,
+          role: input.role,
+          scopes: input.scopes,
+          secretHash: hash,
+          createdBy: userId,
+          userId,
+          createdAt: now,
+          expiresAt,
+        });
       await recordAudit(
         {
           actor: creator.actor,
@@ -54,21 +77,30 @@ export async function createApiToken(creator: TokenCreator, rawInput: unknown, n
       );
     });
   } catch (error) {
-    if (databaseErrorCode(error) === "23505") return { ok: false, error: `A token named ${input.name} already exists.`, field: "name" };
+    if (databaseErrorCode(error) === "23505")
+      return { ok: false, error: `A token named ${input.name} already exists.`, field: "name" };
     throw error;
   }
   return { ok: true, id, name: input.name, secret };
 }
 
 /** Revokes a token by its id (the page's input, parsed here): it stops working at the next request. */
-export async function revokeApiToken(actor: AuditActor, raw: unknown, now = new Date()): Promise<ActionResult<{ name: string }>> {
+export async function revokeApiToken(
+  actor: AuditActor,
+  raw: unknown,
+  now = new Date(),
+): Promise<ActionResult<{ name: string }>> {
   const parsed = revokeApiTokenSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "This token no longer exists." };
   return revoke(actor, eq(apiTokens.id, parsed.data.id), now);
 }
 
 /** Revokes a token by its name, in any case (the CLI). */
-export function revokeApiTokenByName(actor: AuditActor, name: string, now = new Date()): Promise<ActionResult<{ name: string }>> {
+export function revokeApiTokenByName(
+  actor: AuditActor,
+  name: string,
+  now = new Date(),
+): Promise<ActionResult<{ name: string }>> {
   return revoke(actor, sql`lower(${apiTokens.name}) = lower(${name.trim()})`, now);
 }
 
@@ -83,7 +115,10 @@ async function revoke(actor: AuditActor, match: SQL, now: Date): Promise<ActionR
       .returning({ name: apiTokens.name });
     if (!revoked) {
       const [existing] = await tx.select({ name: apiTokens.name }).from(apiTokens).where(match).limit(1);
-      return { ok: false, error: existing ? `The token ${existing.name} was already revoked.` : "No such token." } as const;
+      return {
+        ok: false,
+        error: existing ? `The token ${existing.name} was already revoked.` : "No such token.",
+      } as const;
     }
     await recordAudit({ actor, action: "api_token.revoked", outcome: "success", target: revoked.name }, tx);
     return { ok: true, name: revoked.name } as const;

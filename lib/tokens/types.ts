@@ -28,4 +28,5 @@ export type ApiTokenView = {
 export type CreateApiTokenField = "name" | "role" | "scopes" | "expiresInDays";
 
 /** The secret is in the answer once, and nowhere else ever. */
-export type CreateApiTokenResult = { ok: true; id: string; name: string; secret: string } | { ok: false; error: string; field?: CreateApiTokenField };
+export type CreateApiTokenResult =
+  { ok: true; id: string; name: string; secret: string } | { ok: false; error: string; field?: CreateApiTokenField };

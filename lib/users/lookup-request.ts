@@ -31,17 +31,22 @@ export function decideLookup(
   },
 ): LookupDecision {
   if (request.userId === null) return { kind: "none" };
-  if (!request.userId.success) return { kind: "invalid", message: request.userId.error.issues[0]?.message ?? "Check the user id." };
+  if (!request.userId.success)
+    return { kind: "invalid", message: request.userId.error.issues[0]?.message ?? "Check the user id." };
   const userId = request.userId.data;
   if (!context.isRequestFromConsole(context.requestHeaders)) return { kind: "ask", userId, reason: "link" };
   // Next renders the page again in a server action's response; that render is not a request for a lookup.
   if (!request.asked || context.requestHeaders.get("next-action")) return { kind: "ask", userId, reason: "unasked" };
-  if (request.askedIn !== null && request.askedIn !== context.selectedConnectionId) return { kind: "ask", userId, reason: "other_connection" };
+  if (request.askedIn !== null && request.askedIn !== context.selectedConnectionId)
+    return { kind: "ask", userId, reason: "other_connection" };
   return { kind: "run", userId };
 }
 
 /** The address without the lookup markers, or null when it has none: where a connection switch leaves the page. */
-export function withoutLookupMarkers(pathAndQuery: string, markers: readonly string[] = lookupMarkerParams): string | null {
+export function withoutLookupMarkers(
+  pathAndQuery: string,
+  markers: readonly string[] = lookupMarkerParams,
+): string | null {
   const url = new URL(pathAndQuery, "http://console.invalid");
   if (!markers.some((m) => url.searchParams.has(m))) return null;
   for (const m of markers) url.searchParams.delete(m);

@@ -1,16 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
 import type { RunningEmulator } from "@/emulator/server";
+import type { ConnectionChoice } from "@/lib/connections/types";
+import type { Database } from "@/lib/db";
 import { auditLog, connections } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
-import type { Database } from "@/lib/db";
-import type { ConnectionChoice } from "@/lib/connections/types";
 import { demoTenant, emulatorControl, startTestEmulator } from "@/lib/testing/emulator";
 import { insertTestConnection } from "@/lib/testing/webhooks";
+
 import { lookUpUserAuthenticators } from "./users";
 
 const acme = demoTenant("Acme");
-const actor = { id: "00000000-0000-4000-8000-000000000001", email: "support@example.com", name: "S", role: "support" as const };
+const actor = {
+  id: "00000000-0000-4000-8000-000000000001",
+  email: "support@example.com",
+  name: "S",
+  role: "support" as const,
+};
 
 let emulator: RunningEmulator;
 let db: Database;
@@ -40,7 +47,8 @@ describe("lookUpUserAuthenticators", () => {
     expect(result.kind).toBe("ok");
     const methods = result.kind === "ok" ? result.authenticators.map((a) => a.verificationMethod).sort() : [];
     expect(methods).toEqual(["EMAIL_OTP", "PASSKEY", "PUSH"]);
-    const email = result.kind === "ok" ? result.authenticators.find((a) => a.verificationMethod === "EMAIL_OTP")?.email : "";
+    const email =
+      result.kind === "ok" ? result.authenticators.find((a) => a.verificationMethod === "EMAIL_OTP")?.email : "";
     expect(email).toMatch(/•/);
 
     const [audit] = await db.select().from(auditLog).where(eq(auditLog.action, "user_authenticators.viewed"));
@@ -48,7 +56,9 @@ describe("lookUpUserAuthenticators", () => {
   });
 
   it("logs the service calls without the user id, the tenant's personal data", async () => {
-    const [acmeConnection] = await db.select({ id: connections.id, name: connections.name, region: connections.region }).from(connections);
+    const [acmeConnection] = await db
+      .select({ id: connections.id, name: connections.name, region: connections.region })
+      .from(connections);
     const written = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     try {
       expect((await lookUpUserAuthenticators(actor, acmeConnection!, "usr_bob")).kind).toBe("ok");
@@ -61,7 +71,9 @@ describe("lookUpUserAuthenticators", () => {
   });
 
   it("no longer lists an authenticator once its lifetime has passed", async () => {
-    const [acmeConnection] = await db.select({ id: connections.id, name: connections.name, region: connections.region }).from(connections);
+    const [acmeConnection] = await db
+      .select({ id: connections.id, name: connections.name, region: connections.region })
+      .from(connections);
     await emulatorControl(emulator, "clock/advance", "POST", { seconds: 95 });
     const result = await lookUpUserAuthenticators(actor, acmeConnection!, "usr_alice");
     expect(result.kind === "ok" ? result.authenticators.map((a) => a.verificationMethod) : null).toEqual(["PASSKEY"]);
@@ -75,7 +87,10 @@ describe("lookUpUserAuthenticators", () => {
   it("names the refused server key, never showing it", async () => {
     const wrong = await addConnection("Wrong key", acme.managementKey);
     const result = await lookUpUserAuthenticators(actor, wrong, "usr_alice");
-    expect(result).toMatchObject({ kind: "failed", message: expect.stringContaining("refused the server API secret key") });
+    expect(result).toMatchObject({
+      kind: "failed",
+      message: expect.stringContaining("refused the server API secret key"),
+    });
     expect(JSON.stringify(result)).not.toContain(acme.managementKey);
     const failures = await db.select().from(auditLog).where(eq(auditLog.outcome, "failure"));
     expect(failures.at(-1)).toMatchObject({ httpStatus: 401, connectionName: "Wrong key" });

@@ -1,9 +1,17 @@
 import "server-only";
+
 import { apiError, apiJson, authenticateApi } from "@/lib/auth/guards";
-import { EVENT_EXPORT_COLUMNS, exportResponse, exportStream, REJECTION_EXPORT_COLUMNS, type ExportFormat } from "./export";
-import { parseEventFilters, parseRejectionFilters } from "./filters";
+
 import { BadCursorError, decodeCursor } from "./cursor";
+import {
+  EVENT_EXPORT_COLUMNS,
+  exportResponse,
+  exportStream,
+  REJECTION_EXPORT_COLUMNS,
+  type ExportFormat,
+} from "./export";
 import { iterateWebhookEvents, iterateWebhookRejections } from "./export-rows";
+import { parseEventFilters, parseRejectionFilters } from "./filters";
 import { eventIdParamSchema, exportFormatSchema } from "./schemas";
 import { getWebhookEvent, listWebhookEvents, listWebhookRejections } from "./webhooks";
 

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { webhookEvents } from "@/lib/db/schema";
 import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
+
 import { EVENT_EXPORT_COLUMNS } from "./export";
 import { parseEventFilters } from "./filters";
 import { eventFiltersSchema } from "./schemas";
@@ -28,14 +30,24 @@ describe("filters", () => {
 
   it("by user id, exact or prefix, with LIKE wildcards taken literally", async () => {
     expect(await userIds({ userId: "usr_al" })).toEqual([]);
-    expect(await userIds({ userId: "usr_al", userIdMatch: "prefix" })).toEqual(["usr_al%ce", "usr_albert", "usr_alice"]);
+    expect(await userIds({ userId: "usr_al", userIdMatch: "prefix" })).toEqual([
+      "usr_al%ce",
+      "usr_albert",
+      "usr_alice",
+    ]);
     expect(await userIds({ userId: "usr_al%", userIdMatch: "prefix" })).toEqual(["usr_al%ce"]);
     expect(await userIds({ userId: "usr_alice" })).toEqual(["usr_alice"]);
   });
 
   it("by received-time and expiry ranges (inclusive)", async () => {
-    expect(await userIds({ receivedFrom: at(2).toISOString(), receivedTo: at(3).toISOString() })).toEqual(["usr_bob", "usr_albert"]);
-    expect(await userIds({ expiresFrom: at(-30).toISOString(), expiresTo: at(0).toISOString() })).toEqual(["usr_bob", "usr_albert"]);
+    expect(await userIds({ receivedFrom: at(2).toISOString(), receivedTo: at(3).toISOString() })).toEqual([
+      "usr_bob",
+      "usr_albert",
+    ]);
+    expect(await userIds({ expiresFrom: at(-30).toISOString(), expiresTo: at(0).toISOString() })).toEqual([
+      "usr_bob",
+      "usr_albert",
+    ]);
   });
 
   it("refuses bad parameters with the field's name", () => {
@@ -76,14 +88,31 @@ describe("test and delay filters", () => {
     const received = at(500);
     for (const [userId, delay] of delays) {
       await log.db.insert(webhookEvents).values({
-        connectionId: delayed, type: "authenticator.expired", eventId: `delay-${userId}`, tenantId: TENANT_ID, envelopeTime: received,
-        firstReceivedAt: received, lastReceivedAt: received, signatureStatus: "verified_key1", rawBody: "{}", userId,
+        connectionId: delayed,
+        type: "authenticator.expired",
+        eventId: `delay-${userId}`,
+        tenantId: TENANT_ID,
+        envelopeTime: received,
+        firstReceivedAt: received,
+        lastReceivedAt: received,
+        signatureStatus: "verified_key1",
+        rawBody: "{}",
+        userId,
         expiresAt: delay === null ? null : new Date(received.getTime() - delay),
       });
     }
     await log.db.insert(webhookEvents).values({
-      connectionId: delayed, type: "authenticator.expired", eventId: "console-test-6f1d6a52-6d2a-4f7e-9b1e-2d9c1a0b7c11", tenantId: TENANT_ID,
-      envelopeTime: at(501), firstReceivedAt: at(501), lastReceivedAt: at(501), signatureStatus: "verified_key1", rawBody: "{}", userId: "usr_console_test", isTest: true,
+      connectionId: delayed,
+      type: "authenticator.expired",
+      eventId: "console-test-6f1d6a52-6d2a-4f7e-9b1e-2d9c1a0b7c11",
+      tenantId: TENANT_ID,
+      envelopeTime: at(501),
+      firstReceivedAt: at(501),
+      lastReceivedAt: at(501),
+      signatureStatus: "verified_key1",
+      rawBody: "{}",
+      userId: "usr_console_test",
+      isTest: true,
     });
   });
 
@@ -100,17 +129,35 @@ describe("test and delay filters", () => {
 
   it("finds by expiry every event in the range, delivered inside the 24-hour window or outside it, page by page both ways", async () => {
     const received = at(500).getTime();
-    const expiring = (fromMs: number, toMs: number) => ({ connectionId: delayed, expiresFrom: new Date(received - fromMs).toISOString(), expiresTo: new Date(received - toMs).toISOString() });
-    const withExpiry = delays.filter(([, delay]) => delay !== null).map(([userId]) => userId).sort();
+    const expiring = (fromMs: number, toMs: number) => ({
+      connectionId: delayed,
+      expiresFrom: new Date(received - fromMs).toISOString(),
+      expiresTo: new Date(received - toMs).toISOString(),
+    });
+    const withExpiry = delays
+      .filter(([, delay]) => delay !== null)
+      .map(([userId]) => userId)
+      .sort();
     expect((await userIds(expiring(2 * 86_400_000, -60_000))).sort()).toEqual(withExpiry);
     // Expired at least an hour before it arrived: the late one (exactly 24 h) included, the early one not.
-    expect((await userIds(expiring(2 * 86_400_000, 3_600_000))).sort()).toEqual(["d21600", "d3600", "d86399.999", "d86400"]);
+    expect((await userIds(expiring(2 * 86_400_000, 3_600_000))).sort()).toEqual([
+      "d21600",
+      "d3600",
+      "d86399.999",
+      "d86400",
+    ]);
     expect((await userIds(expiring(86_400_000, 86_400_000))).sort()).toEqual(["d86400"]);
     expect((await userIds(expiring(0, -60_000))).sort()).toEqual(["d0", "early"]);
-    expect(await userIds({ connectionId: delayed, expiresFrom: new Date(received + 60_000).toISOString() })).toEqual([]);
+    expect(await userIds({ connectionId: delayed, expiresFrom: new Date(received + 60_000).toISOString() })).toEqual(
+      [],
+    );
 
     // Two rows a page: every row once going older, and the same rows again coming back newer.
-    const pageOf = (cursor?: string) => listWebhookEvents(filters({ ...expiring(2 * 86_400_000, -60_000), limit: "2", ...(cursor ? { cursor } : {}) }), "admin");
+    const pageOf = (cursor?: string) =>
+      listWebhookEvents(
+        filters({ ...expiring(2 * 86_400_000, -60_000), limit: "2", ...(cursor ? { cursor } : {}) }),
+        "admin",
+      );
     const pages = [await pageOf()];
     while (pages.at(-1)!.nextCursor) pages.push(await pageOf(pages.at(-1)!.nextCursor!));
     const older = pages.flatMap((p) => p.items.map((e) => e.userId));

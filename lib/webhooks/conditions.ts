@@ -1,10 +1,18 @@
 import "server-only";
+
 import { eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
+
 import { DELAY_BUCKETS } from "@/lib/db/delay-buckets";
+import {
+  DELIVERY_WINDOW_SECONDS,
+  deliveryDelayBucket,
+  insideDeliveryWindow,
+  outsideDeliveryWindow,
+} from "@/lib/db/event-expressions";
 import { escapeLike } from "@/lib/db/like";
-import { deliveryDelayBucket, DELIVERY_WINDOW_SECONDS, insideDeliveryWindow, outsideDeliveryWindow } from "@/lib/db/event-expressions";
 import { webhookEvents } from "@/lib/db/schema";
+
 import { ALL_CONNECTIONS, ALL_TYPES, RECEIVED_PRESETS, type DelayBucket, type TestEventFilter } from "./constants";
 import type { EventFilters } from "./schemas";
 
@@ -13,7 +21,11 @@ import type { EventFilters } from "./schemas";
 const defined = (conditions: (SQL | undefined)[]) => conditions.filter((c): c is SQL => c !== undefined);
 
 /** The received-time conditions: a preset (relative to now, so a shared "last hour" link stays the last hour) and a custom range. */
-export function receivedConditions(column: AnyPgColumn, filters: { received?: keyof typeof RECEIVED_PRESETS; receivedFrom?: string; receivedTo?: string }, now = Date.now()) {
+export function receivedConditions(
+  column: AnyPgColumn,
+  filters: { received?: keyof typeof RECEIVED_PRESETS; receivedFrom?: string; receivedTo?: string },
+  now = Date.now(),
+) {
   return [
     filters.received ? gte(column, new Date(now - RECEIVED_PRESETS[filters.received].ms)) : undefined,
     filters.receivedFrom ? gte(column, new Date(filters.receivedFrom)) : undefined,
@@ -38,7 +50,9 @@ function testCondition(filter: TestEventFilter | undefined): SQL | undefined {
  */
 function delayCondition(key: DelayBucket | undefined): SQL | undefined {
   const index = DELAY_BUCKETS.findIndex((b) => b.key === key);
-  return index < 0 ? undefined : sql`${deliveryDelayBucket(webhookEvents.firstReceivedAt, webhookEvents.expiresAt)} = ${index}`;
+  return index < 0
+    ? undefined
+    : sql`${deliveryDelayBucket(webhookEvents.firstReceivedAt, webhookEvents.expiresAt)} = ${index}`;
 }
 
 export function eventConditions(filters: EventFilters): SQL[] {
@@ -71,7 +85,10 @@ export function expiryHalves(filters: EventFilters): { inside: SQL[]; outside: S
   const { expiresFrom, expiresTo } = filters;
   if (!expiresFrom && !expiresTo) return null;
   const e = webhookEvents;
-  const range = [expiresFrom ? gte(e.expiresAt, new Date(expiresFrom)) : undefined, expiresTo ? lte(e.expiresAt, new Date(expiresTo)) : undefined];
+  const range = [
+    expiresFrom ? gte(e.expiresAt, new Date(expiresFrom)) : undefined,
+    expiresTo ? lte(e.expiresAt, new Date(expiresTo)) : undefined,
+  ];
   const impliedReceived = [
     expiresFrom ? gte(e.firstReceivedAt, new Date(expiresFrom)) : undefined,
     expiresTo ? lte(e.firstReceivedAt, new Date(Date.parse(expiresTo) + DELIVERY_WINDOW_SECONDS * 1000)) : undefined,

@@ -37,20 +37,38 @@ export type DelayBucket = (typeof DELAY_BUCKETS)[number]["key"];
 export const DELAY_BUCKET_VALUES = DELAY_BUCKETS.map((b) => b.key) as DelayBucket[];
 
 /** The event kinds SERVICE-FACTS names; others are stored too and can be typed into the URL. */
-export const KNOWN_EVENT_TYPES = ["authenticator.expired", "authenticator.created", "authenticator.updated", "authenticator.deleted"] as const;
+export const KNOWN_EVENT_TYPES = [
+  "authenticator.expired",
+  "authenticator.created",
+  "authenticator.updated",
+  "authenticator.deleted",
+] as const;
 
 /**
  * SERVICE-FACTS' verification methods (its list ends in "...", so the stored values are offered too)
  * and the spec's platforms (6.1 names IOS and ANDROID only).
  */
-export const KNOWN_METHODS = ["SMS", "EMAIL_OTP", "EMAIL_MAGIC_LINK", "AUTHENTICATOR_APP", "PASSKEY", "SECURITY_KEY", "PUSH", "WHATSAPP"] as const;
+export const KNOWN_METHODS = [
+  "SMS",
+  "EMAIL_OTP",
+  "EMAIL_MAGIC_LINK",
+  "AUTHENTICATOR_APP",
+  "PASSKEY",
+  "SECURITY_KEY",
+  "PUSH",
+  "WHATSAPP",
+] as const;
 export const KNOWN_PLATFORMS = ["IOS", "ANDROID"] as const;
 
 /**
  * Relative time presets: the link says "last hour", not an instant, so a shared link means the last
  * hour whenever it is opened.
  */
-export const RECEIVED_PRESETS = { "1h": { label: "Last hour", ms: 3_600_000 }, "24h": { label: "Last 24 h", ms: 86_400_000 }, "7d": { label: "Last 7 days", ms: 7 * 86_400_000 } } as const;
+export const RECEIVED_PRESETS = {
+  "1h": { label: "Last hour", ms: 3_600_000 },
+  "24h": { label: "Last 24 h", ms: 86_400_000 },
+  "7d": { label: "Last 7 days", ms: 7 * 86_400_000 },
+} as const;
 export type ReceivedPreset = keyof typeof RECEIVED_PRESETS;
 export const RECEIVED_PRESET_VALUES = Object.keys(RECEIVED_PRESETS) as ReceivedPreset[];
 
@@ -76,7 +94,10 @@ export const FILTER_LABELS: Record<string, string> = {
 };
 
 /** The query string of a filter set, without defaults, so shared links stay short. */
-export function filtersToQuery(filters: Partial<Record<string, string | number | undefined>>, omit: string[] = []): string {
+export function filtersToQuery(
+  filters: Partial<Record<string, string | number | undefined>>,
+  omit: string[] = [],
+): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filters)) {
     if (value === undefined || value === "" || omit.includes(key)) continue;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { curlReplayCommand } from "./curl";
 
 describe("curlReplayCommand", () => {
@@ -17,7 +18,9 @@ describe("curlReplayCommand", () => {
     const command = curlReplayCommand("{}", "Acme\ntouch /tmp/pwned #\r\u0085");
     const lines = command.split(/\r\n|\r|\n|\u0085/);
     expect(lines).toHaveLength(6);
-    expect(lines[0]).toBe("# Replay to Acme\uFFFDtouch /tmp/pwned #\uFFFD\uFFFD: set WEBHOOK_URL to its webhook URL (on the connection's page)");
+    expect(lines[0]).toBe(
+      "# Replay to Acme\uFFFDtouch /tmp/pwned #\uFFFD\uFFFD: set WEBHOOK_URL to its webhook URL (on the connection's page)",
+    );
     expect(lines.filter((line) => line.includes("touch"))).toEqual([lines[0]]);
   });
 });

@@ -1,4 +1,5 @@
 import "server-only";
+
 import type { IgnoredFilter } from "./filters";
 
 export class BadCursorError extends Error {
@@ -22,7 +23,11 @@ export async function withCursorFallback<F extends { cursor?: string }, R>(
   } catch (error) {
     if (!(error instanceof BadCursorError)) throw error;
     const newest = { ...filters, cursor: undefined };
-    return { result: await run(newest), filters: newest, ignored: [...ignored, { name: "cursor", label: "Page", message: "not a page of this log" }] };
+    return {
+      result: await run(newest),
+      filters: newest,
+      ignored: [...ignored, { name: "cursor", label: "Page", message: "not a page of this log" }],
+    };
   }
 }
 
@@ -43,7 +48,12 @@ export function encodeCursor(cursor: Cursor): string {
 export function decodeCursor(value: string): Cursor {
   try {
     const [at, id, direction = "older"] = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as unknown[];
-    if (typeof at === "string" && !Number.isNaN(Date.parse(at)) && Number.isSafeInteger(id) && (direction === "older" || direction === "newer")) {
+    if (
+      typeof at === "string" &&
+      !Number.isNaN(Date.parse(at)) &&
+      Number.isSafeInteger(id) &&
+      (direction === "older" || direction === "newer")
+    ) {
       return { at, id: id as number, direction };
     }
   } catch {

@@ -1,13 +1,18 @@
 import type { z } from "zod";
-import { authenticatorExpiredDataSchema, webhookEnvelopeSchema, type AuthenticatorExpiredData, type WebhookEnvelope } from "./schemas";
+
+import {
+  authenticatorExpiredDataSchema,
+  webhookEnvelopeSchema,
+  type AuthenticatorExpiredData,
+  type WebhookEnvelope,
+} from "./schemas";
 
 /** An event's envelope checked as the receiver takes it (spec 2.4 and 6.1). Client-safe (no server imports). */
 
 export const AUTHENTICATOR_EXPIRED = "authenticator.expired";
 
 export type EnvelopeCheck =
-  | { ok: true; envelope: WebhookEnvelope; data: Partial<AuthenticatorExpiredData> }
-  | { ok: false; description: string };
+  { ok: true; envelope: WebhookEnvelope; data: Partial<AuthenticatorExpiredData> } | { ok: false; description: string };
 
 function describe(error: z.ZodError, prefix: string): string {
   const issue = error.issues[0];

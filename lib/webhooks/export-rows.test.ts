@@ -1,10 +1,13 @@
 import v8 from "node:v8";
 import vm from "node:vm";
+
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { scaled } from "@/lib/testing/timeouts";
 import { TENANT_ID } from "@/lib/testing/webhooks";
 import { inUntimedTransaction } from "@/tooling/bulk-load";
+
 import { csvCell, EVENT_EXPORT_COLUMNS, exportStream, isoTimestamp } from "./export";
 import { iterateWebhookEvents } from "./export-rows";
 import { at, filters, setUpSeededWebhookLog } from "./test-helpers";
@@ -22,7 +25,7 @@ async function exported(input: Record<string, string>, role: "admin" | "support"
 /** Every item of the log's pages, read with the API's cursors. */
 async function paged(input: Record<string, string>, role: "admin" | "support") {
   const items = [];
-  for (let cursor: string | null | undefined = input.cursor; ; ) {
+  for (let cursor: string | null | undefined = input.cursor; ;) {
     const page = await listWebhookEvents(filters({ ...input, limit: "2", ...(cursor ? { cursor } : {}) }), role);
     items.push(...page.items);
     if (!page.nextCursor) return items;
@@ -81,8 +84,9 @@ describe("export iteration", () => {
     expect(csvCell("")).toBe("");
     expect(csvCell("plain")).toBe("plain");
     expect(csvCell('say "hi", then\r\ngo')).toBe('"say ""hi"", then\r\ngo"');
-    for (const lead of ["=", "+", "-", "@", "\t", "\r"]) expect(csvCell(`${lead}1`).startsWith(lead === "\r" ? `"'` : "'")).toBe(true);
-    expect(csvCell("=HYPERLINK(\"x\")")).toBe(`"'=HYPERLINK(""x"")"`);
+    for (const lead of ["=", "+", "-", "@", "\t", "\r"])
+      expect(csvCell(`${lead}1`).startsWith(lead === "\r" ? `"'` : "'")).toBe(true);
+    expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
     expect(csvCell(-5)).toBe("'-5");
     expect(csvCell(42)).toBe("42");
     expect(csvCell(true)).toBe("true");
@@ -111,62 +115,72 @@ v8.setFlagsFromString("--expose-gc");
 const collectGarbage = vm.runInNewContext("gc") as () => void;
 
 describe("export", () => {
-  it("streams 100k events with bounded memory, pulling pages only as the reader asks", async () => {
-    // Free of the pool's statement timeout, as the bulk loader is: on a starved PostgreSQL it can pass 15 s.
-    await inUntimedTransaction(log.db, (tx) => tx.execute(sql`
+  it(
+    "streams 100k events with bounded memory, pulling pages only as the reader asks",
+    async () => {
+      // Free of the pool's statement timeout, as the bulk loader is: on a starved PostgreSQL it can pass 15 s.
+      await inUntimedTransaction(log.db, (tx) =>
+        tx.execute(sql`
       insert into webhook_events (connection_id, event_id, type, tenant_id, envelope_time, first_received_at, last_received_at,
         signature_status, raw_body, user_id, verification_method, expires_at, user_authenticator_id, email)
       select ${log.globex}::uuid, 'bulk-' || g, 'bulk', ${TENANT_ID}, now(), now() - (g || ' seconds')::interval, now(), 'verified_key1',
         '{"bulk":' || g || '}', 'usr_bulk_' || g, 'PUSH', now(), 'ua_bulk_' || g, 'user' || g || '@example.com'
-      from generate_series(1, 100000) g`));
-    // Planner statistics as the console keeps them (autovacuum on PostgreSQL, the hourly upkeep on PGlite):
-    // without them PGlite sorts every remaining row for each page (this test alone: 18.6 s, with them 13.4 s).
-    await log.db.execute(sql`analyze webhook_events`);
+      from generate_series(1, 100000) g`),
+      );
+      // Planner statistics as the console keeps them (autovacuum on PostgreSQL, the hourly upkeep on PGlite):
+      // without them PGlite sorts every remaining row for each page (this test alone: 18.6 s, with them 13.4 s).
+      await log.db.execute(sql`analyze webhook_events`);
 
-    // Back-pressure: reading the first chunk pulls one batch of rows (one page from the database), not the table.
-    let rowsPulled = 0;
-    const counting = (async function* () {
-      for await (const row of iterateWebhookEvents(filters({ type: "bulk" }), "support", 1000)) {
-        rowsPulled += 1;
-        yield row;
-      }
-    })();
-    const lazy = exportStream(counting, "csv", EVENT_EXPORT_COLUMNS).getReader();
-    await lazy.read();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(rowsPulled).toBeGreaterThan(0);
-    expect(rowsPulled).toBeLessThanOrEqual(200);
-    await lazy.cancel();
+      // Back-pressure: reading the first chunk pulls one batch of rows (one page from the database), not the table.
+      let rowsPulled = 0;
+      const counting = (async function* () {
+        for await (const row of iterateWebhookEvents(filters({ type: "bulk" }), "support", 1000)) {
+          rowsPulled += 1;
+          yield row;
+        }
+      })();
+      const lazy = exportStream(counting, "csv", EVENT_EXPORT_COLUMNS).getReader();
+      await lazy.read();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(rowsPulled).toBeGreaterThan(0);
+      expect(rowsPulled).toBeLessThanOrEqual(200);
+      await lazy.cancel();
 
-    const stream = exportStream(iterateWebhookEvents(filters({ type: "bulk" }), "support", 1000), "csv", EVENT_EXPORT_COLUMNS);
-    const reader = stream.getReader();
-    const decoder = new TextDecoder();
-    let lines = 0;
-    let bytes = 0;
-    let peakRetained = 0;
-    let nextSample = 0;
-    let sawUnmasked = false;
-    // What the export holds, not the garbage a collection has yet to free (which grew past 64 MB once,
-    // with the machine busy): the heap after a full collection, every 10k lines.
-    collectGarbage();
-    const baseline = process.memoryUsage().heapUsed;
-    for (;;) {
-      const { done, value: chunk } = await reader.read();
-      if (done) break;
-      const value = decoder.decode(chunk, { stream: true });
-      bytes += value.length;
-      lines += value.split("\r\n").length - 1;
-      if (/user\d+@example\.com/.test(value)) sawUnmasked = true;
-      if (lines >= nextSample) {
-        collectGarbage();
-        peakRetained = Math.max(peakRetained, process.memoryUsage().heapUsed - baseline);
-        nextSample += 10_000;
+      const stream = exportStream(
+        iterateWebhookEvents(filters({ type: "bulk" }), "support", 1000),
+        "csv",
+        EVENT_EXPORT_COLUMNS,
+      );
+      const reader = stream.getReader();
+      const decoder = new TextDecoder();
+      let lines = 0;
+      let bytes = 0;
+      let peakRetained = 0;
+      let nextSample = 0;
+      let sawUnmasked = false;
+      // What the export holds, not the garbage a collection has yet to free (which grew past 64 MB once,
+      // with the machine busy): the heap after a full collection, every 10k lines.
+      collectGarbage();
+      const baseline = process.memoryUsage().heapUsed;
+      for (;;) {
+        const { done, value: chunk } = await reader.read();
+        if (done) break;
+        const value = decoder.decode(chunk, { stream: true });
+        bytes += value.length;
+        lines += value.split("\r\n").length - 1;
+        if (/user\d+@example\.com/.test(value)) sawUnmasked = true;
+        if (lines >= nextSample) {
+          collectGarbage();
+          peakRetained = Math.max(peakRetained, process.memoryUsage().heapUsed - baseline);
+          nextSample += 10_000;
+        }
       }
-    }
-    expect(lines).toBe(100_001); // header + rows
-    expect(sawUnmasked).toBe(false);
-    // 100k row objects held at once take well over 100 MB of heap; streaming holds a few pages.
-    expect(bytes).toBeGreaterThan(15_000_000);
-    expect(peakRetained).toBeLessThan(16 * 1024 * 1024);
-  }, scaled(180_000));
+      expect(lines).toBe(100_001); // header + rows
+      expect(sawUnmasked).toBe(false);
+      // 100k row objects held at once take well over 100 MB of heap; streaming holds a few pages.
+      expect(bytes).toBeGreaterThan(15_000_000);
+      expect(peakRetained).toBeLessThan(16 * 1024 * 1024);
+    },
+    scaled(180_000),
+  );
 });

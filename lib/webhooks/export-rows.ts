@@ -1,9 +1,12 @@
 import "server-only";
+
 import { and, sql, type SQL } from "drizzle-orm";
 import { unionAll, type AnyPgColumn } from "drizzle-orm/pg-core";
+
 import type { Role } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
 import { connections, webhookEvents } from "@/lib/db/schema";
+
 import { eventConditions, expiryHalves } from "./conditions";
 import { isoTimestamp, keysetPages, type KeysetBound } from "./export";
 import { maskEmail, maskPhone } from "./masking";
@@ -19,7 +22,8 @@ async function connectionNames(): Promise<Map<string, string> & { reread: () => 
   const db = await getDb();
   const names = Object.assign(new Map<string, string>(), {
     reread: async () => {
-      for (const c of await db.select({ id: connections.id, name: connections.name }).from(connections)) names.set(c.id, c.name);
+      for (const c of await db.select({ id: connections.id, name: connections.name }).from(connections))
+        names.set(c.id, c.name);
     },
   });
   await names.reread();
@@ -34,7 +38,11 @@ async function connectionNames(): Promise<Map<string, string> & { reread: () => 
  * row's received time and id); times are rewritten from the driver's text, not parsed into Dates.
  * A link's cursor is honoured as the log's pages read it; a "newer" one reads its first page as the log does.
  */
-export async function* iterateWebhookEvents(filters: EventFilters, role: Role, pageSize = 1000): AsyncGenerator<WebhookEventSummary> {
+export async function* iterateWebhookEvents(
+  filters: EventFilters,
+  role: Role,
+  pageSize = 1000,
+): AsyncGenerator<WebhookEventSummary> {
   const db = await getDb();
   const e = webhookEvents;
   const full = piiVisibleTo(role);
@@ -76,7 +84,10 @@ export async function* iterateWebhookEvents(filters: EventFilters, role: Role, p
   };
   const halves = expiryHalves(filters);
   const run = (after: KeysetBound | undefined, limit: number) => {
-    const conditions = [...eventConditions(filters), after ? sql`(${e.firstReceivedAt}, ${e.id}) < (${after.at}::timestamptz, ${after.id})` : undefined];
+    const conditions = [
+      ...eventConditions(filters),
+      after ? sql`(${e.firstReceivedAt}, ${e.id}) < (${after.at}::timestamptz, ${after.id})` : undefined,
+    ];
     const select = (where: (SQL | undefined)[], order: SQL[]) =>
       db
         .select(columns)
@@ -88,7 +99,10 @@ export async function* iterateWebhookEvents(filters: EventFilters, role: Role, p
     // As eventPageQuery: each half limited, the outside one ordered by an expression no index has.
     return unionAll(
       select([...conditions, ...halves.inside], logOrder("older", e.firstReceivedAt, e.id)),
-      select([...conditions, ...halves.outside], logOrder("older", sql`${e.firstReceivedAt} + interval '0 seconds'`, e.id)),
+      select(
+        [...conditions, ...halves.outside],
+        logOrder("older", sql`${e.firstReceivedAt} + interval '0 seconds'`, e.id),
+      ),
     )
       .orderBy(...logOrder("older", e.firstReceivedAt, e.id))
       .limit(limit);
@@ -133,7 +147,10 @@ export async function* iterateWebhookEvents(filters: EventFilters, role: Role, p
  * demand), with a turn of the event loop before each page so that PGlite, one statement at a time,
  * serves webhooks in between. Rejections are few (a rate limit bounds them), so the log's own pages do.
  */
-export async function* iterateWebhookRejections(filters: RejectionFilters, pageSize = 1000): AsyncGenerator<WebhookRejectionSummary> {
+export async function* iterateWebhookRejections(
+  filters: RejectionFilters,
+  pageSize = 1000,
+): AsyncGenerator<WebhookRejectionSummary> {
   let cursor: string | undefined = filters.cursor;
   for (;;) {
     await new Promise((resolve) => setImmediate(resolve));

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
 import type { Role } from "@/lib/auth/roles";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
-import { ensureEventPartitions } from "./partitions";
 import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
+
+import { ensureEventPartitions } from "./partitions";
 
 const session = vi.hoisted(() => ({ role: "support" as Role }));
 vi.mock("@/lib/auth/guards", async (original) => ({
@@ -38,7 +40,16 @@ beforeAll(async () => {
       phoneNumber: "+15555550123",
     })),
   );
-  await db.insert(webhookRejections).values({ connectionId: acme, receivedAt: time(9), status: 401, reason: "bad_signature", bodySha256: "ab", headers: { "x-a": "1" } });
+  await db
+    .insert(webhookRejections)
+    .values({
+      connectionId: acme,
+      receivedAt: time(9),
+      status: 401,
+      reason: "bad_signature",
+      bodySha256: "ab",
+      headers: { "x-a": "1" },
+    });
 });
 afterAll(() => tearDown());
 
@@ -80,12 +91,28 @@ describe("export routes", () => {
   });
 
   it("stream NDJSON of events and of rejections", async () => {
-    const events = (await get(handleExportEvents, "/api/webhook-events/export?format=ndjson", "support")).text.trim().split("\n").map((l) => JSON.parse(l));
+    const events = (await get(handleExportEvents, "/api/webhook-events/export?format=ndjson", "support")).text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(events.map((e) => e.eventId)).toEqual(["evt-3", "evt-2", "evt-1"]);
-    expect(events[0]).toMatchObject({ connectionName: "Acme, Inc.", email: "u•••@example.com", firstReceivedAt: "2025-06-01T00:00:03.000Z", createdAt: null });
-    const rejections = (await get(handleListRejections, "/api/webhook-rejections?format=ndjson", "support")).text.trim().split("\n").map((l) => JSON.parse(l));
+    expect(events[0]).toMatchObject({
+      connectionName: "Acme, Inc.",
+      email: "u•••@example.com",
+      firstReceivedAt: "2025-06-01T00:00:03.000Z",
+      createdAt: null,
+    });
+    const rejections = (await get(handleListRejections, "/api/webhook-rejections?format=ndjson", "support")).text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(rejections).toEqual([
-      expect.objectContaining({ connectionName: "Acme, Inc.", receivedAt: "2025-06-01T00:00:09.000Z", reason: "bad_signature", headers: { "x-a": "1" } }),
+      expect.objectContaining({
+        connectionName: "Acme, Inc.",
+        receivedAt: "2025-06-01T00:00:09.000Z",
+        reason: "bad_signature",
+        headers: { "x-a": "1" },
+      }),
     ]);
   });
 });

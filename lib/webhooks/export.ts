@@ -1,4 +1,5 @@
 import "server-only";
+
 import { EXPIRED_DATA_FIELDS } from "./types";
 
 export type ExportFormat = "csv" | "ndjson";
@@ -35,7 +36,14 @@ export function isoTimestamp(text: string | null): string | null {
   if (text === null) return null;
   const n = text.length;
   // "YYYY-MM-DD HH:MM:SS+00" or "YYYY-MM-DD HH:MM:SS.f+00" … "YYYY-MM-DD HH:MM:SS.ffffff+00"
-  if (n >= 22 && n <= 29 && n !== 23 && text.charCodeAt(4) === 45 && text.charCodeAt(10) === 32 && text.endsWith("+00")) {
+  if (
+    n >= 22 &&
+    n <= 29 &&
+    n !== 23 &&
+    text.charCodeAt(4) === 45 &&
+    text.charCodeAt(10) === 32 &&
+    text.endsWith("+00")
+  ) {
     const day = text.slice(0, 10);
     const time = text.slice(11, 19);
     if (n === 22) return `${day}T${time}.000Z`;
@@ -144,4 +152,14 @@ export const EVENT_EXPORT_COLUMNS = [
   ...EXPIRED_DATA_FIELDS,
 ] as const;
 
-export const REJECTION_EXPORT_COLUMNS = ["id", "connectionName", "receivedAt", "status", "reason", "detail", "eventId", "bodySha256", "headers"] as const;
+export const REJECTION_EXPORT_COLUMNS = [
+  "id",
+  "connectionName",
+  "receivedAt",
+  "status",
+  "reason",
+  "detail",
+  "eventId",
+  "bodySha256",
+  "headers",
+] as const;

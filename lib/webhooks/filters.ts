@@ -1,4 +1,5 @@
 import type { z } from "zod";
+
 import { FILTER_LABELS } from "./constants";
 import { eventFiltersSchema, rejectionFiltersSchema } from "./schemas";
 
@@ -53,7 +54,9 @@ const LIKELY_MEANT: Record<string, string> = {
 
 function unknownParameter(name: string, value: string, known: string[], listName: string): IgnoredFilter {
   const lower = name.toLowerCase();
-  const meant = known.find((k) => k.toLowerCase() === lower) ?? (known.includes(LIKELY_MEANT[lower] ?? "") ? LIKELY_MEANT[lower] : undefined);
+  const meant =
+    known.find((k) => k.toLowerCase() === lower) ??
+    (known.includes(LIKELY_MEANT[lower] ?? "") ? LIKELY_MEANT[lower] : undefined);
   const hint = meant ? `; did you mean ${FILTER_LABELS[meant] ?? meant} (${meant}=${value})?` : "";
   return { name, label: name, message: `not a filter of ${listName}${hint}` };
 }
@@ -68,7 +71,11 @@ export function describeIgnored(f: IgnoredFilter): string {
  * not parse, or that is no filter of the list (`listName`, as the message names it), is left out (and
  * reported, by its label); the rest apply.
  */
-export function parseFiltersLeniently<T>(schema: FilterSchema<T>, input: QueryInput, listName = "this log"): { filters: T; ignored: IgnoredFilter[] } {
+export function parseFiltersLeniently<T>(
+  schema: FilterSchema<T>,
+  input: QueryInput,
+  listName = "this log",
+): { filters: T; ignored: IgnoredFilter[] } {
   const values = toObject(input);
   const known = Object.keys(schema.shape);
   const ignored: IgnoredFilter[] = [];

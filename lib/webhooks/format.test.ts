@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { formatDelay, isDelayBeyondSpec } from "./format";
 
 describe("delay", () => {

@@ -15,8 +15,26 @@ export function isDelayBeyondSpec(receivedAt: string, expiresAt: string | null):
 }
 
 /** `short` fits a table column; `label` and `title` say it in full. */
-export const signatureLabels: Record<string, { label: string; short: string; tone: "success" | "warning" | "neutral"; title: string }> = {
-  verified_key1: { label: "verified (key 1)", short: "key 1", tone: "success", title: "Signature matched the current server secret key." },
-  verified_key2: { label: "verified (key 2)", short: "key 2", tone: "success", title: "Signature matched the secondary server key (being rotated out)." },
-  unsigned: { label: "unsigned", short: "unsigned", tone: "warning", title: "No server key is stored for this connection, so the signature was not checked." },
+export const signatureLabels: Record<
+  string,
+  { label: string; short: string; tone: "success" | "warning" | "neutral"; title: string }
+> = {
+  verified_key1: {
+    label: "verified (key 1)",
+    short: "key 1",
+    tone: "success",
+    title: "Signature matched the current server secret key.",
+  },
+  verified_key2: {
+    label: "verified (key 2)",
+    short: "key 2",
+    tone: "success",
+    title: "Signature matched the secondary server key (being rotated out).",
+  },
+  unsigned: {
+    label: "unsigned",
+    short: "unsigned",
+    tone: "warning",
+    title: "No server key is stored for this connection, so the signature was not checked.",
+  },
 };

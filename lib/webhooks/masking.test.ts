@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { maskEmail, maskPhone, maskRawBody } from "./masking";
 
 describe("masking", () => {
@@ -16,7 +17,10 @@ describe("masking", () => {
       data: { email: "j•••@example.com", phoneNumber: "+•••••••1234", userId: "jane@example.com" },
       n: 1,
     });
-    const nested = JSON.stringify({ type: "authenticator.created", data: { contacts: [{ email: "bob@example.org" }] } });
+    const nested = JSON.stringify({
+      type: "authenticator.created",
+      data: { contacts: [{ email: "bob@example.org" }] },
+    });
     expect(maskRawBody(nested)).not.toContain("bob@");
   });
   it("masks values the sender escaped (\\u0040 for @, \\u002B for +)", () => {
@@ -26,25 +30,36 @@ describe("masking", () => {
     expect(masked).not.toMatch(/jane|5555551234/);
   });
   it("masks whatever an email or phoneNumber key holds: a list, an object, a number", () => {
-    const raw = JSON.stringify({ data: { email: ["jane@example.com", { work: "jim@example.com" }], phoneNumber: 15555551234, other: null } });
+    const raw = JSON.stringify({
+      data: { email: ["jane@example.com", { work: "jim@example.com" }], phoneNumber: 15555551234, other: null },
+    });
     const masked = maskRawBody(raw);
     expect(masked).not.toMatch(/jane|jim|5555551234/);
-    expect(JSON.parse(masked).data).toEqual({ email: ["j•••@example.com", { work: "j•••@example.com" }], phoneNumber: "•••••••1234", other: null });
+    expect(JSON.parse(masked).data).toEqual({
+      email: ["j•••@example.com", { work: "j•••@example.com" }],
+      phoneNumber: "•••••••1234",
+      other: null,
+    });
   });
   it("masks a body nested 100,000 levels deep without overflowing the stack", () => {
     const depth = 100_000;
     const bottom = '{"email":"jane@example.com","phoneNumber":"+15555551234"}';
     const objects = '{"a":'.repeat(depth) + bottom + "}".repeat(depth);
-    expect(maskRawBody(objects)).toBe('{"a":'.repeat(depth) + '{"email":"j•••@example.com","phoneNumber":"+•••••••1234"}' + "}".repeat(depth));
+    expect(maskRawBody(objects)).toBe(
+      '{"a":'.repeat(depth) + '{"email":"j•••@example.com","phoneNumber":"+•••••••1234"}' + "}".repeat(depth),
+    );
     const lists = "[".repeat(depth) + bottom + "]".repeat(depth);
     expect(maskRawBody(lists)).not.toMatch(/jane|5555551234/);
     const underEmail = '{"email":' + "[".repeat(depth) + '"jane@example.com"' + "]".repeat(depth) + "}";
-    expect(maskRawBody(underEmail)).toBe('{"email":' + "[".repeat(depth) + '"j•••@example.com"' + "]".repeat(depth) + "}");
+    expect(maskRawBody(underEmail)).toBe(
+      '{"email":' + "[".repeat(depth) + '"j•••@example.com"' + "]".repeat(depth) + "}",
+    );
   });
   it("writes what JSON.stringify writes for a body with nothing to mask", () => {
     const raw = String.raw`{"b":[1,-0,1e999,2.50,1E3,true,false,null,[],{}],"a":"\u0041\n\"\\\/\u2028\ud83d\ude00 é","10":{},"2":"x","__proto__":{"y":[{"z":[]}]},"":""}`;
     expect(maskRawBody(raw)).toBe(JSON.stringify(JSON.parse(raw)));
-    for (const plain of ["null", "12", '"text"', "[]", "{}"]) expect(maskRawBody(plain)).toBe(JSON.stringify(JSON.parse(plain)));
+    for (const plain of ["null", "12", '"text"', "[]", "{}"])
+      expect(maskRawBody(plain)).toBe(JSON.stringify(JSON.parse(plain)));
   });
   it("withholds a body that is not JSON rather than show it unmasked", () => {
     expect(maskRawBody("email=jane@example.com")).not.toContain("jane");

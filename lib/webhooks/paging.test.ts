@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { webhookEvents } from "@/lib/db/schema";
 import { TENANT_ID } from "@/lib/testing/webhooks";
+
 import { withCursorFallback } from "./cursor";
 import type { EventFilters } from "./schemas";
 import { at, filters, setUpSeededWebhookLog, userIds } from "./test-helpers";
@@ -17,8 +19,16 @@ describe("cursor pagination", () => {
     expect(first.items.map((e) => e.eventId)).toEqual(["evt-4", "evt-3"]);
     expect(first.nextCursor).toEqual(expect.any(String));
     await log.db.insert(webhookEvents).values({
-      connectionId: log.acme, type: "authenticator.expired", eventId: "evt-new", tenantId: TENANT_ID, envelopeTime: at(100),
-      firstReceivedAt: at(100), lastReceivedAt: at(100), signatureStatus: "unsigned", rawBody: "{}", userId: "usr_new",
+      connectionId: log.acme,
+      type: "authenticator.expired",
+      eventId: "evt-new",
+      tenantId: TENANT_ID,
+      envelopeTime: at(100),
+      firstReceivedAt: at(100),
+      lastReceivedAt: at(100),
+      signatureStatus: "unsigned",
+      rawBody: "{}",
+      userId: "usr_new",
     });
     const second = await listWebhookEvents(filters({ limit: "2", cursor: first.nextCursor! }), "admin");
     expect(second.items.map((e) => e.eventId)).toEqual(["evt-2", "evt-1"]);
@@ -53,16 +63,29 @@ describe("cursor pagination", () => {
   it("breaks ties on equal received times by id", async () => {
     const ids = [];
     for (let i = 0; i < 3; i++) {
-      const [row] = await log.db.insert(webhookEvents).values({
-        connectionId: log.globex, type: "tie", eventId: `tie-${i}`, tenantId: TENANT_ID, envelopeTime: at(50),
-        firstReceivedAt: at(50), lastReceivedAt: at(50), signatureStatus: "unsigned", rawBody: "{}",
-      }).returning({ id: webhookEvents.id });
+      const [row] = await log.db
+        .insert(webhookEvents)
+        .values({
+          connectionId: log.globex,
+          type: "tie",
+          eventId: `tie-${i}`,
+          tenantId: TENANT_ID,
+          envelopeTime: at(50),
+          firstReceivedAt: at(50),
+          lastReceivedAt: at(50),
+          signatureStatus: "unsigned",
+          rawBody: "{}",
+        })
+        .returning({ id: webhookEvents.id });
       ids.push(row!.id);
     }
     const seen: number[] = [];
     let cursor: string | undefined;
     do {
-      const page = await listWebhookEvents(filters({ type: "tie", limit: "1", ...(cursor ? { cursor } : {}) }), "admin");
+      const page = await listWebhookEvents(
+        filters({ type: "tie", limit: "1", ...(cursor ? { cursor } : {}) }),
+        "admin",
+      );
       seen.push(...page.items.map((e) => e.id));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
@@ -82,6 +105,8 @@ describe("cursor pagination", () => {
     expect(fallback.result.items.map((e) => e.id)).toEqual((await list(filters())).items.map((e) => e.id));
     const fine = await withCursorFallback(filters(), [], list);
     expect(fine.ignored).toEqual([]);
-    await expect(withCursorFallback(filters(), [], () => Promise.reject(new Error("database down")))).rejects.toThrow("database down");
+    await expect(withCursorFallback(filters(), [], () => Promise.reject(new Error("database down")))).rejects.toThrow(
+      "database down",
+    );
   });
 });

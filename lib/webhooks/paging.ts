@@ -1,6 +1,8 @@
 import "server-only";
+
 import { sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
+
 import { decodeCursor, encodeCursor, type CursorDirection } from "./cursor";
 import type { KeysetBound } from "./export";
 import type { Page } from "./types";
@@ -25,7 +27,11 @@ export function logOrder(direction: CursorDirection, receivedAt: SQL | AnyPgColu
 }
 
 /** The rows past a page's cursor (none without one), and the direction the page reads in. */
-export function cursorBound(cursorValue: string | undefined, receivedAt: AnyPgColumn, id: AnyPgColumn): { after: SQL | undefined; direction: CursorDirection } {
+export function cursorBound(
+  cursorValue: string | undefined,
+  receivedAt: AnyPgColumn,
+  id: AnyPgColumn,
+): { after: SQL | undefined; direction: CursorDirection } {
   const cursor = cursorValue ? decodeCursor(cursorValue) : null;
   if (!cursor) return { after: undefined, direction: "older" };
   return cursor.direction === "newer"
@@ -53,7 +59,8 @@ export async function keysetPage<R extends { id: number }>(
   const more = fetched.length > limit;
   const rows = fetched.slice(0, limit);
   if (newer) rows.reverse();
-  const at = (row: R | undefined, direction: CursorDirection) => (row ? encodeCursor({ at: receivedOf(row).toISOString(), id: row.id, direction }) : null);
+  const at = (row: R | undefined, direction: CursorDirection) =>
+    row ? encodeCursor({ at: receivedOf(row).toISOString(), id: row.id, direction }) : null;
   // Reading older, the rows above exist (the cursor's row at least); reading newer, the rows below do.
   return {
     rows,
@@ -67,7 +74,10 @@ export async function keysetPage<R extends { id: number }>(
  * after the first page the log itself shows for it (`firstPage`, whose items come first; no start
  * when that page was the last).
  */
-export async function exportStart<T>(cursorValue: string, firstPage: () => Promise<Page<T>>): Promise<{ items: T[]; start?: KeysetBound }> {
+export async function exportStart<T>(
+  cursorValue: string,
+  firstPage: () => Promise<Page<T>>,
+): Promise<{ items: T[]; start?: KeysetBound }> {
   const cursor = decodeCursor(cursorValue);
   if (cursor.direction === "older") return { items: [], start: { at: cursor.at, id: cursor.id } };
   const page = await firstPage();

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { sql } from "drizzle-orm";
+
 import { getDb, targetFromEnv, type Executor } from "@/lib/db";
 import { databaseErrorCode } from "@/lib/error-message";
 
@@ -23,7 +25,9 @@ export async function ensureEventPartitions(from: Date, to: Date = from, db?: Ex
   const names: string[] = [];
   for (let month = monthStart(from); month <= to.getTime(); month = nextMonthStart(new Date(month))) {
     try {
-      const result = (await executor.execute(sql`select webhook_events_create_partition(${new Date(month).toISOString()}::timestamptz) as name`)) as unknown as {
+      const result = (await executor.execute(
+        sql`select webhook_events_create_partition(${new Date(month).toISOString()}::timestamptz) as name`,
+      )) as unknown as {
         rows: Array<{ name: string }>;
       };
       names.push(result.rows[0]!.name);
@@ -55,18 +59,26 @@ export const isMissingPartition = (error: unknown) => databaseErrorCode(error) =
  * process stopped) is finished first. Returns each partition dropped with the events it held, counted
  * once it is detached (nothing reads or writes it then).
  */
-export async function dropEventPartitionsBefore(cutoff: Date, db: Executor): Promise<Array<{ name: string; events: number }>> {
+export async function dropEventPartitionsBefore(
+  cutoff: Date,
+  db: Executor,
+): Promise<Array<{ name: string; events: number }>> {
   const result = (await db.execute(sql`
     select c.relname as name, i.inhdetachpending as pending from pg_inherits i join pg_class c on c.oid = i.inhrelid
-    where i.inhparent = 'webhook_events'::regclass order by c.relname`)) as unknown as { rows: Array<{ name: string; pending: boolean }> };
+    where i.inhparent = 'webhook_events'::regclass order by c.relname`)) as unknown as {
+    rows: Array<{ name: string; pending: boolean }>;
+  };
   const concurrently = targetFromEnv().kind === "postgres";
   const dropped: Array<{ name: string; events: number }> = [];
   for (const { name, pending } of result.rows) {
     const match = PARTITION_NAME.exec(name);
     if (!match || Date.UTC(Number(match[1]), Number(match[2]), 1) > cutoff.getTime()) continue;
     if (pending) await db.execute(sql.raw(`alter table webhook_events detach partition "${name}" finalize`));
-    else if (concurrently) await db.execute(sql.raw(`alter table webhook_events detach partition "${name}" concurrently`));
-    const count = (await db.execute(sql.raw(`select count(*)::int as n from "${name}"`))) as unknown as { rows: Array<{ n: number }> };
+    else if (concurrently)
+      await db.execute(sql.raw(`alter table webhook_events detach partition "${name}" concurrently`));
+    const count = (await db.execute(sql.raw(`select count(*)::int as n from "${name}"`))) as unknown as {
+      rows: Array<{ n: number }>;
+    };
     await db.execute(sql.raw(`drop table "${name}"`));
     dropped.push({ name, events: count.rows[0]!.n });
   }

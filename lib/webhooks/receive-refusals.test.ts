@@ -1,10 +1,13 @@
 import crypto from "node:crypto";
+
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
 import type { Database } from "@/lib/db";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { expiredEvent, webhookRequest } from "@/lib/testing/webhooks";
+
 import { MAX_WEBHOOK_BODY_BYTES, receiveWebhook } from "./receive";
 import { REJECTIONS_PER_MINUTE, resetRejectionLimits } from "./rejections";
 import { signatureHeader } from "./signature";
@@ -33,7 +36,12 @@ describe("refused requests, in the order of the steps", () => {
         controller.enqueue(new Uint8Array(1024).fill(32));
       },
     });
-    const request = new Request(`http://x/api/webhooks/${"A".repeat(32)}`, { method: "POST", headers: { "content-type": "text/plain" }, body, duplex: "half" } as RequestInit);
+    const request = new Request(`http://x/api/webhooks/${"A".repeat(32)}`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body,
+      duplex: "half",
+    } as RequestInit);
     const { rejection } = await expectRejected(await receiveWebhook(request), 404, "unknown_token");
     expect(rejection.connectionId).toBeNull();
     expect(rejection.bodySha256).toBe(crypto.createHash("sha256").update("").digest("hex"));
@@ -97,7 +105,9 @@ describe("refused requests, in the order of the steps", () => {
     const event = expiredEvent();
     const raw = JSON.stringify(event);
     const header = signatureHeader(raw, Math.floor(Date.now() / 1000), [KEY1]);
-    const response = await receiveWebhook(webhookRequest(signed.token, raw.replace("usr_alice", "usr_mallory"), { signature: header }));
+    const response = await receiveWebhook(
+      webhookRequest(signed.token, raw.replace("usr_alice", "usr_mallory"), { signature: header }),
+    );
     const { rejection } = await expectRejected(response, 401, "bad_signature");
     expect(rejection.headers).toMatchObject({ "x-signature-v2": header, "content-type": "application/json" });
     expect(rejection.eventId).toBe(event.id);
@@ -109,11 +119,27 @@ describe("refused requests, in the order of the steps", () => {
     const t = Math.floor(Date.now() / 1000);
     const good = signatureHeader(raw, t, [KEY1]);
     const newerT = good.replace(`t=${t}`, `t=${t + 1}`);
-    await expectRejected(await receiveWebhook(webhookRequest(signed.token, raw, { signature: newerT })), 401, "bad_signature");
+    await expectRejected(
+      await receiveWebhook(webhookRequest(signed.token, raw, { signature: newerT })),
+      401,
+      "bad_signature",
+    );
     const flipped = good.slice(0, -2) + (good.endsWith("AA") ? "BB" : "AA");
-    await expectRejected(await receiveWebhook(webhookRequest(signed.token, raw, { signature: flipped })), 401, "bad_signature");
-    await expectRejected(await receiveWebhook(webhookRequest(signed.token, raw, { keys: [KEY2] })), 401, "bad_signature");
-    await expectRejected(await receiveWebhook(webhookRequest(signed.token, raw, { signature: "garbage" })), 401, "bad_signature");
+    await expectRejected(
+      await receiveWebhook(webhookRequest(signed.token, raw, { signature: flipped })),
+      401,
+      "bad_signature",
+    );
+    await expectRejected(
+      await receiveWebhook(webhookRequest(signed.token, raw, { keys: [KEY2] })),
+      401,
+      "bad_signature",
+    );
+    await expectRejected(
+      await receiveWebhook(webhookRequest(signed.token, raw, { signature: "garbage" })),
+      401,
+      "bad_signature",
+    );
   });
 
   it("401 stale_timestamp when the signature is older than 5 minutes (or as far in the future)", async () => {
@@ -121,9 +147,20 @@ describe("refused requests, in the order of the steps", () => {
     // once at the start came within 5 minutes when the request before it took over a second (CI, loaded).
     const secondsFromNow = (s: number) => Math.floor(Date.now() / 1000) + s;
     const old = expiredEvent();
-    await expectRejected(await receiveWebhook(webhookRequest(signed.token, old, { keys: [KEY1], timestamp: secondsFromNow(-301) })), 401, "stale_timestamp");
-    await expectRejected(await receiveWebhook(webhookRequest(signed.token, old, { keys: [KEY1], timestamp: secondsFromNow(310) })), 401, "stale_timestamp");
-    expect((await receiveWebhook(webhookRequest(signed.token, old, { keys: [KEY1], timestamp: secondsFromNow(-280) }))).status).toBe(200);
+    await expectRejected(
+      await receiveWebhook(webhookRequest(signed.token, old, { keys: [KEY1], timestamp: secondsFromNow(-301) })),
+      401,
+      "stale_timestamp",
+    );
+    await expectRejected(
+      await receiveWebhook(webhookRequest(signed.token, old, { keys: [KEY1], timestamp: secondsFromNow(310) })),
+      401,
+      "stale_timestamp",
+    );
+    expect(
+      (await receiveWebhook(webhookRequest(signed.token, old, { keys: [KEY1], timestamp: secondsFromNow(-280) })))
+        .status,
+    ).toBe(200);
   });
 
   it("400 for a body that is not JSON (after the signature was checked)", async () => {
@@ -153,7 +190,10 @@ describe("refused requests, in the order of the steps", () => {
   it("rate-limits the recording of rejections per token, not the answers", async () => {
     const before = await db.$count(webhookRejections);
     for (let i = 0; i < REJECTIONS_PER_MINUTE + 10; i++) {
-      expect((await receiveWebhook(webhookRequest(unsigned.token, "{}", { headers: { "content-type": "text/plain" } }))).status).toBe(415);
+      expect(
+        (await receiveWebhook(webhookRequest(unsigned.token, "{}", { headers: { "content-type": "text/plain" } })))
+          .status,
+      ).toBe(415);
     }
     expect((await db.$count(webhookRejections)) - before).toBe(REJECTIONS_PER_MINUTE);
     // Another token has its own allowance.
@@ -176,7 +216,11 @@ describe("nothing valid-looking lost: what the database cannot hold is refused, 
     ["a year-0 expiry", { data: { expiresAt: "0000-01-01T00:00:00Z" } }, "data.expiresAt"],
     ["an expiry in year 10000 in UTC", { data: { expiresAt: "9999-12-31T23:59:59-23:59" } }, "data.expiresAt"],
     ["a year-0 envelope time", { time: "0000-06-01T00:00:00+00:00" }, "time"],
-    ["a year-99 creation time, which would be read back as 1999", { data: { createdAt: "0099-06-01T00:00:00Z" } }, "data.createdAt"],
+    [
+      "a year-99 creation time, which would be read back as 1999",
+      { data: { createdAt: "0099-06-01T00:00:00Z" } },
+      "data.createdAt",
+    ],
     ["NUL in the user id", { data: { userId: "usr_\u0000nul" } }, "data.userId"],
     ["a lone surrogate in the email", { data: { email: "a\ud800@example.com" } }, "data.email"],
     ["NUL in the type", { type: "authenticator.expired\u0000" }, "type"],
@@ -199,9 +243,15 @@ describe("nothing valid-looking lost: what the database cannot hold is refused, 
 
   it("a data exception the database raises (SQLSTATE class 22) is a 400 and a rejection, not a 503", async () => {
     await db.execute(
-      sql.raw("create function refuse_webhook_value() returns trigger language plpgsql as $$ begin raise exception 'value out of range' using errcode = '22003'; end $$"),
+      sql.raw(
+        "create function refuse_webhook_value() returns trigger language plpgsql as $$ begin raise exception 'value out of range' using errcode = '22003'; end $$",
+      ),
     );
-    await db.execute(sql.raw("create trigger refuse_webhook_value before insert on webhook_events for each row execute function refuse_webhook_value()"));
+    await db.execute(
+      sql.raw(
+        "create trigger refuse_webhook_value before insert on webhook_events for each row execute function refuse_webhook_value()",
+      ),
+    );
     try {
       const event = expiredEvent();
       const response = await receiveWebhook(webhookRequest(signed.token, event, { keys: [KEY1] }));
@@ -215,7 +265,11 @@ describe("nothing valid-looking lost: what the database cannot hold is refused, 
 
   it("a signed body that is not valid UTF-8 is refused (400), not stored as different text", async () => {
     const event = expiredEvent();
-    const bytes = Buffer.concat([Buffer.from(JSON.stringify(event).slice(0, -2)), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
+    const bytes = Buffer.concat([
+      Buffer.from(JSON.stringify(event).slice(0, -2)),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}'),
+    ]);
     const t = Math.floor(Date.now() / 1000);
     const request = new Request(`http://x/api/webhooks/${signed.token}`, {
       method: "POST",
@@ -239,7 +293,13 @@ describe("nothing valid-looking lost: what the database cannot hold is refused, 
     expect(row).toMatchObject({ rawBody: JSON.stringify(first), deliveryCount: 2, userId: "usr_alice" });
     const rejection = await lastRejection();
     const hash = (value: object) => crypto.createHash("sha256").update(JSON.stringify(value)).digest("hex");
-    expect(rejection).toMatchObject({ reason: "conflicting_redelivery", status: 200, eventId: first.id, connectionId: signed.id, bodySha256: hash(second) });
+    expect(rejection).toMatchObject({
+      reason: "conflicting_redelivery",
+      status: 200,
+      eventId: first.id,
+      connectionId: signed.id,
+      bodySha256: hash(second),
+    });
     expect(rejection!.detail).toContain(hash(first));
     expect(rejection!.detail).toContain(hash(second));
   });
@@ -250,14 +310,27 @@ describe("nothing valid-looking lost: what the database cannot hold is refused, 
     // event wait in the queue behind a batch holding another of its deliveries); every third event
     // has one delivery with another body.
     const deliveries = events.flatMap((event, i) =>
-      Array.from({ length: i + 1 }, (_, n) => (i % 3 === 0 && n === 1 ? { ...event, data: { ...event.data, userId: "usr_other_body" } } : event)),
+      Array.from({ length: i + 1 }, (_, n) =>
+        i % 3 === 0 && n === 1 ? { ...event, data: { ...event.data, userId: "usr_other_body" } } : event,
+      ),
     );
-    const order = deliveries.map((d, i) => ({ d, rank: crypto.createHash("sha256").update(String(i)).digest().readUInt32BE(0) })).sort((a, b) => a.rank - b.rank);
-    const statuses = await Promise.all(order.map(({ d }) => receiveWebhook(webhookRequest(signed.token, d, { keys: [KEY1] })).then((r) => [d.id, r.status] as const)));
+    const order = deliveries
+      .map((d, i) => ({ d, rank: crypto.createHash("sha256").update(String(i)).digest().readUInt32BE(0) }))
+      .sort((a, b) => a.rank - b.rank);
+    const statuses = await Promise.all(
+      order.map(({ d }) =>
+        receiveWebhook(webhookRequest(signed.token, d, { keys: [KEY1] })).then((r) => [d.id, r.status] as const),
+      ),
+    );
     const answered200 = new Map<string, number>();
     for (const [id, status] of statuses) if (status === 200) answered200.set(id, (answered200.get(id) ?? 0) + 1);
-    const rows = await db.select().from(webhookEvents).where(sql`${webhookEvents.eventId} in ${events.map((e) => e.id)}`);
-    expect(Object.fromEntries(rows.map((r) => [r.eventId, r.deliveryCount]))).toEqual(Object.fromEntries(events.map((e, i) => [e.id, i + 1])));
+    const rows = await db
+      .select()
+      .from(webhookEvents)
+      .where(sql`${webhookEvents.eventId} in ${events.map((e) => e.id)}`);
+    expect(Object.fromEntries(rows.map((r) => [r.eventId, r.deliveryCount]))).toEqual(
+      Object.fromEntries(events.map((e, i) => [e.id, i + 1])),
+    );
     expect(Object.fromEntries(answered200)).toEqual(Object.fromEntries(events.map((e, i) => [e.id, i + 1])));
   });
 
@@ -266,7 +339,11 @@ describe("nothing valid-looking lost: what the database cannot hold is refused, 
     const t = Math.floor(Date.now() / 1000);
     const good = signatureHeader(raw, t, [KEY1]);
     const other = signatureHeader(raw, t - 100, ["not_the_key"]);
-    for (const [a, b] of [[good, other], [other, good], [good, good]]) {
+    for (const [a, b] of [
+      [good, other],
+      [other, good],
+      [good, good],
+    ]) {
       const headers = new Headers({ "content-type": "application/json" });
       headers.append("x-signature-v2", a!);
       headers.append("x-signature-v2", b!);

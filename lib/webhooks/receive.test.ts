@@ -1,9 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
 import { installDatabase, type Database, type DatabaseHandle } from "@/lib/db";
 import { webhookEvents } from "@/lib/db/schema";
 import { setUpTestDatabase, unreachableDatabase } from "@/lib/testing/database";
 import { expiredEvent, webhookRequest } from "@/lib/testing/webhooks";
+
 import { receiveWebhook } from "./receive";
 import { resetRejectionLimits } from "./rejections";
 import { signatureHeader } from "./signature";
@@ -87,7 +89,10 @@ describe("accepted events", () => {
     const event = expiredEvent();
     const raw = `{ "version":1,\n "id":"${event.id}", "source":"${event.source}", "time":"${event.time}", "tenantId":"${event.tenantId}", "type":"${event.type}", "data":${JSON.stringify(event.data)} }`;
     const response = await receiveWebhook(
-      webhookRequest(signed.token, raw, { keys: [KEY1], headers: { "content-type": "application/json; charset=utf-8" } }),
+      webhookRequest(signed.token, raw, {
+        keys: [KEY1],
+        headers: { "content-type": "application/json; charset=utf-8" },
+      }),
     );
     expect(response.status).toBe(200);
     expect((await eventRow(signed.id, event.id))[0]?.rawBody).toBe(raw);
@@ -111,7 +116,8 @@ describe("redelivery and durability", () => {
     const event = expiredEvent();
     const first = new Date("2025-06-01T12:00:10.000Z");
     const second = new Date("2025-06-01T12:00:40.000Z");
-    const at = (d: Date) => webhookRequest(signed.token, event, { keys: [KEY1], timestamp: Math.floor(d.getTime() / 1000) });
+    const at = (d: Date) =>
+      webhookRequest(signed.token, event, { keys: [KEY1], timestamp: Math.floor(d.getTime() / 1000) });
     expect((await receiveWebhook(at(first), { now: first })).status).toBe(200);
     expect((await receiveWebhook(at(second), { now: second })).status).toBe(200);
     const [row] = await eventRow(signed.id, event.id);
@@ -128,10 +134,14 @@ describe("redelivery and durability", () => {
   it("503 and no row when the insert fails; the retry then succeeds", async () => {
     // A real failure inside the database at insert time, as a full disk or a lost connection would give.
     await db.execute(
-      sql.raw("create function fail_webhook_insert() returns trigger language plpgsql as $$ begin raise exception 'disk full'; end $$"),
+      sql.raw(
+        "create function fail_webhook_insert() returns trigger language plpgsql as $$ begin raise exception 'disk full'; end $$",
+      ),
     );
     await db.execute(
-      sql.raw("create trigger fail_webhook_insert before insert on webhook_events for each row execute function fail_webhook_insert()"),
+      sql.raw(
+        "create trigger fail_webhook_insert before insert on webhook_events for each row execute function fail_webhook_insert()",
+      ),
     );
     const event = expiredEvent();
     try {

@@ -1,13 +1,15 @@
 import "server-only";
+
 import { hashWebhookToken } from "@/lib/connections/connections";
 import { databaseErrorCode, errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
 import { countReceipt, observeReceipt } from "@/lib/metrics/metrics";
+
 import { checkEnvelope } from "./envelope";
 import { webhookError, webhookJson } from "./errors";
+import { findReceiver, type Receiver } from "./receivers";
 import { recordRejection, type RejectionReason } from "./rejections";
 import { verifyWebhookSignature } from "./signature";
-import { findReceiver, type Receiver } from "./receivers";
 import { storeEvent, type SignatureStatus } from "./store";
 
 export const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
@@ -89,7 +91,8 @@ type Seen = { connectionId: string | null };
 
 async function answerWebhook(request: Request, options: ReceiveOptions, seen: Seen): Promise<Response> {
   const receivedAt = options.now ?? new Date();
-  const token = options.token ?? decodeURIComponent(new URL(request.url).pathname.split("/").filter(Boolean).pop() ?? "");
+  const token =
+    options.token ?? decodeURIComponent(new URL(request.url).pathname.split("/").filter(Boolean).pop() ?? "");
   let receiver: Receiver | null = null;
   try {
     if (TOKEN_SHAPE.test(token)) receiver = await findReceiver(token);
@@ -97,7 +100,10 @@ async function answerWebhook(request: Request, options: ReceiveOptions, seen: Se
     await request.body?.cancel().catch(() => {});
     if (isSecretDecryptionError(error)) {
       logger.error("webhook receiver cannot decrypt a connection's server keys", { error: errorMessage(error) });
-      return webhookError(503, "The console cannot read this connection's server keys; an administrator must enter them again.");
+      return webhookError(
+        503,
+        "The console cannot read this connection's server keys; an administrator must enter them again.",
+      );
     }
     logger.error("webhook receiver cannot read the database", { error: errorMessage(error) });
     return webhookError(503, "The console cannot store events right now; retry later.");
@@ -106,7 +112,9 @@ async function answerWebhook(request: Request, options: ReceiveOptions, seen: Se
   // An unknown URL is answered without reading its body: nobody's data, and no work for a flood.
   if (!receiver) await request.body?.cancel().catch(() => {});
   seen.connectionId = receiver?.id ?? null;
-  const { body, tooLarge } = receiver ? await readBounded(request, MAX_WEBHOOK_BODY_BYTES) : { body: Buffer.alloc(0), tooLarge: false };
+  const { body, tooLarge } = receiver
+    ? await readBounded(request, MAX_WEBHOOK_BODY_BYTES)
+    : { body: Buffer.alloc(0), tooLarge: false };
   // Rejections are rate-limited per URL. Unknown URLs share one allowance: otherwise a flood with a
   // fresh random token per request would get a full allowance each and fill the disk.
   const tokenKey = receiver ? hashWebhookToken(token) : UNKNOWN_TOKEN_KEY;
@@ -135,7 +143,12 @@ async function answerWebhook(request: Request, options: ReceiveOptions, seen: Se
 
   let signatureStatus: SignatureStatus = "unsigned";
   if (receiver.keys.length > 0) {
-    const check = verifyWebhookSignature(body, request.headers.get("x-signature-v2"), receiver.keys, Math.floor(receivedAt.getTime() / 1000));
+    const check = verifyWebhookSignature(
+      body,
+      request.headers.get("x-signature-v2"),
+      receiver.keys,
+      Math.floor(receivedAt.getTime() / 1000),
+    );
     if (!check.ok) return reject(401, check.reason, check.detail);
     signatureStatus = check.keyIndex === 0 ? "verified_key1" : "verified_key2";
   }
@@ -157,7 +170,14 @@ async function answerWebhook(request: Request, options: ReceiveOptions, seen: Se
 
   const { envelope, data } = checked;
   try {
-    const outcome = await storeEvent({ connectionId: receiver.id, envelope, data, rawBody, signatureStatus, receivedAt });
+    const outcome = await storeEvent({
+      connectionId: receiver.id,
+      envelope,
+      data,
+      rawBody,
+      signatureStatus,
+      receivedAt,
+    });
     if (outcome.kind === "conflicting") {
       // Answered 200 all the same: retrying cannot make the service's two bodies one, so it must not retry.
       await record(
@@ -170,13 +190,18 @@ async function answerWebhook(request: Request, options: ReceiveOptions, seen: Se
     const code = databaseErrorCode(error);
     // Class 22 (data exception: a value out of range, a character the database cannot hold) is the
     // request's fault, and a retry would fail the same way: refused, and recorded, never a 503.
-    if (code?.startsWith("22")) return reject(400, "invalid_envelope", `A value in the event cannot be stored (database error ${code}).`);
+    if (code?.startsWith("22"))
+      return reject(400, "invalid_envelope", `A value in the event cannot be stored (database error ${code}).`);
     // Deleted while this request was under way (another instance may still have had its URL cached).
     if (code === "23503") return webhookError(404, "No connection has this webhook URL.");
     logger.error("webhook event not stored", { connectionId: receiver.id, error: errorMessage(error) });
     // Recorded where it can be (a statement that failed or timed out, with the database still up), so
     // the receiver-error alert counts it; the code only, as the error's message may quote the body's values.
-    return reject(503, "receiver_error", `The event could not be stored${code ? ` (database error ${code})` : ""}; retry later.`);
+    return reject(
+      503,
+      "receiver_error",
+      `The event could not be stored${code ? ` (database error ${code})` : ""}; retry later.`,
+    );
   }
   return webhookJson(200, { success: true });
 }

@@ -1,11 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
 import { deleteConnection } from "@/lib/connections/connections";
 import type { Database } from "@/lib/db";
 import { connectionSecrets } from "@/lib/db/schema";
 import { encryptSecret, fingerprint } from "@/lib/secrets";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { expiredEvent, insertTestConnection, webhookRequest } from "@/lib/testing/webhooks";
+
 import { receiveWebhook } from "./receive";
 import { findReceiver, forgetReceiver, RECEIVER_CACHE_MS } from "./receivers";
 import { regenerateWebhookUrl } from "./url";
@@ -55,11 +57,16 @@ describe("the receiver cache", () => {
     await findReceiver(deleted.token);
     await replaceKeyElsewhere(edited.id, NEW_KEY);
     vi.resetModules();
-    const actionsCopy = { receivers: await import("./receivers"), connections: await import("@/lib/connections/connections") };
+    const actionsCopy = {
+      receivers: await import("./receivers"),
+      connections: await import("@/lib/connections/connections"),
+    };
     actionsCopy.receivers.forgetReceiver(edited.id);
     expect((await findReceiver(edited.token))?.keys).toEqual([NEW_KEY]);
     // The other copy of connections.ts deletes it; this copy's cache hears of it.
-    expect(await actionsCopy.connections.deleteConnection(actor, { id: deleted.id, confirmName: "Deleted elsewhere" })).toEqual({ ok: true });
+    expect(
+      await actionsCopy.connections.deleteConnection(actor, { id: deleted.id, confirmName: "Deleted elsewhere" }),
+    ).toEqual({ ok: true });
     expect(await findReceiver(deleted.token)).toBeNull();
   });
 
@@ -80,5 +87,4 @@ describe("the receiver cache", () => {
     expect(await deleteConnection(actor, { id: connection.id, confirmName: "Deleted" })).toEqual({ ok: true });
     expect((await post()).status).toBe(404);
   });
-
 });

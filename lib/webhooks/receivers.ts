@@ -1,5 +1,7 @@
 import "server-only";
+
 import { eq } from "drizzle-orm";
+
 import { hashWebhookToken, onConnectionChanged, readServerKeys } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { connections } from "@/lib/db/schema";
@@ -37,7 +39,11 @@ export async function findReceiver(token: string, now = Date.now()): Promise<Rec
   if (cached && now - cached.readAt < RECEIVER_CACHE_MS) return cached.receiver;
   const readingFrom = cache.generation;
   const db = await getDb();
-  const [connection] = await db.select({ id: connections.id }).from(connections).where(eq(connections.webhookTokenHash, tokenHash)).limit(1);
+  const [connection] = await db
+    .select({ id: connections.id })
+    .from(connections)
+    .where(eq(connections.webhookTokenHash, tokenHash))
+    .limit(1);
   if (!connection) {
     cache.entries.delete(tokenHash);
     return null;
@@ -55,6 +61,7 @@ export async function findReceiver(token: string, now = Date.now()): Promise<Rec
  */
 export function forgetReceiver(connectionId: string): void {
   cache.generation++;
-  for (const [tokenHash, cached] of cache.entries) if (cached.receiver.id === connectionId) cache.entries.delete(tokenHash);
+  for (const [tokenHash, cached] of cache.entries)
+    if (cached.receiver.id === connectionId) cache.entries.delete(tokenHash);
 }
 onConnectionChanged(forgetReceiver);

@@ -1,17 +1,27 @@
 import "server-only";
+
 import crypto from "node:crypto";
+
 import { getDb } from "@/lib/db";
 import { webhookRejections } from "@/lib/db/schema";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
 import { countRefusal } from "@/lib/metrics/metrics";
+
 import { REJECTION_REASON_VALUES } from "./types";
 
 export const REJECTION_REASONS = REJECTION_REASON_VALUES;
 export type RejectionReason = (typeof REJECTION_REASONS)[number];
 
 /** Headers worth keeping to explain a refusal; nothing else of the request is stored. */
-const KEPT_HEADERS = ["content-type", "content-length", "user-agent", "x-signature-v2", "x-forwarded-for", "x-request-id"];
+const KEPT_HEADERS = [
+  "content-type",
+  "content-length",
+  "user-agent",
+  "x-signature-v2",
+  "x-forwarded-for",
+  "x-request-id",
+];
 
 export function allowListedHeaders(headers: Headers): Record<string, string> {
   const kept: Record<string, string> = {};

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { lt, sql } from "drizzle-orm";
+
 import { purgeOldGuesses } from "@/lib/auth/api-token-throttle";
 import { purgeOldAttempts } from "@/lib/auth/throttle";
 import { getDb, targetFromEnv, withOwnConnection } from "@/lib/db";
@@ -8,6 +10,7 @@ import { webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
+
 import { dropEventPartitionsBefore, ensureUpcomingPartitions } from "./partitions";
 
 /** Any fixed number: only one instance purges at a time (the others skip that round). */
@@ -15,7 +18,15 @@ const RETENTION_LOCK_ID = 724_117_005;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 export type PurgeResult =
-  | { ran: true; events: number; rejections: number; deliveries: number; loginAttempts: number; tokenGuesses: number; partitionsDropped: string[] }
+  | {
+      ran: true;
+      events: number;
+      rejections: number;
+      deliveries: number;
+      loginAttempts: number;
+      tokenGuesses: number;
+      partitionsDropped: string[];
+    }
   | { ran: false };
 
 /**
@@ -26,7 +37,10 @@ export type PurgeResult =
  * blocking ingest); then the rows left before the cutoff, row by row: the hourly run finds about an
  * hour's worth. `events` counts both.
  */
-export function purgeWebhookData(now = new Date(), retentionDays = env().CONSOLE_WEBHOOK_RETENTION_DAYS): Promise<PurgeResult> {
+export function purgeWebhookData(
+  now = new Date(),
+  retentionDays = env().CONSOLE_WEBHOOK_RETENTION_DAYS,
+): Promise<PurgeResult> {
   const cutoff = new Date(now.getTime() - retentionDays * 24 * 3600 * 1000);
   return withOwnConnection(async (db): Promise<PurgeResult> => {
     const lock = await db.execute(sql`select pg_try_advisory_lock(${RETENTION_LOCK_ID}) as locked`);
@@ -36,10 +50,19 @@ export function purgeWebhookData(now = new Date(), retentionDays = env().CONSOLE
       // The first purge after a long pause can have much to delete: not cut short by the pool's statement timeout.
       await db.execute(sql`set statement_timeout = 0`);
       const dropped = await dropEventPartitionsBefore(cutoff, db);
-      const events = await db.delete(webhookEvents).where(lt(webhookEvents.firstReceivedAt, cutoff)).returning({ id: webhookEvents.id });
-      const rejections = await db.delete(webhookRejections).where(lt(webhookRejections.receivedAt, cutoff)).returning({ id: webhookRejections.id });
+      const events = await db
+        .delete(webhookEvents)
+        .where(lt(webhookEvents.firstReceivedAt, cutoff))
+        .returning({ id: webhookEvents.id });
+      const rejections = await db
+        .delete(webhookRejections)
+        .where(lt(webhookRejections.receivedAt, cutoff))
+        .returning({ id: webhookRejections.id });
       // Forwards of events as old (their attempts go with them): by then each was delivered or failed long ago.
-      const deliveries = await db.delete(forwardDeliveries).where(lt(forwardDeliveries.createdAt, cutoff)).returning({ id: forwardDeliveries.id });
+      const deliveries = await db
+        .delete(forwardDeliveries)
+        .where(lt(forwardDeliveries.createdAt, cutoff))
+        .returning({ id: forwardDeliveries.id });
       return {
         ran: true,
         events: dropped.reduce((n, partition) => n + partition.events, events.length),
@@ -75,7 +98,11 @@ export function startWebhookRetentionJob(): void {
   const run = () =>
     maintainWebhookData()
       .then((r) => {
-        if (r.ran && r.events + r.rejections + r.deliveries + r.loginAttempts + r.tokenGuesses + r.partitionsDropped.length > 0) logger.info("retention purge", r);
+        if (
+          r.ran &&
+          r.events + r.rejections + r.deliveries + r.loginAttempts + r.tokenGuesses + r.partitionsDropped.length > 0
+        )
+          logger.info("retention purge", r);
       })
       .catch((error) => logger.error("retention purge failed", { error: errorMessage(error) }));
   state.__webhookRetentionTimer = setInterval(run, PURGE_INTERVAL_MS);

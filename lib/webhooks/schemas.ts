@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import {
   ALL_CONNECTIONS,
   DEFAULT_EVENT_TYPE,
@@ -21,19 +22,35 @@ import { REJECTION_REASON_VALUES } from "./types";
 const optionalText = z.string().trim().max(256, { error: "must be at most 256 characters" }).optional();
 /** Method and platform are upper-case enum values in the spec; "push" finds PUSH. */
 const optionalEnumText = optionalText.transform((v) => v?.toUpperCase());
-const optionalTime = z.iso.datetime({ offset: true, error: "must be an ISO 8601 time, e.g. 2026-01-31T12:00:00Z" }).optional();
+const optionalTime = z.iso
+  .datetime({ offset: true, error: "must be an ISO 8601 time, e.g. 2026-01-31T12:00:00Z" })
+  .optional();
 const wholeNumber = { error: `must be a whole number from 1 to ${MAX_PAGE_SIZE}` };
 const pageFields = {
   cursor: z.string().max(200, { error: "not a page of this log" }).optional(),
-  limit: z.coerce.number(wholeNumber).int(wholeNumber).min(1, wholeNumber).max(MAX_PAGE_SIZE, wholeNumber).default(DEFAULT_PAGE_SIZE),
+  limit: z.coerce
+    .number(wholeNumber)
+    .int(wholeNumber)
+    .min(1, wholeNumber)
+    .max(MAX_PAGE_SIZE, wholeNumber)
+    .default(DEFAULT_PAGE_SIZE),
 };
 const notAConnection = { error: "must be a connection's id, or all" };
-const connectionFilter = z.union([z.uuid(notAConnection), z.literal(ALL_CONNECTIONS, notAConnection)], notAConnection).optional();
-const receivedPreset = z.enum(RECEIVED_PRESET_VALUES, { error: `must be one of ${RECEIVED_PRESET_VALUES.join(", ")}` }).optional();
+const connectionFilter = z
+  .union([z.uuid(notAConnection), z.literal(ALL_CONNECTIONS, notAConnection)], notAConnection)
+  .optional();
+const receivedPreset = z
+  .enum(RECEIVED_PRESET_VALUES, { error: `must be one of ${RECEIVED_PRESET_VALUES.join(", ")}` })
+  .optional();
 
 export const eventFiltersSchema = z.object({
   connectionId: connectionFilter,
-  type: z.string().trim().min(1, { error: "must not be empty" }).max(200, { error: "must be at most 200 characters" }).default(DEFAULT_EVENT_TYPE),
+  type: z
+    .string()
+    .trim()
+    .min(1, { error: "must not be empty" })
+    .max(200, { error: "must be at most 200 characters" })
+    .default(DEFAULT_EVENT_TYPE),
   verificationMethod: optionalEnumText,
   devicePlatform: optionalEnumText,
   userId: optionalText,
@@ -89,14 +106,23 @@ const isoTime = z.iso.datetime({ offset: true }).refine((value) => {
 // UTF-8: the driver would store U+FFFD instead, so the stored value would not be the one sent.
 const UNSTORABLE_CHARACTER = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const storable = (text: z.ZodString) =>
-  text.refine((value) => !UNSTORABLE_CHARACTER.test(value), "must not contain NUL or an unpaired surrogate (\\u0000, \\ud800)");
+  text.refine(
+    (value) => !UNSTORABLE_CHARACTER.test(value),
+    "must not contain NUL or an unpaired surrogate (\\u0000, \\ud800)",
+  );
 const text = () => storable(z.string());
 const requiredText = () => storable(z.string().min(1));
 
 // The service's ids are UUIDs; the console's own test events (lib/webhooks/test-event.ts) put
 // TEST_EVENT_ID_PREFIX before one, inside the signed body, so the receiver can mark them as tests.
 const uuid = z.guid();
-const eventId = z.string().refine((value) => uuid.safeParse(value.startsWith(TEST_EVENT_ID_PREFIX) ? value.slice(TEST_EVENT_ID_PREFIX.length) : value).success, "must be a UUID");
+const eventId = z
+  .string()
+  .refine(
+    (value) =>
+      uuid.safeParse(value.startsWith(TEST_EVENT_ID_PREFIX) ? value.slice(TEST_EVENT_ID_PREFIX.length) : value).success,
+    "must be a UUID",
+  );
 
 export const webhookEnvelopeSchema = z.object({
   version: z.number().int(),

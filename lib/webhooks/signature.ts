@@ -1,13 +1,14 @@
 import "server-only";
+
 import crypto from "node:crypto";
+
 import { MISSING_SIGNATURE_DETAIL } from "./constants";
 
 /** The public SDKs' default tolerance: a signature older (or further in the future) than this is refused. */
 export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
 
 export type SignatureCheck =
-  | { ok: true; keyIndex: number }
-  | { ok: false; reason: "bad_signature" | "stale_timestamp"; detail: string };
+  { ok: true; keyIndex: number } | { ok: false; reason: "bad_signature" | "stale_timestamp"; detail: string };
 
 type ParsedHeader = { timestamp: number; signatures: string[] };
 
@@ -25,7 +26,8 @@ export function parseSignatureHeader(header: string | null): ParsedHeader | { pr
     if (eq < 0) continue;
     const name = part.slice(0, eq).trim();
     const value = part.slice(eq + 1).trim();
-    if (name === "t" && timestamp !== undefined) return { problem: "X-Signature-V2 holds more than one timestamp (was the header sent twice?)" };
+    if (name === "t" && timestamp !== undefined)
+      return { problem: "X-Signature-V2 holds more than one timestamp (was the header sent twice?)" };
     if (name === "t" && /^\d{1,12}$/.test(value)) timestamp = Number(value);
     else if (name === "v2" && value) signatures.push(value);
   }
@@ -44,8 +46,15 @@ export function computeSignature(rawBody: Buffer | string, timestampSeconds: num
 }
 
 /** The header a sender builds: one `v2=` per active key. Used by tests, seeds and the bench. */
-export function signatureHeader(rawBody: Buffer | string, timestampSeconds: number, secretKeys: readonly string[]): string {
-  return [`t=${timestampSeconds}`, ...secretKeys.map((k) => `v2=${computeSignature(rawBody, timestampSeconds, k)}`)].join(",");
+export function signatureHeader(
+  rawBody: Buffer | string,
+  timestampSeconds: number,
+  secretKeys: readonly string[],
+): string {
+  return [
+    `t=${timestampSeconds}`,
+    ...secretKeys.map((k) => `v2=${computeSignature(rawBody, timestampSeconds, k)}`),
+  ].join(",");
 }
 
 function constantTimeEqual(a: string, b: string): boolean {
@@ -76,12 +85,17 @@ export function verifyWebhookSignature(
       if (constantTimeEqual(candidate, expected) && keyIndex < 0) keyIndex = index;
     }
   });
-  if (keyIndex < 0) return { ok: false, reason: "bad_signature", detail: "no v2 signature matches a server secret key" };
+  if (keyIndex < 0)
+    return { ok: false, reason: "bad_signature", detail: "no v2 signature matches a server secret key" };
   const age = nowSeconds - parsed.timestamp;
   if (Math.abs(age) > SIGNATURE_TOLERANCE_SECONDS) {
     // A positive age is a timestamp in the past (a replay or a delayed request); negative, a sender's clock ahead of ours.
     const when = age > 0 ? `${age} s in the past` : `${-age} s in the future`;
-    return { ok: false, reason: "stale_timestamp", detail: `signature timestamp is ${when} (tolerance ${SIGNATURE_TOLERANCE_SECONDS} s)` };
+    return {
+      ok: false,
+      reason: "stale_timestamp",
+      detail: `signature timestamp is ${when} (tolerance ${SIGNATURE_TOLERANCE_SECONDS} s)`,
+    };
   }
   return { ok: true, keyIndex };
 }

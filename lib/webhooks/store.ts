@@ -1,15 +1,19 @@
 import "server-only";
+
 import crypto from "node:crypto";
+
 import { getTableColumns, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
+
 import { getDb, targetFromEnv, type Executor } from "@/lib/db";
 import { DELIVERIES_QUEUED_CHANNEL, notify } from "@/lib/db/notifications";
+import { webhookEvents } from "@/lib/db/schema";
 import { databaseErrorCode } from "@/lib/error-message";
 import { countReceipt, observeBatch } from "@/lib/metrics/metrics";
-import { webhookEvents } from "@/lib/db/schema";
+
 import { isTestEventId } from "./constants";
-import type { AuthenticatorExpiredData, WebhookEnvelope } from "./schemas";
 import { ensurePartitionsFor, isMissingPartition } from "./partitions";
+import type { AuthenticatorExpiredData, WebhookEnvelope } from "./schemas";
 
 export type SignatureStatus = "verified_key1" | "verified_key2" | "unsigned";
 
@@ -30,7 +34,10 @@ export type StoreOutcome = { kind: "stored" } | { kind: "conflicting"; storedSha
  * the startup code that listens (lib/startup.ts) apart, each with its own copy of this module, so a
  * module-level set would never reach from one to the other (the workers then woke only by polling).
  */
-const shared = globalThis as unknown as { __deliveriesQueuedListeners?: Set<() => void>; __eventsReceived?: { count: number } };
+const shared = globalThis as unknown as {
+  __deliveriesQueuedListeners?: Set<() => void>;
+  __eventsReceived?: { count: number };
+};
 const queuedListeners = (shared.__deliveriesQueuedListeners ??= new Set());
 /** Events handed to storeEvent by this process so far, on globalThis for the same reason. */
 const received = (shared.__eventsReceived ??= { count: 0 });
@@ -104,7 +111,7 @@ function writeQueued(): void {
 function takeBatch(): Waiting[] {
   const batch: Waiting[] = [];
   const keys = new Set<string>();
-  for (let i = 0; i < queue.length && batch.length < MAX_BATCH_ROWS; ) {
+  for (let i = 0; i < queue.length && batch.length < MAX_BATCH_ROWS;) {
     const key = eventKey(queue[i]!.event);
     if (keys.has(key)) {
       i++;
@@ -122,7 +129,10 @@ async function writeBatch(batch: Waiting[], partitionsMade = false): Promise<voi
     batch.forEach((w, i) => {
       const { outcome, redelivery } = written[i]!;
       // Counted once committed: a batch that fails and is written again row by row counts each row once.
-      countReceipt(w.event.connectionId, outcome.kind === "conflicting" ? "conflicting" : redelivery ? "duplicate" : "stored");
+      countReceipt(
+        w.event.connectionId,
+        outcome.kind === "conflicting" ? "conflicting" : redelivery ? "duplicate" : "stored",
+      );
       w.resolve(outcome);
     });
   } catch (error) {
@@ -176,15 +186,17 @@ async function insertEvents(events: ReceivedEvent[]): Promise<Written[]> {
   if (targetFromEnv().kind === "pglite") return writeEvents(db, events);
   return db.transaction(async (tx) => {
     const keys = [...new Set(events.map((event) => lockKey(eventKey(event))))].sort((a, b) => a - b);
-    await tx.execute(sql`select pg_advisory_xact_lock(${EVENT_LOCK_SPACE}, key) from unnest(${`{${keys.join(",")}}`}::int4[]) as key`);
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(${EVENT_LOCK_SPACE}, key) from unnest(${`{${keys.join(",")}}`}::int4[]) as key`,
+    );
     return writeEvents(tx, events);
   });
 }
 
 /** The columns a batch writes: all but the id and the delivery count (the database's defaults). */
-const WRITTEN_COLUMNS = Object.entries(getTableColumns(webhookEvents)).filter(([key]) => key !== "id" && key !== "deliveryCount") as Array<
-  [keyof typeof webhookEvents.$inferInsert, PgColumn]
->;
+const WRITTEN_COLUMNS = Object.entries(getTableColumns(webhookEvents)).filter(
+  ([key]) => key !== "id" && key !== "deliveryCount",
+) as Array<[keyof typeof webhookEvents.$inferInsert, PgColumn]>;
 /** The written columns as json_to_recordset reads them. */
 const RECORD_TYPE = sql.raw(WRITTEN_COLUMNS.map(([, column]) => `${column.name} ${column.getSQLType()}`).join(", "));
 const COLUMN_NAMES = sql.raw(WRITTEN_COLUMNS.map(([, column]) => column.name).join(", "));
@@ -236,7 +248,9 @@ async function writeEvents(db: Executor, events: ReceivedEvent[]): Promise<Writt
       where not i.is_test
       returning 1
     )
-    select connection_id, event_id, (select count(*) from queued)::int as queued from inserted`)) as unknown as { rows: Array<Pair & { queued: number }> };
+    select connection_id, event_id, (select count(*) from queued)::int as queued from inserted`)) as unknown as {
+    rows: Array<Pair & { queued: number }>;
+  };
   if ((inserted.rows[0]?.queued ?? 0) > 0) {
     // On PostgreSQL, in the batch's transaction: every instance's workers hear of them once committed.
     await notify(db, DELIVERIES_QUEUED_CHANNEL);
@@ -263,7 +277,10 @@ async function writeEvents(db: Executor, events: ReceivedEvent[]): Promise<Writt
     if (!countedBodies.has(key)) return again[gone.indexOf(event)]!;
     const storedBody = countedBodies.get(key);
     if (storedBody == null) return { outcome: { kind: "stored" }, redelivery: true };
-    return { outcome: { kind: "conflicting", storedSha256: sha256Hex(storedBody), receivedSha256: sha256Hex(event.rawBody) }, redelivery: true };
+    return {
+      outcome: { kind: "conflicting", storedSha256: sha256Hex(storedBody), receivedSha256: sha256Hex(event.rawBody) },
+      redelivery: true,
+    };
   });
 }
 

@@ -1,6 +1,8 @@
 import "server-only";
-import { receiverErrorSchema } from "./schemas";
+
 import { NETWORK_ERRORS } from "@/lib/outbound/network-errors";
+
+import { receiverErrorSchema } from "./schemas";
 
 /**
  * The POST of "Send a test event" (./test-event.ts), as the service sends one, and what came back: an
@@ -12,7 +14,12 @@ export const TEST_EVENT_TIMEOUT_MS = 5_000;
 const MAX_ANSWER_BYTES = 16 * 1024;
 
 export type Answer =
-  | { kind: "answered"; status: number; location: string | null; receiverError: { error: string; errorDescription: string } | null }
+  | {
+      kind: "answered";
+      status: number;
+      location: string | null;
+      receiverError: { error: string; errorDescription: string } | null;
+    }
   | { kind: "timeout" }
   | { kind: "unreachable"; code: string | undefined; words: string };
 
@@ -43,7 +50,6 @@ function receiverError(text: string): { error: string; errorDescription: string 
   }
 }
 
-
 /**
  * A failed fetch in words: its system error code (undici puts it in `cause`, or in an AggregateError's
  * `errors`) with what the code means, else the innermost message (never a stack).
@@ -53,12 +59,17 @@ export function describeNetworkError(error: unknown, url: string): { code: strin
   let message = "";
   for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
     const e = current as { code?: unknown; errors?: unknown[]; cause?: unknown; message?: unknown };
-    if (typeof e.code === "string") return { code: e.code, words: NETWORK_ERRORS[e.code] ?? `a network error (${e.code})` };
+    if (typeof e.code === "string")
+      return { code: e.code, words: NETWORK_ERRORS[e.code] ?? `a network error (${e.code})` };
     if (typeof e.message === "string" && e.message) message = e.message;
     current = e.cause ?? e.errors?.[0];
   }
   // fetch refuses the ports of other protocols (1, 9, 25, 6000, ...) before connecting: https://fetch.spec.whatwg.org/#bad-port
-  if (message === "bad port") return { code: undefined, words: `port ${new URL(url).port} is one that fetch refuses to use (reserved for another protocol); use another port` };
+  if (message === "bad port")
+    return {
+      code: undefined,
+      words: `port ${new URL(url).port} is one that fetch refuses to use (reserved for another protocol); use another port`,
+    };
   return { code: undefined, words: message ? `a network error (${message.slice(0, 200)})` : "a network error" };
 }
 
@@ -68,14 +79,23 @@ export async function postTestEvent(url: string, body: string, signature: string
   try {
     const response = await fetch(url, {
       method: "POST",
-      headers: { "Content-Type": "application/json", "X-Signature-V2": signature, "User-Agent": "tenant-console-test-event" },
+      headers: {
+        "Content-Type": "application/json",
+        "X-Signature-V2": signature,
+        "User-Agent": "tenant-console-test-event",
+      },
       body,
       redirect: "manual",
       cache: "no-store",
       signal,
     });
     const text = await readBounded(response);
-    return { kind: "answered", status: response.status, location: response.headers.get("location"), receiverError: receiverError(text) };
+    return {
+      kind: "answered",
+      status: response.status,
+      location: response.headers.get("location"),
+      receiverError: receiverError(text),
+    };
   } catch (error) {
     if (signal.aborted) return { kind: "timeout" };
     return { kind: "unreachable", ...describeNetworkError(error, url) };

@@ -1,5 +1,7 @@
 import "server-only";
+
 import { NETWORK_ERRORS } from "@/lib/outbound/network-errors";
+
 import { TEST_EVENT_TIMEOUT_MS, type Answer } from "./test-event-post";
 import type { TestEventReport } from "./types";
 
@@ -10,14 +12,20 @@ export function maskToken(text: string, token: string): string {
   return token ? text.replaceAll(token, `${token.slice(0, 4)}…${token.slice(-4)}`) : text;
 }
 
-const CHECK_PUBLIC_URL = "Check CONSOLE_PUBLIC_URL (or NEXTAUTH_URL when it is not set): it must be the address the service reaches this console at.";
+const CHECK_PUBLIC_URL =
+  "Check CONSOLE_PUBLIC_URL (or NEXTAUTH_URL when it is not set): it must be the address the service reaches this console at.";
 
 type Interpreted = Pick<TestEventReport, "outcome" | "headline" | "explanation" | "receiverSaid">;
 
 const signatureWords: Record<string, string> = { verified_key1: "with key 1", verified_key2: "with key 2" };
 
 /** What an answer means for the person who pressed the button; `stored` is the row this console holds, if any. */
-export function interpret(answer: Answer, maskedUrl: string, token: string, stored: { signatureStatus: string } | undefined): Interpreted {
+export function interpret(
+  answer: Answer,
+  maskedUrl: string,
+  token: string,
+  stored: { signatureStatus: string } | undefined,
+): Interpreted {
   if (answer.kind === "timeout") {
     return {
       outcome: "timeout",
@@ -42,8 +50,11 @@ export function interpret(answer: Answer, maskedUrl: string, token: string, stor
       const verified = signatureWords[stored.signatureStatus];
       return {
         outcome: "delivered",
-        headline: verified ? `Delivered: the receiver verified it ${verified} and stored it.` : "Delivered and stored, but not verified: the connection holds no server key now.",
-        explanation: "The event is in the webhook log with a Test badge; test events are left out of the overview's counts and charts.",
+        headline: verified
+          ? `Delivered: the receiver verified it ${verified} and stored it.`
+          : "Delivered and stored, but not verified: the connection holds no server key now.",
+        explanation:
+          "The event is in the webhook log with a Test badge; test events are left out of the overview's counts and charts.",
         receiverSaid,
       };
     }
@@ -95,7 +106,8 @@ function refusal(status: number, description: string | null): { headline: string
   if (status === 503 && description !== null) {
     return {
       headline: "The receiver could not store it (HTTP 503).",
-      explanation: "The console that received it could not write to its database; the service retries such deliveries. Look at that console's logs.",
+      explanation:
+        "The console that received it could not write to its database; the service retries such deliveries. Look at that console's logs.",
     };
   }
   if (status >= 500) {
@@ -106,6 +118,8 @@ function refusal(status: number, description: string | null): { headline: string
   }
   return {
     headline: `Refused (HTTP ${status}).`,
-    explanation: description ? "The receiver refused the request; its words are below." : `Something at that address refused the request. ${CHECK_PUBLIC_URL}`,
+    explanation: description
+      ? "The receiver refused the request; its words are below."
+      : `Something at that address refused the request. ${CHECK_PUBLIC_URL}`,
   };
 }

@@ -1,12 +1,15 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
 import type { Database } from "@/lib/db";
 import { auditLog, webhookEvents } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { scaled } from "@/lib/testing/timeouts";
 import { expiredEvent, insertTestConnection, TENANT_ID, webhookRequest } from "@/lib/testing/webhooks";
+
 import { TEST_EVENT_ID_PREFIX, TEST_EVENT_NEEDS_SERVER_KEY } from "./constants";
 import { receiveWebhook } from "./receive";
 import { resetRejectionLimits } from "./rejections";
@@ -44,12 +47,15 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse) {
   const token = path.split("/").pop() ?? "";
   if (mode === "hang") return;
   if (mode === "redirect") return void res.writeHead(308, { Location: `https://127.0.0.1${path}` }).end();
-  if (mode === "bad-gateway") return void res.writeHead(502, { "Content-Type": "text/html" }).end("<h1>502 Bad Gateway</h1>");
-  if (mode === "swallow") return void res.writeHead(200, { "Content-Type": "application/json" }).end('{"success":true}');
+  if (mode === "bad-gateway")
+    return void res.writeHead(502, { "Content-Type": "text/html" }).end("<h1>502 Bad Gateway</h1>");
+  if (mode === "swallow")
+    return void res.writeHead(200, { "Content-Type": "application/json" }).end('{"success":true}');
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   const request = new Request(`${origin}${path}`, { method: req.method, headers, body: Buffer.concat(chunks) });
-  const routed = mode === "other-console" ? other.token : mode === "unknown-token" ? "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" : token;
+  const routed =
+    mode === "other-console" ? other.token : mode === "unknown-token" ? "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" : token;
   const response = await receiveWebhook(request, { token: routed });
   res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
 }
@@ -82,7 +88,12 @@ async function send(connectionId = signed.id): Promise<TestEventReport> {
 }
 
 async function lastAudit() {
-  const [row] = await db.select().from(auditLog).where(eq(auditLog.action, "webhook.test_sent")).orderBy(desc(auditLog.id)).limit(1);
+  const [row] = await db
+    .select()
+    .from(auditLog)
+    .where(eq(auditLog.action, "webhook.test_sent"))
+    .orderBy(desc(auditLog.id))
+    .limit(1);
   return row!;
 }
 
@@ -101,11 +112,25 @@ describe("a test event through the public receiver URL", () => {
     expect(report.ms).toBeGreaterThanOrEqual(0);
 
     const [row] = await db.select().from(webhookEvents).where(eq(webhookEvents.connectionId, signed.id));
-    expect(row).toMatchObject({ isTest: true, signatureStatus: "verified_key1", userId: TEST_EVENT_USER_ID, tenantId: PLACEHOLDER_TENANT_ID, email: null, phoneNumber: null });
+    expect(row).toMatchObject({
+      isTest: true,
+      signatureStatus: "verified_key1",
+      userId: TEST_EVENT_USER_ID,
+      tenantId: PLACEHOLDER_TENANT_ID,
+      email: null,
+      phoneNumber: null,
+    });
     expect(row!.eventId.startsWith(TEST_EVENT_ID_PREFIX)).toBe(true);
     expect(report.logHref).toBe(`/webhooks?connectionId=${signed.id}&test=only&event=${row!.id}`);
 
-    expect(await lastAudit()).toMatchObject({ outcome: "success", httpStatus: 200, connectionId: signed.id, connectionName: "Signed", target: row!.eventId, actorEmail: actor.email });
+    expect(await lastAudit()).toMatchObject({
+      outcome: "success",
+      httpStatus: 200,
+      connectionId: signed.id,
+      connectionName: "Signed",
+      target: row!.eventId,
+      actorEmail: actor.email,
+    });
   });
 
   it("carries the tenant's id once an event of the tenant has arrived", async () => {
@@ -136,37 +161,66 @@ describe("a test event through the public receiver URL", () => {
 
   it("reports a token the receiver does not know", async () => {
     mode = "unknown-token";
-    expect(await send()).toMatchObject({ outcome: "refused", status: 404, headline: "Refused (HTTP 404): unknown webhook URL." });
+    expect(await send()).toMatchObject({
+      outcome: "refused",
+      status: 404,
+      headline: "Refused (HTTP 404): unknown webhook URL.",
+    });
   });
 
   it("reports a redirect in words, with the token masked in its target", async () => {
     mode = "redirect";
     const report = await send();
     expect(report.outcome).toBe("redirect");
-    expect(report.headline).toBe(`A redirect (HTTP 308 to https://127.0.0.1/api/webhooks/${maskedToken()}): a proxy or the wrong scheme (http vs https) is in the way.`);
+    expect(report.headline).toBe(
+      `A redirect (HTTP 308 to https://127.0.0.1/api/webhooks/${maskedToken()}): a proxy or the wrong scheme (http vs https) is in the way.`,
+    );
     expect(report.explanation).toContain("does not follow redirects");
   });
 
   it("tells a failing proxy and a 200 that stored nothing here from a delivery", async () => {
     mode = "bad-gateway";
-    expect(await send()).toMatchObject({ outcome: "refused", status: 502, headline: "A server in the way failed (HTTP 502).", receiverSaid: null });
+    expect(await send()).toMatchObject({
+      outcome: "refused",
+      status: 502,
+      headline: "A server in the way failed (HTTP 502).",
+      receiverSaid: null,
+    });
     mode = "swallow";
-    expect(await send()).toMatchObject({ outcome: "elsewhere", status: 200, headline: "The address answered HTTP 200, but the event is not in this console's log.", logHref: null });
+    expect(await send()).toMatchObject({
+      outcome: "elsewhere",
+      status: 200,
+      headline: "The address answered HTTP 200, but the event is not in this console's log.",
+      logHref: null,
+    });
     expect(await lastAudit()).toMatchObject({ outcome: "failure", httpStatus: 200 });
   });
 
-  it("gives up after 5 s and says so", async () => {
-    mode = "hang";
-    const report = await send();
-    expect(report).toMatchObject({ outcome: "timeout", status: null, headline: "No answer within 5 s." });
-    expect(report.ms).toBeGreaterThanOrEqual(4900);
-  }, scaled(15_000));
+  it(
+    "gives up after 5 s and says so",
+    async () => {
+      mode = "hang";
+      const report = await send();
+      expect(report).toMatchObject({ outcome: "timeout", status: null, headline: "No answer within 5 s." });
+      expect(report.ms).toBeGreaterThanOrEqual(4900);
+    },
+    scaled(15_000),
+  );
 
   it("refuses without a server key, and an id that is not a connection's, sending nothing", async () => {
     const before = requests;
-    expect(await sendTestEvent(actor, { connectionId: keyless.id })).toEqual({ ok: false, error: TEST_EVENT_NEEDS_SERVER_KEY });
-    expect(await sendTestEvent(actor, { connectionId: "not-a-uuid" })).toEqual({ ok: false, error: "That is not a connection's id." });
-    expect(await sendTestEvent(actor, { connectionId: "3f6c2a1e-8b4d-4c7a-9e21-5d0f7a9b1c99" })).toEqual({ ok: false, error: "This connection no longer exists." });
+    expect(await sendTestEvent(actor, { connectionId: keyless.id })).toEqual({
+      ok: false,
+      error: TEST_EVENT_NEEDS_SERVER_KEY,
+    });
+    expect(await sendTestEvent(actor, { connectionId: "not-a-uuid" })).toEqual({
+      ok: false,
+      error: "That is not a connection's id.",
+    });
+    expect(await sendTestEvent(actor, { connectionId: "3f6c2a1e-8b4d-4c7a-9e21-5d0f7a9b1c99" })).toEqual({
+      ok: false,
+      error: "This connection no longer exists.",
+    });
     expect(requests).toBe(before);
   });
 
@@ -182,7 +236,11 @@ describe("a test event through the public receiver URL", () => {
     });
     expect(JSON.stringify(report)).not.toMatch(/\n\s+at /);
     const audit = await lastAudit();
-    expect(audit).toMatchObject({ outcome: "failure", httpStatus: null, details: { outcome: "unreachable", ms: expect.any(Number), networkError: "ECONNREFUSED" } });
+    expect(audit).toMatchObject({
+      outcome: "failure",
+      httpStatus: null,
+      details: { outcome: "unreachable", ms: expect.any(Number), networkError: "ECONNREFUSED" },
+    });
   });
 });
 
@@ -196,8 +254,16 @@ describe("a network error in words", () => {
   });
 
   it("finds the code inside an AggregateError, and keeps an unknown one", () => {
-    const refused = new TypeError("fetch failed", { cause: new AggregateError([Object.assign(new Error("connect ECONNREFUSED ::1:80"), { code: "ECONNREFUSED" })]) });
-    expect(describeNetworkError(refused, "http://localhost/")).toEqual({ code: "ECONNREFUSED", words: "connection refused" });
-    expect(describeNetworkError(Object.assign(new Error("x"), { code: "EWHATEVER" }), "http://localhost/")).toEqual({ code: "EWHATEVER", words: "a network error (EWHATEVER)" });
+    const refused = new TypeError("fetch failed", {
+      cause: new AggregateError([Object.assign(new Error("connect ECONNREFUSED ::1:80"), { code: "ECONNREFUSED" })]),
+    });
+    expect(describeNetworkError(refused, "http://localhost/")).toEqual({
+      code: "ECONNREFUSED",
+      words: "connection refused",
+    });
+    expect(describeNetworkError(Object.assign(new Error("x"), { code: "EWHATEVER" }), "http://localhost/")).toEqual({
+      code: "EWHATEVER",
+      words: "a network error (EWHATEVER)",
+    });
   });
 });

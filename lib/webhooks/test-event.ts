@@ -1,6 +1,9 @@
 import "server-only";
+
 import crypto from "node:crypto";
+
 import { and, eq } from "drizzle-orm";
+
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import type { ActionResult } from "@/lib/call-action";
 import { readConnectionSecret } from "@/lib/connections/connections";
@@ -8,6 +11,7 @@ import { getDb } from "@/lib/db";
 import { connections, webhookEvents } from "@/lib/db/schema";
 import { logger } from "@/lib/logger";
 import { SecretDecryptionError } from "@/lib/secrets";
+
 import { TEST_EVENT_ID_PREFIX, TEST_EVENT_NEEDS_SERVER_KEY } from "./constants";
 import { AUTHENTICATOR_EXPIRED } from "./envelope";
 import { sendTestEventSchema, type SendTestEventInput } from "./schemas";
@@ -88,19 +92,28 @@ const unreadable = (what: string) => (error: unknown) => {
  * failure of the action: `ok: false` only when nothing could be sent (no such connection, no server key).
  * Audited as `webhook.test_sent` with its outcome and the HTTP status.
  */
-export async function sendTestEvent(actor: AuditActor, input: SendTestEventInput): Promise<ActionResult<{ report: TestEventReport }>> {
+export async function sendTestEvent(
+  actor: AuditActor,
+  input: SendTestEventInput,
+): Promise<ActionResult<{ report: TestEventReport }>> {
   const parsed = sendTestEventSchema.safeParse(input);
   if (!parsed.success) return { ok: false, error: "That is not a connection's id." };
   const db = await getDb();
-  const [connection] = await db.select({ id: connections.id, name: connections.name }).from(connections).where(eq(connections.id, parsed.data.connectionId)).limit(1);
+  const [connection] = await db
+    .select({ id: connections.id, name: connections.name })
+    .from(connections)
+    .where(eq(connections.id, parsed.data.connectionId))
+    .limit(1);
   if (!connection) return { ok: false, error: "This connection no longer exists." };
 
   const key = await readConnectionSecret(connection.id, "server").catch(unreadable("key"));
   if (key === undefined) return { ok: false, error: TEST_EVENT_NEEDS_SERVER_KEY };
-  if (typeof key !== "string") return { ok: false, error: "The stored server key cannot be read: enter it again in Settings and keys." };
+  if (typeof key !== "string")
+    return { ok: false, error: "The stored server key cannot be read: enter it again in Settings and keys." };
   const url = await webhookUrlFor(connection.id).catch(unreadable("url"));
   if (url === undefined) return { ok: false, error: "This connection no longer exists." };
-  if (typeof url !== "string") return { ok: false, error: "The webhook URL cannot be read: regenerate it on this page." };
+  if (typeof url !== "string")
+    return { ok: false, error: "The webhook URL cannot be read: regenerate it on this page." };
 
   const { origin, pathname } = new URL(url);
   const token = pathname.split("/").pop() ?? "";
@@ -113,7 +126,8 @@ export async function sendTestEvent(actor: AuditActor, input: SendTestEventInput
   const answer = await postTestEvent(url, event.body, signature);
   const ms = Math.round(performance.now() - started);
   const status = answer.kind === "answered" ? answer.status : null;
-  const stored = status !== null && status >= 200 && status < 300 ? await storedEvent(connection.id, event.id) : undefined;
+  const stored =
+    status !== null && status >= 200 && status < 300 ? await storedEvent(connection.id, event.id) : undefined;
   const report: TestEventReport = {
     ...interpret(answer, maskedUrl, token, stored),
     url: maskedUrl,
@@ -129,8 +143,18 @@ export async function sendTestEvent(actor: AuditActor, input: SendTestEventInput
     connection,
     target: event.id,
     httpStatus: status ?? undefined,
-    details: { outcome: report.outcome, ms, ...(answer.kind === "unreachable" && answer.code ? { networkError: answer.code } : {}) },
+    details: {
+      outcome: report.outcome,
+      ms,
+      ...(answer.kind === "unreachable" && answer.code ? { networkError: answer.code } : {}),
+    },
   });
-  logger.info("test event sent", { connectionId: connection.id, eventId: event.id, outcome: report.outcome, status, ms });
+  logger.info("test event sent", {
+    connectionId: connection.id,
+    eventId: event.id,
+    outcome: report.outcome,
+    status,
+    ms,
+  });
   return { ok: true, report };
 }

@@ -5,10 +5,12 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect } from "vitest";
+
 import { getDb, type Database } from "@/lib/db";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { insertTestConnection, TENANT_ID } from "@/lib/testing/webhooks";
+
 import { parseEventFilters } from "./filters";
 import { ensureEventPartitions } from "./partitions";
 import type { EventFilters } from "./schemas";
@@ -53,11 +55,51 @@ export async function seedWebhookLog(db: Database): Promise<{ acme: string; glob
   const acme = (await insertTestConnection("Acme")).id;
   const globex = (await insertTestConnection("Globex")).id;
   const seeds: Array<Partial<typeof webhookEvents.$inferInsert> & { n: number }> = [
-    { n: 1, connectionId: acme, userId: "usr_alice", verificationMethod: "PUSH", devicePlatform: "IOS", userAuthenticatorId: "ua_1", expiresAt: at(-60), email: "alice@example.com" },
-    { n: 2, connectionId: acme, userId: "usr_albert", verificationMethod: "SMS", userAuthenticatorId: "ua_2", expiresAt: at(-30), phoneNumber: "+15555551234" },
-    { n: 3, connectionId: globex, userId: "usr_bob", verificationMethod: "PUSH", devicePlatform: "ANDROID", userAuthenticatorId: "ua_3", expiresAt: at(0) },
-    { n: 4, connectionId: globex, userId: "usr_al%ce", verificationMethod: "PASSKEY", userAuthenticatorId: "ua_4", expiresAt: at(10) },
-    { n: 5, connectionId: acme, userId: "usr_alice", verificationMethod: "EMAIL_OTP", userAuthenticatorId: "ua_5", expiresAt: at(20), type: "authenticator.created" },
+    {
+      n: 1,
+      connectionId: acme,
+      userId: "usr_alice",
+      verificationMethod: "PUSH",
+      devicePlatform: "IOS",
+      userAuthenticatorId: "ua_1",
+      expiresAt: at(-60),
+      email: "alice@example.com",
+    },
+    {
+      n: 2,
+      connectionId: acme,
+      userId: "usr_albert",
+      verificationMethod: "SMS",
+      userAuthenticatorId: "ua_2",
+      expiresAt: at(-30),
+      phoneNumber: "+15555551234",
+    },
+    {
+      n: 3,
+      connectionId: globex,
+      userId: "usr_bob",
+      verificationMethod: "PUSH",
+      devicePlatform: "ANDROID",
+      userAuthenticatorId: "ua_3",
+      expiresAt: at(0),
+    },
+    {
+      n: 4,
+      connectionId: globex,
+      userId: "usr_al%ce",
+      verificationMethod: "PASSKEY",
+      userAuthenticatorId: "ua_4",
+      expiresAt: at(10),
+    },
+    {
+      n: 5,
+      connectionId: acme,
+      userId: "usr_alice",
+      verificationMethod: "EMAIL_OTP",
+      userAuthenticatorId: "ua_5",
+      expiresAt: at(20),
+      type: "authenticator.created",
+    },
   ];
   for (const { n, ...values } of seeds) {
     await db.insert(webhookEvents).values({
@@ -82,7 +124,11 @@ export const KEY2 = "test_srv_previous_000000000000000000002";
 type TestConnection = { id: string; token: string };
 
 /** A connection signed with KEY1, one rotating from KEY2 to KEY1, and one without a server key. */
-export async function insertReceiverConnections(): Promise<{ signed: TestConnection; rotating: TestConnection; unsigned: TestConnection }> {
+export async function insertReceiverConnections(): Promise<{
+  signed: TestConnection;
+  rotating: TestConnection;
+  unsigned: TestConnection;
+}> {
   return {
     signed: await insertTestConnection("Signed", [KEY1]),
     rotating: await insertTestConnection("Rotating", [KEY1, KEY2]),
@@ -92,13 +138,20 @@ export async function insertReceiverConnections(): Promise<{ signed: TestConnect
 
 export async function eventRow(connectionId: string, eventId: string) {
   const db = await getDb();
-  const rows = await db.select().from(webhookEvents).where(sql`${webhookEvents.connectionId} = ${connectionId} and ${webhookEvents.eventId} = ${eventId}`);
+  const rows = await db
+    .select()
+    .from(webhookEvents)
+    .where(sql`${webhookEvents.connectionId} = ${connectionId} and ${webhookEvents.eventId} = ${eventId}`);
   return rows;
 }
 
 export async function lastRejection() {
   const db = await getDb();
-  const [row] = await db.select().from(webhookRejections).orderBy(sql`${webhookRejections.id} desc`).limit(1);
+  const [row] = await db
+    .select()
+    .from(webhookRejections)
+    .orderBy(sql`${webhookRejections.id} desc`)
+    .limit(1);
   return row;
 }
 

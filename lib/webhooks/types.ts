@@ -12,12 +12,19 @@ export const REJECTION_REASON_VALUES = [
 ] as const;
 
 /** Each refusal reason in words: a label for the filter, and what it usually means for the reader. */
-export const REJECTION_REASON_TEXT: Record<(typeof REJECTION_REASON_VALUES)[number], { label: string; explanation: string }> = {
+export const REJECTION_REASON_TEXT: Record<
+  (typeof REJECTION_REASON_VALUES)[number],
+  { label: string; explanation: string }
+> = {
   unknown_token: {
     label: "Unknown webhook URL",
-    explanation: "The URL's token matches no connection: the URL was regenerated, or the connection was deleted, and the tenant still posts to the old one.",
+    explanation:
+      "The URL's token matches no connection: the URL was regenerated, or the connection was deleted, and the tenant still posts to the old one.",
   },
-  too_large: { label: "Body too large", explanation: "The body was larger than the receiver accepts, so it was not read." },
+  too_large: {
+    label: "Body too large",
+    explanation: "The body was larger than the receiver accepts, so it was not read.",
+  },
   unsupported_media_type: { label: "Not JSON", explanation: "The request's Content-Type was not application/json." },
   bad_signature: {
     label: "Bad signature",
@@ -26,22 +33,32 @@ export const REJECTION_REASON_TEXT: Record<(typeof REJECTION_REASON_VALUES)[numb
   },
   stale_timestamp: {
     label: "Stale timestamp",
-    explanation: "The signature is authentic but its timestamp is more than 5 minutes from the console's clock: a replay, a long-delayed request, or a clock out of sync.",
+    explanation:
+      "The signature is authentic but its timestamp is more than 5 minutes from the console's clock: a replay, a long-delayed request, or a clock out of sync.",
   },
   malformed_json: { label: "Malformed JSON", explanation: "The body is not valid JSON." },
-  invalid_envelope: { label: "Invalid envelope", explanation: "The JSON lacks a field every event must carry (id, type, time, tenantId), or one has the wrong type." },
+  invalid_envelope: {
+    label: "Invalid envelope",
+    explanation: "The JSON lacks a field every event must carry (id, type, time, tenantId), or one has the wrong type.",
+  },
   conflicting_redelivery: {
     label: "Conflicting redelivery",
     explanation: "An event with this id was already stored with a different body; the stored one was kept.",
   },
   receiver_error: {
     label: "Not stored (server error)",
-    explanation: "The console could not store the event and answered 503, so the service sends it again: the database failed or timed out (the server log says why).",
+    explanation:
+      "The console could not store the event and answered 503, so the service sends it again: the database failed or timed out (the server log says why).",
   },
 };
 
 export function rejectionReasonText(reason: string): { label: string; explanation: string } {
-  return REJECTION_REASON_TEXT[reason as keyof typeof REJECTION_REASON_TEXT] ?? { label: reason, explanation: "A reason this console version does not describe." };
+  return (
+    REJECTION_REASON_TEXT[reason as keyof typeof REJECTION_REASON_TEXT] ?? {
+      label: reason,
+      explanation: "A reason this console version does not describe.",
+    }
+  );
 }
 
 /** The spec 6.1 data fields of authenticator.expired, in the spec's order: the log's columns, detail and export. */

@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import type { Database } from "@/lib/db";
 import { auditLog } from "@/lib/db/schema";
 import { setUpTestDatabase, whileAuditInsertsFail } from "@/lib/testing/database";
-import type { Database } from "@/lib/db";
-import { receiveWebhook } from "./receive";
 import { expiredEvent, insertTestConnection, webhookRequest } from "@/lib/testing/webhooks";
+
+import { receiveWebhook } from "./receive";
 import { regenerateWebhookUrl, webhookReceiverInfo, webhookUrlFor } from "./url";
 
 const actor = { id: null, email: "admin@example.com" } as const;
@@ -25,7 +27,9 @@ describe("webhook URL", () => {
 
   it("regenerating needs the typed name, invalidates the old URL at once and is audited", async () => {
     const { id, token: oldToken } = await insertTestConnection("Rotating", ["srv_key_for_regeneration_test"]);
-    expect(await regenerateWebhookUrl(actor, { connectionId: id, confirmName: "rotating" })).toMatchObject({ ok: false });
+    expect(await regenerateWebhookUrl(actor, { connectionId: id, confirmName: "rotating" })).toMatchObject({
+      ok: false,
+    });
     expect(await webhookUrlFor(id)).toContain(oldToken);
 
     const result = await regenerateWebhookUrl(actor, { connectionId: id, confirmName: "Rotating" });
@@ -44,7 +48,9 @@ describe("webhook URL", () => {
 
   it("keeps the old URL when the regeneration cannot be audited", async () => {
     const { id, token } = await insertTestConnection("Unaudited");
-    await expect(whileAuditInsertsFail(db, () => regenerateWebhookUrl(actor, { connectionId: id, confirmName: "Unaudited" }))).rejects.toThrow(/insert into "audit_log"/);
+    await expect(
+      whileAuditInsertsFail(db, () => regenerateWebhookUrl(actor, { connectionId: id, confirmName: "Unaudited" })),
+    ).rejects.toThrow(/insert into "audit_log"/);
     expect(await webhookUrlFor(id)).toContain(token);
   });
 });

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+
 import { webhookEvents } from "@/lib/db/schema";
 import { TENANT_ID } from "@/lib/testing/webhooks";
+
 import { at, filters, setUpSeededWebhookLog } from "./test-helpers";
 import { getWebhookEvent, listWebhookEvents } from "./webhooks";
 
@@ -23,10 +25,20 @@ describe("personal data by role", () => {
 
   it("support sees the raw body of any event type masked, escaped values included", async () => {
     const rawBody = String.raw`{"type":"authenticator.created","data":{"email":"carol@example.com","phoneNumber":"+15550009876"}}`;
-    const [row] = await log.db.insert(webhookEvents).values({
-      connectionId: log.acme, type: "authenticator.created", eventId: "evt-created-pii", tenantId: TENANT_ID, envelopeTime: at(60),
-      firstReceivedAt: at(60), lastReceivedAt: at(60), signatureStatus: "unsigned", rawBody,
-    }).returning({ id: webhookEvents.id });
+    const [row] = await log.db
+      .insert(webhookEvents)
+      .values({
+        connectionId: log.acme,
+        type: "authenticator.created",
+        eventId: "evt-created-pii",
+        tenantId: TENANT_ID,
+        envelopeTime: at(60),
+        firstReceivedAt: at(60),
+        lastReceivedAt: at(60),
+        signatureStatus: "unsigned",
+        rawBody,
+      })
+      .returning({ id: webhookEvents.id });
     try {
       const detail = await getWebhookEvent(row!.id, "support");
       expect(JSON.parse(detail!.rawBody).data).toEqual({ email: "c•••@example.com", phoneNumber: "+•••••••9876" });

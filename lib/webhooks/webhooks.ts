@@ -1,9 +1,12 @@
 import "server-only";
+
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
+
 import type { Role } from "@/lib/auth/roles";
 import { getDb, type Database } from "@/lib/db";
 import { connections, webhookEvents, webhookRejections } from "@/lib/db/schema";
+
 import { eventConditions, expiryHalves, ofConnection, receivedConditions } from "./conditions";
 import { KNOWN_METHODS, KNOWN_PLATFORMS } from "./constants";
 import type { CursorDirection } from "./cursor";
@@ -103,7 +106,12 @@ function toSummary(row: EventRow, role: Role): WebhookEventSummary {
  * outside half is ordered by an expression no index has, so PostgreSQL reads its few rows from the
  * partial index instead of walking a received-time index in the hope of meeting them.
  */
-export function eventPageQuery(db: Database, filters: EventFilters, after: SQL | undefined, direction: CursorDirection) {
+export function eventPageQuery(
+  db: Database,
+  filters: EventFilters,
+  after: SQL | undefined,
+  direction: CursorDirection,
+) {
   const e = webhookEvents;
   const conditions = [...eventConditions(filters), after];
   const select = (where: (SQL | undefined)[], order: SQL[]) =>
@@ -118,7 +126,10 @@ export function eventPageQuery(db: Database, filters: EventFilters, after: SQL |
   if (!halves) return select(conditions, logOrder(direction, e.firstReceivedAt, e.id));
   return unionAll(
     select([...conditions, ...halves.inside], logOrder(direction, e.firstReceivedAt, e.id)),
-    select([...conditions, ...halves.outside], logOrder(direction, sql`${e.firstReceivedAt} + interval '0 seconds'`, e.id)),
+    select(
+      [...conditions, ...halves.outside],
+      logOrder(direction, sql`${e.firstReceivedAt} + interval '0 seconds'`, e.id),
+    ),
   )
     .orderBy(...logOrder(direction, e.firstReceivedAt, e.id))
     .limit(filters.limit + 1);
@@ -127,10 +138,19 @@ export function eventPageQuery(db: Database, filters: EventFilters, after: SQL |
 /** One page of the log, newest first. */
 export async function listWebhookEvents(filters: EventFilters, role: Role): Promise<Page<WebhookEventSummary>> {
   const db = await getDb();
-  const page = await keysetPage(filters.cursor, filters.limit, webhookEvents.firstReceivedAt, webhookEvents.id, (after, direction) => eventPageQuery(db, filters, after, direction),
+  const page = await keysetPage(
+    filters.cursor,
+    filters.limit,
+    webhookEvents.firstReceivedAt,
+    webhookEvents.id,
+    (after, direction) => eventPageQuery(db, filters, after, direction),
     (row) => row.firstReceivedAt,
   );
-  return { items: page.rows.map((row) => toSummary(row, role)), nextCursor: page.nextCursor, newerCursor: page.newerCursor };
+  return {
+    items: page.rows.map((row) => toSummary(row, role)),
+    nextCursor: page.nextCursor,
+    newerCursor: page.newerCursor,
+  };
 }
 
 export async function getWebhookEvent(id: number, role: Role): Promise<WebhookEventDetail | null> {
@@ -159,29 +179,38 @@ export async function listWebhookRejections(filters: RejectionFilters): Promise<
     filters.reason ? eq(r.reason, filters.reason) : undefined,
     ...receivedConditions(r.receivedAt, filters),
   ];
-  const page = await keysetPage(filters.cursor, filters.limit, r.receivedAt, r.id, (after, direction) =>
-    db
-      .select({
-        id: r.id,
-        connectionId: r.connectionId,
-        connectionName: connections.name,
-        receivedAt: r.receivedAt,
-        status: r.status,
-        reason: r.reason,
-        detail: r.detail,
-        eventId: r.eventId,
-        bodySha256: r.bodySha256,
-        headers: r.headers,
-      })
-      .from(r)
-      .leftJoin(connections, eq(connections.id, r.connectionId))
-      .where(and(...conditions, after))
-      .orderBy(...logOrder(direction, r.receivedAt, r.id))
-      .limit(filters.limit + 1),
+  const page = await keysetPage(
+    filters.cursor,
+    filters.limit,
+    r.receivedAt,
+    r.id,
+    (after, direction) =>
+      db
+        .select({
+          id: r.id,
+          connectionId: r.connectionId,
+          connectionName: connections.name,
+          receivedAt: r.receivedAt,
+          status: r.status,
+          reason: r.reason,
+          detail: r.detail,
+          eventId: r.eventId,
+          bodySha256: r.bodySha256,
+          headers: r.headers,
+        })
+        .from(r)
+        .leftJoin(connections, eq(connections.id, r.connectionId))
+        .where(and(...conditions, after))
+        .orderBy(...logOrder(direction, r.receivedAt, r.id))
+        .limit(filters.limit + 1),
     (row) => row.receivedAt,
   );
   return {
-    items: page.rows.map((row) => ({ ...row, receivedAt: row.receivedAt.toISOString(), headers: row.headers as Record<string, string> })),
+    items: page.rows.map((row) => ({
+      ...row,
+      receivedAt: row.receivedAt.toISOString(),
+      headers: row.headers as Record<string, string>,
+    })),
     nextCursor: page.nextCursor,
     newerCursor: page.newerCursor,
   };
@@ -218,6 +247,17 @@ async function readFilterChoices(): Promise<FilterChoices> {
     .limit(RECENT_ROWS)
     .as("recent");
   const rows = await db.selectDistinct({ method: recent.method, platform: recent.platform }).from(recent);
-  const merge = (known: readonly string[], seen: (string | null)[]) => [...new Set([...known, ...seen.filter((v): v is string => !!v).sort()])];
-  return { verificationMethods: merge(KNOWN_METHODS, rows.map((r) => r.method)), devicePlatforms: merge(KNOWN_PLATFORMS, rows.map((r) => r.platform)) };
+  const merge = (known: readonly string[], seen: (string | null)[]) => [
+    ...new Set([...known, ...seen.filter((v): v is string => !!v).sort()]),
+  ];
+  return {
+    verificationMethods: merge(
+      KNOWN_METHODS,
+      rows.map((r) => r.method),
+    ),
+    devicePlatforms: merge(
+      KNOWN_PLATFORMS,
+      rows.map((r) => r.platform),
+    ),
+  };
 }

@@ -1,5 +1,6 @@
 /** Reaching and waiting for the console's pages, the helpers of the tour's steps (./steps.ts). */
 import type { Locator, Page } from "@playwright/test";
+
 import type { StepResult } from "./step";
 
 export const WAIT_MS = 15_000;
@@ -14,7 +15,10 @@ export const firstVisible = (locator: Locator) => locator.filter({ visible: true
 export async function appears(locator: Locator, timeout = WAIT_MS): Promise<boolean> {
   return firstVisible(locator)
     .waitFor({ state: "visible", timeout })
-    .then(() => true, () => false);
+    .then(
+      () => true,
+      () => false,
+    );
 }
 
 /**
@@ -23,7 +27,10 @@ export async function appears(locator: Locator, timeout = WAIT_MS): Promise<bool
  */
 export async function settled(page: Page): Promise<void> {
   for (const loading of [page.locator("[aria-busy=true]"), page.locator("main .animate-pulse")]) {
-    await loading.first().waitFor({ state: "detached", timeout: WAIT_MS }).catch(() => {});
+    await loading
+      .first()
+      .waitFor({ state: "detached", timeout: WAIT_MS })
+      .catch(() => {});
   }
 }
 
@@ -33,7 +40,10 @@ export async function settled(page: Page): Promise<void> {
  */
 export async function openDrawer(row: Locator, drawer: Locator): Promise<boolean> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (!(await firstVisible(drawer).isVisible())) await firstVisible(row).click({ timeout: 5_000 }).catch(() => {});
+    if (!(await firstVisible(drawer).isVisible()))
+      await firstVisible(row)
+        .click({ timeout: 5_000 })
+        .catch(() => {});
     if (await appears(drawer, 5_000)) return true;
   }
   return false;
@@ -70,7 +80,11 @@ export async function themeControl(page: Page, viewportWidth: number): Promise<L
  * What came back from "Send a test event" (stored, or refused in words): the card's status region once it
  * says something other than that it is sending.
  */
-export const testEventAnswer = (page: Page) => page.getByTestId("test-event-result").filter({ hasText: /\S/ }).filter({ hasNotText: /Sending/ });
+export const testEventAnswer = (page: Page) =>
+  page
+    .getByTestId("test-event-result")
+    .filter({ hasText: /\S/ })
+    .filter({ hasNotText: /Sending/ });
 
 /** A connection's id, from the address of its page (reached from the Connections page by its name). */
 export async function connectionIdOf(page: Page, connectionName: string): Promise<string | null> {
@@ -93,7 +107,8 @@ export async function resendLatestEvent(page: Page, connectionName: string): Pro
   if (missing) return missing;
   const row = page.getByTestId("webhook-event-row");
   if (!(await appears(row))) return { skipped: `no event of ${connectionName} in the log` };
-  if (!(await openDrawer(row, page.getByRole("dialog", { name: "Event details" })))) return { skipped: "the event drawer did not open" };
+  if (!(await openDrawer(row, page.getByRole("dialog", { name: "Event details" }))))
+    return { skipped: "the event drawer did not open" };
   const resend = page.getByTestId("event-forwards").getByRole("button", { name: "Resend" });
   if (!(await appears(resend))) return { skipped: "the event's drawer has no Resend button" };
   await firstVisible(resend).click();
@@ -102,13 +117,19 @@ export async function resendLatestEvent(page: Page, connectionName: string): Pro
 }
 
 /** An alert's card on the Alerts page, by its heading ("Destination failing on Acme"). */
-export const alertCard = (page: Page, title: string) => page.getByTestId("alert").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
+export const alertCard = (page: Page, title: string) =>
+  page.getByTestId("alert").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
 
 /**
  * Opens the Alerts page (with `query`, its filters) again and again until, the page settled, `shows` is
  * true: the evaluation runs on its own schedule (every 10 to 15 s in the demo and the e2e stack).
  */
-export async function reloadAlertsUntil(page: Page, query: string, shows: () => Promise<boolean>, timeoutMs = 60_000): Promise<boolean> {
+export async function reloadAlertsUntil(
+  page: Page,
+  query: string,
+  shows: () => Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   do {
     await page.goto(`/alerts?${query}`);

@@ -1,10 +1,12 @@
 /** Plays the tour's steps (./steps.ts): captions, pauses for the video, and the pictures of each variant. */
 import fs from "node:fs";
 import path from "node:path";
+
 import type { Page } from "@playwright/test";
+
 import { firstVisible } from "./page";
-import { TOUR_STEPS } from "./steps";
 import { TOUR_VARIANTS, TOUR_VIEWPORT, type TourContext, type TourStep, type TourVariant } from "./step";
+import { TOUR_STEPS } from "./steps";
 
 export type TourOptions = {
   context: TourContext;
@@ -20,7 +22,11 @@ export type TourOptions = {
   log: (line: string) => void;
 };
 
-export type TourReport = { screenshots: string[]; skipped: Array<{ step: string; reason: string }>; notes: Array<{ step: string; note: string }> };
+export type TourReport = {
+  screenshots: string[];
+  skipped: Array<{ step: string; reason: string }>;
+  notes: Array<{ step: string; note: string }>;
+};
 
 const CAPTION_ID = "tour-caption";
 
@@ -69,7 +75,9 @@ async function showVariant(page: Page, step: TourStep, variant: TourVariant): Pr
   if (step.showVariant) await step.showVariant(page, variant);
   else await page.emulateMedia({ colorScheme: variant.scheme });
   const dark = variant.scheme === "dark";
-  await page.waitForFunction((wanted) => document.documentElement.classList.contains("dark") === wanted, dark, { timeout: 5_000 });
+  await page.waitForFunction((wanted) => document.documentElement.classList.contains("dark") === wanted, dark, {
+    timeout: 5_000,
+  });
   // Two frames for layout, then a moment for what redraws on resize.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   if (step.settleMs) await page.waitForTimeout(step.settleMs);
@@ -88,10 +96,15 @@ async function frame(page: Page, step: TourStep): Promise<void> {
   if (!step.inView) return;
   // Short: the part may re-render as the layout changes; a picture of the page's top is no failure.
   await firstVisible(step.inView(page))
-    .evaluate((element) => {
-      // Below the window's upper 60 %: the caption at the bottom would hide most of it.
-      if (element.getBoundingClientRect().top > window.innerHeight * 0.6) element.scrollIntoView({ block: "center", behavior: "instant" });
-    }, undefined, { timeout: 2_000 })
+    .evaluate(
+      (element) => {
+        // Below the window's upper 60 %: the caption at the bottom would hide most of it.
+        if (element.getBoundingClientRect().top > window.innerHeight * 0.6)
+          element.scrollIntoView({ block: "center", behavior: "instant" });
+      },
+      undefined,
+      { timeout: 2_000 },
+    )
     .catch(() => {});
 }
 
@@ -109,7 +122,15 @@ async function linger(page: Page, pauseMs: number, scroll: boolean): Promise<voi
 
 /** Plays every step on `page` (already at the console's base URL) and takes its pictures. */
 export async function playTour(page: Page, options: TourOptions): Promise<TourReport> {
-  const { context, screenshotDir, variants = TOUR_VARIANTS, onePicturePerStep = false, wholePages = true, pauseMs = 0, log } = options;
+  const {
+    context,
+    screenshotDir,
+    variants = TOUR_VARIANTS,
+    onePicturePerStep = false,
+    wholePages = true,
+    pauseMs = 0,
+    log,
+  } = options;
   const report: TourReport = { screenshots: [], skipped: [], notes: [] };
   if (screenshotDir) fs.mkdirSync(screenshotDir, { recursive: true });
   await page.setViewportSize(TOUR_VIEWPORT);

@@ -1,4 +1,18 @@
-import { alertCard, appears, chooseTheme, firstVisible, heading, openDrawer, openPage, reloadAlertsUntil, resendLatestEvent, settled, testEventAnswer, themeControl, WAIT_MS } from "./page";
+import {
+  alertCard,
+  appears,
+  chooseTheme,
+  firstVisible,
+  heading,
+  openDrawer,
+  openPage,
+  reloadAlertsUntil,
+  resendLatestEvent,
+  settled,
+  testEventAnswer,
+  themeControl,
+  WAIT_MS,
+} from "./page";
 import { TOUR_VIEWPORT, type TourStep } from "./step";
 
 /** The tour's steps, in order; ./play.ts plays them. */
@@ -34,10 +48,12 @@ export const TOUR_STEPS: readonly TourStep[] = [
       const link = page.getByRole("link", { name: connectionName, exact: true });
       if (!(await appears(link))) return { skipped: `no link to the connection ${connectionName} on /connections` };
       await firstVisible(link).click();
-      if (!(await appears(heading(page, connectionName)))) return { skipped: `the connection page of ${connectionName} has no heading` };
+      if (!(await appears(heading(page, connectionName))))
+        return { skipped: `the connection page of ${connectionName} has no heading` };
       await settled(page);
       const send = page.getByRole("button", { name: "Send a test event" });
-      if (!(await appears(send, 2_000))) return { note: "no “Send a test event” button in this build: the page is shown without it" };
+      if (!(await appears(send, 2_000)))
+        return { note: "no “Send a test event” button in this build: the page is shown without it" };
       await firstVisible(send).click();
       if (!(await appears(testEventAnswer(page)))) return { note: "“Send a test event” showed no answer within 15 s" };
     },
@@ -51,7 +67,8 @@ export const TOUR_STEPS: readonly TourStep[] = [
       // A real event, not the test event the connection step just sent (its row has a "Test" badge).
       const row = page.getByTestId("webhook-event-row").filter({ hasNotText: /\bTest\b/ });
       if (!(await appears(row))) return { skipped: "the webhook log has no events yet" };
-      if (!(await openDrawer(row, page.getByRole("dialog", { name: "Event details" })))) return { skipped: "the event drawer did not open" };
+      if (!(await openDrawer(row, page.getByRole("dialog", { name: "Event details" }))))
+        return { skipped: "the event drawer did not open" };
     },
   },
   {
@@ -64,7 +81,8 @@ export const TOUR_STEPS: readonly TourStep[] = [
       if (!(await appears(rows))) return { skipped: "no rejections yet" };
       const badSignature = rows.filter({ hasText: "Bad signature" });
       const row = (await badSignature.count()) > 0 ? badSignature : rows;
-      if (!(await openDrawer(row, page.getByRole("dialog", { name: "Rejection details" })))) return { skipped: "the rejection drawer did not open" };
+      if (!(await openDrawer(row, page.getByRole("dialog", { name: "Rejection details" }))))
+        return { skipped: "the rejection drawer did not open" };
     },
   },
   {
@@ -81,9 +99,11 @@ export const TOUR_STEPS: readonly TourStep[] = [
       if (missing) return missing;
       const row = page.getByTestId("webhook-event-row");
       if (!(await appears(row))) return { skipped: "the webhook log has no events yet" };
-      if (!(await openDrawer(row, page.getByRole("dialog", { name: "Event details" })))) return { skipped: "the event drawer did not open" };
+      if (!(await openDrawer(row, page.getByRole("dialog", { name: "Event details" }))))
+        return { skipped: "the event drawer did not open" };
       const forwards = page.getByTestId("event-forwards");
-      if (!(await appears(forwards.getByText(/Delivered|Waiting|Failed/).first()))) return { skipped: "the drawer shows no forward" };
+      if (!(await appears(forwards.getByText(/Delivered|Waiting|Failed/).first())))
+        return { skipped: "the drawer shows no forward" };
     },
   },
   {
@@ -98,7 +118,8 @@ export const TOUR_STEPS: readonly TourStep[] = [
       const start = page.getByRole("button", { name: /^Replay \d+ events?$/ });
       if (!(await appears(start))) return { skipped: "the replay dialog counted no event" };
       await start.click();
-      if (!(await appears(page.getByTestId("replay-progress").filter({ hasText: "Finished" }), 30_000))) return { note: "the replay had not finished after 30 s" };
+      if (!(await appears(page.getByTestId("replay-progress").filter({ hasText: "Finished" }), 30_000)))
+        return { note: "the replay had not finished after 30 s" };
     },
     async leave(page) {
       await page.keyboard.press("Escape");
@@ -106,7 +127,8 @@ export const TOUR_STEPS: readonly TourStep[] = [
   },
   {
     slug: "alert-opened",
-    caption: "An alert: the tenant's app answers 503, and the console opens “Destination failing”, shown on every page and sent as a signed webhook and an email",
+    caption:
+      "An alert: the tenant's app answers 503, and the console opens “Destination failing”, shown on every page and sent as a signed webhook and an email",
     inView: (page) => page.getByTestId("alert").filter({ hasText: "Destination failing" }),
     async run(page, { connectionName, tenantApp }) {
       // Down for longer than the tour takes to notice it; the next step brings it back.
@@ -114,7 +136,11 @@ export const TOUR_STEPS: readonly TourStep[] = [
       const failed = await resendLatestEvent(page, connectionName);
       if (failed) return failed;
       const title = `Destination failing on ${connectionName}`;
-      const opened = await reloadAlertsUntil(page, "state=open", async () => (await alertCard(page, title).count()) > 0);
+      const opened = await reloadAlertsUntil(
+        page,
+        "state=open",
+        async () => (await alertCard(page, title).count()) > 0,
+      );
       if (!opened) return { skipped: `no open “${title}” alert within a minute` };
     },
   },
@@ -128,9 +154,15 @@ export const TOUR_STEPS: readonly TourStep[] = [
       if (delivered) return delivered;
       const title = `Destination failing on ${connectionName}`;
       // Clear at the next evaluation, resolved at the first one after the hold (the demo's and e2e's are short).
-      const resolved = await reloadAlertsUntil(page, "state=open", async () => (await alertCard(page, title).count()) === 0, 90_000);
+      const resolved = await reloadAlertsUntil(
+        page,
+        "state=open",
+        async () => (await alertCard(page, title).count()) === 0,
+        90_000,
+      );
       if (!resolved) return { skipped: `“${title}” was still open after 90 s` };
-      if (!(await reloadAlertsUntil(page, "state=resolved", async () => (await alertCard(page, title).count()) > 0))) return { skipped: `no resolved “${title}” alert` };
+      if (!(await reloadAlertsUntil(page, "state=resolved", async () => (await alertCard(page, title).count()) > 0)))
+        return { skipped: `no resolved “${title}” alert` };
     },
   },
   {

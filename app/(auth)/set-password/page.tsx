@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
+
 import { AuthCard } from "@/components/auth/auth-card";
 import { SetPasswordForm } from "@/components/team/set-password-form";
+
 import { setPasswordAction } from "./actions";
 
 export const metadata: Metadata = { title: "Set your password" };

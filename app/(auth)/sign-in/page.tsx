@@ -1,19 +1,24 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { Suspense } from "react";
+
 import { AuthCard } from "@/components/auth/auth-card";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { SsoProviderNote } from "@/components/auth/sso-provider-note";
 import { SsoSignInButton } from "@/components/auth/sso-sign-in-button";
 import { Alert } from "@/components/ui/card";
-import { getSessionUser } from "@/lib/auth/guards";
 import { safeCallbackPath } from "@/lib/auth/callback";
+import { getSessionUser } from "@/lib/auth/guards";
 import { signInSettings } from "@/lib/auth/oidc-config";
 import { signInErrorText } from "@/lib/auth/sso-messages";
 
 export const metadata: Metadata = { title: "Sign in" };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const params = await searchParams;
   const callbackPath = safeCallbackPath(params.callbackUrl);
   if (await getSessionUser()) redirect(callbackPath);
@@ -36,7 +41,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         {sso.status === "on" ? (
           <>
             <Suspense fallback={null}>
-              <SsoProviderNote providerName={providerName} fresh={errorCode === "OAuthSignin"} passwordSignIn={passwordSignIn} />
+              <SsoProviderNote
+                providerName={providerName}
+                fresh={errorCode === "OAuthSignin"}
+                passwordSignIn={passwordSignIn}
+              />
             </Suspense>
             <SsoSignInButton providerName={providerName} callbackPath={callbackPath} primary={!passwordSignIn} />
             {passwordSignIn ? (
@@ -48,9 +57,13 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         ) : null}
         {passwordSignIn ? <SignInForm callbackPath={callbackPath} autoFocus={sso.status !== "on"} /> : null}
         {sso.status === "invalid" ? (
-          <p id="sso-misconfigured" className="rounded-md bg-slate-50 p-3 text-xs text-slate-600 ring-1 ring-slate-200 dark:bg-slate-800/60 dark:text-slate-400 dark:ring-slate-800">
-            <strong className="font-semibold text-slate-800 dark:text-slate-200">For administrators:</strong> single sign-on is configured but not working (
-            {[...new Set(sso.problems.map((p) => p.variable))].join(", ")}). See the server log.
+          <p
+            id="sso-misconfigured"
+            className="rounded-md bg-slate-50 p-3 text-xs text-slate-600 ring-1 ring-slate-200 dark:bg-slate-800/60 dark:text-slate-400 dark:ring-slate-800"
+          >
+            <strong className="font-semibold text-slate-800 dark:text-slate-200">For administrators:</strong> single
+            sign-on is configured but not working ({[...new Set(sso.problems.map((p) => p.variable))].join(", ")}). See
+            the server log.
           </p>
         ) : null}
       </div>

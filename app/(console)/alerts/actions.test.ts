@@ -1,10 +1,12 @@
 import crypto from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+
 import type { Session } from "next-auth";
 import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+
+import type { Database } from "@/lib/db";
 import { alertNoticeTargets, alerts, alertThresholds } from "@/lib/db/alerts-schema";
 import { auditLog, consoleUsers } from "@/lib/db/schema";
-import type { Database } from "@/lib/db";
 import { startReceiver } from "@/lib/destinations/test-helpers";
 import { reloadEnv } from "@/lib/env";
 import { encryptSecret } from "@/lib/secrets";
@@ -34,19 +36,37 @@ const targetId = crypto.randomUUID();
 beforeAll(async () => {
   ({ db, tearDown } = await setUpTestDatabase());
   const insert = async (email: string, role: "admin" | "support") =>
-    (await db.insert(consoleUsers).values({ email, name: email.split("@")[0]!, role, passwordHash: "$argon2id$placeholder" }).returning())[0]!;
+    (
+      await db
+        .insert(consoleUsers)
+        .values({ email, name: email.split("@")[0]!, role, passwordHash: "$argon2id$placeholder" })
+        .returning()
+    )[0]!;
   admin = await insert("admin@example.com", "admin");
   support = await insert("support@example.com", "support");
   connectionId = (await insertTestConnection("Alerting")).id;
   const now = new Date();
   const [alert] = await db
     .insert(alerts)
-    .values({ connectionId, kind: "bad_signatures", openedAt: now, lastSeenAt: now, measure: { value: 5, threshold: 5, windowMinutes: 15 } })
+    .values({
+      connectionId,
+      kind: "bad_signatures",
+      openedAt: now,
+      lastSeenAt: now,
+      measure: { value: 5, threshold: 5, windowMinutes: 15 },
+    })
     .returning();
   alertId = alert!.id;
   receiver = await startReceiver();
   const secret = `whsec_${Buffer.alloc(24, 5).toString("base64")}`;
-  await db.insert(alertNoticeTargets).values({ id: targetId, name: "Ops chat", url: receiver.url, secretCiphertext: encryptSecret(secret, { kind: "alert_target_secret", targetId }) });
+  await db
+    .insert(alertNoticeTargets)
+    .values({
+      id: targetId,
+      name: "Ops chat",
+      url: receiver.url,
+      secretCiphertext: encryptSecret(secret, { kind: "alert_target_secret", targetId }),
+    });
   // The actions take the policy from the environment: the local receiver's host is allowed over http.
   vi.stubEnv("CONSOLE_FORWARD_ALLOWED_HOSTS", "127.0.0.1");
   reloadEnv();
@@ -62,7 +82,10 @@ beforeEach(() => {
 });
 
 const as = (user: Row) => {
-  session.current = { expires: "", user: { id: user.id, email: user.email, name: user.name, role: user.role } } as Session;
+  session.current = {
+    expires: "",
+    user: { id: user.id, email: user.email, name: user.name, role: user.role },
+  } as Session;
 };
 
 const targetActions = () => ({
@@ -76,7 +99,15 @@ const alertActions = () => ({
   mute: () => actions.muteAlertAction({ alertId, hours: 4 }),
   unmute: () => actions.unmuteAlertAction({ alertId }),
   setThresholds: () =>
-    actions.setThresholdsAction({ connectionId, silenceHours: "", badSignatures: 3, unsignedEvents: "", lateEvents: "", receiverErrors: "", destinationFailingMinutes: "" }),
+    actions.setThresholdsAction({
+      connectionId,
+      silenceHours: "",
+      badSignatures: 3,
+      unsignedEvents: "",
+      lateEvents: "",
+      receiverErrors: "",
+      destinationFailingMinutes: "",
+    }),
 });
 
 const everyAction = () => ({ ...alertActions(), ...targetActions() });
@@ -104,7 +135,15 @@ describe("the alerts' server actions", () => {
 
   it("name a threshold out of range and save nothing", async () => {
     as(admin);
-    const result = await actions.setThresholdsAction({ connectionId, silenceHours: 0, badSignatures: "", unsignedEvents: "", lateEvents: "", receiverErrors: "", destinationFailingMinutes: "" });
+    const result = await actions.setThresholdsAction({
+      connectionId,
+      silenceHours: 0,
+      badSignatures: "",
+      unsignedEvents: "",
+      lateEvents: "",
+      receiverErrors: "",
+      destinationFailingMinutes: "",
+    });
     expect(result).toMatchObject({ ok: false, field: "silenceHours" });
     expect(await db.select().from(alertThresholds)).toEqual([]);
   });
@@ -116,9 +155,16 @@ describe("the alerts' server actions", () => {
     }
     const [alert] = await db.select().from(alerts);
     expect(alert).toMatchObject({ acknowledgedBy: admin.id, mutedUntil: null });
-    expect(await db.select().from(alertThresholds)).toMatchObject([{ connectionId, badSignatures: 3, silenceHours: null }]);
+    expect(await db.select().from(alertThresholds)).toMatchObject([
+      { connectionId, badSignatures: 3, silenceHours: null },
+    ]);
     const records = await db.select().from(auditLog);
-    expect(records.map((r) => r.action).sort()).toEqual(["alert.acknowledged", "alert.muted", "alert.thresholds_changed", "alert.unmuted"]);
+    expect(records.map((r) => r.action).sort()).toEqual([
+      "alert.acknowledged",
+      "alert.muted",
+      "alert.thresholds_changed",
+      "alert.unmuted",
+    ]);
     expect(new Set(records.map((r) => r.actorEmail))).toEqual(new Set([admin.email]));
   });
 });
@@ -131,7 +177,9 @@ describe("the notice targets' server actions", () => {
     expect(await targetActions().testTarget()).toEqual({ ok: true, outcome: "Ops chat answered 200." });
     const [posted] = receiver.received;
     const secret = `whsec_${Buffer.alloc(24, 5).toString("base64")}`;
-    expect(new Webhook(secret).verify(posted!.body, posted!.headers as Record<string, string>)).toMatchObject({ type: "alert.test" });
+    expect(new Webhook(secret).verify(posted!.body, posted!.headers as Record<string, string>)).toMatchObject({
+      type: "alert.test",
+    });
     expect(await targetActions().removeTarget()).toEqual({ ok: true });
     expect((await db.select().from(alertNoticeTargets)).map((t) => t.name)).toEqual(["Pager"]);
     const records = (await db.select().from(auditLog)).filter((r) => r.action.startsWith("alert.target_"));

@@ -1,5 +1,14 @@
 "use server";
-import { acknowledgeAlert, addNoticeTarget, muteAlert, removeNoticeTarget, sendTestNotice, setThresholds, unmuteAlert } from "@/lib/alerts/alerts";
+
+import {
+  acknowledgeAlert,
+  addNoticeTarget,
+  muteAlert,
+  removeNoticeTarget,
+  sendTestNotice,
+  setThresholds,
+  unmuteAlert,
+} from "@/lib/alerts/alerts";
 import type { AddNoticeTargetInput, NoticeTargetIdInput, ThresholdsInput } from "@/lib/alerts/schemas";
 import { runAction } from "@/lib/server-action";
 
@@ -20,7 +29,9 @@ export async function unmuteAlertAction(input: { alertId: string }) {
 }
 
 export async function setThresholdsAction(input: ThresholdsInput) {
-  return runAction({ name: "setThresholdsAction", role: "admin", revalidate: ["/alerts"] }, (user) => setThresholds(user, input));
+  return runAction({ name: "setThresholdsAction", role: "admin", revalidate: ["/alerts"] }, (user) =>
+    setThresholds(user, input),
+  );
 }
 
 // The notice targets: admins only, as the section that offers them; lib/alerts parses, checks the URL and audits.

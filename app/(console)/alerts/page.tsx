@@ -1,18 +1,24 @@
 import type { Metadata } from "next";
-import { AlertFiltersForm, alertFiltersQuery, describeIgnoredAlertFilters } from "@/components/alerts/alert-filters-form";
-import { AlertList, AlertListSkeleton } from "@/components/alerts/alert-list";
+
 import type { AlertActions, NoticeTargetActions } from "@/components/alerts/alert-actions";
+import {
+  AlertFiltersForm,
+  alertFiltersQuery,
+  describeIgnoredAlertFilters,
+} from "@/components/alerts/alert-filters-form";
+import { AlertList, AlertListSkeleton } from "@/components/alerts/alert-list";
 import { AlertsPageHeader } from "@/components/alerts/alerts-page-header";
 import { NoticeTargetsSection } from "@/components/alerts/notice-targets-section";
 import { ThresholdsSection } from "@/components/alerts/thresholds-section";
 import { StreamedSection } from "@/components/ui/streamed-section";
 import { IgnoredFilters } from "@/components/webhooks/ignored-filters";
 import { getThresholds, listAlerts, listNoticeTargets, thresholdDefaults } from "@/lib/alerts/alerts";
-import { ALL, alertFiltersSchema } from "@/lib/alerts/schemas";
+import { alertFiltersSchema, ALL } from "@/lib/alerts/schemas";
 import { requireRole } from "@/lib/auth/guards";
 import { listConnections } from "@/lib/connections/connections";
 import { env } from "@/lib/env";
 import { parseFiltersLeniently } from "@/lib/webhooks/filters";
+
 import {
   acknowledgeAlertAction,
   addNoticeTargetAction,
@@ -25,13 +31,26 @@ import {
 
 export const metadata: Metadata = { title: "Alerts" };
 
-const actions: AlertActions = { acknowledge: acknowledgeAlertAction, mute: muteAlertAction, unmute: unmuteAlertAction, setThresholds: setThresholdsAction };
-const targetActions: NoticeTargetActions = { add: addNoticeTargetAction, remove: removeNoticeTargetAction, test: sendTestNoticeAction };
+const actions: AlertActions = {
+  acknowledge: acknowledgeAlertAction,
+  mute: muteAlertAction,
+  unmute: unmuteAlertAction,
+  setThresholds: setThresholdsAction,
+};
+const targetActions: NoticeTargetActions = {
+  add: addNoticeTargetAction,
+  remove: removeNoticeTargetAction,
+  test: sendTestNoticeAction,
+};
 
 /** The most alerts one page lists (alertFiltersSchema's limit). */
 const MOST = 200;
 
-export default async function AlertsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AlertsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const user = await requireRole("support");
   const isAdmin = user.role === "admin";
   // A hand-edited link costs only its bad parameters, each named by its label; the others apply.

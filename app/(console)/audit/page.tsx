@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+
 import { AuditFiltersForm } from "@/components/audit/audit-filters-form";
 import { AuditPageHeader } from "@/components/audit/audit-page-header";
 import { AuditTable, AuditTableSkeleton } from "@/components/audit/audit-table";
@@ -10,7 +11,11 @@ import { listConnectionChoices } from "@/lib/connections/repository";
 
 export const metadata: Metadata = { title: "Audit" };
 
-export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AuditPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requireRole("admin");
   const { filter, typedTimes } = parseAuditSearch(await searchParams);
   const connections = await listConnectionChoices();

@@ -1,9 +1,15 @@
 "use server";
+
 import type { ActionResult } from "@/lib/call-action";
 import { createConnection, deleteConnection, updateConnection } from "@/lib/connections/connections";
 import { rememberSelectedConnection } from "@/lib/connections/current";
 import { getConnection } from "@/lib/connections/repository";
-import { selectConnectionSchema, type CreateConnectionInput, type DeleteConnectionInput, type UpdateConnectionInput } from "@/lib/connections/schemas";
+import {
+  selectConnectionSchema,
+  type CreateConnectionInput,
+  type DeleteConnectionInput,
+  type UpdateConnectionInput,
+} from "@/lib/connections/schemas";
 import type { ConnectionMutationResult } from "@/lib/connections/types";
 import { runAction } from "@/lib/server-action";
 
@@ -12,22 +18,33 @@ import { runAction } from "@/lib/server-action";
 const everyPage = [["/", "layout"]] as const;
 
 export async function createConnectionAction(input: CreateConnectionInput): Promise<ConnectionMutationResult> {
-  return runAction({ name: "createConnectionAction", role: "admin", revalidate: everyPage }, (user) => createConnection(user, input));
+  return runAction({ name: "createConnectionAction", role: "admin", revalidate: everyPage }, (user) =>
+    createConnection(user, input),
+  );
 }
 
 export async function updateConnectionAction(input: UpdateConnectionInput): Promise<ConnectionMutationResult> {
-  return runAction({ name: "updateConnectionAction", role: "admin", revalidate: everyPage }, (user) => updateConnection(user, input));
+  return runAction({ name: "updateConnectionAction", role: "admin", revalidate: everyPage }, (user) =>
+    updateConnection(user, input),
+  );
 }
 
 export async function deleteConnectionAction(input: DeleteConnectionInput): Promise<ActionResult> {
-  return runAction({ name: "deleteConnectionAction", role: "admin", revalidate: everyPage }, (user) => deleteConnection(user, input));
+  return runAction({ name: "deleteConnectionAction", role: "admin", revalidate: everyPage }, (user) =>
+    deleteConnection(user, input),
+  );
 }
 
 /** The shell's switcher: any signed-in user may choose which connection feature pages show. */
 export async function selectConnectionAction(input: { id: string }): Promise<ActionResult> {
   const gone = "That connection no longer exists.";
   return runAction(
-    { name: "selectConnectionAction", role: "support", parse: { schema: selectConnectionSchema, input, invalid: gone }, revalidate: everyPage },
+    {
+      name: "selectConnectionAction",
+      role: "support",
+      parse: { schema: selectConnectionSchema, input, invalid: gone },
+      revalidate: everyPage,
+    },
     async (_user, { id }): Promise<ActionResult> => {
       if (!(await getConnection(id))) return { ok: false, error: gone };
       await rememberSelectedConnection(id);

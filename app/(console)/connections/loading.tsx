@@ -1,5 +1,5 @@
-import { ConnectionsPageHeader } from "@/components/connections/connections-page-header";
 import { ConnectionTableSkeleton } from "@/components/connections/connection-table";
+import { ConnectionsPageHeader } from "@/components/connections/connections-page-header";
 
 export default function ConnectionsLoading() {
   return (

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
-import { ConnectionsPageHeader } from "@/components/connections/connections-page-header";
+
 import { ConnectionTable } from "@/components/connections/connection-table";
+import { ConnectionsPageHeader } from "@/components/connections/connections-page-header";
 import { requireRole } from "@/lib/auth/guards";
 import { listConnections } from "@/lib/connections/repository";
 

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+
 import { NoConnection } from "@/components/connections/no-connection";
 import { DataPointLookupForm } from "@/components/data-points/lookup-form";
 import { DataPointLookupResult, DataPointLookupResultSkeleton } from "@/components/data-points/lookup-result";
@@ -8,6 +9,7 @@ import { StreamedSection } from "@/components/ui/streamed-section";
 import { requireSelectedConnection } from "@/lib/connections/current";
 import { listWatches, lookUpDataPoint } from "@/lib/data-points/data-points";
 import { dataPointIdSchema } from "@/lib/data-points/schemas";
+
 import { refreshWatchesAction, unwatchDataPointAction, watchDataPointAction } from "./actions";
 
 export const metadata: Metadata = { title: "Data points" };
@@ -25,11 +27,21 @@ export default async function DataPointsPage({ searchParams }: { searchParams: P
   const watches = await listWatches(connection.id);
   return (
     <>
-      <PageHeader title={title} description={`Custom data points of ${connection.name}. Look one up by id; watch the ones you care about.`} />
+      <PageHeader
+        title={title}
+        description={`Custom data points of ${connection.name}. Look one up by id; watch the ones you care about.`}
+      />
       <div className="space-y-6">
-        <DataPointLookupForm initialId={typeof rawId === "string" ? rawId : ""} linkError={asked?.error?.issues[0]?.message} />
+        <DataPointLookupForm
+          initialId={typeof rawId === "string" ? rawId : ""}
+          linkError={asked?.error?.issues[0]?.message}
+        />
         {id ? (
-          <StreamedSection key={id} title="The data point" fallback={<DataPointLookupResultSkeleton canWatch={canEdit} />}>
+          <StreamedSection
+            key={id}
+            title="The data point"
+            fallback={<DataPointLookupResultSkeleton canWatch={canEdit} />}
+          >
             <DataPointLookupResult
               lookup={lookUpDataPoint(connection.id, id)}
               id={id}
@@ -40,7 +52,13 @@ export default async function DataPointsPage({ searchParams }: { searchParams: P
             />
           </StreamedSection>
         ) : null}
-        <WatchList connectionId={connection.id} watches={watches} canEdit={canEdit} unwatchAction={unwatchDataPointAction} refreshAction={refreshWatchesAction} />
+        <WatchList
+          connectionId={connection.id}
+          watches={watches}
+          canEdit={canEdit}
+          unwatchAction={unwatchDataPointAction}
+          refreshAction={refreshWatchesAction}
+        />
       </div>
     </>
   );

@@ -1,6 +1,13 @@
 "use server";
+
 import type { ActionResult } from "@/lib/call-action";
-import { createDestination, removeDestination, rotateDestinationSecret, setDestinationEnabled, setDestinationRate } from "@/lib/destinations/destinations";
+import {
+  createDestination,
+  removeDestination,
+  rotateDestinationSecret,
+  setDestinationEnabled,
+  setDestinationRate,
+} from "@/lib/destinations/destinations";
 import { resendEvent } from "@/lib/destinations/event-forwards";
 import { cancelReplay, countReplay, startReplay } from "@/lib/destinations/replay";
 import type {
@@ -20,23 +27,33 @@ import { runAction } from "@/lib/server-action";
 const pages = ["/destinations", ["/connections/[id]", "page"]] as const;
 
 export async function createDestinationAction(input: CreateDestinationInput): Promise<DestinationSecretResult> {
-  return runAction({ name: "createDestinationAction", role: "admin", revalidate: pages }, (user) => createDestination(user, input));
+  return runAction({ name: "createDestinationAction", role: "admin", revalidate: pages }, (user) =>
+    createDestination(user, input),
+  );
 }
 
 export async function setDestinationEnabledAction(input: SetDestinationEnabledInput): Promise<ActionResult> {
-  return runAction({ name: "setDestinationEnabledAction", role: "admin", revalidate: pages }, (user) => setDestinationEnabled(user, input));
+  return runAction({ name: "setDestinationEnabledAction", role: "admin", revalidate: pages }, (user) =>
+    setDestinationEnabled(user, input),
+  );
 }
 
 export async function setDestinationRateAction(input: SetDestinationRateInput): Promise<ActionResult> {
-  return runAction({ name: "setDestinationRateAction", role: "admin", revalidate: pages }, (user) => setDestinationRate(user, input));
+  return runAction({ name: "setDestinationRateAction", role: "admin", revalidate: pages }, (user) =>
+    setDestinationRate(user, input),
+  );
 }
 
 export async function removeDestinationAction(input: DestinationIdInput): Promise<ActionResult> {
-  return runAction({ name: "removeDestinationAction", role: "admin", revalidate: pages }, (user) => removeDestination(user, input));
+  return runAction({ name: "removeDestinationAction", role: "admin", revalidate: pages }, (user) =>
+    removeDestination(user, input),
+  );
 }
 
 export async function rotateDestinationSecretAction(input: DestinationIdInput): Promise<DestinationSecretResult> {
-  return runAction({ name: "rotateDestinationSecretAction", role: "admin", revalidate: pages }, (user) => rotateDestinationSecret(user, input));
+  return runAction({ name: "rotateDestinationSecretAction", role: "admin", revalidate: pages }, (user) =>
+    rotateDestinationSecret(user, input),
+  );
 }
 
 // From the log (its drawer and its replay dialog), which polls for what follows: nothing to revalidate.

@@ -1,5 +1,6 @@
 import type { DestinationActions } from "@/components/destinations/destination-actions";
 import type { ForwardingActions } from "@/components/destinations/forwarding-actions";
+
 import {
   cancelReplayAction,
   createDestinationAction,

@@ -1,4 +1,5 @@
 "use client";
+
 import { PageError } from "@/components/shell/page-error";
 
 export default function DestinationsError(props: { error: Error & { digest?: string }; retry: () => void }) {

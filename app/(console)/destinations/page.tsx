@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
+
 import { NoConnection } from "@/components/connections/no-connection";
 import { DestinationList } from "@/components/destinations/destination-list";
 import { PageHeader } from "@/components/ui/card";
 import { getConnection } from "@/lib/connections/connections";
 import { requireSelectedConnection } from "@/lib/connections/current";
 import { listDestinations } from "@/lib/destinations/destinations";
+
 import { destinationActions } from "./destination-actions";
 
 export const metadata: Metadata = { title: "Destinations" };
@@ -15,7 +17,10 @@ export default async function DestinationsPage() {
   const { user, connection } = await requireSelectedConnection("support");
   if (!connection) return <NoConnection title={title} isAdmin={user.role === "admin"} />;
   // Database reads only: cheap enough to await before the first paint.
-  const [summary, destinations] = await Promise.all([getConnection(connection.id), listDestinations(connection.id, user.role)]);
+  const [summary, destinations] = await Promise.all([
+    getConnection(connection.id),
+    listDestinations(connection.id, user.role),
+  ]);
   return (
     <>
       <PageHeader

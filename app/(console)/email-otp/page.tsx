@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+
 import { NoConnection } from "@/components/connections/no-connection";
 import { EmailOtpCard, EmailOtpCardSkeleton } from "@/components/email-otp/email-otp-card";
 import { PageHeader } from "@/components/ui/card";
@@ -6,6 +7,7 @@ import { StreamedSection } from "@/components/ui/streamed-section";
 import { requireSelectedConnection } from "@/lib/connections/current";
 import { getEmailOtpStatus } from "@/lib/email-otp/email-otp";
 import { regionLabels } from "@/lib/service/regions";
+
 import { deleteEmailOtpAction } from "./actions";
 
 export const metadata: Metadata = { title: "Email OTP" };
@@ -17,10 +19,17 @@ export default async function EmailOtpPage() {
   if (!connection) return <NoConnection title={title} isAdmin />;
   return (
     <>
-      <PageHeader title={title} description={`The email one-time-passcode configuration of ${connection.name}, region ${regionLabels[connection.region]}.`} />
+      <PageHeader
+        title={title}
+        description={`The email one-time-passcode configuration of ${connection.name}, region ${regionLabels[connection.region]}.`}
+      />
       <div className="max-w-2xl">
         <StreamedSection key={connection.id} title="The configuration" fallback={<EmailOtpCardSkeleton />}>
-          <EmailOtpCard connection={connection} status={getEmailOtpStatus(connection.id)} deleteAction={deleteEmailOtpAction} />
+          <EmailOtpCard
+            connection={connection}
+            status={getEmailOtpStatus(connection.id)}
+            deleteAction={deleteEmailOtpAction}
+          />
         </StreamedSection>
       </div>
     </>

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { eq } from "drizzle-orm";
 import type { Session } from "next-auth";
-import { auditLog, consoleUsers, loginAttempts } from "@/lib/db/schema";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+
 import type { Database } from "@/lib/db";
+import { auditLog, consoleUsers, loginAttempts } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
 
 // Whose session the request carries is next-auth's business (the guards' own tests run its callbacks);
@@ -24,7 +25,12 @@ let subject: Row;
 beforeAll(async () => {
   ({ db, tearDown } = await setUpTestDatabase());
   const insert = async (email: string, role: "admin" | "support") =>
-    (await db.insert(consoleUsers).values({ email, name: email.split("@")[0]!, role, passwordHash: "$argon2id$placeholder" }).returning())[0]!;
+    (
+      await db
+        .insert(consoleUsers)
+        .values({ email, name: email.split("@")[0]!, role, passwordHash: "$argon2id$placeholder" })
+        .returning()
+    )[0]!;
   admin = await insert("admin@example.com", "admin");
   support = await insert("support@example.com", "support");
   subject = await insert("subject@example.com", "support");
@@ -35,7 +41,10 @@ beforeEach(() => {
 });
 
 const as = (user: Row) => {
-  session.current = { expires: "", user: { id: user.id, email: user.email, name: user.name, role: user.role } } as Session;
+  session.current = {
+    expires: "",
+    user: { id: user.id, email: user.email, name: user.name, role: user.role },
+  } as Session;
 };
 
 const everyAction = () => {

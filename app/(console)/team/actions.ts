@@ -1,7 +1,15 @@
 "use server";
+
 import { runAction } from "@/lib/server-action";
 import type { AddTeamMemberInput, ChangeRoleInput, SetDisabledInput, TeamMemberInput } from "@/lib/team/schemas";
-import { addTeamMember, changeRole, createPasswordLink, revokeSessions, setDisabled, unlockMember } from "@/lib/team/team";
+import {
+  addTeamMember,
+  changeRole,
+  createPasswordLink,
+  revokeSessions,
+  setDisabled,
+  unlockMember,
+} from "@/lib/team/team";
 
 // Thin entry points: each checks the role itself (support is refused even when calling one directly);
 // lib/team validates with the forms' schemas, re-checks the actor under lock where it matters, and audits.

@@ -1,6 +1,7 @@
 import { AddTeamMember } from "@/components/team/add-team-member";
 import { TeamPageHeader } from "@/components/team/team-page-header";
 import { TeamTableSkeleton } from "@/components/team/team-table";
+
 import { addTeamMemberAction } from "./actions";
 
 export default function TeamLoading() {

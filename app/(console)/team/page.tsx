@@ -1,11 +1,20 @@
 import type { Metadata } from "next";
+
 import { AddTeamMember } from "@/components/team/add-team-member";
+import type { TeamActions } from "@/components/team/team-actions";
 import { TeamPageHeader } from "@/components/team/team-page-header";
 import { TeamTable } from "@/components/team/team-table";
-import type { TeamActions } from "@/components/team/team-actions";
 import { requireRole } from "@/lib/auth/guards";
 import { listTeam } from "@/lib/team/team";
-import { addTeamMemberAction, changeRoleAction, createPasswordLinkAction, revokeSessionsAction, setDisabledAction, unlockSignInAction } from "./actions";
+
+import {
+  addTeamMemberAction,
+  changeRoleAction,
+  createPasswordLinkAction,
+  revokeSessionsAction,
+  setDisabledAction,
+  unlockSignInAction,
+} from "./actions";
 
 export const metadata: Metadata = { title: "Team" };
 

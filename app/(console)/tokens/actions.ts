@@ -1,4 +1,5 @@
 "use server";
+
 import type { ActionResult } from "@/lib/call-action";
 import { runAction } from "@/lib/server-action";
 import type { CreateApiTokenInput, RevokeApiTokenInput } from "@/lib/tokens/schemas";
@@ -15,5 +16,7 @@ export async function createApiTokenAction(input: CreateApiTokenInput): Promise<
 }
 
 export async function revokeApiTokenAction(input: RevokeApiTokenInput): Promise<ActionResult<{ name: string }>> {
-  return runAction({ name: "revokeApiTokenAction", role: "admin", revalidate: pages }, (user) => revokeApiToken({ id: user.id, email: user.email }, input));
+  return runAction({ name: "revokeApiTokenAction", role: "admin", revalidate: pages }, (user) =>
+    revokeApiToken({ id: user.id, email: user.email }, input),
+  );
 }

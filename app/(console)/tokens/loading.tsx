@@ -1,6 +1,7 @@
 import { CreateApiToken } from "@/components/tokens/create-token";
 import { TokenTableSkeleton } from "@/components/tokens/token-table";
 import { TokensPageHeader } from "@/components/tokens/tokens-page-header";
+
 import { createApiTokenAction } from "./actions";
 
 export default function TokensLoading() {

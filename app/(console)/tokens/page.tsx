@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
+
 import { CreateApiToken } from "@/components/tokens/create-token";
 import { TokenTable } from "@/components/tokens/token-table";
 import { TokensPageHeader } from "@/components/tokens/tokens-page-header";
 import { requireRole } from "@/lib/auth/guards";
 import { listApiTokens } from "@/lib/tokens/tokens";
+
 import { createApiTokenAction, revokeApiTokenAction } from "./actions";
 
 export const metadata: Metadata = { title: "API tokens" };

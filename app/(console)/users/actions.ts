@@ -1,4 +1,5 @@
 "use server";
+
 import { eraseConfirmedEndUserData, previewEndUserErasure } from "@/lib/erasure/erasure";
 import type { ConfirmedErasureInput, EndUserErasureInput } from "@/lib/erasure/schemas";
 import type { ErasurePreviewResult, ErasureResult } from "@/lib/erasure/types";
@@ -11,7 +12,8 @@ export async function previewEndUserErasureAction(input: EndUserErasureInput): P
 
 /** Revalidated after a failure too: one that ended mid-way (a lost connection) may have erased some of it. */
 export async function eraseEndUserDataAction(input: ConfirmedErasureInput): Promise<ErasureResult> {
-  return runAction({ name: "eraseEndUserDataAction", role: "admin", revalidate: ["/webhooks"], revalidateOnFailure: true }, (user) =>
-    eraseConfirmedEndUserData(user, input),
+  return runAction(
+    { name: "eraseEndUserDataAction", role: "admin", revalidate: ["/webhooks"], revalidateOnFailure: true },
+    (user) => eraseConfirmedEndUserData(user, input),
   );
 }

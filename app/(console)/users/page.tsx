@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+
 import { NoConnection } from "@/components/connections/no-connection";
 import { Alert } from "@/components/ui/card";
 import { StreamedSection } from "@/components/ui/streamed-section";
@@ -10,20 +11,29 @@ import { AuthenticatorLookupResult } from "@/components/users/lookup-result";
 import { UsersPageHeader } from "@/components/users/users-page-header";
 import { isRequestFromConsole } from "@/lib/auth/fetch-metadata";
 import { requireSelectedConnection } from "@/lib/connections/current";
-import { lookupRequestSchema } from "@/lib/users/schemas";
 import { decideLookup } from "@/lib/users/lookup-request";
+import { lookupRequestSchema } from "@/lib/users/schemas";
 import { lookUpUserAuthenticators } from "@/lib/users/users";
+
 import { eraseEndUserDataAction, previewEndUserErasureAction } from "./actions";
 
 export const metadata: Metadata = { title: "Users" };
 
-export default async function UsersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function UsersPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { user, connection } = await requireSelectedConnection("support");
   if (!connection) return <NoConnection title="Users" isAdmin={user.role === "admin"} />;
   const params = lookupRequestSchema.parse(await searchParams);
   // A lookup records an action at the tenant, so it runs only when asked for here, in the connection it
   // was asked in: never on a re-render (a server action's, a connection switch's) or a link from elsewhere.
-  const decision = decideLookup(params, { selectedConnectionId: connection.id, requestHeaders: await headers(), isRequestFromConsole });
+  const decision = decideLookup(params, {
+    selectedConnectionId: connection.id,
+    requestHeaders: await headers(),
+    isRequestFromConsole,
+  });
   return (
     <>
       <UsersPageHeader />
@@ -36,7 +46,11 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
         />
         <div aria-live="polite">
           {decision.kind === "run" ? (
-            <StreamedSection key={`${connection.id}:${decision.userId}`} title="The authenticators" fallback={<AuthenticatorTableSkeleton />}>
+            <StreamedSection
+              key={`${connection.id}:${decision.userId}`}
+              title="The authenticators"
+              fallback={<AuthenticatorTableSkeleton />}
+            >
               <AuthenticatorLookupResult
                 userId={decision.userId}
                 lookup={lookUpUserAuthenticators(user, connection, decision.userId)}
@@ -46,8 +60,8 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
           ) : null}
           {decision.kind === "ask" ? (
             <Alert title={decision.reason === "link" ? "Opened from a link" : "Not looked up yet"}>
-              {decision.reason === "link" ? "Nothing was looked up yet. " : null}Press Look up to read the authenticators of “{decision.userId}” in{" "}
-              {connection.name}.
+              {decision.reason === "link" ? "Nothing was looked up yet. " : null}Press Look up to read the
+              authenticators of “{decision.userId}” in {connection.name}.
             </Alert>
           ) : null}
         </div>

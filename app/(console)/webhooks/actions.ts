@@ -1,4 +1,5 @@
 "use server";
+
 import type { ActionResult } from "@/lib/call-action";
 import { runAction } from "@/lib/server-action";
 import type { RegenerateWebhookUrlInput, SendTestEventInput } from "@/lib/webhooks/schemas";
@@ -9,11 +10,15 @@ import { regenerateWebhookUrl } from "@/lib/webhooks/url";
 // The connection page's webhook cards (components/webhooks/): both admins only; lib/webhooks validates and audits.
 
 /** The URL is a credential. */
-export async function regenerateWebhookUrlAction(input: RegenerateWebhookUrlInput): Promise<ActionResult<{ url: string }>> {
+export async function regenerateWebhookUrlAction(
+  input: RegenerateWebhookUrlInput,
+): Promise<ActionResult<{ url: string }>> {
   return runAction({ name: "regenerateWebhookUrlAction", role: "admin" }, (user) => regenerateWebhookUrl(user, input));
 }
 
 /** "Send a test event" signs with the server key and posts to the public URL. */
-export async function sendTestEventAction(input: SendTestEventInput): Promise<ActionResult<{ report: TestEventReport }>> {
+export async function sendTestEventAction(
+  input: SendTestEventInput,
+): Promise<ActionResult<{ report: TestEventReport }>> {
   return runAction({ name: "sendTestEventAction", role: "admin" }, (user) => sendTestEvent(user, input));
 }

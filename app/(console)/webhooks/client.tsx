@@ -1,19 +1,30 @@
 "use client";
+
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+
 import { EventLog, type OpenRow } from "@/components/webhooks/event-log";
 import { WebhookLogSkeleton } from "@/components/webhooks/webhook-log-skeleton";
 import { DEFAULT_PAGE_SIZE } from "@/lib/webhooks/constants";
 import type { Page, WebhookEventSummary, WebhookRejectionSummary } from "@/lib/webhooks/types";
 
 // The Rejections tab's code loads when that tab is shown: the events log's first load does not carry it.
-const RejectionLog = lazy(() => import("@/components/webhooks/rejection-log").then((m) => ({ default: m.RejectionLog })));
+const RejectionLog = lazy(() =>
+  import("@/components/webhooks/rejection-log").then((m) => ({ default: m.RejectionLog })),
+);
 
 const FOLLOW_INTERVAL_MS = 3000;
 
 async function fetchPage(query: string): Promise<Page<WebhookEventSummary>> {
-  const response = await fetch(`/api/webhook-events${query ? `?${query}` : ""}`, { headers: { Accept: "application/json" } });
-  const body = (await response.json().catch(() => ({}))) as { events?: WebhookEventSummary[]; nextCursor?: string | null; newerCursor?: string | null; errorDescription?: string };
+  const response = await fetch(`/api/webhook-events${query ? `?${query}` : ""}`, {
+    headers: { Accept: "application/json" },
+  });
+  const body = (await response.json().catch(() => ({}))) as {
+    events?: WebhookEventSummary[];
+    nextCursor?: string | null;
+    newerCursor?: string | null;
+    errorDescription?: string;
+  };
   if (!response.ok || !body.events) throw new Error(body.errorDescription ?? `HTTP ${response.status}`);
   return { items: body.events, nextCursor: body.nextCursor ?? null, newerCursor: body.newerCursor ?? null };
 }

@@ -1,14 +1,15 @@
 import type { Metadata } from "next";
+
 import { ForwardingActionsProvider } from "@/components/destinations/forwarding-actions";
 import { ReplayDialog } from "@/components/destinations/replay-dialog";
 import { StreamedSection } from "@/components/ui/streamed-section";
-import type { OpenRow } from "@/components/webhooks/event-log";
 import { EventFiltersForm } from "@/components/webhooks/event-filters-form";
+import type { OpenRow } from "@/components/webhooks/event-log";
 import { IgnoredFilters } from "@/components/webhooks/ignored-filters";
 import { RejectionFiltersForm } from "@/components/webhooks/rejection-filters-form";
-import { WebhooksPageHeader } from "@/components/webhooks/webhooks-page-header";
 import { WebhookLogSkeleton } from "@/components/webhooks/webhook-log-skeleton";
 import { WebhookLogTabs } from "@/components/webhooks/webhook-log-tabs";
+import { WebhooksPageHeader } from "@/components/webhooks/webhooks-page-header";
 import { requireRole } from "@/lib/auth/guards";
 import type { Role } from "@/lib/auth/roles";
 import { getSelectedConnection } from "@/lib/connections/current";
@@ -16,11 +17,18 @@ import { listConnectionChoices } from "@/lib/connections/repository";
 import { listDestinationChoices } from "@/lib/destinations/destinations";
 import { env } from "@/lib/env";
 import { ALL_CONNECTIONS, filtersToQuery } from "@/lib/webhooks/constants";
-import { parseFiltersLeniently } from "@/lib/webhooks/filters";
-import { eventFiltersSchema, openRowSchema, rejectionFiltersSchema, type EventFilters, type RejectionFilters } from "@/lib/webhooks/schemas";
-import type { Page, WebhookEventSummary, WebhookRejectionSummary } from "@/lib/webhooks/types";
 import { withCursorFallback, type CursorFallback } from "@/lib/webhooks/cursor";
+import { parseFiltersLeniently } from "@/lib/webhooks/filters";
+import {
+  eventFiltersSchema,
+  openRowSchema,
+  rejectionFiltersSchema,
+  type EventFilters,
+  type RejectionFilters,
+} from "@/lib/webhooks/schemas";
+import type { Page, WebhookEventSummary, WebhookRejectionSummary } from "@/lib/webhooks/types";
 import { listFilterChoices, listWebhookEvents, listWebhookRejections, piiVisibleTo } from "@/lib/webhooks/webhooks";
+
 import { forwardingActions } from "../destinations/destination-actions";
 import { RejectionLogClient, WebhookLogClient } from "./client";
 
@@ -37,7 +45,11 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
     <>
       <WebhooksPageHeader retentionDays={env().CONSOLE_WEBHOOK_RETENTION_DAYS} />
       <WebhookLogTabs current={tab} />
-      {await (tab === "events" ? eventsView(params, openRow(event), user.role) : rejectionsView(params, openRow(rejection)))}
+      {
+        await (tab === "events"
+          ? eventsView(params, openRow(event), user.role)
+          : rejectionsView(params, openRow(rejection)))
+      }
     </>
   );
 }
@@ -64,7 +76,13 @@ async function eventsView(params: SearchParams, initialOpen: OpenRow, role: Role
   // Admins replay what the filters select to a destination of the one connection they show.
   const replay =
     role === "admin" && connection ? (
-      <ReplayDialog connectionId={connection.id} connectionName={connection.name} destinations={await listDestinationChoices(connection.id)} filters={query} actions={forwardingActions} />
+      <ReplayDialog
+        connectionId={connection.id}
+        connectionName={connection.name}
+        destinations={await listDestinationChoices(connection.id)}
+        filters={query}
+        actions={forwardingActions}
+      />
     ) : null;
   return (
     <>
@@ -73,7 +91,11 @@ async function eventsView(params: SearchParams, initialOpen: OpenRow, role: Role
           two siblings' keys must differ (they are the same query without a cursor), else React keeps both. */}
       <EventFiltersForm key={`form?${query}`} filters={filters} connections={connections} choices={choices} />
       {/* A new filter set or page is a new view: its skeleton at once, follow-live and the open detail afresh. */}
-      <StreamedSection key={`log?${filtersToQuery(filters)}`} title="The log" fallback={<WebhookLogSkeleton rows={filters.limit} />}>
+      <StreamedSection
+        key={`log?${filtersToQuery(filters)}`}
+        title="The log"
+        fallback={<WebhookLogSkeleton rows={filters.limit} />}
+      >
         <EventLogSection
           log={withCursorFallback(filters, [], (f) => listWebhookEvents(f, role))}
           query={query}
@@ -101,12 +123,23 @@ async function EventLogSection({
 }) {
   const { result, filters, ignored } = await log;
   const { canForward, ...clientProps } = props;
-  const client = <WebhookLogClient initialPage={result} connectionId={filters.connectionId} cursor={filters.cursor} {...clientProps} />;
+  const client = (
+    <WebhookLogClient
+      initialPage={result}
+      connectionId={filters.connectionId}
+      cursor={filters.cursor}
+      {...clientProps}
+    />
+  );
   return (
     <>
       <IgnoredFilters ignored={ignored} />
       {/* An admin's drawer may resend an event: its actions come from here, support's drawer is read-only. */}
-      {canForward ? <ForwardingActionsProvider actions={forwardingActions}>{client}</ForwardingActionsProvider> : client}
+      {canForward ? (
+        <ForwardingActionsProvider actions={forwardingActions}>{client}</ForwardingActionsProvider>
+      ) : (
+        client
+      )}
     </>
   );
 }
@@ -116,13 +149,24 @@ async function rejectionsView(params: SearchParams, initialOpen: OpenRow) {
   const connections = await listConnectionChoices();
   const query = filtersToQuery(filters, ["cursor"]);
   const connectionName =
-    filters.connectionId && filters.connectionId !== ALL_CONNECTIONS ? (connections.find((c) => c.id === filters.connectionId)?.name ?? filters.connectionId) : null;
+    filters.connectionId && filters.connectionId !== ALL_CONNECTIONS
+      ? (connections.find((c) => c.id === filters.connectionId)?.name ?? filters.connectionId)
+      : null;
   return (
     <>
       <IgnoredFilters ignored={ignored} />
       <RejectionFiltersForm key={`rejections-form?${query}`} filters={filters} connections={connections} />
-      <StreamedSection key={["tab=rejections", filtersToQuery(filters)].filter(Boolean).join("&")} title="The log" fallback={<WebhookLogSkeleton rows={filters.limit} />}>
-        <RejectionLogSection log={withCursorFallback(filters, [], listWebhookRejections)} query={query} connectionName={connectionName} initialOpen={initialOpen} />
+      <StreamedSection
+        key={["tab=rejections", filtersToQuery(filters)].filter(Boolean).join("&")}
+        title="The log"
+        fallback={<WebhookLogSkeleton rows={filters.limit} />}
+      >
+        <RejectionLogSection
+          log={withCursorFallback(filters, [], listWebhookRejections)}
+          query={query}
+          connectionName={connectionName}
+          initialOpen={initialOpen}
+        />
       </StreamedSection>
     </>
   );

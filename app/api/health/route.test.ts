@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { installDatabase, type DatabaseHandle } from "@/lib/db";
 import { setUpTestDatabase, unreachableDatabase } from "@/lib/testing/database";
+
 import { GET } from "./route";
 
 let handle: DatabaseHandle;

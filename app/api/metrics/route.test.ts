@@ -1,8 +1,10 @@
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
 import { installDatabase, type DatabaseHandle } from "@/lib/db";
 import { reloadEnv } from "@/lib/env";
 import { setUpTestDatabase, unreachableDatabase } from "@/lib/testing/database";
+
 import { GET } from "./route";
 
 const TOKEN = "metrics-token-for-the-route-test-0123456789";
@@ -52,7 +54,12 @@ describe("GET /api/metrics", () => {
     expect(response.headers.get("cache-control")).toBe("no-store");
     const families = parsePrometheusTextFormat(await response.text());
     const names = new Set(families.map((family) => family.name));
-    for (const name of ["process_cpu_seconds_total", "nodejs_eventloop_lag_seconds", "tenant_console_webhooks_received_total", "tenant_console_database_up"]) {
+    for (const name of [
+      "process_cpu_seconds_total",
+      "nodejs_eventloop_lag_seconds",
+      "tenant_console_webhooks_received_total",
+      "tenant_console_database_up",
+    ]) {
       expect(names).toContain(name);
     }
     expect(families.find((family) => family.name === "tenant_console_database_up")?.metrics).toEqual([{ value: "1" }]);
@@ -81,8 +88,12 @@ describe("GET /api/metrics", () => {
       const response = await scrape(`Bearer ${TOKEN}`);
       expect(response.status).toBe(200);
       const families = parsePrometheusTextFormat(await response.text());
-      expect(families.find((family) => family.name === "tenant_console_database_up")?.metrics).toEqual([{ value: "0" }]);
-      expect(families.find((family) => family.name === "tenant_console_outbox_pending_deliveries")?.metrics).toEqual([]);
+      expect(families.find((family) => family.name === "tenant_console_database_up")?.metrics).toEqual([
+        { value: "0" },
+      ]);
+      expect(families.find((family) => family.name === "tenant_console_outbox_pending_deliveries")?.metrics).toEqual(
+        [],
+      );
       expect(families.some((family) => family.name === "process_cpu_seconds_total")).toBe(true);
     } finally {
       installDatabase(handle);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+
 import { openApiDocument } from "@/lib/api-docs/api-docs";
+
 import { GET } from "./route";
 
 describe("GET /api/openapi.json", () => {

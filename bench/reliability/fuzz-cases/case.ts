@@ -39,6 +39,14 @@ export type FuzzCase = {
 
 export type Plan = { cases: FuzzCase[]; neverInLogs: string[] };
 
-export type EventPlan = { key: string; conn: Conn; id: string; body: Buffer; makeConflict: () => Buffer; lastCase: number; reusable: boolean };
+export type EventPlan = {
+  key: string;
+  conn: Conn;
+  id: string;
+  body: Buffer;
+  makeConflict: () => Buffer;
+  lastCase: number;
+  reusable: boolean;
+};
 
 export type Identity = { userId: string; email: string; emailLocal: string; phone: string; phoneDigits: string };

@@ -1,4 +1,14 @@
-import { marker, nested, pickConn, push, tokenPath, validEventBody, validSigner, type Gen, type Weighted } from "./generator";
+import {
+  marker,
+  nested,
+  pickConn,
+  push,
+  tokenPath,
+  validEventBody,
+  validSigner,
+  type Gen,
+  type Weighted,
+} from "./generator";
 import { byteFlip, jsonByteClasses } from "./json";
 import type { Rng } from "./rng";
 import { INVALID_UTF8 } from "./values";
@@ -25,11 +35,18 @@ export const BODY_CASES: Weighted[] = [
         return Buffer.concat([b.subarray(0, at), r.pick(INVALID_UTF8), b.subarray(at)]);
       }),
   },
-  { kind: "body.bom", weight: 0.8, gen: (g) => mutatedBody(g, "body.bom", (b) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b])) },
+  {
+    kind: "body.bom",
+    weight: 0.8,
+    gen: (g) => mutatedBody(g, "body.bom", (b) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b])),
+  },
   {
     kind: "body.utf16",
     weight: 0.3,
-    gen: (g) => mutatedBody(g, "body.utf16", (b) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(b.toString("utf8"), "utf16le")])),
+    gen: (g) =>
+      mutatedBody(g, "body.utf16", (b) =>
+        Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(b.toString("utf8"), "utf16le")]),
+      ),
   },
   {
     kind: "body.rawControlChar",
@@ -39,7 +56,11 @@ export const BODY_CASES: Weighted[] = [
         // An unescaped control character inside a string is not JSON (RFC 8259 §7), NUL included.
         const { inside } = jsonByteClasses(b);
         const at = r.pick(inside);
-        return Buffer.concat([b.subarray(0, at), Buffer.from([r.pick([0x00, 0x01, 0x08, 0x09, 0x0a, 0x0d, 0x1b, 0x1f])]), b.subarray(at)]);
+        return Buffer.concat([
+          b.subarray(0, at),
+          Buffer.from([r.pick([0x00, 0x01, 0x08, 0x09, 0x0a, 0x0d, 0x1b, 0x1f])]),
+          b.subarray(at),
+        ]);
       }),
   },
   {
@@ -65,7 +86,13 @@ export const BODY_CASES: Weighted[] = [
         `{"note":"${m}`,
       ]);
       const conn = pickConn(r);
-      push(g, { kind: "body.notJson", path: tokenPath(conn), body: Buffer.from(text, "utf8"), sign: conn === "signed" ? validSigner(r) : undefined, expect: { status: [400] } });
+      push(g, {
+        kind: "body.notJson",
+        path: tokenPath(conn),
+        body: Buffer.from(text, "utf8"),
+        sign: conn === "signed" ? validSigner(r) : undefined,
+        expect: { status: [400] },
+      });
     },
   },
   {
@@ -79,7 +106,13 @@ export const BODY_CASES: Weighted[] = [
       const leaf = JSON.stringify(marker(g, r));
       const depth = extreme ? r.range(50_000, 100_000) : r.range(1, 5000);
       const body = Buffer.from(extreme ? "[".repeat(depth) + leaf + "]".repeat(depth) : nested(depth, r, leaf), "utf8");
-      push(g, { kind: "body.deepWholeBody", path: tokenPath(conn), body, sign: conn === "signed" ? validSigner(r) : undefined, expect: { status: [400] } });
+      push(g, {
+        kind: "body.deepWholeBody",
+        path: tokenPath(conn),
+        body,
+        sign: conn === "signed" ? validSigner(r) : undefined,
+        expect: { status: [400] },
+      });
     },
   },
   {
@@ -88,8 +121,17 @@ export const BODY_CASES: Weighted[] = [
     gen: (g) => {
       const r = g.r;
       const conn = pickConn(r);
-      const body = Buffer.from(r.pick(["[]", "null", "true", "42", "1e400", `"${marker(g, r)}"`, "{}", `[${JSON.stringify(marker(g, r))}]`]), "utf8");
-      push(g, { kind: "body.notAnObject", path: tokenPath(conn), body, sign: conn === "signed" ? validSigner(r) : undefined, expect: { status: [400] } });
+      const body = Buffer.from(
+        r.pick(["[]", "null", "true", "42", "1e400", `"${marker(g, r)}"`, "{}", `[${JSON.stringify(marker(g, r))}]`]),
+        "utf8",
+      );
+      push(g, {
+        kind: "body.notAnObject",
+        path: tokenPath(conn),
+        body,
+        sign: conn === "signed" ? validSigner(r) : undefined,
+        expect: { status: [400] },
+      });
     },
   },
 ];
@@ -99,5 +141,11 @@ function mutatedBody(g: Gen, kind: string, mutate: (body: Buffer, r: Rng) => Buf
   const r = g.r;
   const conn = pickConn(r);
   const { body } = validEventBody(g, r, r.uuid(), { unknownKind: r.chance(0.3) });
-  push(g, { kind, path: tokenPath(conn), body: mutate(body, r), sign: conn === "signed" ? validSigner(r) : undefined, expect: { status: [400] } });
+  push(g, {
+    kind,
+    path: tokenPath(conn),
+    body: mutate(body, r),
+    sign: conn === "signed" ? validSigner(r) : undefined,
+    expect: { status: [400] },
+  });
 }

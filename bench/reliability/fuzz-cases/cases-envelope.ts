@@ -1,4 +1,13 @@
-import { dropEntry, envelopeEntries, invalidEnvelopeCase, marker, newEvent, pickConn, setEntry, type Weighted } from "./generator";
+import {
+  dropEntry,
+  envelopeEntries,
+  invalidEnvelopeCase,
+  marker,
+  newEvent,
+  pickConn,
+  setEntry,
+  type Weighted,
+} from "./generator";
 import { raw, serialize } from "./json";
 import { INVALID_DATES, NUL_STRINGS, SURROGATE_STRINGS } from "./values";
 
@@ -50,7 +59,9 @@ export const ENVELOPE_CASES: Weighted[] = [
         else if (field === "data") setEntry(entries, "data", value === null ? raw("null") : value);
         else setEntry(entries, field, value);
       };
-      invalidEnvelopeCase(g, "envelope.invalidField", mutate, field, { unknownKind: field === "data" ? r.chance(0.5) : r.chance(0.3) });
+      invalidEnvelopeCase(g, "envelope.invalidField", mutate, field, {
+        unknownKind: field === "data" ? r.chance(0.5) : r.chance(0.3),
+      });
     },
   },
   {
@@ -76,10 +87,15 @@ export const ENVELOPE_CASES: Weighted[] = [
         ["aaguid", []],
         ["credentialName", 1.5],
       ]);
-      invalidEnvelopeCase(g, "envelope.expiredData", (_e, data) => {
-        if (value === undefined) dropEntry(data, field);
-        else setEntry(data, field, value);
-      }, field);
+      invalidEnvelopeCase(
+        g,
+        "envelope.expiredData",
+        (_e, data) => {
+          if (value === undefined) dropEntry(data, field);
+          else setEntry(data, field, value);
+        },
+        field,
+      );
     },
   },
   {
@@ -91,9 +107,14 @@ export const ENVELOPE_CASES: Weighted[] = [
       const conn = pickConn(r);
       const id = r.uuid();
       const type = r.pick(["t".repeat(200), `fz.${"x".repeat(197)}`, "a"]);
-      const data = raw(`{"__proto__":{"polluted":true},"constructor":{"prototype":1},"note":${JSON.stringify(marker(g, r))}}`);
+      const data = raw(
+        `{"__proto__":{"polluted":true},"constructor":{"prototype":1},"note":${JSON.stringify(marker(g, r))}}`,
+      );
       // An envelope field the contract does not name: the service may add fields; stored as sent.
-      const entries = [...envelopeEntries(g, r, id, type, data), ["extraTopLevel", { note: marker(g, r) }] as [string, unknown]];
+      const entries = [
+        ...envelopeEntries(g, r, id, type, data),
+        ["extraTopLevel", { note: marker(g, r) }] as [string, unknown],
+      ];
       newEvent(g, "envelope.validExtras", conn, { id, body: serialize(Object.fromEntries(entries)) });
     },
   },
@@ -108,7 +129,13 @@ export const ENVELOPE_CASES: Weighted[] = [
       // is six ASCII characters, so it is accepted as sent.
       const where = r.pick(["source", "type", "userId", "deviceName", "email", "credentialName", "verificationMethod"]);
       if (where === "source" || where === "type") {
-        invalidEnvelopeCase(g, "envelope.nulOrSurrogate", (entries) => setEntry(entries, where, raw(`"fz.${escaped}"`)), where, { unknownKind: where === "type" });
+        invalidEnvelopeCase(
+          g,
+          "envelope.nulOrSurrogate",
+          (entries) => setEntry(entries, where, raw(`"fz.${escaped}"`)),
+          where,
+          { unknownKind: where === "type" },
+        );
       } else {
         invalidEnvelopeCase(g, "envelope.nulOrSurrogate", (_e, data) => setEntry(data, where, bad), where);
       }

@@ -1,5 +1,15 @@
 import { MAX_BODY_BYTES, type PathSpec, type Tokens } from "./case";
-import { literalPath, marker, paddedEventBody, pickConn, push, tokenPath, validEventBody, validSigner, type Weighted } from "./generator";
+import {
+  literalPath,
+  marker,
+  paddedEventBody,
+  pickConn,
+  push,
+  tokenPath,
+  validEventBody,
+  validSigner,
+  type Weighted,
+} from "./generator";
 
 /** The request around the body: its content type, its size, its path, its method. */
 export const REQUEST_CASES: Weighted[] = [
@@ -9,10 +19,33 @@ export const REQUEST_CASES: Weighted[] = [
     weight: 3,
     gen: (g) => {
       const r = g.r;
-      const ct = r.pick([null, "", "text/plain", "text/json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "application/jsonp", "application/json-seq", "application/json5", "json", "*/*", "application/octet-stream", "text/html; charset=utf-8", "application/json+xml"]);
+      const ct = r.pick([
+        null,
+        "",
+        "text/plain",
+        "text/json",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/xml",
+        "application/jsonp",
+        "application/json-seq",
+        "application/json5",
+        "json",
+        "*/*",
+        "application/octet-stream",
+        "text/html; charset=utf-8",
+        "application/json+xml",
+      ]);
       const conn = pickConn(r);
       const { body } = validEventBody(g, r, r.uuid());
-      push(g, { kind: "contentType.notJson", path: tokenPath(conn), body, contentType: ct, sign: conn === "signed" ? validSigner(r) : undefined, expect: { status: [415] } });
+      push(g, {
+        kind: "contentType.notJson",
+        path: tokenPath(conn),
+        body,
+        contentType: ct,
+        sign: conn === "signed" ? validSigner(r) : undefined,
+        expect: { status: [415] },
+      });
     },
   },
 
@@ -23,7 +56,9 @@ export const REQUEST_CASES: Weighted[] = [
     gen: (g) => {
       const r = g.r;
       const conn = pickConn(r);
-      const size = r.chance(0.1) ? r.range(1_000_000, 3_000_000) : r.pick([MAX_BODY_BYTES + 1, MAX_BODY_BYTES + 2, MAX_BODY_BYTES + r.range(3, 70_000)]);
+      const size = r.chance(0.1)
+        ? r.range(1_000_000, 3_000_000)
+        : r.pick([MAX_BODY_BYTES + 1, MAX_BODY_BYTES + 2, MAX_BODY_BYTES + r.range(3, 70_000)]);
       const fork = r.fork();
       const chunked = r.chance(0.3);
       push(g, {
@@ -47,14 +82,25 @@ export const REQUEST_CASES: Weighted[] = [
       const path = r.pick([
         literalPath(`/api/webhooks/${r.alnum(32)}`, "/api/webhooks/{random}"),
         literalPath(`/api/webhooks/${r.alnum(8)}`, "/api/webhooks/{short}"),
-        { label: "/api/webhooks/{signed, upper-cased}", make: (t: Tokens) => `/api/webhooks/${t.signed.toUpperCase() === t.signed ? "X" + t.signed : t.signed.toUpperCase()}` },
+        {
+          label: "/api/webhooks/{signed, upper-cased}",
+          make: (t: Tokens) =>
+            `/api/webhooks/${t.signed.toUpperCase() === t.signed ? "X" + t.signed : t.signed.toUpperCase()}`,
+        },
         { label: "/api/webhooks/{unsigned}x", make: (t: Tokens) => `/api/webhooks/${t.unsigned}x` },
         { label: "/api/webhooks/{signed minus 1}", make: (t: Tokens) => `/api/webhooks/${t.signed.slice(0, -1)}` },
         { label: "/api/webhooks/{signed}%2Fx", make: (t: Tokens) => `/api/webhooks/${t.signed}%2Fx` },
         { label: "/api/webhooks/{unsigned};x=1", make: (t: Tokens) => `/api/webhooks/${t.unsigned};x=1` },
       ]);
       const ct = r.chance(0.2) ? "text/plain" : "application/json";
-      push(g, { kind: "path.unknownToken", path, body, contentType: ct, sign: validSigner(r), expect: { status: [404] } });
+      push(g, {
+        kind: "path.unknownToken",
+        path,
+        body,
+        contentType: ct,
+        sign: validSigner(r),
+        expect: { status: [404] },
+      });
     },
   },
   {

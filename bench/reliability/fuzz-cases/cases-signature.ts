@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+
 import { push, recentEvent, tokenPath, validEventBody, type Gen, type Weighted } from "./generator";
 import { hmacSignature, signWith, WRONG_KEY, type Signer } from "./hmac";
 import { byteFlip, serialize } from "./json";
@@ -57,9 +58,13 @@ export const SIGNATURE_CASES: Weighted[] = [
           case 4:
             return [`t=${t},v2=${good.slice(0, 10)}${good[10] === "A" ? "B" : "A"}${good.slice(11)}`];
           case 5:
-            return [`t=${t},v2=${crypto.createHmac("sha256", keys[1]!).update(body).digest("base64").replace(/=+$/, "")}`]; // no "t." prefix
+            return [
+              `t=${t},v2=${crypto.createHmac("sha256", keys[1]!).update(body).digest("base64").replace(/=+$/, "")}`,
+            ]; // no "t." prefix
           default:
-            return [`t=${t},v2=${crypto.createHmac("sha256", keys[0]!).update(`${t}`).update(body).digest("base64").replace(/=+$/, "")}`]; // no dot
+            return [
+              `t=${t},v2=${crypto.createHmac("sha256", keys[0]!).update(`${t}`).update(body).digest("base64").replace(/=+$/, "")}`,
+            ]; // no dot
         }
       });
     },
@@ -73,7 +78,8 @@ export const SIGNATURE_CASES: Weighted[] = [
       const how = r.int(4);
       let sent: Buffer;
       if (how === 0) sent = Buffer.concat([body, Buffer.from(" ")]);
-      else if (how === 1) sent = serialize(JSON.parse(body.toString("utf8")), { indent: 1 }); // re-serialised
+      else if (how === 1)
+        sent = serialize(JSON.parse(body.toString("utf8")), { indent: 1 }); // re-serialised
       else if (how === 2) sent = byteFlip(body, r);
       else sent = Buffer.from(body.toString("utf8").replace(/"version":\s*1/, '"version":2'));
       const signedOver = body;
@@ -106,13 +112,19 @@ export const SIGNATURE_CASES: Weighted[] = [
       const r = g.r;
       const skew = r.pick([-305, -310, -600, -3600, -86_400 * 400, 305, 310, 3600, 86_400 * 365 * 20]);
       // A correct signature over the stale timestamp.
-      signatureCase(g, "signature.staleTimestamp", (body, t, keys) => [`t=${t},v2=${hmacSignature(keys[r.int(2)]!, t, body)}`], skew);
+      signatureCase(
+        g,
+        "signature.staleTimestamp",
+        (body, t, keys) => [`t=${t},v2=${hmacSignature(keys[r.int(2)]!, t, body)}`],
+        skew,
+      );
     },
   },
   {
     kind: "signature.staleAbsolute",
     weight: 0.3,
-    gen: (g) => signatureCase(g, "signature.staleAbsolute", (body, _t, keys) => [`t=0,v2=${hmacSignature(keys[0]!, 0, body)}`]),
+    gen: (g) =>
+      signatureCase(g, "signature.staleAbsolute", (body, _t, keys) => [`t=0,v2=${hmacSignature(keys[0]!, 0, body)}`]),
   },
   {
     kind: "signature.invalidRedelivery",

@@ -1,5 +1,20 @@
 import { MAX_BODY_BYTES, type Conn } from "./case";
-import { envelopeEntries, expiredData, marker, nested, newEvent, paddedEventBody, pickConn, push, recentEvent, setEntry, tokenPath, validSigner, type Gen, type Weighted } from "./generator";
+import {
+  envelopeEntries,
+  expiredData,
+  marker,
+  nested,
+  newEvent,
+  paddedEventBody,
+  pickConn,
+  push,
+  recentEvent,
+  setEntry,
+  tokenPath,
+  validSigner,
+  type Gen,
+  type Weighted,
+} from "./generator";
 import { hmacSignature, signWith, WRONG_KEY, type Signer } from "./hmac";
 import { raw, serialize } from "./json";
 import { BOUNDARY_DATES, OTHER_TYPES } from "./values";
@@ -8,7 +23,11 @@ import { BOUNDARY_DATES, OTHER_TYPES } from "./values";
 export const VALID_CASES: Weighted[] = [
   { kind: "valid.expired.signed", weight: 11, gen: (g) => void newEvent(g, "valid.expired.signed", "signed") },
   { kind: "valid.expired.unsigned", weight: 6, gen: (g) => void newEvent(g, "valid.expired.unsigned", "unsigned") },
-  { kind: "valid.unknownKind", weight: 4, gen: (g) => void newEvent(g, "valid.unknownKind", pickConn(g.r), { unknownKind: true }) },
+  {
+    kind: "valid.unknownKind",
+    weight: 4,
+    gen: (g) => void newEvent(g, "valid.unknownKind", pickConn(g.r), { unknownKind: true }),
+  },
   {
     kind: "valid.deepData",
     weight: 1.5,
@@ -17,7 +36,13 @@ export const VALID_CASES: Weighted[] = [
       const conn = pickConn(r);
       const id = r.uuid();
       const depth = r.chance(0.3) ? r.range(1, 50) : r.range(51, 5000);
-      const entries = envelopeEntries(g, r, id, r.pick(OTHER_TYPES), raw(`{"note":${JSON.stringify(marker(g, r))},"deep":${nested(depth, r, r.chance(0.5) ? "1" : '"leaf"')}}`));
+      const entries = envelopeEntries(
+        g,
+        r,
+        id,
+        r.pick(OTHER_TYPES),
+        raw(`{"note":${JSON.stringify(marker(g, r))},"deep":${nested(depth, r, r.chance(0.5) ? "1" : '"leaf"')}}`),
+      );
       newEvent(g, "valid.deepData", conn, { id, body: serialize(Object.fromEntries(entries)) });
     },
   },
@@ -65,7 +90,8 @@ export const VALID_CASES: Weighted[] = [
     gen: (g) => {
       const e = recentEvent(g);
       const other: Conn = e?.conn === "signed" ? "unsigned" : "signed";
-      if (!e || g.events.some((x) => x.key === `${other}:${e.id}`)) return void newEvent(g, "valid.expired.signed", "signed");
+      if (!e || g.events.some((x) => x.key === `${other}:${e.id}`))
+        return void newEvent(g, "valid.expired.signed", "signed");
       newEvent(g, "valid.sameIdOtherConnection", other, { id: e.id, body: e.body });
     },
   },
@@ -101,10 +127,13 @@ export const VALID_CASES: Weighted[] = [
       const r = g.r;
       const variant = r.int(4);
       if (variant === 0) return void newEvent(g, "valid.signatureVariants", "signed", { sign: signWith([1]) });
-      if (variant === 1) return void newEvent(g, "valid.signatureVariants", "signed", { skew: r.pick([-240, -200, 200, 240]) });
+      if (variant === 1)
+        return void newEvent(g, "valid.signatureVariants", "signed", { skew: r.pick([-240, -200, 200, 240]) });
       if (variant === 2) {
         // An extra v2 entry that matches nothing, before the one that does (rotation with an unknown key).
-        const sign: Signer = (body, t, keys) => [`t=${t},v2=${hmacSignature(WRONG_KEY, t, body)},v2=${hmacSignature(keys[r.int(2)]!, t, body)}`];
+        const sign: Signer = (body, t, keys) => [
+          `t=${t},v2=${hmacSignature(WRONG_KEY, t, body)},v2=${hmacSignature(keys[r.int(2)]!, t, body)}`,
+        ];
         return void newEvent(g, "valid.signatureVariants", "signed", { sign });
       }
       newEvent(g, "valid.signatureVariants", "signed", { sign: signWith([1, 0]) });
@@ -115,7 +144,12 @@ export const VALID_CASES: Weighted[] = [
     weight: 1,
     gen: (g) => {
       const r = g.r;
-      const size = r.pick([MAX_BODY_BYTES, MAX_BODY_BYTES - 1, MAX_BODY_BYTES - r.range(2, 5000), r.range(100_000, MAX_BODY_BYTES)]);
+      const size = r.pick([
+        MAX_BODY_BYTES,
+        MAX_BODY_BYTES - 1,
+        MAX_BODY_BYTES - r.range(2, 5000),
+        r.range(100_000, MAX_BODY_BYTES),
+      ]);
       const body = paddedEventBody(g, r, size);
       const conn = pickConn(r);
       const id = (JSON.parse(body.toString("utf8")) as { id: string }).id;
@@ -153,7 +187,7 @@ function unicodeEscapeEvent(g: Gen) {
       "\\ud83d\\ude00 pair",
       "\\u00c5lice \\u2603",
       "ctl \\u0001\\u001f\\u007f",
-      "esc \\\" \\\\ \\/ \\b \\f \\n \\r \\t",
+      'esc \\" \\\\ \\/ \\b \\f \\n \\r \\t',
       "\\uFEFF bom-escaped \\uffff",
       "\\u0041\\u0042\\u0043",
     ])} ${marker(g, r)}"`,
@@ -161,5 +195,8 @@ function unicodeEscapeEvent(g: Gen) {
   const who = r.pick(g.identities);
   if (r.chance(0.5)) data.email = raw(`"${who.email.replace("@", "\\u0040")}"`);
   if (r.chance(0.5)) data.phoneNumber = raw(`"${who.phone.replace("+", "\\u002B")}"`);
-  newEvent(g, "valid.unicodeEscapes", conn, { id, body: serialize(Object.fromEntries(envelopeEntries(g, r, id, "authenticator.expired", data))) });
+  newEvent(g, "valid.unicodeEscapes", conn, {
+    id,
+    body: serialize(Object.fromEntries(envelopeEntries(g, r, id, "authenticator.expired", data))),
+  });
 }

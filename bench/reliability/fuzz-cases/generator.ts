@@ -45,7 +45,8 @@ export function expiredData(g: Gen, r: Rng): [string, unknown][] {
     ["expiresAt", validDate(r)],
     ["userAuthenticatorId", `ua_${r.hex(12)}`],
   ];
-  if (r.chance(0.6)) entries.push(["deviceName", r.chance(0.3) ? `${r.pick(UNICODE_NAMES)} ${marker(g, r)}` : r.pick(UNICODE_NAMES)]);
+  if (r.chance(0.6))
+    entries.push(["deviceName", r.chance(0.3) ? `${r.pick(UNICODE_NAMES)} ${marker(g, r)}` : r.pick(UNICODE_NAMES)]);
   if (r.chance(0.6)) entries.push(["devicePlatform", r.pick(PLATFORMS)]);
   if (method.startsWith("EMAIL") || r.chance(0.15)) entries.push(["email", who.email]);
   if (method === "SMS" || method === "WHATSAPP" || r.chance(0.15)) entries.push(["phoneNumber", who.phone]);
@@ -75,7 +76,8 @@ function randomStyle(r: Rng, allowEscapes: boolean): Style {
   if (r.chance(0.2)) style.indent = r.pick([2, 4, "\t"]);
   if (r.chance(0.1)) style.lead = r.pick([" ", "\n", "\t \r\n"]);
   if (r.chance(0.15)) style.trail = r.pick(["\n", "\r\n", "  "]);
-  if (allowEscapes && r.chance(0.3)) style.escapes = r.shuffle(["at", "plus", "slash", "nonascii"] as const).slice(0, r.range(1, 4));
+  if (allowEscapes && r.chance(0.3))
+    style.escapes = r.shuffle(["at", "plus", "slash", "nonascii"] as const).slice(0, r.range(1, 4));
   return style;
 }
 
@@ -86,7 +88,17 @@ function randomValue(g: Gen, r: Rng, depth: number): unknown {
     case 0:
       return r.pick([0, -1, 42, 3.14159, -0.5, 1e21, Number.MAX_SAFE_INTEGER]);
     case 1:
-      return raw(r.pick(["1e400", "-1e400", "123456789012345678901234567890", "-0", "1E+308", "0.0000000000000000000001", "4.9e-324"]));
+      return raw(
+        r.pick([
+          "1e400",
+          "-1e400",
+          "123456789012345678901234567890",
+          "-0",
+          "1E+308",
+          "0.0000000000000000000001",
+          "4.9e-324",
+        ]),
+      );
     case 2:
       return r.pick([true, false, null]);
     case 3:
@@ -99,7 +111,12 @@ function randomValue(g: Gen, r: Rng, depth: number): unknown {
     case 7: {
       const out: Record<string, unknown> = {};
       const n = r.range(0, 5);
-      for (let i = 0; i < n; i++) out[r.pick(["a", "email", "phoneNumber", "__proto__", "constructor", "ünï", "", "x y", `k${i}`])] = randomValue(g, r, depth + 1);
+      for (let i = 0; i < n; i++)
+        out[r.pick(["a", "email", "phoneNumber", "__proto__", "constructor", "ünï", "", "x y", `k${i}`])] = randomValue(
+          g,
+          r,
+          depth + 1,
+        );
       return out;
     }
     default:
@@ -112,7 +129,8 @@ export function unknownData(g: Gen, r: Rng): Record<string, unknown> {
   const n = r.range(0, 6);
   for (let i = 0; i < n; i++) data[`f${i}`] = randomValue(g, r, 0);
   if (r.chance(0.3)) data.userId = r.pick(g.identities).userId;
-  if (r.chance(0.3)) data.contacts = [{ email: r.pick(g.identities).email }, { phoneNumber: r.pick(g.identities).phone }];
+  if (r.chance(0.3))
+    data.contacts = [{ email: r.pick(g.identities).email }, { phoneNumber: r.pick(g.identities).phone }];
   return data;
 }
 
@@ -122,14 +140,29 @@ export function nested(depth: number, r: Rng, leaf: string): string {
   return '{"d":'.repeat(depth) + leaf + "}".repeat(depth);
 }
 
-export function push(g: Gen, c: Omit<FuzzCase, "index" | "method" | "contentType" | "transfer"> & Partial<Pick<FuzzCase, "method" | "contentType" | "transfer">>): FuzzCase {
-  const full: FuzzCase = { method: "POST", contentType: "application/json", transfer: "length", ...c, index: g.cases.length };
+export function push(
+  g: Gen,
+  c: Omit<FuzzCase, "index" | "method" | "contentType" | "transfer"> &
+    Partial<Pick<FuzzCase, "method" | "contentType" | "transfer">>,
+): FuzzCase {
+  const full: FuzzCase = {
+    method: "POST",
+    contentType: "application/json",
+    transfer: "length",
+    ...c,
+    index: g.cases.length,
+  };
   g.cases.push(full);
   return full;
 }
 
 /** A valid expired (or unknown-kind) event body with a fresh id, and a builder for a conflicting body with that id. */
-export function validEventBody(g: Gen, r: Rng, id: string, opts: { unknownKind?: boolean } = {}): { body: Buffer; makeConflict: () => Buffer } {
+export function validEventBody(
+  g: Gen,
+  r: Rng,
+  id: string,
+  opts: { unknownKind?: boolean } = {},
+): { body: Buffer; makeConflict: () => Buffer } {
   const type = opts.unknownKind ? r.pick(OTHER_TYPES) : "authenticator.expired";
   const buildData = (rr: Rng) => (opts.unknownKind ? unknownData(g, rr) : Object.fromEntries(expiredData(g, rr)));
   const entries = envelopeEntries(g, r, id, type, buildData(r));
@@ -146,10 +179,26 @@ export function validEventBody(g: Gen, r: Rng, id: string, opts: { unknownKind?:
   return { body, makeConflict };
 }
 
-export function newEvent(g: Gen, kind: string, conn: Conn, opts: { unknownKind?: boolean; id?: string; body?: Buffer; path?: PathSpec; contentType?: string; sign?: Signer; skew?: number; edge?: boolean } = {}): FuzzCase {
+export function newEvent(
+  g: Gen,
+  kind: string,
+  conn: Conn,
+  opts: {
+    unknownKind?: boolean;
+    id?: string;
+    body?: Buffer;
+    path?: PathSpec;
+    contentType?: string;
+    sign?: Signer;
+    skew?: number;
+    edge?: boolean;
+  } = {},
+): FuzzCase {
   const r = g.r;
   const id = opts.id ?? r.uuid();
-  const built = opts.body ? { body: opts.body, makeConflict: validEventBody(g, r, id).makeConflict } : validEventBody(g, r, id, opts);
+  const built = opts.body
+    ? { body: opts.body, makeConflict: validEventBody(g, r, id).makeConflict }
+    : validEventBody(g, r, id, opts);
   const key = `${conn}:${id}`;
   const c = push(g, {
     kind,
@@ -162,28 +211,55 @@ export function newEvent(g: Gen, kind: string, conn: Conn, opts: { unknownKind?:
     event: { key, conn, eventId: id },
   });
   // Redeliveries reuse ordinary events only, so that a failure of an edge case is reported once, under its own kind.
-  g.events.push({ key, conn, id, body: built.body, makeConflict: built.makeConflict, lastCase: c.index, reusable: !opts.edge });
+  g.events.push({
+    key,
+    conn,
+    id,
+    body: built.body,
+    makeConflict: built.makeConflict,
+    lastCase: c.index,
+    reusable: !opts.edge,
+  });
   return c;
 }
 
 /** An earlier event (from the recent ones, so deliveries of one event overlap with others in flight). */
 export function recentEvent(g: Gen): EventPlan | undefined {
   const candidates: EventPlan[] = [];
-  for (let i = g.events.length - 1; i >= 0 && candidates.length < 400; i--) if (g.events[i]!.reusable) candidates.push(g.events[i]!);
+  for (let i = g.events.length - 1; i >= 0 && candidates.length < 400; i--)
+    if (g.events[i]!.reusable) candidates.push(g.events[i]!);
   return candidates.length ? g.r.pick(candidates) : undefined;
 }
 
 /** One defect in an otherwise valid event (fresh id): mutate the envelope entries, expect 400 naming `field`. */
-export function invalidEnvelopeCase(g: Gen, kind: string, mutate: (entries: [string, unknown][], data: [string, unknown][]) => void, field?: string, opts: { unknownKind?: boolean } = {}) {
+export function invalidEnvelopeCase(
+  g: Gen,
+  kind: string,
+  mutate: (entries: [string, unknown][], data: [string, unknown][]) => void,
+  field?: string,
+  opts: { unknownKind?: boolean } = {},
+) {
   const r = g.r;
   const conn = pickConn(r);
   const data = opts.unknownKind ? Object.entries(unknownData(g, r)) : expiredData(g, r);
-  const entries = envelopeEntries(g, r, r.uuid(), opts.unknownKind ? r.pick(OTHER_TYPES) : "authenticator.expired", null);
+  const entries = envelopeEntries(
+    g,
+    r,
+    r.uuid(),
+    opts.unknownKind ? r.pick(OTHER_TYPES) : "authenticator.expired",
+    null,
+  );
   mutate(entries, data);
   const dataIndex = entries.findIndex(([k]) => k === "data");
   if (dataIndex >= 0 && entries[dataIndex]![1] === null) entries[dataIndex]![1] = Object.fromEntries(data);
   const body = serialize(Object.fromEntries(entries), randomStyle(r, false));
-  push(g, { kind, path: tokenPath(conn), body, sign: conn === "signed" ? validSigner(r) : undefined, expect: { status: [400], field } });
+  push(g, {
+    kind,
+    path: tokenPath(conn),
+    body,
+    sign: conn === "signed" ? validSigner(r) : undefined,
+    expect: { status: [400], field },
+  });
 }
 
 export const setEntry = (entries: [string, unknown][], key: string, value: unknown) => {

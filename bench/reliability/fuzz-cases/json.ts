@@ -1,23 +1,32 @@
 /** JSON text with exact control over the bytes: Raw pieces are spliced in verbatim. */
 import type { Rng } from "./rng";
 
-
 export class Raw {
   constructor(readonly piece: string | Buffer) {}
 }
 export const raw = (piece: string | Buffer) => new Raw(piece);
 
-export type Style = { indent?: string | number; lead?: string; trail?: string; escapes?: ("at" | "plus" | "slash" | "nonascii")[] };
+export type Style = {
+  indent?: string | number;
+  lead?: string;
+  trail?: string;
+  escapes?: ("at" | "plus" | "slash" | "nonascii")[];
+};
 
 export function serialize(value: unknown, style: Style = {}): Buffer {
   const pieces: (string | Buffer)[] = [];
-  let text = JSON.stringify(value, (_key, v: unknown) => (v instanceof Raw ? `~~RAW${pieces.push(v.piece) - 1}~~` : v), style.indent);
+  let text = JSON.stringify(
+    value,
+    (_key, v: unknown) => (v instanceof Raw ? `~~RAW${pieces.push(v.piece) - 1}~~` : v),
+    style.indent,
+  );
   // Every escape below only touches characters that can occur inside strings alone.
   for (const escape of style.escapes ?? []) {
     if (escape === "at") text = text.replace(/@/g, "\\u0040");
     if (escape === "plus") text = text.replace(/\+/g, "\\u002B");
     if (escape === "slash") text = text.replace(/\//g, "\\/");
-    if (escape === "nonascii") text = text.replace(/[^\x00-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    if (escape === "nonascii")
+      text = text.replace(/[^\x00-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   }
   text = (style.lead ?? "") + text + (style.trail ?? "");
   const out: Buffer[] = [];

@@ -8,12 +8,12 @@
  * (./cases-valid.ts), bodies, envelopes, signatures, and the request around the body (content type, size,
  * path, method).
  */
+import type { Identity, Plan } from "./case";
 import { BODY_CASES } from "./cases-body";
 import { ENVELOPE_CASES } from "./cases-envelope";
 import { REQUEST_CASES } from "./cases-request";
 import { SIGNATURE_CASES } from "./cases-signature";
 import { VALID_CASES } from "./cases-valid";
-import type { Identity, Plan } from "./case";
 import type { Gen, Weighted } from "./generator";
 import { Rng } from "./rng";
 
@@ -28,7 +28,13 @@ export function planFuzzCases(seed: number, requests: number): Plan {
   const identities: Identity[] = Array.from({ length: 48 }, (_, i) => {
     const emailLocal = `fzmail${tag}x${i}`;
     const phoneDigits = `1555${String(r.int(10_000_000)).padStart(7, "0")}`;
-    return { userId: `usr_fz${tag}_${i}`, email: `${emailLocal}@example.test`, emailLocal, phone: `+${phoneDigits}`, phoneDigits };
+    return {
+      userId: `usr_fz${tag}_${i}`,
+      email: `${emailLocal}@example.test`,
+      emailLocal,
+      phone: `+${phoneDigits}`,
+      phoneDigits,
+    };
   });
   const markers = ["a", "b", "c", "d"].map((s) => `fzmk${tag}${s}q`);
   const tenants = [r.uuid(), r.uuid(), "3f6c2a1e-8b4d-4c7a-9e21-5d0f7a9b1c01"];
@@ -42,7 +48,10 @@ export function planFuzzCases(seed: number, requests: number): Plan {
   }
   g.cases.length = requests;
 
-  const neverInLogs = [...markers, ...identities.flatMap((i) => [i.userId, i.email, i.emailLocal, i.phone, i.phoneDigits])];
+  const neverInLogs = [
+    ...markers,
+    ...identities.flatMap((i) => [i.userId, i.email, i.emailLocal, i.phone, i.phoneDigits]),
+  ];
   return { cases: g.cases, neverInLogs };
 }
 

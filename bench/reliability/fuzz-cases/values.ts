@@ -6,7 +6,8 @@ function formatDate(utcMs: number, offsetMinutes: number | "Z", fractionDigits: 
   const d = new Date(utcMs + off * 60_000);
   const pad = (n: number, w = 2) => String(n).padStart(w, "0");
   let s = `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-  if (fractionDigits > 0) s += "." + pad(d.getUTCMilliseconds(), 3).padEnd(fractionDigits, "0").slice(0, fractionDigits);
+  if (fractionDigits > 0)
+    s += "." + pad(d.getUTCMilliseconds(), 3).padEnd(fractionDigits, "0").slice(0, fractionDigits);
   if (offsetMinutes === "Z") return s + "Z";
   const sign = offsetMinutes < 0 ? "-" : "+";
   const abs = Math.abs(offsetMinutes);
@@ -76,7 +77,7 @@ export const UNICODE_NAMES: readonly string[] = [
   "line\u2028sep\u2029para",
   "zero\u200bwidth\ufeffbom-inside",
   "</script><script>alert(1)</script>",
-  "quote \" backslash \\ slash /",
+  'quote " backslash \\ slash /',
   "tab\tnewline\ncr\r",
   "ctl \u0001\u0007\u001b\u001f",
   "del \u007f c1 \u0085\u009f",
@@ -86,14 +87,44 @@ export const UNICODE_NAMES: readonly string[] = [
   "%s %d {0} ${x}",
 ];
 
-export const METHODS = ["PUSH", "SMS", "EMAIL_OTP", "EMAIL_MAGIC_LINK", "PASSKEY", "SECURITY_KEY", "AUTHENTICATOR_APP", "WHATSAPP"] as const;
+export const METHODS = [
+  "PUSH",
+  "SMS",
+  "EMAIL_OTP",
+  "EMAIL_MAGIC_LINK",
+  "PASSKEY",
+  "SECURITY_KEY",
+  "AUTHENTICATOR_APP",
+  "WHATSAPP",
+] as const;
 export const PLATFORMS = ["IOS", "ANDROID", "WEB", "MACOS", "WINDOWS"] as const;
-export const SOURCES = ["https://authsignal.com", "https://api.authsignal.com/v1", "https://eu.api.authsignal.com/v1", "urn:fuzz:sender", "s"] as const;
-export const OTHER_TYPES = ["authenticator.created", "authenticator.updated", "authenticator.deleted", "user.fuzz.custom", "x", "Authenticator.Expired", "authenticator.expired.v2"] as const;
+export const SOURCES = [
+  "https://authsignal.com",
+  "https://api.authsignal.com/v1",
+  "https://eu.api.authsignal.com/v1",
+  "urn:fuzz:sender",
+  "s",
+] as const;
+export const OTHER_TYPES = [
+  "authenticator.created",
+  "authenticator.updated",
+  "authenticator.deleted",
+  "user.fuzz.custom",
+  "x",
+  "Authenticator.Expired",
+  "authenticator.expired.v2",
+] as const;
 
 /** Bad strings: escapes as they appear in JSON text. */
 export const NUL_STRINGS = ["\\u0000", "a\\u0000b", "trailing\\u0000", "\\u0000\\u0000"];
-export const SURROGATE_STRINGS = ["\\ud800", "a\\ud800b", "\\udfff", "\\udc00\\ud800", "high-at-end\\udbff", "\\ud800\\ud800"];
+export const SURROGATE_STRINGS = [
+  "\\ud800",
+  "a\\ud800b",
+  "\\udfff",
+  "\\udc00\\ud800",
+  "high-at-end\\udbff",
+  "\\ud800\\ud800",
+];
 
 /** Bytes that are not UTF-8. */
 export const INVALID_UTF8: readonly Buffer[] = [

@@ -1,17 +1,26 @@
 import type { Metadata } from "next";
-import { Link } from "@/components/ui/link";
+
 import { AuthCard } from "@/components/auth/auth-card";
+import { Link } from "@/components/ui/link";
 import { signInSettings } from "@/lib/auth/oidc-config";
 import { SSO_LINK_PATH, ssoRefusalReasonSchema, ssoRefusalText } from "@/lib/auth/sso-messages";
 
 export const metadata: Metadata = { title: "Sign-in refused" };
 
 /** Where a refused single sign-on lands (see admitSsoSignIn). Public: it names the reason, never the person. */
-export default async function SignInRefusedPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SignInRefusedPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { reason } = await searchParams;
   const parsed = ssoRefusalReasonSchema.safeParse(Array.isArray(reason) ? reason[0] : reason);
   const { sso, passwordSignIn } = signInSettings();
-  const text = ssoRefusalText(parsed.success ? parsed.data : undefined, sso.status === "on" ? sso.config.name : "your identity provider", passwordSignIn);
+  const text = ssoRefusalText(
+    parsed.success ? parsed.data : undefined,
+    sso.status === "on" ? sso.config.name : "your identity provider",
+    passwordSignIn,
+  );
   // Signing in with the password leads on to the page that starts the single sign-on to link.
   const confirmLink = parsed.success && parsed.data === "link_requires_password" && passwordSignIn;
 

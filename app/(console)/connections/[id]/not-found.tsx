@@ -1,5 +1,5 @@
-import { Link } from "@/components/ui/link";
 import { EmptyState, PageHeader } from "@/components/ui/card";
+import { Link } from "@/components/ui/link";
 
 export default function ConnectionNotFound() {
   return (

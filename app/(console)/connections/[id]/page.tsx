@@ -1,9 +1,13 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+
 import { ConnectionForm } from "@/components/connections/connection-form";
 import { DeleteConnection } from "@/components/connections/delete-connection";
 import { DestinationList } from "@/components/destinations/destination-list";
-import { ConnectionHealthCardSkeleton, StreamedConnectionHealthCard } from "@/components/overview/connection-health-card";
+import {
+  ConnectionHealthCardSkeleton,
+  StreamedConnectionHealthCard,
+} from "@/components/overview/connection-health-card";
 import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
 import { StreamedSection } from "@/components/ui/streamed-section";
@@ -11,13 +15,14 @@ import { Time } from "@/components/ui/time";
 import { TestEventCard } from "@/components/webhooks/test-event-card";
 import { WebhookUrlCard } from "@/components/webhooks/webhook-url-card";
 import { requireRole } from "@/lib/auth/guards";
-import { regionLabels } from "@/lib/service/regions";
 import { getConnection } from "@/lib/connections/repository";
 import { connectionIdSchema } from "@/lib/connections/schemas";
 import { listDestinations } from "@/lib/destinations/destinations";
 import { getConnectionHealth } from "@/lib/overview/overview";
-import { regenerateWebhookUrlAction, sendTestEventAction } from "../../webhooks/actions";
+import { regionLabels } from "@/lib/service/regions";
+
 import { destinationActions } from "../../destinations/destination-actions";
+import { regenerateWebhookUrlAction, sendTestEventAction } from "../../webhooks/actions";
 import { deleteConnectionAction, updateConnectionAction } from "../actions";
 
 export const metadata: Metadata = { title: "Connection" };
@@ -53,17 +58,41 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
           <ConnectionForm connection={connection} updateAction={updateConnectionAction} />
         </Card>
         <div className="space-y-6">
-          <StreamedSection key={connection.id} title="The connection's webhook health" fallback={<ConnectionHealthCardSkeleton />}>
-            <StreamedConnectionHealthCard title="Webhook health" health={getConnectionHealth([connection.id]).then(([health]) => health)} isAdmin />
+          <StreamedSection
+            key={connection.id}
+            title="The connection's webhook health"
+            fallback={<ConnectionHealthCardSkeleton />}
+          >
+            <StreamedConnectionHealthCard
+              title="Webhook health"
+              health={getConnectionHealth([connection.id]).then(([health]) => health)}
+              isAdmin
+            />
           </StreamedSection>
           {/* Webhook URL card: owned by the webhook feature (issue 5). */}
           <WebhookUrlCard connectionId={connection.id} regenerateAction={regenerateWebhookUrlAction} />
-          <TestEventCard connectionId={connection.id} hasServerKey={connection.keys.server !== undefined} sendAction={sendTestEventAction} />
-          <DestinationList connection={connection} hasServerKey={connection.keys.server !== undefined} destinations={destinations} actions={destinationActions} />
+          <TestEventCard
+            connectionId={connection.id}
+            hasServerKey={connection.keys.server !== undefined}
+            sendAction={sendTestEventAction}
+          />
+          <DestinationList
+            connection={connection}
+            hasServerKey={connection.keys.server !== undefined}
+            destinations={destinations}
+            actions={destinationActions}
+          />
           <Card>
             <h2 className="text-base font-semibold">Delete</h2>
-            <p className="mt-1 mb-4 text-sm text-slate-600 dark:text-slate-400">Removes the connection, its keys, watch list and webhook history from the console.</p>
-            <DeleteConnection id={connection.id} name={connection.name} region={connection.region} deleteAction={deleteConnectionAction} />
+            <p className="mt-1 mb-4 text-sm text-slate-600 dark:text-slate-400">
+              Removes the connection, its keys, watch list and webhook history from the console.
+            </p>
+            <DeleteConnection
+              id={connection.id}
+              name={connection.name}
+              region={connection.region}
+              deleteAction={deleteConnectionAction}
+            />
           </Card>
         </div>
       </div>

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
+
 import { ConnectionForm } from "@/components/connections/connection-form";
 import { Card, PageHeader } from "@/components/ui/card";
 import { requireRole } from "@/lib/auth/guards";
+
 import { createConnectionAction } from "../actions";
 
 export const metadata: Metadata = { title: "New connection" };
@@ -10,7 +12,10 @@ export default async function NewConnectionPage() {
   await requireRole("admin");
   return (
     <>
-      <PageHeader title="New connection" description="The key is checked against the region before it is saved, and stored encrypted." />
+      <PageHeader
+        title="New connection"
+        description="The key is checked against the region before it is saved, and stored encrypted."
+      />
       <Card>
         <ConnectionForm createAction={createConnectionAction} />
       </Card>
