@@ -54,13 +54,11 @@ async function measure(backend: BackendContext) {
       const context = await browser.newContext();
       await context.addInitScript(OBSERVERS);
       await context.addCookies(
-        session.cookie
-          .split("; ")
-          .map((pair) => ({
-            name: pair.slice(0, pair.indexOf("=")),
-            value: pair.slice(pair.indexOf("=") + 1),
-            url: server.url,
-          })),
+        session.cookie.split("; ").map((pair) => ({
+          name: pair.slice(0, pair.indexOf("=")),
+          value: pair.slice(pair.indexOf("=") + 1),
+          url: server.url,
+        })),
       );
       for (const [name, url] of Object.entries(views)) loads[name] = await timeLoads(context, server.url + url);
     } finally {

@@ -81,14 +81,12 @@ describe("set-keys", () => {
   const newServerKey = "srv_hooli_new_key_0000000002";
   /** A connection as `add` leaves it: with a management key (the test fixture has none). */
   async function withManagementKey(connection: { id: string }, key: string) {
-    await db
-      .insert(connectionSecrets)
-      .values({
-        connectionId: connection.id,
-        kind: "management",
-        ciphertext: encryptSecret(key, { connectionId: connection.id, kind: "management" }),
-        last4: fingerprint(key),
-      });
+    await db.insert(connectionSecrets).values({
+      connectionId: connection.id,
+      kind: "management",
+      ciphertext: encryptSecret(key, { connectionId: connection.id, kind: "management" }),
+      last4: fingerprint(key),
+    });
     return connection;
   }
   const keyRows = async (connectionId: string) =>

@@ -22,16 +22,14 @@ const users = (...args: string[]) => runCommandCapturing(usersCli, args);
 it("revoke-sessions, set-role and unlock change the user, end its sessions, and are audited; bad input is refused", async () => {
   const t0 = new Date();
   await createUser({ email: "ada@example.com", name: "Ada", role: "admin", password: "long-enough-password" });
-  await db
-    .insert(loginAttempts)
-    .values(
-      Array.from({ length: 6 }, (_, i) => ({
-        email: "ada@example.com",
-        ip: `198.51.100.${i % 2}`,
-        succeeded: false,
-        attemptedAt: t0,
-      })),
-    );
+  await db.insert(loginAttempts).values(
+    Array.from({ length: 6 }, (_, i) => ({
+      email: "ada@example.com",
+      ip: `198.51.100.${i % 2}`,
+      succeeded: false,
+      attemptedAt: t0,
+    })),
+  );
 
   expect(await users("revoke-sessions", "--email", "ADA@example.com")).toMatchObject({
     code: 0,

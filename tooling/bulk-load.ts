@@ -36,27 +36,23 @@ export async function insertBulkConnections(
     const id = crypto.randomUUID();
     const name = `${prefix} ${String(i + 1).padStart(2, "0")}`;
     const token = newWebhookToken(id);
-    await db
-      .insert(connections)
-      .values({
-        id,
-        name,
-        region: (["us", "eu", "au", "ca"] as const)[i % 4]!,
-        verifiedAt: new Date(),
-        webhookTokenHash: token.hash,
-        webhookTokenCiphertext: token.ciphertext,
-      });
+    await db.insert(connections).values({
+      id,
+      name,
+      region: (["us", "eu", "au", "ca"] as const)[i % 4]!,
+      verifiedAt: new Date(),
+      webhookTokenHash: token.hash,
+      webhookTokenCiphertext: token.ciphertext,
+    });
     const signed = i < count - unsigned;
     if (signed) {
       const key = `bulk_srv_${crypto.randomBytes(16).toString("hex")}`;
-      await db
-        .insert(connectionSecrets)
-        .values({
-          connectionId: id,
-          kind: "server",
-          ciphertext: encryptSecret(key, { connectionId: id, kind: "server" }),
-          last4: fingerprint(key),
-        });
+      await db.insert(connectionSecrets).values({
+        connectionId: id,
+        kind: "server",
+        ciphertext: encryptSecret(key, { connectionId: id, kind: "server" }),
+        last4: fingerprint(key),
+      });
     }
     created.push({ id, name, signed });
   }

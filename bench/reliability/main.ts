@@ -69,16 +69,14 @@ async function main(): Promise<number> {
     for (const check of checks) {
       if (only && !only.includes(check.key)) continue;
       const checkStarted = Date.now();
-      const outcome = await check
-        .run({ emulatorUrl: emulator.url })
-        .catch((error: unknown) => [
-          {
-            name: check.key,
-            status: "FAIL" as const,
-            figures: "did not complete",
-            problems: [String((error as Error).stack ?? error)],
-          },
-        ]);
+      const outcome = await check.run({ emulatorUrl: emulator.url }).catch((error: unknown) => [
+        {
+          name: check.key,
+          status: "FAIL" as const,
+          figures: "did not complete",
+          problems: [String((error as Error).stack ?? error)],
+        },
+      ]);
       for (const result of outcome) {
         results.push(result);
         console.log(`${formatResult(result)} [${Math.round((Date.now() - checkStarted) / 1000)} s]`);

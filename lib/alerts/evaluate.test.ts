@@ -147,16 +147,14 @@ describe("the other conditions", () => {
   it("receiver errors: deliveries answered 5xx in the last hour", async () => {
     const connection = await insertTestConnection("Erring");
     const now = new Date();
-    await db
-      .insert(webhookRejections)
-      .values({
-        connectionId: connection.id,
-        receivedAt: now,
-        status: 503,
-        reason: "receiver_error",
-        bodySha256: "0",
-        headers: {},
-      });
+    await db.insert(webhookRejections).values({
+      connectionId: connection.id,
+      receivedAt: now,
+      status: 503,
+      reason: "receiver_error",
+      bodySha256: "0",
+      headers: {},
+    });
     await evaluateAlerts({ now: minutesAfter(now, 1) });
     expect(await alertsOf(connection.id)).toMatchObject([{ kind: "receiver_errors", measure: { value: 1 } }]);
   });

@@ -33,11 +33,9 @@ export type AlertFilters = z.infer<typeof alertFiltersSchema>;
 
 export const alertIdSchema = z.object({ alertId: z.uuid({ error: "must be an alert id" }) });
 export const muteAlertSchema = alertIdSchema.extend({
-  hours: z.coerce
-    .number()
-    .refine((h) => (MUTE_HOURS as readonly number[]).includes(h), {
-      error: `must be one of ${MUTE_HOURS.join(", ")} hours`,
-    }),
+  hours: z.coerce.number().refine((h) => (MUTE_HOURS as readonly number[]).includes(h), {
+    error: `must be one of ${MUTE_HOURS.join(", ")} hours`,
+  }),
 });
 
 /** One threshold as the form sends it: a whole number in its range, or empty for the default. */

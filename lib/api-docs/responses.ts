@@ -22,18 +22,14 @@ const text = z.string().nullable();
 /** `{ error, errorDescription }`: every answer of the API other than 200, and the receiver's too. */
 export const apiErrorSchema = z
   .object({
-    error: z
-      .string()
-      .meta({
-        description: "A code: invalid_request, unauthorized, forbidden, not_found, too_many_requests, unavailable, …",
-        example: "invalid_request",
-      }),
-    errorDescription: z
-      .string()
-      .meta({
-        description: "What went wrong, in words; a bad parameter is named first.",
-        example: "limit: must be a whole number from 1 to 200",
-      }),
+    error: z.string().meta({
+      description: "A code: invalid_request, unauthorized, forbidden, not_found, too_many_requests, unavailable, …",
+      example: "invalid_request",
+    }),
+    errorDescription: z.string().meta({
+      description: "What went wrong, in words; a bad parameter is named first.",
+      example: "limit: must be a whole number from 1 to 200",
+    }),
   })
   .meta({ id: "ApiError" });
 
@@ -95,12 +91,10 @@ export const webhookRejectionSchema = z
     connectionName: text,
     receivedAt: time,
     status: z.number().int().meta({ description: "What the receiver answered." }),
-    reason: z
-      .string()
-      .meta({
-        description:
-          "unknown_token, too_large, unsupported_media_type, bad_signature, stale_timestamp, malformed_json, …",
-      }),
+    reason: z.string().meta({
+      description:
+        "unknown_token, too_large, unsupported_media_type, bad_signature, stale_timestamp, malformed_json, …",
+    }),
     detail: text,
     eventId: text,
     bodySha256: z.string(),

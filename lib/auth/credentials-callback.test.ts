@@ -95,16 +95,14 @@ describe("answerPasswordCallback", () => {
 
     // Fifteen failures from elsewhere, the last just now: the email's back-off runs for 4 s.
     const now = Date.now();
-    await db
-      .insert(loginAttempts)
-      .values(
-        Array.from({ length: 15 }, (_, i) => ({
-          email: "ada@example.com",
-          ip: `203.0.113.${i}`,
-          succeeded: false,
-          attemptedAt: new Date(now - (15 - i) * 10),
-        })),
-      );
+    await db.insert(loginAttempts).values(
+      Array.from({ length: 15 }, (_, i) => ({
+        email: "ada@example.com",
+        ip: `203.0.113.${i}`,
+        succeeded: false,
+        attemptedAt: new Date(now - (15 - i) * 10),
+      })),
+    );
     const stranger = await postSignIn(PASSWORD, "198.51.100.42");
     expect(stranger.status).toBe(429);
     expect(Number(stranger.headers.get("retry-after"))).toBeLessThanOrEqual(4);

@@ -26,12 +26,10 @@ const fields = {
   allowSameKey: z.boolean().optional(),
 };
 
-export const createConnectionSchema = z
-  .object(fields)
-  .refine((v) => v.managementKey !== "", {
-    path: ["managementKey"],
-    message: "Enter the tenant's management API secret key.",
-  });
+export const createConnectionSchema = z.object(fields).refine((v) => v.managementKey !== "", {
+  path: ["managementKey"],
+  message: "Enter the tenant's management API secret key.",
+});
 export type CreateConnectionInput = z.infer<typeof createConnectionSchema>;
 
 export const updateConnectionSchema = z.object({ id: z.uuid(), ...fields, removeServerSecondaryKey: z.boolean() });

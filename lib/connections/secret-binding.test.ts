@@ -56,15 +56,13 @@ async function insertLegacyConnection(
 ): Promise<{ id: string; token: string }> {
   const id = crypto.randomUUID();
   const token = crypto.randomBytes(24).toString("base64url");
-  await target
-    .insert(connections)
-    .values({
-      id,
-      name,
-      region: "us",
-      webhookTokenHash: hashWebhookToken(token),
-      webhookTokenCiphertext: sealV1(token, keyBase64),
-    });
+  await target.insert(connections).values({
+    id,
+    name,
+    region: "us",
+    webhookTokenHash: hashWebhookToken(token),
+    webhookTokenCiphertext: sealV1(token, keyBase64),
+  });
   await target.insert(connectionSecrets).values([
     {
       connectionId: id,

@@ -167,16 +167,14 @@ export async function startReplay(
     await tx.execute(sql`select id from forward_destinations where id = ${destination.id} for update`);
     const other = await runningReplay(destination.id, tx);
     if (other) return runningRefusal(destination.name, other);
-    await tx
-      .insert(forwardReplays)
-      .values({
-        id: replayId,
-        destinationId: destination.id,
-        filters,
-        total: split.count,
-        createdBy: actor.id,
-        createdAt: until,
-      });
+    await tx.insert(forwardReplays).values({
+      id: replayId,
+      destinationId: destination.id,
+      filters,
+      total: split.count,
+      createdBy: actor.id,
+      createdAt: until,
+    });
     await recordAudit(
       {
         actor,

@@ -65,17 +65,15 @@ describe("support's view of a destination", () => {
     const event = await receiveEvent(connection.token, [KEY1]);
     const [delivery] = await deliveriesOf(created.id);
     const outcome = new RefusedAddressError("10.0.0.5", "private").message;
-    await db
-      .insert(forwardAttempts)
-      .values({
-        deliveryId: delivery!.id,
-        destinationId: created.id,
-        startedAt: new Date(),
-        latencyMs: 3,
-        status: null,
-        ok: false,
-        outcome,
-      });
+    await db.insert(forwardAttempts).values({
+      deliveryId: delivery!.id,
+      destinationId: created.id,
+      startedAt: new Date(),
+      latencyMs: 3,
+      status: null,
+      ok: false,
+      outcome,
+    });
 
     const [forAdmin] = await listEventForwards(connection.id, event.id, "admin");
     expect(forAdmin!.deliveries[0]!.attempts.map((a) => a.outcome)).toEqual([

@@ -29,14 +29,12 @@ async function drain() {
 
 /** The admin enters the server key after the connection stored unsigned events (the scenario). */
 async function addServerKey(connectionId: string, key: string) {
-  await bed.db
-    .insert(connectionSecrets)
-    .values({
-      connectionId,
-      kind: "server",
-      ciphertext: encryptSecret(key, { connectionId, kind: "server" }),
-      last4: fingerprint(key),
-    });
+  await bed.db.insert(connectionSecrets).values({
+    connectionId,
+    kind: "server",
+    ciphertext: encryptSecret(key, { connectionId, kind: "server" }),
+    last4: fingerprint(key),
+  });
 }
 
 async function destination(

@@ -130,16 +130,14 @@ describe("forwarding's metrics", () => {
     bed.receiver.answerWith(() => 500);
     await receiveEvent(connection.token, [KEY1]);
     await drain();
-    await bed.db
-      .insert(alerts)
-      .values({
-        connectionId: connection.id,
-        kind: "destination_failing",
-        subject: destinationId,
-        openedAt: new Date(),
-        lastSeenAt: new Date(),
-        measure: {},
-      });
+    await bed.db.insert(alerts).values({
+      connectionId: connection.id,
+      kind: "destination_failing",
+      subject: destinationId,
+      openedAt: new Date(),
+      lastSeenAt: new Date(),
+      measure: {},
+    });
 
     const after = await scrape();
     const moved = (name: string, labels: Record<string, string>) =>

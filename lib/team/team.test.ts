@@ -230,16 +230,14 @@ describe("locked out", () => {
     const actor = await actorFor("ada@example.com");
     const lou = await insertUser({ email: "Lou@Example.com", name: "Lou" });
     const now = new Date();
-    await fixture.db
-      .insert(loginAttempts)
-      .values(
-        Array.from({ length: 5 }, (_, i) => ({
-          email: "lou@example.com",
-          ip: "203.0.113.9",
-          succeeded: false,
-          attemptedAt: new Date(now.getTime() - i * 1000),
-        })),
-      );
+    await fixture.db.insert(loginAttempts).values(
+      Array.from({ length: 5 }, (_, i) => ({
+        email: "lou@example.com",
+        ip: "203.0.113.9",
+        succeeded: false,
+        attemptedAt: new Date(now.getTime() - i * 1000),
+      })),
+    );
     const lockedOut = async () => (await listTeam()).find((m) => m.id === lou.id)?.lockedOut;
     expect(await lockedOut()).toBe(true);
     expect((await listTeam()).find((m) => m.id === actor.id)?.lockedOut).toBe(false);

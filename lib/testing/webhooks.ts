@@ -18,26 +18,22 @@ export async function insertTestConnection(
   // The id is chosen here, not by the database, so the token is sealed for this row (lib/secrets.ts).
   const id = crypto.randomUUID();
   const webhookToken = newWebhookToken(id);
-  await db
-    .insert(connections)
-    .values({
-      id,
-      name,
-      region: "us",
-      webhookTokenHash: webhookToken.hash,
-      webhookTokenCiphertext: webhookToken.ciphertext,
-    });
+  await db.insert(connections).values({
+    id,
+    name,
+    region: "us",
+    webhookTokenHash: webhookToken.hash,
+    webhookTokenCiphertext: webhookToken.ciphertext,
+  });
   const kinds = ["server", "server_secondary"] as const;
   for (const [index, key] of serverKeys.entries()) {
     const kind = kinds[index]!;
-    await db
-      .insert(connectionSecrets)
-      .values({
-        connectionId: id,
-        kind,
-        ciphertext: encryptSecret(key, { connectionId: id, kind }),
-        last4: fingerprint(key),
-      });
+    await db.insert(connectionSecrets).values({
+      connectionId: id,
+      kind,
+      ciphertext: encryptSecret(key, { connectionId: id, kind }),
+      last4: fingerprint(key),
+    });
   }
   return { id, token: webhookToken.token };
 }

@@ -52,19 +52,17 @@ export async function createApiToken(
   try {
     await db.transaction(async (tx) => {
       const userId = creator.user?.id ?? null;
-      await tx
-        .insert(apiTokens)
-        .values({
-          id,
-          name: input.name,
-          role: input.role,
-          scopes: input.scopes,
-          secretHash: hash,
-          createdBy: userId,
-          userId,
-          createdAt: now,
-          expiresAt,
-        });
+      await tx.insert(apiTokens).values({
+        id,
+        name: input.name,
+        role: input.role,
+        scopes: input.scopes,
+        secretHash: hash,
+        createdBy: userId,
+        userId,
+        createdAt: now,
+        expiresAt,
+      });
       await recordAudit(
         {
           actor: creator.actor,

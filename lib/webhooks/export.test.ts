@@ -40,16 +40,14 @@ beforeAll(async () => {
       phoneNumber: "+15555550123",
     })),
   );
-  await db
-    .insert(webhookRejections)
-    .values({
-      connectionId: acme,
-      receivedAt: time(9),
-      status: 401,
-      reason: "bad_signature",
-      bodySha256: "ab",
-      headers: { "x-a": "1" },
-    });
+  await db.insert(webhookRejections).values({
+    connectionId: acme,
+    receivedAt: time(9),
+    status: 401,
+    reason: "bad_signature",
+    bodySha256: "ab",
+    headers: { "x-a": "1" },
+  });
 });
 afterAll(() => tearDown());
 

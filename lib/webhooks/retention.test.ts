@@ -42,16 +42,14 @@ describe("retention", () => {
         signatureStatus: "unsigned",
         rawBody: "{}",
       });
-      await db
-        .insert(webhookRejections)
-        .values({
-          connectionId: id,
-          receivedAt: at,
-          status: 401,
-          reason: "bad_signature",
-          bodySha256: "x",
-          headers: {},
-        });
+      await db.insert(webhookRejections).values({
+        connectionId: id,
+        receivedAt: at,
+        status: 401,
+        reason: "bad_signature",
+        bodySha256: "x",
+        headers: {},
+      });
     }
     const [destination] = await db
       .insert(forwardDestinations)
@@ -68,16 +66,14 @@ describe("retention", () => {
         })),
       )
       .returning();
-    await db
-      .insert(forwardAttempts)
-      .values({
-        deliveryId: deliveries[0]!.id,
-        destinationId: destination!.id,
-        startedAt: daysAgo(91),
-        latencyMs: 5,
-        ok: true,
-        outcome: "delivered",
-      });
+    await db.insert(forwardAttempts).values({
+      deliveryId: deliveries[0]!.id,
+      destinationId: destination!.id,
+      startedAt: daysAgo(91),
+      latencyMs: 5,
+      ok: true,
+      outcome: "delivered",
+    });
     await db.insert(loginAttempts).values([
       { email: "a@b.c", ip: "1", succeeded: false, attemptedAt: daysAgo(2) },
       { email: "a@b.c", ip: "1", succeeded: false, attemptedAt: daysAgo(0.5) },

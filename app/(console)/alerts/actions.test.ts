@@ -59,14 +59,12 @@ beforeAll(async () => {
   alertId = alert!.id;
   receiver = await startReceiver();
   const secret = `whsec_${Buffer.alloc(24, 5).toString("base64")}`;
-  await db
-    .insert(alertNoticeTargets)
-    .values({
-      id: targetId,
-      name: "Ops chat",
-      url: receiver.url,
-      secretCiphertext: encryptSecret(secret, { kind: "alert_target_secret", targetId }),
-    });
+  await db.insert(alertNoticeTargets).values({
+    id: targetId,
+    name: "Ops chat",
+    url: receiver.url,
+    secretCiphertext: encryptSecret(secret, { kind: "alert_target_secret", targetId }),
+  });
   // The actions take the policy from the environment: the local receiver's host is allowed over http.
   vi.stubEnv("CONSOLE_FORWARD_ALLOWED_HOSTS", "127.0.0.1");
   reloadEnv();
