@@ -12,10 +12,8 @@ export default defineConfig({
   globalSetup: "./e2e/global-setup.ts",
   fullyParallel: false,
   workers: e2eWorkers,
-  // Recording a trace of every test costs a third of the suite's time (the browser screencasts and
-  // snapshots each action), so none is recorded on a first run. A failed test runs once more with a
-  // trace, to read with `npx playwright show-trace`; the run fails all the same (failOnFlakyTests): a
-  // test that passes only on its second try is reported flaky, and CI's summary counts it failed.
+  // A trace of every test is costly (docs/performance.md, "The end-to-end suite"): a failed test runs once more
+  // with one, and the run fails all the same (failOnFlakyTests), so passing on the second try is a failure.
   retries: 1,
   failOnFlakyTests: true,
   timeout: 45_000,
@@ -36,11 +34,10 @@ export default defineConfig({
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
-        // The GPU process's work (software compositing) done in the browser process: a tenth less CPU per test.
+        // The GPU process's work (software compositing) done in the browser process: less CPU per test.
         "--in-process-gpu",
-        // Every page a test leaves would stay alive in the back/forward cache, frozen, for a Back that no
-        // test presses (a Back inside the console is the router's). Without it, 8 % less CPU: 96–102
-        // core-s against 104–111 for 21 tests on one worker; 447 against 469 for the suite on two (one run each).
+        // Every page a test leaves would stay alive in the back/forward cache, frozen, for a Back that no test
+        // presses (a Back inside the console is the router's). Figures: docs/performance.md, "The end-to-end suite".
         "--disable-features=BackForwardCache",
       ],
     },

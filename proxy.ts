@@ -42,7 +42,10 @@ function decodes(pathname: string): boolean {
   }
 }
 
-/** Every answer of the proxy (pages, redirects, refusals) carries Strict-Transport-Security when the console is https. */
+/**
+ * Every answer of the proxy (pages, redirects, refusals) carries Strict-Transport-Security when the console is
+ * https.
+ */
 export async function proxy(request: NextRequest) {
   const response = await answer(request);
   const hsts = strictTransportSecurity(env().NEXTAUTH_URL);
@@ -51,9 +54,9 @@ export async function proxy(request: NextRequest) {
 }
 
 /**
- * Sets a per-request CSP nonce and sends signed-out visitors to the sign-in page.
- * This is a convenience, never the only check: every page, action and route handler
- * calls requireUser()/requireRole() itself.
+ * Sets a per-request CSP nonce, sends signed-out visitors to the sign-in page and answers a section the role may not
+ * use with /access-denied. A convenience, never the only check: every page, action and route handler checks the
+ * session itself (ARCHITECTURE.md, rule 1).
  */
 async function answer(request: NextRequest): Promise<NextResponse | Response> {
   const { pathname, search } = request.nextUrl;

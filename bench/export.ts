@@ -1,12 +1,7 @@
 /**
- * The export part of `npm run bench`: the CSV of every stored event (GET /api/webhook-events/export,
- * connectionId=all&type=all, signed in) read to its end over HTTP, at 1,000,000 events by default:
- * rows/s, and the console's RSS (its process tree, from /proc every 100 ms) while it streams, against
- * its RSS just before. Uses the query part's events when run with it, else loads its own.
- * Meanwhile, every ~50 ms, a GET /api/health and a signed webhook POST (one new event each, to a probe
- * connection removed afterwards with its events) are timed: PGlite runs one statement at a time, so
- * their latency during the export against before it shows whether ingest waits behind the export.
- * Results: bench/results/export.json.
+ * The export part: the CSV of every stored event read to its end, rows/s and the console's RSS, while a health check
+ * and a webhook POST are timed beside it, since PGlite runs one statement at a time (docs/performance.md, "How each
+ * part measures"). Results: bench/results/export.json.
  */
 import crypto from "node:crypto";
 

@@ -1,18 +1,7 @@
 /**
- * The forward part's isolation runs (issue: forwarding in the tenant's critical path), each on a fresh
- * database and console, against the bench's handler (bench/support/forward-receiver.ts):
- * - hanging: one connection's two destinations, one that never answers (every attempt lasts its whole
- *   10 s) with a replay of BENCH_FORWARD_HANGING_BACKLOG (10,000) events queued to it, and the bench's
- *   handler; events arrive at BENCH_FORWARD_HANGING_RATE (20/s) for 30 s; the handler's p99 stored →
- *   delivered (target ≤ 2 s);
- * - cap: a replay of BENCH_FORWARD_CAP_EVENTS (3,000) events to a destination capped at
- *   BENCH_FORWARD_CAP (100) deliveries per second, and the most forwards the handler saw in any one
- *   second (target ≤ the cap);
- * - receiving during a replay: BENCH_FORWARD_REPLAY_EVENTS (100,000) events loaded; webhooks at the
- *   steady rate for RECEIVING_SECONDS (after WARM_UP_SECONDS of them) with the console idle, then again
- *   on a console that finds, when it starts, a replay of all of them to queue (as one a restart interrupted: its queue written in
- *   chunks by the console, then sent); the p99 of the receiver's answers in both (target: during ≤ 2×
- *   without).
+ * The forward part's isolation runs (hanging, cap, receiving during a replay), each on a fresh database and console
+ * against the bench's handler, so that forwarding stays out of the receiver's path (docs/performance.md, "Isolation,
+ * the rate cap and replays").
  */
 import { sql } from "drizzle-orm";
 
@@ -42,7 +31,9 @@ export const ISOLATION_TARGETS = {
   receiving: "receiver p99 during a 100,000-event replay ≤ 2× its p99 without one, on both databases",
 };
 
-/** Loads `events` events into the connection and replays them all to the destination (queued before the console starts). */
+/**
+ * Loads `events` events into the connection and replays them all to the destination (queued before the console starts).
+ */
 async function replayHistory(
   scenario: Scenario,
   connectionId: string,

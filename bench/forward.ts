@@ -1,24 +1,7 @@
 /**
- * The forward part of `npm run bench`: what forwarding costs and how fast it delivers, against a local
- * handler that verifies each forward's X-Signature-V2 (bench/support/forward-receiver.ts). Four runs,
- * each on a fresh database and console (CONSOLE_FORWARD_ALLOWED_HOSTS=127.0.0.1), every connection
- * forwarding to the handler as the service would sign:
- * - ingest: the ingest part's phases (health → ingest at 50 connections over 4 webhook URLs → health)
- *   without destinations and with one active destination (on one of the four connections: a quarter of
- *   the events forwarded, the target's case), BENCH_FORWARD_INGEST_PAIRS (5) times in turn, then once
- *   with one on every connection (every event forwarded); the ratio events/s ÷ health req/s of each.
- *   One pair's loss varies by ±0.3 from run to run on 2 cores (mostly in the health phases), so the
- *   loss is the median of the pairs'. With destinations, each health phase waits until the forwards
- *   are sent, so it measures an idle console and the ingest phase carries the forwarding's cost;
- * - steady: BENCH_FORWARD_EVENTS (50,000) events at BENCH_FORWARD_RATE per second (100 PGlite, 250
- *   PostgreSQL); each delivery's time
- *   from stored (its row's created_at, written by the statement that stores the event) to delivered (its
- *   finished_at), read from the database afterwards;
- * - outage: events at a tenth of that rate for 2 × BENCH_FORWARD_OUTAGE_SECONDS, the handler answering
- *   503 for the first half; then every event must reach it, none sent twice while in flight;
- * - replay: BENCH_FORWARD_REPLAY_EVENTS (100,000) bulk-loaded events replayed (lib/destinations/replay.ts,
- *   queued while the console is stopped), and the rate from the console's start to the last delivered.
- * Results: bench/results/forward.json.
+ * The forward part: forwarding's cost to ingest, steady delivery latency, an outage and a replay, each run on a fresh
+ * database and console against a handler that verifies every forward (docs/performance.md, "Forwarding", "How each
+ * is measured"). Results: bench/results/forward.json.
  */
 import { sql } from "drizzle-orm";
 
@@ -74,7 +57,9 @@ export const forwardPart = measuredPart(
   measure,
 );
 
-/** The runs to make (BENCH_FORWARD_RUNS, comma-separated; all by default): a figure of one run can be taken again alone. */
+/**
+ * The runs to make (BENCH_FORWARD_RUNS, comma-separated; all by default): a figure of one run can be taken again alone.
+ */
 const RUNS = ["ingest", "steady", "outage", "replay", "hanging", "cap", "receiving"] as const;
 const chosenRuns = new Set(process.env.BENCH_FORWARD_RUNS?.split(",").map((run) => run.trim()) ?? RUNS);
 

@@ -1,12 +1,7 @@
 /**
- * The ingest part of `npm run bench`: signed, unique `authenticator.expired` events posted over HTTP to
- * the production build at 50 connections (autocannon), against /api/health of the same server in the
- * same run: health 5 s → ingest 10 s → health 5 s (phases, not interleaved; health's rate is over both
- * of its phases). Each request is signed with its connection's server key as the service signs
- * (X-Signature-V2) and carries a new event id, spread over a few connections' webhook URLs. After the
- * run the console is stopped and the stored rows are counted: every 200 must be a stored row.
- * The load generator runs in this process, on the same (2-core) machine as the server, for both
- * phases alike. Results: bench/results/ingest.json.
+ * The ingest part: signed, unique events posted at 50 connections between two phases of /api/health on the same
+ * server; every 200 must be a stored row (docs/performance.md, "How each part measures").
+ * Results: bench/results/ingest.json.
  */
 import crypto from "node:crypto";
 
@@ -128,7 +123,10 @@ export async function runIngestPhases(
   return { phases, warmUpOk };
 }
 
-/** Health's rate over both its phases, the ingest phase's durable events/s (rows it stored ÷ its seconds), and their ratio. */
+/**
+ * Health's rate over both its phases, the ingest phase's durable events/s (rows it stored ÷ its seconds), and their
+ * ratio.
+ */
 export function ingestRates(phases: Phase[], ingestRows: number) {
   const health = phases.filter((p) => p.name === "health");
   const ingest = phases.find((p) => p.name === "ingest")!;

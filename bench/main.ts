@@ -1,25 +1,7 @@
 /**
- * npm run bench [-- part…]: every part, or those named (`npm run bench -- ingest query`), on PGlite and
- * then on PostgreSQL (BENCH_BACKENDS=pglite or postgres for one). PostgreSQL is DATABASE_URL when set,
- * else a temporary cluster started and removed here (bench/support/postgres.ts); never both at once.
- * Parts:
- * - ingest: signed webhook events over HTTP at 50 connections against /api/health (./ingest.ts);
- * - query: the log API's every filter at 100k and 1M bulk-loaded events, bytes per event (./query.ts);
- * - export: CSV export of every event, rows/s and the server's RSS growth (./export.ts);
- * - page: /webhooks in Chromium (LCP, rows shown) and first-load JS per route (./page.ts);
- * - overview: the overview's queries in-process at 1M events (./overview.ts; prints its own table);
- * - retention: a month of 1M events purged in-process while events are stored (./retention.ts);
- * - signin-flood: the webhook receiver's p99 with and without 50 connections of wrong passwords (./signin-flood.ts);
- * - token-flood: the same with 50 connections of made-up API tokens against /api/webhook-events (./signin-flood.ts);
- * - forward: ingest with and without destinations, delivery latency, an outage and a replay (./forward.ts);
- * - metrics: one scrape of the metrics registry in-process at 1M events with a backlog of queued deliveries (./metrics.ts).
- * The HTTP parts start the production build (built first when missing) on 127.0.0.1 and write
- * bench/results/<part>.json. Query, export and page share one backend's loaded events when run together.
- * Knobs: BENCH_EVENTS (1000000), BENCH_QUERY_RUNS (30), BENCH_INGEST_SECONDS (10), BENCH_HEALTH_SECONDS (5),
- * BENCH_PAGE_RUNS (5), BENCH_OVERVIEW_EVENTS, BENCH_OVERVIEW_RUNS, BENCH_RETENTION_EVENTS (1000000),
- * BENCH_SIGNIN_PHASE_SECONDS (10), BENCH_SIGNIN_WEBHOOK_RATE (100), BENCH_FORWARD_EVENTS (50000), BENCH_FORWARD_RATE (250),
- * BENCH_FORWARD_OUTAGE_SECONDS (30), BENCH_FORWARD_REPLAY_EVENTS (100000), BENCH_FORWARD_INGEST_PAIRS (5),
- * BENCH_METRICS_EVENTS (1000000), BENCH_METRICS_BACKLOG (100000), BENCH_METRICS_SCRAPES (20).
+ * npm run bench [-- part…]: every part, or those named, on PGlite and then on PostgreSQL (BENCH_BACKENDS for one).
+ * What each part measures, its knobs and the last figures: docs/performance.md ("The benchmark", "How each part
+ * measures"). PostgreSQL is DATABASE_URL, else a temporary cluster (./support/postgres.ts).
  */
 import { prepareOwnEnv, rowsOf, setAdminUrl } from "./reliability/server";
 import { runAll } from "./support/cleanup";

@@ -1,10 +1,7 @@
 /**
- * The metrics part of `npm run bench`: one scrape of GET /api/metrics's registry (lib/metrics: the
- * process's counters and the gauges read from the database) at BENCH_METRICS_EVENTS (1,000,000) stored
- * events, bulk-loaded in-process as the retention part does, with a destination per connection, every
- * event's delivery in the outbox's history and BENCH_METRICS_BACKLOG (100,000) of them still queued, and
- * a history of resolved alerts beside a few open ones. Each scrape statement's plan is kept: none may read
- * the deliveries or alerts table whole. Target: a scrape's p50 in ≤ 250 ms.
+ * The metrics part: one scrape of GET /api/metrics's registry at 1,000,000 events with a backlog of queued deliveries;
+ * each scrape statement's plan is kept, as none may read the deliveries or alerts table whole (docs/performance.md,
+ * "Metrics").
  */
 import crypto from "node:crypto";
 
@@ -36,7 +33,9 @@ export const metricsPart = measuredPart(
 
 type PlanNode = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; Plans?: PlanNode[] };
 
-/** Every table a plan reads, and how: "forward_deliveries: Index Only Scan (forward_deliveries_destination_due_idx)". */
+/**
+ * Every table a plan reads, and how: "forward_deliveries: Index Only Scan (forward_deliveries_destination_due_idx)".
+ */
 function reads(node: PlanNode, into: string[] = []): string[] {
   if (node["Relation Name"])
     into.push(`${node["Relation Name"]}: ${node["Node Type"]}${node["Index Name"] ? ` (${node["Index Name"]})` : ""}`);

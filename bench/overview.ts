@@ -1,9 +1,6 @@
 /**
- * The overview part of `npm run bench`: each query of the overview page, timed over QUERY_RUNS runs at
- * 1,000,000 stored events (tooling/bulk-load.ts), on in-memory PGlite, or on a fresh database of
- * the PostgreSQL server DATABASE_URL names (created and dropped here). Target: p95 ≤ 50 ms per query.
- * Beside them, one alert evaluation (lib/alerts/evaluate.ts: every condition of every connection, and
- * the alerts it opens or updates) over the same events, whose p95 docs/performance.md states.
+ * The overview part: each query of the overview page and one alert evaluation, in-process at 1,000,000 events on
+ * PGlite or a fresh PostgreSQL database (docs/performance.md, "Results" and "Alerts").
  * Results: bench/results/overview.json, under "pglite" or "postgres" (a run keeps the other's figures).
  */
 import os from "node:os";

@@ -1,14 +1,6 @@
 /**
- * The page part of `npm run bench`, at 1,000,000 stored events by default (the query part's, when run
- * with it):
- * - /webhooks opened signed in, in Chromium (the system's /usr/bin/chromium, or CHROMIUM_PATH), in the
- *   default view and with a filter that matches nothing: LCP (PerformanceObserver, buffered) and the time
- *   until the log's rows (or its "No webhook events match") are visible, from navigation start. One
- *   unrecorded load, then BENCH_PAGE_RUNS (5) loads in one browser context (its cache warm, as a
- *   returning user's); the target is held against the 75th percentile, as web vitals are.
- * - First-load JS of every page route under app/: the `<script src>` files its HTML references (not the
- *   noModule polyfills, which no current browser fetches), gzip-compressed one by one (zlib default
- *   level) and summed; kB = 1000 bytes.
+ * The page part: /webhooks in Chromium (LCP, time until the rows show, at the 75th percentile as web vitals are),
+ * and first-load JS per page route (docs/performance.md, "How each part measures").
  * Results: bench/results/page.json.
  */
 import fs from "node:fs";
@@ -123,7 +115,9 @@ const OBSERVERS = `
   new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true });
 `;
 
-/** Loads of `url` in a context that runs OBSERVERS; the first is not recorded (the server's first render, cold caches). */
+/**
+ * Loads of `url` in a context that runs OBSERVERS; the first is not recorded (the server's first render, cold caches).
+ */
 async function timeLoads(context: BrowserContext, url: string): Promise<PageLoads> {
   const samples: Array<{ lcpMs: number; rowsMs: number }> = [];
   let rowCount = 0;

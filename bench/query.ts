@@ -1,12 +1,7 @@
 /**
- * The query part of `npm run bench`: the log API (GET /api/webhook-events, signed in) for every filter
- * the log page offers, alone and combined (two that match nothing), the selected-connection default
- * view, pages 2 and 100 (following nextCursor), timed over HTTP at a tenth of the full size and again at
- * full size (1,000,000 by default): load a tenth, measure, stop the console, load the rest with another
- * id prefix, vacuum analyze, measure again. Also bytes on disk per event (pg_total_relation_size of
- * webhook_events ÷ rows) at both sizes. The full dataset is left for the export and page parts.
- * "Flat" is read as: no query's p95 at full size more than twice its p95 at a tenth.
- * Results: bench/results/query.json.
+ * The query part: the log API for every filter the page offers, at a tenth of the events and at full size, and bytes
+ * on disk per event; the full dataset is left for the export and page parts (docs/performance.md, "How each part
+ * measures"). Results: bench/results/query.json.
  */
 import type { ConsoleServer } from "./reliability/server";
 import { fetchAs, signIn, type Session } from "./reliability/session";

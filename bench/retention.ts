@@ -1,9 +1,7 @@
 /**
- * The retention part of `npm run bench`: a month holding BENCH_RETENTION_EVENTS (1,000,000) events,
- * bulk-loaded into a fresh database (in-process, like the overview part), purged once the month is past
- * the retention period, while webhook events go on being stored through the receiver's writer
- * (lib/webhooks/store.ts) every 5 ms: the purge's time, and what it did to their latency. Target: the
- * month purged in ≤ 1 s, without holding up the events stored meanwhile.
+ * The retention part: a month of events, bulk-loaded, purged once past the retention period while events go on being
+ * stored through the receiver's writer: the purge's time and what it did to their latency (docs/performance.md,
+ * "How each part measures").
  */
 import { sql } from "drizzle-orm";
 

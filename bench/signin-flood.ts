@@ -1,17 +1,7 @@
 /**
- * The signin-flood and token-flood parts of `npm run bench`: does a flood of wrong passwords, or of
- * made-up API tokens, slow the webhook receiver? One console (production build) receives signed webhook
- * events at a steady rate (as the service sends them, not as fast as it can) in three phases: quiet →
- * flood → quiet. During the flood, 50 connections send guesses as fast as they are answered, each from a
- * new address (the console trusts one proxy, and every X-Forwarded-For differs): the worst case for the
- * throttle, which none of them trips, so every guess is checked and recorded.
- * - signin-flood: wrong passwords to /api/auth/callback/credentials, each for a new email; only the bound
- *   on password hashes holds (README, "Sign-in throttling").
- * - token-flood: `Authorization: Bearer tcapi_…` tokens that match none to /api/webhook-events; each is
- *   one SHA-256, one indexed read and one recorded failure (docs/api.md, "Throttling").
- * The receiver's p99 during the flood is compared with its p99 over both quiet phases, every response
- * timed here. Results: bench/results/<part>.json.
- * Knobs: BENCH_SIGNIN_PHASE_SECONDS (10), BENCH_SIGNIN_WEBHOOK_RATE (100 events/s), for both parts.
+ * The signin-flood and token-flood parts: the webhook receiver's p99 beside 50 connections of wrong passwords or
+ * made-up API tokens, each from a new address so no throttle trips and every guess is checked (docs/performance.md,
+ * "Token flood", "How each part measures"). Results: bench/results/<part>.json.
  */
 import { randomBytes } from "node:crypto";
 
@@ -157,7 +147,8 @@ async function measure(name: string, prepare: (server: ConsoleServer) => Promise
       const guesses = await prepare(server);
       // Next loads a route's code on its first request, and the first sign-in hashes the decoy password.
       await webhooks(server, request, { amount: WARM_UP_REQUESTS });
-      await flood(server, guesses, { amount: FLOOD_CONNECTIONS }); // autocannon sends at least one request per connection
+      // autocannon sends at least one request per connection.
+      await flood(server, guesses, { amount: FLOOD_CONNECTIONS });
       const quietBefore = await webhooks(server, request, { seconds: PHASE_SECONDS });
       const sampler = sampleRss(server.child.pid!, 200);
       const [duringFlood, floodRun] = await Promise.all([

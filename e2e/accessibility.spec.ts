@@ -9,10 +9,9 @@ import { e2eUsers } from "./support/env";
 import { openDialog } from "./support/team";
 
 /**
- * Every route and every state that matters (drawer open, rejections, dialogs open, a lookup's result),
- * for admin and for support: axe finds no serious or critical violation in the light theme nor in the
- * dark one (each state is scanned in both, switched in place: see expectNoSeriousA11yViolations), nothing
- * scrolls sideways at 1280×800 (neither the page nor a table), and at 390×844 the page itself never does.
+ * Every route and state that matters, as admin and as support: no serious or critical axe violation in either theme
+ * (expectNoSeriousA11yViolations), nothing scrolls sideways at 1280×800 (page nor table), and at 390×844 the page
+ * itself never does.
  */
 
 type Step = { name: string; roles: ReadonlyArray<E2eUser["role"]>; open: (page: Page) => Promise<void> };

@@ -11,11 +11,9 @@ import { expectNoSeriousA11yViolations, showColorScheme, sidewaysOverflow } from
 import { e2eUsers } from "./support/env";
 
 /**
- * Alerts end to end: a burst of deliveries with a wrong signature opens a "Signatures refused" alert (the
- * evaluator runs every 2 s in e2e, e2e/global-setup.ts), which the banner, the navigation, the overview
- * and the Alerts page show; admins acknowledge, mute and unmute it and set thresholds, support only reads.
- * The alert is on a connection of this spec's own (a second connection to Globex's tenant, with a server
- * key of its own), deleted at the end with its alerts, so no other spec sees a banner or other counts.
+ * Alerts end to end: wrongly signed deliveries open a "Signatures refused" alert that the banner, the navigation,
+ * the overview and the Alerts page show; admins act on it, support reads. It is on this spec's own connection
+ * (to Globex's tenant, deleted at the end), so no other spec sees a banner or other counts.
  */
 
 const globex = loadSeedFile("emulator/seeds/demo.json").tenants.find((t) => t.name === "Globex")!;

@@ -3,10 +3,9 @@ import { expect, test, type Page } from "@playwright/test";
 import { signIn } from "./support/auth";
 import { e2eUsers } from "./support/env";
 
-// A button that needs the page's script is disabled until the page is hydrated, so an early click is never
-// lost (or, for a form handled by script, never sent natively with its fields in the URL). The page's
-// scripts are held back until the test lets them through; so is the code a dialog loads on demand, which
-// says it is loading meanwhile.
+// A button that needs the page's script is disabled until hydration (docs/development.md, "Nothing the page's script
+// runs"). The page's scripts are held back until the test lets them through, and so is the code a dialog loads on
+// demand, which says it is loading meanwhile.
 
 /** Holds every script chunk of the page (a slow network, a busy phone) until the returned function is called. */
 async function holdScripts(page: Page): Promise<() => void> {

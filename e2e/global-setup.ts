@@ -26,8 +26,8 @@ export default async function globalSetup() {
     await Promise.all(stacks.map((stop) => stop()));
   };
   try {
-    // Side by side: a stack's start waits on its processes much of the time (two stacks and a test took
-    // about 18 s so, against 20–28 s one after the other).
+    // Side by side: a stack's start waits on its processes much of the time (docs/performance.md, "The
+    // end-to-end suite").
     const started = await Promise.allSettled(Array.from({ length: e2eWorkers }, (_, index) => startStack(index)));
     for (const s of started) if (s.status === "fulfilled") stacks.push(s.value);
     for (const s of started) if (s.status === "rejected") throw s.reason;

@@ -7,7 +7,10 @@ import { e2eUsers } from "./support/env";
 const seed = loadSeedFile("emulator/seeds/demo.json");
 const keys = seed.tenants.flatMap((t) => [t.managementKey, ...t.serverSecretKeys]);
 
-/** Every form in which a key could travel: plain, URL-encoded, base64 (with/without padding), base64url, and the basic-auth header. */
+/**
+ * Every form in which a key could travel: plain, URL-encoded, base64 (with/without padding), base64url, and the
+ * basic-auth header.
+ */
 function forms(key: string): string[] {
   const b64 = (s: string) => Buffer.from(s).toString("base64");
   return [

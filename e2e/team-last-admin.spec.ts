@@ -16,7 +16,7 @@ import { manage, member, openDialog } from "./support/team";
 test.describe.configure({ timeout: 120_000 });
 
 test.describe("the last enabled admin", () => {
-  /** A console of its own on a fresh database whose only user is the bootstrap admin: the shared one has several admins. */
+  /** A console of its own on a fresh database whose only user is the bootstrap admin (the shared one has several). */
   let lone: ReturnType<typeof startProcess> | undefined;
   let loneUrl = "";
   let dataDir = "";

@@ -103,7 +103,8 @@ test("support has no team page, and every team action called directly is refused
   }
   await support.context.close();
 
-  // Nothing changed: no second user, Sue still support, enabled and not locked; the audit log has only the admin's changes.
+  // Nothing changed: no second user, Sue still support, enabled and not locked; the audit log has only the admin's
+  // changes.
   await openTeam(page);
   await expect(member(page, `x-${sue.email}`)).toHaveCount(0);
   await expect(member(page, sue.name)).toContainText("support");

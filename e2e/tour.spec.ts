@@ -11,13 +11,13 @@ import { emulatorJson } from "./support/emulator";
 import { e2eUsers } from "./support/env";
 
 /**
- * `npm run tour`'s steps (tooling/tour/) against the e2e stack: no video, no pauses, and to keep
- * CI quick one picture per step, the variants in turn (so both themes at 1280×800 and 390×844 are each
- * seen), each to the window, in this test's output folder. Every step must play: `npm run tour` skips a
- * step whose data is missing with a note (a demo goes on), this test fails on it.
+ * `npm run tour`'s steps (tooling/tour/) against the e2e stack: no video, no pauses, one picture per step with the
+ * variants (themes, 1280×800 and 390×844) in turn, to keep CI quick. Every step must play: `npm run tour` skips a
+ * step whose data is missing (a demo goes on), this test fails on it.
  */
 
-// About 35 s on an idle two-core machine (the alert steps wait for evaluations, every 2 s here); the margin is for one shared with other work.
+// Room for a machine shared with other work: the alert steps wait for evaluations (docs/performance.md, "The
+// end-to-end suite").
 test.setTimeout(180_000);
 
 test("the tour plays every step, in both themes, at 1280×800 and 390×844", async ({ page, browser }, testInfo) => {
@@ -54,7 +54,8 @@ async function setDestinationThreshold(admin: Page, minutes: string) {
 }
 
 async function playEveryStep(page: Page, tenantApp: TenantApp, testInfo: TestInfo) {
-  // A bounded story played at once on the virtual clock: live events, the rotated-key burst, the outage and its retries.
+  // A bounded story played at once on the virtual clock: live events, the rotated-key burst, the outage and its
+  // retries.
   await emulatorJson("POST", "story", { durationSeconds: 60 });
   try {
     for (let second = 0; second < 150; second += 10) await emulatorJson("POST", "clock/advance", { seconds: 10 });

@@ -3,17 +3,14 @@ import type { AuthenticatorInput, VerificationMethod } from "./seed";
 import type { ServiceState } from "./state";
 
 /**
- * The demo story: while `npm run demo` runs, the emulator expires authenticators by itself, every few
- * seconds, across methods, platforms, users and every tenant; some of them expired hours of virtual
- * time before they are reported (the spec lets the service deliver up to 24 h late, and a few are later
- * still); and it plays two incidents once, early on: a burst of deliveries signed with a key the console
- * does not hold (a server key rotated at the service), then a receiver outage that the retries recover.
- *
- * Everything is a pure function of the story's start instant, its tenants and an index, on the virtual
- * clock: the same story every run, and advancing the clock plays it faster (tests, the tour spec).
+ * The demo story (docs/demo.md): the emulator expires authenticators by itself across methods, platforms, users and
+ * tenants, some reported late, and plays two incidents once (a rotated key's burst, a receiver outage). A pure function
+ * of its start, tenants and an index on the virtual clock: the same every run, faster when the clock is advanced.
  */
 
-/** Seconds from the story's start; the outage is shorter than the retries' span (3 × 30 s), so every event gets through. */
+/**
+ * Seconds from the story's start; the outage is shorter than the retries' span (3 × 30 s), so every event gets through.
+ */
 export const STORY_INCIDENTS = {
   badSignatures: { atSeconds: 20, seconds: 10, burst: 3 },
   outage: { atSeconds: 40, seconds: 60 },
@@ -171,7 +168,9 @@ function storyAuthenticator(
   return { userId: `usr_${person}`, authenticator };
 }
 
-/** The incidents, at their fixed offsets: on the first tenant the rotated key, on the second (or only) one the outage. */
+/**
+ * The incidents, at their fixed offsets: on the first tenant the rotated key, on the second (or only) one the outage.
+ */
 function incidentActions(plan: StoryPlan): StoryAction[] {
   const [first, second = first] = plan.tenantIds;
   if (!first || !second) return [];
@@ -246,7 +245,9 @@ export class DemoStory {
     return new DemoStory(plan, state, deliveryFaults);
   }
 
-  /** Applies every action due up to `nowMs` (inclusive) not applied yet; the sweep that follows reports the expiries. */
+  /**
+   * Applies every action due up to `nowMs` (inclusive) not applied yet; the sweep that follows reports the expiries.
+   */
   play(nowMs: number): void {
     if (nowMs < this.playedUntilMs) return;
     const actions = storyActionsBetween(this.plan, this.playedUntilMs, nowMs + 1);

@@ -27,7 +27,9 @@ export interface Attempt {
 let emulator: RunningEmulator | undefined;
 let receiver: Receiver | undefined;
 
-/** Registers the file's emulator (started before its tests, reset before each) and closes each test's receiver after it. */
+/**
+ * Registers the file's emulator (started before its tests, reset before each) and closes each test's receiver after it.
+ */
 export function webhookEmulatorPerFile(): void {
   beforeAll(async () => {
     // The emulator and the receiver share the test's thread, which a busy machine can starve for longer

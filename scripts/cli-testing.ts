@@ -23,10 +23,9 @@ export async function runCommandCapturing(cli: Cli, argv: string[]): Promise<Com
 }
 
 /**
- * Runs `scripts/<name>.ts` as `npm run` does, in a process of its own: the entry point itself (that the
- * file runs as the command, its exit code, its streams), in this process's environment with `env` over
- * it. Seconds per run, so tests keep it for a case that needs no database or another process (a
- * PostgreSQL database, as `env`'s DATABASE_URL) and run the rest in their own process.
+ * Runs `scripts/<name>.ts` as `npm run` does, in a process of its own (its exit code, its streams), in this
+ * process's environment with `env` over it. It costs seconds per run, so tests keep it for the entry point itself
+ * and run the rest in their own process (runCommandCapturing).
  */
 export async function runCommandProcess(
   name: string,

@@ -57,7 +57,10 @@ async function readReplacementKeys(io: CliIo): Promise<Keys> {
   return { managementKey, serverKey };
 }
 
-/** What add and set-keys give the connection's lib function beside its name and region: the keys, and the flags as the web form's buttons. */
+/**
+ * What add and set-keys give the connection's lib function beside its name and region: the keys, and the flags as the
+ * web form's buttons.
+ */
 function keyInput(keys: Keys, flags: KeyFlags) {
   return {
     ...keys,

@@ -13,13 +13,9 @@ export type DemoAlerts = {
 };
 
 /**
- * The demo's alerts: the console evaluates every 15 s and sends its notices to the demo's notice sink
- * (tooling/notice-sink.ts), signed with a secret made for the run, and by email to its SMTP sink. The
- * first connection's thresholds are lowered so that the story raises alerts within minutes: its
- * rotated-key burst (STORY_INCIDENTS.badSignatures, 3 refusals) opens "Signatures refused", and the
- * tenant app's outage "Destination failing" once it has lasted 5 minutes. The other connection keeps
- * every default, so the Alerts page shows the difference. Alerts resolve as in production, 15 min
- * after their condition clears.
+ * The demo's alerts: notices signed to the demo's notice sink and by email to its SMTP sink; the first connection's
+ * thresholds are lowered so the story raises alerts within minutes, the other keeps the defaults to show the
+ * difference (docs/demo.md, "Alerts in the demo").
  */
 export const DEMO_ALERTS: DemoAlerts = {
   evaluateSeconds: 15,

@@ -5,10 +5,9 @@ import { webhookEvents } from "@/lib/db/schema";
 import { BULK_TENANT_PREFIX, bulkLoad, type BulkLoadResult } from "@/tooling/bulk-load";
 
 /**
- * A week of demo history, so every card and chart of the overview has data from the first minute:
- * a few thousand events over every delay bucket and a few rejections, written straight into the database
- * by the bench's SQL bulk loader before the console starts. Its event ids start with `demo-history-`,
- * so a row of it is told from the live story's (the emulator's UUIDs) at a glance.
+ * A week of demo history, so every card and chart of the overview has data from the first minute: events over every
+ * delay bucket and a few rejections, bulk-loaded before the console starts. Their ids start with `demo-history-`, so
+ * a row of it is told from the live story's at a glance.
  */
 export const DEMO_HISTORY = { days: 7, events: 3_000, rejections: 30, users: 60, idPrefix: "demo-history-" } as const;
 

@@ -19,11 +19,9 @@ import { backfillDemoHistory, DEMO_HISTORY } from "./demo-history";
 import { portProblem } from "./ports.mjs";
 
 /**
- * The demo's stack, for `npm run demo` and `npm run tour`: a fresh embedded database with a week of demo
- * history, the service emulator with the demo seed playing its story, a local OpenID Connect provider for
- * single sign-on, demo users and connections, a notice sink for the console's alerts (./demo-alerts.ts),
- * and the production console, with no other service. What the console and the in-process services print
- * goes to a log file, so the terminal keeps the banner.
+ * The demo's stack, for `npm run demo` and `npm run tour`: a fresh database with demo history, the emulator playing
+ * its story, an OpenID Connect provider, a notice sink and the production console (docs/demo.md). What the servers
+ * print goes to a log file, so the terminal keeps the banner.
  */
 export const demoUsers = [
   { email: "admin@demo.test", password: "demo-admin-password", name: "Demo Admin", role: "admin" },

@@ -10,11 +10,8 @@ import { DEMO_OIDC_NAME, demoUsers, logTail, startDemoStack, terminal, type Demo
 import { readPort } from "./ports.mjs";
 
 /**
- * npm run demo: the demo stack (scripts/demo-stack.ts) on http://127.0.0.1:PORT (3000), the emulator on
- * EMULATOR_PORT (4010), the OpenID Connect provider on OIDC_PORT (4020), the tenants' own app (where the
- * console forwards their events) on TENANT_APP_PORT (4050), the notice sink (where the console's alerts
- * are posted, and its page) on NOTICE_PORT (4080) with its SMTP server on SMTP_PORT (4025); the banner is
- * the last thing it prints, and the request logs go to .data/demo/demo.log.
+ * npm run demo: the demo stack (./demo-stack.ts) on PORT (3000) and its servers on ports of their own (docs/demo.md,
+ * "The demo"); the banner is the last thing it prints, and the request logs go to .data/demo/demo.log.
  */
 const dataDir = path.resolve(".data/demo");
 const logFile = path.join(dataDir, "demo.log");

@@ -1,16 +1,14 @@
 /**
- * Ports the console's servers may listen on. Plain JavaScript, so that `npm start` can run it with node
- * before `next start` (tsx is a development dependency). Types: ports.d.mts.
- *
+ * Ports the console's servers may listen on, in plain JavaScript so that `npm start` can run it with node before
+ * `next start` (tsx is a development dependency); types in ports.d.mts.
  *   node scripts/ports.mjs PORT [MORE_VARIABLES…]   exits 1, naming the variable, when one is not usable
  */
 import { pathToFileURL } from "node:url";
 
 /**
- * The fetch standard's blocked ports (https://fetch.spec.whatwg.org/#port-blocking). Browsers and Node's
- * own fetch (undici, which Node bundles without exporting this list) refuse to connect to them with "bad
- * port", so a server there cannot be reached: the demo's health check, the console's calls to the
- * emulator and every browser would fail. ports.test.ts holds this copy to what this Node's fetch refuses.
+ * The fetch standard's blocked ports (https://fetch.spec.whatwg.org/#port-blocking), which browsers and Node's fetch
+ * refuse with "bad port", so a server there cannot be reached. ports.test.ts holds this copy to what this Node's
+ * fetch refuses (undici does not export its list).
  */
 export const FETCH_BLOCKED_PORTS = new Set([
   1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110,

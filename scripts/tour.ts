@@ -12,12 +12,9 @@ import { demoUsers, logTail, startDemoStack, terminal, type DemoStack } from "./
 import { readPort } from "./ports.mjs";
 
 /**
- * npm run tour: starts the demo stack on ports of its own (TOUR_PORT 3030, TOUR_EMULATOR_PORT 4030,
- * TOUR_OIDC_PORT 4040, TOUR_TENANT_APP_PORT 4060, TOUR_NOTICE_PORT 4070, TOUR_SMTP_PORT 4035), plays the
- * tour's steps (tooling/tour/) in Chromium and writes into docs/tour/ the screenshots of every step (light
- * and dark, 1280×800 and 390×844) and, when an ffmpeg is at hand, a video of the tour (tour.webm). Without
- * one it says so and writes the screenshots only.
- * TOUR_FFMPEG names the ffmpeg to record with; set empty, it records no video.
+ * npm run tour: starts the demo stack on ports of its own, plays the tour's steps (tooling/tour/) in Chromium and
+ * writes the screenshots of every step into docs/tour/, and a video (tour.webm) when an ffmpeg is at hand (TOUR_FFMPEG
+ * names one; empty, no video). Ports and ffmpeg: docs/demo.md, "Recording the tour".
  */
 const outDir = path.resolve("docs/tour");
 const dataDir = path.resolve(".data/tour");
@@ -55,11 +52,9 @@ function playwrightRegistry(packageRoot: string): string {
 }
 
 /**
- * Playwright records video only with the ffmpeg in its registry, at `<registry>/ffmpeg-<revision>/ffmpeg-linux`
- * (`ffmpeg-mac`, `ffmpeg-win64.exe`), the revision from playwright-core's browsers.json; there is no option
- * to name another. When that one is missing but an ffmpeg is on PATH (Debian's: `apt-get install ffmpeg`),
- * this links it into a registry of the tour's own and points PLAYWRIGHT_BROWSERS_PATH there, before
- * Playwright is loaded. Chromium is Debian's, given by path, so nothing else is looked up there.
+ * Playwright records video only with the ffmpeg of its registry (`<registry>/ffmpeg-<revision>/ffmpeg-linux`) and no
+ * option names another: when it is missing but one is on PATH, this links it into a registry of the tour's own and
+ * points PLAYWRIGHT_BROWSERS_PATH there before Playwright loads (Chromium is given by path).
  */
 function prepareVideoRecording(): { ffmpeg: string } | { missing: string } {
   const require = createRequire(import.meta.url);

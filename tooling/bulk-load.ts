@@ -1,16 +1,7 @@
 /**
- * Bulk-loads webhook history straight into the database with INSERT … SELECT FROM generate_series, for
- * benchmarks (and a demo's backfilled history): a million events in about a minute, not through the
- * HTTP path. The values are pseudo-random but deterministic (a hash of the row number), so two loads of
- * the same size are the same data:
- * - connections of skewed size (the first holds the most events, the last few the fewest);
- * - 200k users, the eight verification methods of SERVICE-FACTS (PUSH and SMS the most common), IOS,
- *   ANDROID and no platform;
- * - received times spread evenly over `days` before `now`; 94 % authenticator.expired, the rest other kinds;
- * - delivery delays over every DELAY_BUCKETS bucket, 2 % later than 24 h;
- * - connections without a server key store their events unsigned; one event in 1000 is a test event;
- * - rejections (one per 50 events by default) over the same days for every reason, an unknown URL's
- *   without a connection, and a burst of bad signatures in the last hours on the largest connection.
+ * Bulk-loads webhook history straight into the database (INSERT … SELECT FROM generate_series) for benchmarks and
+ * the demo's history: a million events in about a minute, not through the HTTP path. Pseudo-random but
+ * deterministic, so two loads of one size are the same data (its shape: docs/performance.md, "The bulk-loaded data").
  */
 import crypto from "node:crypto";
 
@@ -130,9 +121,9 @@ function z(id: string): string {
 const pick = (array: SQL, length: number, u: SQL) => sql`(${array})[1 + floor(${u} * ${sql.raw(String(length))})::int]`;
 
 /**
- * Runs `fn` in one transaction free of the pool's statement timeout (lib/db's, for a runaway read): a
- * batch of 100k rows or an index built again over millions may take longer, the more so on a busy machine
- * (40k rows took more than 15 s once, in CI's PostgreSQL run at nice 19 beside e2e).
+ * Runs `fn` in one transaction free of the pool's statement timeout (lib/db's, for a runaway read): a batch of 100k
+ * rows or an index rebuilt over millions may take longer on a busy machine, as it did once in CI's PostgreSQL run at
+ * nice 19 beside e2e.
  */
 export async function inUntimedTransaction(db: Database, fn: (tx: Executor) => Promise<unknown>): Promise<void> {
   await db.transaction(async (tx) => {

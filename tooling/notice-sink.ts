@@ -5,11 +5,9 @@ import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
 
 /**
- * Where the console's alert notices land in the demo (and the tour, or a test): an HTTP receiver on
- * 127.0.0.1 that verifies each notice's Standard Webhooks signature with the `standardwebhooks` package,
- * as an operator's handler would (a wrong or missing one is answered 401, and listed as refused), and an
- * SMTP sink (`smtp-server`) that accepts every mail. Both keep the last MAX_KEPT, newest first, and
- * `GET /` lists them on one page (`GET /notices.json` as JSON).
+ * Where the console's alert notices land in the demo, the tour or a test: an HTTP receiver that verifies each
+ * notice's Standard Webhooks signature as an operator's handler would (401, listed as refused, when wrong), and an
+ * SMTP sink that accepts every mail; `GET /` lists the last MAX_KEPT of each (`GET /notices.json` as JSON).
  */
 
 export type SinkNotice = {
@@ -74,7 +72,10 @@ function verifies(webhook: Webhook, body: string, headers: http.IncomingHttpHead
   }
 }
 
-/** An RFC 2047 header value (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`, as nodemailer writes a subject that is not ASCII) in plain text. */
+/**
+ * An RFC 2047 header value (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`, as nodemailer writes a subject that is not ASCII) in
+ * plain text.
+ */
 function decodeHeader(value: string): string {
   return value
     .replace(/\?=\s+=\?/g, "?==?")
@@ -221,7 +222,8 @@ export async function startNoticeSink({ webhookPort, smtpPort, secret }: NoticeS
     },
   });
 
-  // A client that drops its connection is its own problem, not the demo's: without a listener, the error would end the process.
+  // A client that drops its connection is its own problem, not the demo's: without a listener, the error would end the
+  // process.
   smtp.on("error", () => {});
   await listen(server, webhookPort);
   try {

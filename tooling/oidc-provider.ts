@@ -7,13 +7,9 @@ import Provider, { interactionPolicy, type KoaContextWithOIDC } from "oidc-provi
 import { demoOidcUsers, type OidcUser } from "./oidc-users";
 
 /**
- * A real OpenID Connect provider (the `oidc-provider` package) on 127.0.0.1, for the demo and the e2e
- * tests: one confidential client (authorization code + PKCE), the package's own development login form
- * (any password), and users whose email, email_verified, name and groups go into the ID token.
- *
- * It asks who you are on every authorization, so after signing out of the console you can sign in as
- * someone else. With `faults: true` it also answers `POST /_faults {"hang": true|false}`: while hanging
- * it answers nothing, so a test can see how the console copes with a provider that is down.
+ * A real OpenID Connect provider (`oidc-provider`) on 127.0.0.1 for the demo and e2e: one confidential client
+ * (code + PKCE), its development login form (any password) asked on every authorization, so you can sign in as someone
+ * else. With `faults: true`, `POST /_faults {"hang": true|false}` makes it answer nothing, as a provider that is down.
  */
 export type OidcProviderOptions = {
   port: number;

@@ -14,11 +14,9 @@ export function startProcess(name: string, command: string, args: string[], env:
 }
 
 /**
- * Stops a child started by startProcess and its whole process group: SIGTERM, and SIGKILL if it has not
- * exited within `graceMs` (a server busy at the time, or one that ignores SIGTERM, would otherwise keep
- * running after the run that started it, taking the CPU from whatever runs next). With no grace (0) it is
- * SIGKILL at once, as a crash or the OOM killer would. Resolves once it has exited; whatever else of its
- * group is left then is killed too.
+ * Stops a child started by startProcess and its process group: SIGTERM, then SIGKILL after `graceMs` (a busy server
+ * would otherwise outlive its run, taking the CPU from the next); with 0, SIGKILL at once, as a crash would. Resolves
+ * once it has exited, and kills whatever of its group is left.
  */
 export async function stopProcess(child: ChildProcess | undefined, { graceMs = 5_000 } = {}): Promise<void> {
   if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;

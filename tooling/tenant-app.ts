@@ -4,10 +4,9 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "@authsignal/node";
 
 /**
- * A tenant's own application, for the demo and the tour: the webhook handler the console forwards to.
- * It verifies X-Signature-V2 with the service's own SDK (`@authsignal/node`'s Webhook.constructEvent),
- * exactly as a tenant's code does, and lists what it received at `/`. `failFor` makes it answer 503 for
- * a while, so the console's retries can be seen bringing the events in.
+ * A tenant's own application for the demo and the tour, the handler the console forwards to: it verifies
+ * X-Signature-V2 with the service's own SDK, exactly as a tenant's code does, and lists what it received at `/`.
+ * `failFor` makes it answer 503 for a while, so the console's retries can be seen bringing the events in.
  */
 
 export type TenantAppHandler = { path: string; name: string; serverKeys: readonly string[] };

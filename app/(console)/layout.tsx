@@ -30,7 +30,9 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
     ),
   };
   return (
-    // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: this is the instant relative times are rendered against on both sides.
+    // A server component renders once per request: this is the instant relative times are rendered against on both
+    // sides.
+    // eslint-disable-next-line react-hooks/purity
     <Providers serverNow={Date.now()}>
       <OpenAlertsProvider initial={openAlerts}>
         <a

@@ -1,9 +1,7 @@
 /**
- * Part of check 2 (two consoles on one PostgreSQL): alerts open once across instances. Both consoles
- * evaluate every 10 s and post notices to one local sink (tooling/notice-sink.ts, which verifies each
- * notice's Standard Webhooks signature). Deliveries signed with a wrong key, sent to both, open one
- * "Signatures refused" alert, however the two evaluators interleave; and every alert open on the
- * connection (the check's events are late by the spec's rule too) has one row and one "alert.opened" notice.
+ * Part of the two-instances check: alerts open once across instances. Wrongly signed deliveries sent to both
+ * consoles open one "Signatures refused" alert however their evaluators interleave, and each alert has one row and
+ * one "alert.opened" notice (verified by tooling/notice-sink.ts).
  */
 import crypto from "node:crypto";
 

@@ -1,8 +1,7 @@
 /**
- * Check 1: kill -9 under load. Signed events at concurrency 20 (a quarter also redelivered, as the
- * service retries), the console killed mid-load three times and restarted on the same database, what
- * was not acknowledged resent. Then each event answered 200 is stored once, and its delivery_count is
- * its number of 200 answers plus at most its requests cut off by a kill (those may have committed).
+ * The crash check: kill -9 three times under load (a quarter of the events redelivered), restarted on the same
+ * database. Each event answered 200 is stored once, its delivery_count its 200 answers plus at most its requests cut
+ * off by a kill (those may have committed).
  */
 import { sql } from "drizzle-orm";
 

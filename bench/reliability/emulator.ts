@@ -31,7 +31,10 @@ export async function startEmulator(seed = "emulator/seeds/demo.json"): Promise<
   return { url, child, stop: () => stopProcess(child) };
 }
 
-/** SERVICE_BASE_URL_* pointing every region at the emulator, and a 3 s service timeout, so the hang fault's pages answer sooner. */
+/**
+ * SERVICE_BASE_URL_* pointing every region at the emulator, and a 3 s service timeout, so the hang fault's pages answer
+ * sooner.
+ */
 export function serviceEnv(emulatorUrl: string): Record<string, string> {
   const baseUrls = Object.fromEntries(
     ["US", "EU", "AU", "CA"].map((r) => [`SERVICE_BASE_URL_${r}`, `${emulatorUrl}/${r.toLowerCase()}/v1`]),

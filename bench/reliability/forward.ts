@@ -1,9 +1,7 @@
 /**
- * Check 6: forwarding through kill -9. A destination (a local handler verifying the service's signature,
- * 20 ms per answer) takes a connection's events while signed events arrive at concurrency 20; the console
- * is killed mid-load and restarted on the same database (on PostgreSQL a second console works beside
- * it during the load). Then every event stored reaches the handler at least once, verified, and no event
- * is ever sent twice at the same time.
+ * The forwarding check: kill -9 mid-load while a destination takes a connection's events (on PostgreSQL with a second
+ * console beside it); then every stored event reaches the handler at least once, verified, and none is ever sent
+ * twice at the same time.
  */
 import { sql } from "drizzle-orm";
 

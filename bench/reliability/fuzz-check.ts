@@ -1,13 +1,7 @@
 /**
- * Check 6: the receiver fuzzed (bench/reliability/fuzz.ts, seed fixed) against a fresh console with one
- * signed and one unsigned connection: no failure reported; afterwards the database holds exactly the
- * events the fuzzer expects (with their delivery counts); nothing it marks secret reaches the output;
- * the server's RSS levels off. The server runs with its JavaScript heap capped (SERVER_HEAP_MIB): left
- * uncapped, V8 defers full collections on a machine with this much memory and RSS climbs ~60 MiB a
- * quarter with nothing leaking (measured on PostgreSQL), while capped it stays flat (measured 155 MiB);
- * a leak then shows as growth, or as the server dying of it. The first half warms it up (code compiled,
- * caches and the database's buffers filled); from the third quarter to the last RSS may grow by at most
- * 64 MiB (measured: -4 to +32 on PGlite, whose WASM memory grows with its data).
+ * The fuzz check: the receiver fuzzed (./fuzz.ts, seed fixed) against a fresh console; no failure, exactly the
+ * expected events stored, no secret in the output, and RSS levelling off with the heap capped so that a leak shows
+ * (docs/performance.md, "The reliability suite").
  */
 import { inArray, sql } from "drizzle-orm";
 

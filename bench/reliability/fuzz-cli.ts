@@ -1,8 +1,7 @@
 /**
- * Runs the fuzzer by hand against a server you started:
+ * Runs the fuzzer by hand against a server you started; prints the report and the time taken:
  *   FUZZ_TARGET=target.json npx tsx bench/reliability/fuzz-cli.ts [--seed N] [--requests N] [--json]
- * target.json: { "baseUrl": "http://127.0.0.1:3000", "signed": { "token", "keys": [k1, k2] }, "unsigned": { "token" } }
- * (baseUrl may also come from FUZZ_BASE_URL). Prints the report (--json: all of it) and the time taken.
+ * target.json is a FuzzTarget (./fuzz.ts): { baseUrl, signed: { token, keys }, unsigned: { token } }; or FUZZ_BASE_URL.
  */
 import fs from "node:fs";
 

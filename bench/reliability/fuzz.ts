@@ -1,14 +1,7 @@
 /**
- * Fuzzer for the webhook receiver (POST /api/webhooks/{token}) against a running server: sends a
- * seeded mix of valid events, redeliveries and broken requests, and checks every answer against the
- * contract of issue 16 (statuses, JSON bodies, Allow headers, never 3xx/5xx/HTML). The cases and the
- * answer each must get are in fuzz-cases/. Deterministic from `seed`, except the signature
- * timestamps, which are now-based. Uses node:http only, so it can send duplicate headers, malformed
- * paths, chunked and half-sent bodies.
- *
- * The harness checks the database against `expectedStored` afterwards: each event that got a 200, with
- * the number of 200 answers to its id (a conflicting redelivery gets 200 and counts; its body is not kept).
- * Expected counts assume the connections start with no events (a fresh database per run).
+ * Fuzzer for the webhook receiver against a running server: a mix of valid events, redeliveries and broken requests,
+ * deterministic from `seed` but for the signatures' timestamps, over node:http (duplicate headers, malformed paths,
+ * half-sent bodies); each answer as docs/api.md's "POST /api/webhooks/{token}" says. The cases are in fuzz-cases/.
  */
 import http from "node:http";
 import https from "node:https";
@@ -25,6 +18,10 @@ export type FuzzTarget = {
 export type FuzzReport = {
   requests: number;
   failures: string[];
+  /**
+   * Each event answered 200 and its number of 200s (a conflicting redelivery counts, its body is not kept), for
+   * connections that start with no events.
+   */
   expectedStored: { token: string; eventId: string; deliveries: number }[];
   neverInLogs: string[];
   statusCounts: Record<string, number>;

@@ -1,10 +1,7 @@
 /**
- * Check 3, the logs of the built server. (a) An insert that fails with parameters (a CHECK constraint
- * added before start) is answered 503 JSON, and nothing of the event reaches the output. (b) PostgreSQL
- * only: under load the database refuses connections for ~5 s; every answer is 200 or 503 JSON, no event
- * answered 200 is lost, and the outage writes few log lines. (c) A server action whose UPDATE the database
- * refuses (set password, through another CHECK constraint) answers the crash message, and neither the link's
- * token, its hash, the password's hash nor the email reaches the output.
+ * The logs check (a–c; request-errors.ts is d): a refused insert answers 503 JSON with nothing of the event in the
+ * output; on PostgreSQL a database outage under load loses no acknowledged event; a refused server action's output
+ * holds no token, hash or email (docs/development.md, "Reliability suite").
  */
 import { sql } from "drizzle-orm";
 

@@ -1,9 +1,7 @@
 /**
- * npm run reliability: the console's reliability checks against its production build, on PGlite, or on
- * PostgreSQL when DATABASE_URL is set (one fresh database per scenario). One PASS/FAIL/SKIP line per
- * check with its figures; exits 1 if any check fails.
- * RELIABILITY_ONLY=crash,two,logs,pages,fuzz,forward runs a subset; RELIABILITY_MAX_PROBLEMS (12) lines per failed
- * check; RELIABILITY_FUZZ_REQUESTS (10000).
+ * npm run reliability: the reliability checks against the production build, a fresh database per scenario, one
+ * PASS/FAIL/SKIP line per check; exits 1 if one fails (docs/development.md, "Reliability suite"). RELIABILITY_ONLY
+ * picks checks; RELIABILITY_MAX_PROBLEMS (12) lines per failed check; RELIABILITY_FUZZ_REQUESTS (10000).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -37,7 +35,10 @@ const checks: Check[] = [
   { key: "forward", run: async () => [await forwardCheck()] },
 ];
 
-/** Seeding through lib (a connection's key check calls the service) logs info lines here: only warnings and errors are shown. */
+/**
+ * Seeding through lib (a connection's key check calls the service) logs info lines here: only warnings and errors are
+ * shown.
+ */
 function quietOwnInfoLogs(): void {
   const write = process.stderr.write.bind(process.stderr) as (
     chunk: string | Uint8Array,

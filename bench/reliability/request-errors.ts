@@ -1,12 +1,7 @@
 /**
- * Check 3 (d), errors Next catches in the built server. Every read of the webhook log fails (a column the
- * console reads is renamed before start, as after a half-applied migration), so a route handler
- * (GET /api/webhook-events) and a page's render (/webhooks) throw a failed query whose parameters hold
- * the log's filters from the URL, here a secret-looking user id. The output must have the logger's
- * "request failed" line for each, with the route's pattern and the SQLSTATE, and neither the user id nor
- * the query: Next prints such an error whole, which instrumentation.ts's register takes over. Webhook
- * paths with a `%` in or around the token (malformed, encoded) are posted too: no spelling of the token
- * may reach the output.
+ * The logs check (d): a route handler and a page whose query fails with a secret-looking user id in its parameters
+ * log only the logger's "request failed" line (instrumentation.ts takes over Next's whole print), and no spelling of
+ * a webhook token posted with a `%` in its path reaches the output.
  */
 import { sql } from "drizzle-orm";
 

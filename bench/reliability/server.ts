@@ -218,7 +218,9 @@ export function processTreeRss(rootPid: number): number {
   return total;
 }
 
-/** Samples processTreeRss every `intervalMs` (a second unless said) until stopped; returns the samples with their times. */
+/**
+ * Samples processTreeRss every `intervalMs` (a second unless said) until stopped; returns the samples with their times.
+ */
 export function sampleRss(rootPid: number, intervalMs = 1000): { stop: () => Array<{ at: number; bytes: number }> } {
   const samples: Array<{ at: number; bytes: number }> = [];
   const take = () => samples.push({ at: Date.now(), bytes: processTreeRss(rootPid) });

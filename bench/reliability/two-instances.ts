@@ -1,8 +1,7 @@
 /**
- * Check 2 (PostgreSQL only): two consoles on one database receive the same events concurrently (each
- * event sent to both, some several times): one row per event, delivery_count == its 200 answers exactly.
- * The retention purge: the servers' own first purge (30 s after start) deletes the old rows once, and
- * purgeWebhookData called at the same moment through two pools runs in one of them only.
+ * The two-instances check (PostgreSQL only): two consoles on one database receive the same events concurrently, one
+ * row each with exact delivery counts; the retention purge, the servers' own and two concurrent calls of
+ * purgeWebhookData, runs once.
  */
 import { sql } from "drizzle-orm";
 

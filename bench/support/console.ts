@@ -34,7 +34,7 @@ export async function benchScenario(name: string): Promise<Scenario> {
 export async function benchConsole(scenario: Scenario, extraEnv: Record<string, string> = {}): Promise<ConsoleServer> {
   // The datasets span 90 days, the default retention: the console's purge (30 s after start, then
   // hourly) would delete the oldest loaded events while a part measures them (a 1M export on PGlite
-  // lasts ~40 s and lost its last rows so). A year's retention keeps every loaded event.
+  // outlasted it once and lost its last rows so). A year's retention keeps every loaded event.
   const server = await startConsole(scenario, { CONSOLE_WEBHOOK_RETENTION_DAYS: "365", ...extraEnv });
   const unregister = onCleanup(server.stop);
   return {

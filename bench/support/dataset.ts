@@ -1,9 +1,7 @@
 /**
- * The stored webhook history the query, export and page parts read: 20 connections of skewed size,
- * the bench user, and events bulk-loaded (tooling/bulk-load.ts, not the HTTP path) in one or more
- * loads. Loading a million events takes minutes on PGlite, so one backend's parts share one dataset:
- * the query part builds it in two steps (to measure growth) and shares it, and a part run alone loads
- * its own.
+ * The stored webhook history the query, export and page parts read: 20 connections of skewed size, bulk-loaded
+ * (tooling/bulk-load.ts). Loading a million events takes minutes on PGlite, so one backend's parts share one
+ * dataset, which the query part builds in two steps to measure growth.
  */
 import { sql } from "drizzle-orm";
 

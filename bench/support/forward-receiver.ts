@@ -1,8 +1,7 @@
 /**
- * A tenant's handler for the forwarding checks (bench `forward`, reliability check 6): it verifies each
- * forward's X-Signature-V2 against the keys it is given, counts each event id (webhook-id), keeps when
- * the last new id arrived, and notes an id that arrives while an attempt of the same id is still in flight
- * (the outbox must never send one delivery twice at once). It can answer 503 for a while ("down").
+ * A tenant's handler for the forwarding checks: verifies each forward's X-Signature-V2, counts each event id, notes
+ * one that arrives while an attempt of it is still in flight (the outbox must never send a delivery twice at once),
+ * and can answer 503 for a while ("down").
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";

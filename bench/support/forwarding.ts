@@ -67,7 +67,10 @@ export async function addDestinations(
 export const count = async (scenario: Scenario, query: ReturnType<typeof sql>) =>
   withDatabase(scenario, async (db) => Number(rowsOf<{ n: string | number }>(await db.execute(query))[0]!.n));
 
-/** Milliseconds from stored to delivered, over the delivered forwards (of one destination when given; the database's clock at both ends). */
+/**
+ * Milliseconds from stored to delivered, over the delivered forwards (of one destination when given; the database's
+ * clock at both ends).
+ */
 export async function deliveryLatency(scenario: Scenario, destinationId?: string) {
   return withDatabase(scenario, async (db) => {
     const [row] = rowsOf<{ p50: number; p99: number; max: number; delivered: string; waiting: string; failed: string }>(

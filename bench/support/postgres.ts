@@ -1,8 +1,7 @@
 /**
- * The PostgreSQL the bench runs against: DATABASE_URL when set, else a throwaway cluster of the highest
- * installed version (initdb in a temporary directory, started on a free 127.0.0.1 port, stopped and
- * removed afterwards), set up as .ci/run sets up its own. fsync is off: the bench measures the console,
- * not the disk of a shared machine, and nothing in the cluster outlives the run.
+ * The PostgreSQL the bench runs against: DATABASE_URL, else a throwaway cluster of the highest installed version on
+ * a free 127.0.0.1 port, set up as .ci/run's. fsync is off: the bench measures the console, not a shared machine's
+ * disk, and nothing in the cluster outlives the run.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";

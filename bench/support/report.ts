@@ -1,7 +1,6 @@
 /**
- * How the HTTP parts record and show what they measured: bench/results/<part>.json holds the latest
- * figures of each backend (a run on one backend keeps the other's), and a table of
- * metric | PGlite | PostgreSQL | target | met? is printed from it. A missed target says by how much;
+ * How the HTTP parts record what they measured: bench/results/<part>.json keeps each backend's latest figures (a run
+ * on one keeps the other's), printed as metric | PGlite | PostgreSQL | target | met?. A miss says by how much;
  * nothing here adjusts a figure.
  */
 import { machine, readResult, writeResult } from "./timing";

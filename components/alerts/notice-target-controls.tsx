@@ -10,7 +10,7 @@ import { callAction } from "@/lib/call-action";
 
 import type { NoticeTargetActions } from "./alert-actions";
 
-/** A page target's buttons: a signed test notice at once (what came back, in a toast), and removal behind a typed confirmation. */
+/** A page target's buttons: a signed test notice (what came back, in a toast), and removal behind a typed confirm. */
 export function NoticeTargetControls({
   target,
   actions,

@@ -15,10 +15,9 @@ type Fresh = { basis: Alerts; alerts: BannerAlert[] };
 const OpenAlertsContext = createContext<{ initial: Alerts; fresh: Fresh | null } | null>(null);
 
 /**
- * The open, unmuted alerts for the banner and the navigation's count. The layout reads them with the
- * page (`initial`, streamed); but a layout does not render again when the user moves to another page, so
- * the browser asks GET /api/alerts again after each navigation and every 30 s while the tab is visible.
- * A failed request keeps what is shown.
+ * The open, unmuted alerts for the banner and the navigation's count: the layout's (`initial`, streamed), then, as a
+ * layout does not render again on navigation, GET /api/alerts after each one and every REFRESH_MS while the tab is
+ * visible (ARCHITECTURE.md, rule 4). A failed request keeps what is shown.
  */
 export function OpenAlertsProvider({ initial, children }: { initial: Alerts; children: React.ReactNode }) {
   const pathname = usePathname();

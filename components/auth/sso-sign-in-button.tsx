@@ -7,10 +7,9 @@ import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 
 /**
- * Starts single sign-on with next-auth's signIn(), which POSTs with fetch and then moves the page to
- * the provider: a plain form POST answered by a redirect to another origin would be blocked by the
- * console's CSP (form-action 'self'). If the provider cannot be reached, next-auth sends the page back
- * to /sign-in?error=OAuthSignin, which says so.
+ * Starts single sign-on with next-auth's signIn(), which POSTs with fetch and then moves the page to the provider: the
+ * CSP (form-action 'self') blocks a form POST redirected to another origin. An unreachable provider sends the page
+ * back to /sign-in?error=OAuthSignin, which says so.
  */
 export function SsoSignInButton({
   providerName,

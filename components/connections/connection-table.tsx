@@ -22,7 +22,8 @@ export function ConnectionTable({ connections }: { connections: ConnectionSummar
   }
   return (
     <>
-      {/* A phone or a narrow window has no room for six columns: each connection is a card there, the table from `lg` up. */}
+      {/* A phone or a narrow window has no room for six columns: each connection is a card there, the table from `lg`
+          up. */}
       <ul aria-label="Connections" className="space-y-3 sm:grid sm:grid-cols-2 sm:gap-3 sm:space-y-0 lg:hidden">
         {connections.map((c) => (
           <li

@@ -1,7 +1,10 @@
 import { Time } from "@/components/ui/time";
 import type { KeyFingerprint as Fingerprint } from "@/lib/connections/types";
 
-/** A stored key as the UI may show it: its last four characters and when it was set (slate-600 and darker: readable on white and on slate-50). */
+/**
+ * A stored key as the UI may show it: its last four characters and when it was set (slate-600 and darker: readable
+ * on white and on slate-50).
+ */
 export function KeyFingerprint({ value }: { value: Fingerprint | undefined }) {
   if (!value) return <span className="text-slate-600 dark:text-slate-300">not set</span>;
   return (

@@ -31,11 +31,9 @@ const moving = (state: ReplayProgress["state"] | undefined) =>
   state === undefined || state === "queuing" || state === "running";
 
 /**
- * The Replay dialog's content, loaded when the dialog first opens (see replay-dialog.tsx): before it
- * starts, how many events will be sent, how many are left out (never verified, or outside the
- * destination's own filters) and why, how long it takes at the destination's rate cap, and whether a
- * replay to it still runs (one at a time, which it offers to cancel); then the queuing and sending, and a
- * cancel of what still waits. It is mounted while the dialog is open, so each opening starts afresh.
+ * The Replay dialog's content (loaded on first open): what would be sent, left out and why, how long at the rate cap,
+ * and any replay to it still running (one at a time: it offers to cancel); then the progress, and a cancel of what
+ * waits. Mounted while the dialog is open, so each opening starts afresh.
  */
 export function ReplayPanel({
   connectionId,

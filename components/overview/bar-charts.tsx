@@ -12,10 +12,9 @@ import type { DelayBucket } from "@/lib/webhooks/constants";
 import { CHART_HEIGHT_PX } from "./chart-size";
 
 /**
- * The overview's charts (recharts, loaded in the browser only: ./lazy-charts). Colours are the theme's
- * CSS variables; a click on a bar opens the log filtered to it. By keyboard, the chart takes focus and
- * ← → move through its bars with their numbers in the tooltip (recharts' accessibility layer); the
- * table under each chart holds the same numbers and links.
+ * The overview's charts (recharts, loaded in the browser only: ./lazy-charts), in the theme's CSS variables. A click
+ * on a bar opens the log filtered to it; by keyboard, ← → move through the bars (recharts' accessibility layer), and
+ * the table under each chart holds the same numbers and links.
  */
 
 type Row = { key: string; values: Record<string, number> };

@@ -21,10 +21,9 @@ const term = "text-slate-600 dark:text-slate-300";
 const value = "min-w-0 text-slate-900 dark:text-slate-100";
 
 /**
- * One connection's webhook health: is it receiving, is it refused, can its events be trusted. For the
- * overview's grid and the connection's own page (admins). `emailOtp`, asked of the service, streams in
- * on its own line, so a slow region never holds the card; support users are given none (admins only),
- * and see no key fingerprint and no link to the admin-only connection page.
+ * One connection's webhook health (receiving? refused? trusted?), on the overview's grid and the connection's page.
+ * `emailOtp`, asked of the service, streams in on its own line, so a slow region never holds the card. Support gets
+ * none of it, nor key fingerprints, nor a link to the admin-only connection page.
  */
 export function ConnectionHealthCard({
   health,
@@ -51,7 +50,8 @@ export function ConnectionHealthCard({
   const serverKey = health.keys.server;
   const Heading = title ? "h2" : "h3";
   return (
-    // No height of its own: in the overview's grid the cell stretches and the card fills it; alone it is as tall as it needs.
+    // No height of its own: in the overview's grid the cell stretches and the card fills it; alone it is as tall as
+    // it needs.
     <div data-testid="connection-health-card" data-connection={health.name}>
       <Card className="h-full">
         <div className="flex items-start justify-between gap-3">

@@ -21,7 +21,7 @@ function Heading() {
   );
 }
 
-/** The newest expiries: whose authenticator, which method (and platform), which tenant, when; each opens its event in the log. */
+/** The newest expiries: whose authenticator, which method (and platform), which tenant, when; each opens its event. */
 export async function ExpiredToday({ expiries: pending }: { expiries: Promise<RecentExpiry[]> }) {
   const expiries = await pending;
   return (
@@ -33,8 +33,8 @@ export async function ExpiredToday({ expiries: pending }: { expiries: Promise<Re
             No authenticator expired in the last 24 h.
           </p>
         ) : (
-          // A fixed layout: what the rows hold never widens the table past its card (a long id or tenant name is
-          // cut short, whole in its title; the columns fit the longest method and "in under a minute"). A phone scrolls it.
+          // A fixed layout: what the rows hold never widens the table past its card (a long id or tenant name is cut
+          // short, whole in its title; the columns fit the longest method and "in under a minute"). A phone scrolls it.
           <Table
             caption="The latest expired authenticators"
             className="shadow-none"

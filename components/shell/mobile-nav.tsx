@@ -10,10 +10,9 @@ import type { NavItem } from "@/lib/auth/roles";
 import { NavLinks } from "./nav-links";
 
 /**
- * The phone menu: a button that opens a panel of the console's pages and who is signed in. Escape closes
- * it and gives focus back to the button; a click or tap outside closes it; picking a page (or any other
- * navigation) closes it once the page arrives, so it never covers the page it opened, and until then the
- * picked page's dot shows that the tap was taken (links do not prefetch: components/ui/link.tsx).
+ * The phone menu: a panel of the console's pages and who is signed in. Escape (focus back to the button) or a tap
+ * outside closes it; a navigation closes it once the page arrives, never covering the page it opened, and until
+ * then the picked page's dot shows that the tap was taken.
  */
 export function MobileNav({
   items,

@@ -6,9 +6,9 @@ import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/toast";
 
 /**
- * Signs out through next-auth's own endpoint, the two requests next-auth/react's signOut() makes (its
- * CSRF token, then the POST that clears the session cookie), without shipping that client (about 13 KB
- * gzip) with every page of the console.
+ * Signs out through next-auth's own endpoint with the two requests next-auth/react's signOut() makes (its CSRF token,
+ * then the POST that clears the cookie), without shipping that client on every page (docs/performance.md, "Client
+ * scripts").
  */
 async function signOut(): Promise<boolean> {
   try {
@@ -25,7 +25,10 @@ async function signOut(): Promise<boolean> {
   }
 }
 
-/** Disabled until hydrated, as every Button with an onClick is: served as HTML first, a click before its handler is attached would do nothing. */
+/**
+ * Disabled until hydrated, as every Button with an onClick is: served as HTML first, a click before its handler is
+ * attached would do nothing.
+ */
 export function SignOutButton() {
   const [pending, setPending] = useState(false);
   return (
@@ -37,7 +40,8 @@ export function SignOutButton() {
       onClick={async () => {
         setPending(true);
         if (await signOut()) {
-          // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a full load, so nothing of the signed-in pages stays in the router's cache.
+          // A full load, so nothing of the signed-in pages stays in the router's cache.
+          // eslint-disable-next-line @next/next/no-location-assign-relative-destination
           window.location.assign("/sign-in");
           return;
         }

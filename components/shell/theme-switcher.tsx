@@ -16,10 +16,9 @@ const options: Record<ThemeChoice, { label: string; Icon: typeof Sun }> = {
 };
 
 /**
- * Light, Dark or System, as native radio buttons in a fieldset: Tab reaches the current choice, the arrow
- * keys change it, and a screen reader hears "Theme, group" then "Dark, radio button, checked". `labels`
- * shows the words beside the icons (the phone menu has room); in the header they are for screen readers
- * and the tooltip only.
+ * Light, Dark or System as native radio buttons in a fieldset, so Tab, the arrow keys and screen readers work as for
+ * any radio group. `labels` shows the words beside the icons (the phone menu has room); in the header they are for
+ * screen readers and the tooltip only.
  */
 export function ThemeSwitcher({ labels = false, className }: { labels?: boolean; className?: string }) {
   const { theme, setTheme } = useTheme();

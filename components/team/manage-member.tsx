@@ -17,10 +17,13 @@ import type { TeamActions } from "./team-actions";
 type Confirmable = "demote" | "disable" | "revoke";
 type View = { kind: "menu" } | { kind: "confirm"; what: Confirmable } | { kind: "link"; link: PasswordLink };
 
-/** Whether the console may make a set-password link for this user: not for one who signs in only through single sign-on. */
+/** Whether the console may make a set-password link for this user: not for one who signs in only by single sign-on. */
 const takesPasswordLink = (m: TeamMember) => !m.disabled && (m.signIn.password || m.signIn.ssoHost === null);
 
-/** What a confirmation adds about the member's API tokens that the change revokes (for good: enabling or promoting again revives none). */
+/**
+ * What a confirmation adds about the member's API tokens that the change revokes (for good: enabling or promoting
+ * again revives none).
+ */
 function tokensEnding(tokens: TeamMember["apiTokens"], isYou: boolean): string {
   if (tokens.length === 0) return "";
   const names = tokens.map((t) => t.name).join(", ");

@@ -17,7 +17,10 @@ function Name({ member, isYou }: { member: TeamMember; isYou: boolean }) {
   );
 }
 
-/** Every console user (never empty: the signed-in admin is one) with how they sign in and their state; each Manage opens what may change. */
+/**
+ * Every console user (never empty: the signed-in admin is one) with how they sign in and their state; each Manage
+ * opens what may change.
+ */
 export function TeamTable({
   members,
   currentUserId,

@@ -15,10 +15,9 @@ import { lazyZodResolver } from "@/lib/lazy-resolver";
 type Refusal<Values extends FieldValues> = { ok: false; error: string; field?: Path<Values> };
 
 /**
- * An "Add …" dialog's state: its form (react-hook-form, validated with the server's own schema loaded on
- * first use through lazyZodResolver), the server action run through callAction with a refusal on its
- * field (or above the form), and once it succeeds what the dialog shows next (a secret, a link) until it
- * is closed. `added` says what that is (null closes the dialog) and may toast; the page is refreshed.
+ * An "Add …" dialog's state: its form (validated with the server's own schema, loaded on first use), the action run
+ * through callAction with a refusal on its field or above the form, then what the dialog shows until closed (a
+ * secret, a link): `added` says what (null closes it) and may toast; the page is refreshed.
  */
 export function useAddDialog<Values extends FieldValues, Result extends { ok: true } | Refusal<Values>, Next>({
   schema,

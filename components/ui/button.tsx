@@ -23,10 +23,8 @@ export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   variant?: keyof typeof variants;
   size?: "sm" | "md";
   /**
-   * Disabled until the page's script has hydrated it: the default for a button with an onClick, which
-   * the served HTML cannot run (a click before then would be lost). A form's submit button sets it when
-   * its form is handled by script (a native submit would send the fields in the URL, a password among
-   * them); a GET filter form's does not, as it works before hydration.
+   * Disabled until hydrated (a click before would be lost): the default with an onClick; a script-handled form's
+   * submit sets it, a GET filter form's does not. Why: docs/development.md, "Nothing the page's script runs".
    */
   untilHydrated?: boolean;
 };

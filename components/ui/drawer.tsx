@@ -7,11 +7,9 @@ import { Button } from "./button";
 import { useModalDialog } from "./dialog";
 
 /**
- * A side drawer on the platform's modal <dialog> (showModal): focus is trapped and the page behind is
- * inert, Escape closes it, with no library of our own. The platform's own focus restoration goes back
- * to whatever was focused before it opened, which is nothing when a link opened the drawer on load,
- * and the wrong row once the reader moved through rows inside it: `returnFocus` names the element to
- * go back to, at the moment it closes. Full height at the right; the full width of a phone.
+ * A side drawer on the platform's modal <dialog>: focus trapped, the page inert, Escape closes. `returnFocus` names
+ * where focus goes on close, as the platform's own restoration finds nothing after a link opened the drawer on load,
+ * and the wrong row once the reader moved through rows inside it.
  */
 export function Drawer({
   open,

@@ -6,13 +6,9 @@ import type { ComponentProps } from "react";
 import { cn } from "@/components/ui/cn";
 
 /**
- * The console's link: next/link without prefetching. By default next/link prefetches every link on screen,
- * and in Next 16 each prefetch is two requests (the route's tree, then its dynamic part down to the loading
- * skeleton): a page view of the console sent some twenty, each a render on the server of the shell (the
- * session check, the open alerts, the connections), together about ten times the work of the page itself,
- * mostly for pages never opened. A click renders the page it opens and streams it as it comes (heading and
- * skeletons first); `LinkPending` inside a link shows that the click was taken meanwhile.
- * eslint.config.mjs keeps next/link to this file.
+ * The console's link: next/link without prefetching, whose prefetches of every link on screen each rendered the
+ * shell on the server, for pages mostly never opened (ARCHITECTURE.md, rule 6). eslint.config.mjs keeps next/link
+ * to this file.
  */
 export function Link(props: ComponentProps<typeof NextLink>) {
   return <NextLink prefetch={false} {...props} />;

@@ -3,10 +3,9 @@
 import { createContext, useContext, useSyncExternalStore } from "react";
 
 /**
- * "Now" for relative times, the same on the server and in the first client render: the server renders
- * with the instant the layout rendered (`serverNow`, serialised into the page), and hydration reads that
- * same instant, so "3 min ago" does not flash to another text. The client's own clock takes over at the
- * first tick and then moves in steps (stable between ticks, so renders in between agree with each other).
+ * "Now" for relative times: the layout's instant (`serverNow`, serialised into the page) on the server and while
+ * hydrating, so "3 min ago" does not flash to another text; then the client's clock, in ticks, so the renders
+ * between two ticks agree.
  */
 const TICK_MS = 20_000;
 const ServerNow = createContext<number | null>(null);

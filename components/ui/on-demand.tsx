@@ -3,10 +3,9 @@
 import { lazy, type ComponentType } from "react";
 
 /**
- * A component whose code loads when it is first wanted rather than with the page: `preload` starts the
- * load early (on its trigger's hover or focus), and once the code is in, it renders at once. React.lazy
- * alone suspends for a moment even on code already loaded, which would flash the loading state after a
- * preload. Render it inside a Suspense whose fallback says it is loading (a slow network).
+ * A component whose code loads when first wanted (`preload` on its trigger's hover or focus), then renders at once:
+ * React.lazy alone suspends a moment even on loaded code, flashing the loading state after a preload. Render it in
+ * a Suspense whose fallback says it is loading.
  */
 export function onDemand<P extends object>(load: () => Promise<ComponentType<P>>) {
   let loaded: ComponentType<P> | undefined;

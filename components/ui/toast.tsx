@@ -6,9 +6,9 @@ import type { ExternalToast } from "sonner";
 import { useHydrated } from "./use-hydrated";
 
 /**
- * Toasts, with sonner (about 10 KB gzip) loaded once the page is interactive rather than with it: a
- * toast only ever follows something the user did. `toast.*` wait for the code; `<DeferredToaster>`
- * mounts it after hydration (sonner shows a toast raised before its Toaster was there).
+ * Toasts, with sonner loaded once the page is interactive, not with it: a toast only follows something the user did
+ * (docs/performance.md, "Client scripts"). `toast.*` wait for the code; `<DeferredToaster>` mounts after hydration
+ * (sonner shows a toast raised before its Toaster was there).
  */
 const loadSonner = () => import("sonner");
 type Kind = "success" | "error" | "info" | "warning";

@@ -53,11 +53,9 @@ export function TypedConfirmField({
 }
 
 /**
- * A destructive action behind a dialog: states the consequence and enables the button only once the
- * expected text (a connection's name, shown in a chip) is typed exactly; a non-empty text that differs
- * is said to differ (politely, and tied to the input), so a disabled button is never a riddle. It sends one request at a time, however fast
- * the button is pressed; a failure (or an action that throws) is shown and keeps the dialog open, a
- * success closes it and goes to `onDone`.
+ * A destructive action behind a dialog: states the consequence, and enables the button once the expected text (a
+ * connection's name) is typed exactly. One request at a time, however fast the button is pressed; a failure (or a
+ * throw) is shown and keeps the dialog open, a success closes it and calls `onDone`.
  */
 export function TypedConfirmDialog<Result extends { ok: true } | { ok: false; error: string }>({
   trigger,

@@ -39,7 +39,8 @@ export function AuthenticatorTable({
   }
   return (
     <>
-      {/* A phone or a narrow window has no room for six columns: each authenticator is a card there, the table from `lg` up. */}
+      {/* A phone or a narrow window has no room for six columns: each authenticator is a card there, the table from
+          `lg` up. */}
       <ul
         aria-label={`Current authenticators of ${userId}`}
         className="space-y-3 sm:grid sm:grid-cols-2 sm:gap-3 sm:space-y-0 lg:hidden"

@@ -111,7 +111,7 @@ const STATS = [
   ["attempts", "Attempts"],
 ] as const;
 
-/** What the count found: in all, per connection for every connection, what names the user elsewhere, earlier erasures. */
+/** What the count found: in all, per connection for every one, what names the user elsewhere, earlier erasures. */
 function Found({ preview, where }: { preview: ErasurePreview; /** "In Acme" */ where: string }) {
   const { total, connections, erasedBefore } = preview;
   const mentions = { watches: total.watches, auditRecords: total.auditRecords, replays: total.replays };

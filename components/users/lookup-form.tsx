@@ -5,11 +5,9 @@ import { Skeleton } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 
 /**
- * A GET form: the id lands in the URL, so a lookup is a link. `next/form` navigates on the client, so
- * the URL changes and the result's skeleton shows at once; without JavaScript it is a plain form.
- * It also sends the connection it was asked in (`connection=<id>`): the page runs the lookup only in
- * that connection, so switching connections later fills in the form but looks nothing up.
- * The button sits on the input's row (label above, hint below), so the two line up.
+ * A GET form (`next/form`): the id lands in the URL, so a lookup is a link, and the result's skeleton shows at once.
+ * It sends the connection it was asked in (`connection=<id>`): the page looks up only there, so a later switch of
+ * connection fills in the form but looks nothing up.
  */
 export function UserLookupForm({
   connectionId,
@@ -56,7 +54,7 @@ export function UserLookupForm({
   );
 }
 
-/** The form's shape (label, field and button on one row, two-line hint) for the page's loading state, before the connection is known. */
+/** The form's shape (label, field and button on one row, two-line hint) for the page's loading state. */
 export function UserLookupFormSkeleton() {
   return (
     <div className="max-w-xl space-y-1.5">

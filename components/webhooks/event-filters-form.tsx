@@ -40,7 +40,8 @@ export function EventFiltersForm({
       label="Filter webhook events"
       basePath="/webhooks"
       more={
-        // Rarely used filters fold away; they stay open while one of them is set, so a shared link shows what it filters by.
+        // Rarely used filters fold away; they stay open while one of them is set, so a shared link shows what it
+        // filters by.
         <details className="open:basis-full" open={folded.some((name) => filters[name] !== undefined)}>
           <summary className="cursor-pointer rounded-md px-2 py-1.5 text-sm font-medium text-indigo-700 dark:text-indigo-300 hover:bg-slate-50">
             More

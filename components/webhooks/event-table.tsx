@@ -13,10 +13,9 @@ import { SignatureBadge } from "./signature-badge";
 import { TestBadge } from "./test-badge";
 
 /**
- * The events of one page, sized to fit the content area of a 1280 px screen without scrolling sideways:
- * fixed column widths, long values truncated with the full value in the title (and, on the row's link,
- * on focus), the rarer columns dropped on narrow screens. Secondary text is slate-600 at least, which
- * keeps AA contrast on the selected row's indigo-50 too.
+ * The events of one page, fitting a 1280 px screen without sideways scroll: fixed widths, long values cut short with
+ * the whole in the title, rarer columns dropped on narrow screens. Secondary text is slate-600 at least: AA contrast
+ * on the selected row's indigo-50 too.
  */
 export function EventTable({
   events,

@@ -55,7 +55,8 @@ export function LogDrawer({
       }}
       actions={
         <div className="flex items-center gap-1" role="group" aria-label="Move through the rows">
-          {/* aria-disabled, not disabled: a button that becomes disabled under focus drops the focus out of the drawer. */}
+          {/* aria-disabled, not disabled: a button that becomes disabled under focus drops the focus out of the
+              drawer. */}
           <Button
             variant="secondary"
             size="sm"

@@ -3,10 +3,9 @@
 import { cn } from "@/components/ui/cn";
 
 /**
- * A log row's one way in by keyboard: a real link (Tab reaches each row, Enter opens it, a middle click
- * opens it in a new tab) whose ::after is stretched over its `relative` row, so a click anywhere on the
- * row lands on it. Cell content with a title of its own sits above the stretch (`relative z-10`); the
- * row's onClick opens the row for clicks there too. A plain click opens in place (no navigation).
+ * A log row's one way in: a real link (Tab, Enter, a middle click for a new tab) whose ::after stretches over its
+ * `relative` row, so a click anywhere lands on it; a titled cell sits above the stretch (`relative z-10`) and the
+ * row's onClick catches clicks there. A plain click opens in place (no navigation).
  */
 export function RowLink({
   href,
@@ -47,7 +46,7 @@ export function RowLink({
   );
 }
 
-/** The row around a RowLink: the stretch's containing block, hover and selected colours that keep every text in it at AA contrast. */
+/** The row around a RowLink: the stretch's containing block, and hover and selected colours that keep AA contrast. */
 export function rowClassName(selected: boolean): string {
   return cn(
     "relative cursor-pointer",
@@ -55,7 +54,7 @@ export function rowClassName(selected: boolean): string {
   );
 }
 
-/** A click on the row outside its link (on a titled cell raised above the stretch) opens it too, unless the reader was selecting text. */
+/** A click on the row outside its link (on a titled cell above the stretch) opens it too, unless it selected text. */
 export function openOnRowClick(onOpen: () => void) {
   return (event: React.MouseEvent) => {
     if ((event.target as HTMLElement).closest("a, button")) return;

@@ -10,7 +10,10 @@ const colours = {
   neutral: "text-slate-700 dark:text-slate-300",
 } as const;
 
-/** The signature check as an icon and a short label ("key 1"), the full sentence in the title. `full` says "verified (key 1)". */
+/**
+ * The signature check as an icon and a short label ("key 1"), the full sentence in the title. `full` says
+ * "verified (key 1)".
+ */
 export function SignatureBadge({
   status,
   full = false,

@@ -1,6 +1,6 @@
 import { PageHeader } from "@/components/ui/card";
 
-/** The page's heading and what the log holds; loading.tsx paints the same one, so nothing moves when the page arrives. */
+/** The page's heading and what the log holds; loading.tsx paints the same, so nothing moves when the page arrives. */
 export function WebhooksPageHeader({ retentionDays }: { retentionDays: number }) {
   return (
     <PageHeader

@@ -26,9 +26,9 @@ const isSessionCookie = (cookie: Cookie) => cookie.name.includes("next-auth.sess
 const landingPath = "/users";
 
 /**
- * Signs the page in as `user` and opens `path` (a console page, with its shell), waiting for the shell
- * there. A test that starts on a page of its own names it here: the sign-in then lands on it, a page load
- * fewer than landing elsewhere first (one costs 0.33 core-seconds and 0.2 s, measured on /users).
+ * Signs the page in as `user` and opens `path` (a console page, with its shell), waiting for the shell there. A test
+ * that starts on a page of its own names it here: a page load fewer than landing elsewhere first
+ * (docs/performance.md, "The end-to-end suite").
  */
 export async function signIn(page: Page, user: E2eUser = e2eUsers.admin, path = landingPath) {
   const currentUser = page.getByTestId("current-user");

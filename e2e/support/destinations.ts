@@ -5,7 +5,7 @@ import { startTenantApp } from "@/tooling/tenant-app";
 
 import { ACME_TENANT } from "./emulator";
 
-/** Acme's own application (tooling/tenant-app.ts) on a free port, verifying with Acme's server keys at /tenants/acme. */
+/** Acme's own application (tooling/tenant-app.ts) on a free port, verifying with its server keys at /tenants/acme. */
 export function startAcmeTenantApp() {
   const acme = loadSeedFile("emulator/seeds/demo.json").tenants.find((tenant) => tenant.id === ACME_TENANT)!;
   return startTenantApp({

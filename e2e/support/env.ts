@@ -12,8 +12,9 @@ const basePorts = {
 };
 
 /**
- * Debian's chromium-headless-shell (package of that name), Chromium's old headless mode: no browser UI
- * to draw, so a quarter less CPU per test than /usr/bin/chromium, which is used when it is not installed.
+ * Debian's chromium-headless-shell (package of that name), Chromium's old headless mode: no browser UI to draw, so
+ * less CPU per test than /usr/bin/chromium, used when it is not installed (docs/performance.md, "The end-to-end
+ * suite").
  */
 const headlessShell = "/usr/lib/chromium/chromium-headless-shell";
 
@@ -34,9 +35,9 @@ export function e2eStack(index: number) {
 }
 
 /**
- * How many workers (and so stacks) a run has: E2E_WORKERS, 2 unless said. One worker keeps about 1.2 of
- * two cores busy (a test waits on the browser, the console or a timer in turn); two keep both busy and
- * the suite took 264 s against 437–485 s with one (101 tests, two cores, the same build).
+ * How many workers (and so stacks) a run has: E2E_WORKERS, 2 unless said. One worker leaves a two-core machine
+ * partly idle, as a test waits on the browser, the console or a timer in turn (docs/performance.md, "The end-to-end
+ * suite").
  */
 export const e2eWorkers = Math.max(1, Number(process.env.E2E_WORKERS ?? 2) || 2);
 

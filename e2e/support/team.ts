@@ -14,10 +14,8 @@ export async function openTeam(page: Page) {
 }
 
 /**
- * Clicks a team page button that opens a dialog, and returns the dialog once shown. On a loaded CI machine
- * a click right after the page arrived was lost once (the "Add a user" dialog never opened, the retry
- * passed): a reader clicks again when nothing happens, and so does this, once the dialog has not shown
- * within 3 s of a click.
+ * Clicks a team page button that opens a dialog, and returns the dialog once shown. On a loaded CI machine a click
+ * right after the page arrived was lost once: as a reader would, this clicks again when no dialog shows within 3 s.
  */
 export async function openDialog(page: Page, button: string) {
   const dialog = page.getByRole("dialog");

@@ -12,7 +12,7 @@ export const uniqueUser = (label: string) => `usr_e2e_${label}_${crypto.randomBy
 /** The rows of the event log that name this user. */
 export const rowFor = (page: Page, userId: string) => page.getByTestId("webhook-event-row").filter({ hasText: userId });
 
-/** Posts an event with a forged signature to Acme's receiver URL, which refuses it (401): one row in the Rejections tab. */
+/** Posts an event with a forged signature to Acme's receiver URL, which refuses it (401): a Rejections row. */
 export async function postForgedEvent(request: APIRequestContext) {
   const eventId = crypto.randomUUID();
   const body = JSON.stringify({

@@ -1,12 +1,9 @@
 import type { Locator, Page } from "@playwright/test";
 
 /**
- * What a step of the tour is, and the variants each step is photographed in. The tour's steps are shared by
- * `npm run tour` (scripts/tour.ts: the demo stack, a video, docs/tour/) and e2e/tour.spec.ts (the e2e stack,
- * screenshots into the test's output): the steps themselves are in ./steps.ts, the player in ./play.ts.
- * Each step reaches a state of the console with role-based locators, shows a short caption in an overlay
- * injected into the page, and is photographed in each variant (both themes, 1280×800 and 390×844). A step
- * whose part of the console is missing in this build is skipped with a note instead of failing the tour.
+ * What a step of the tour is, and the variants each is photographed in (both themes, 1280×800 and 390×844); steps are
+ * in ./steps.ts, the player in ./play.ts, shared by `npm run tour` and e2e/tour.spec.ts. A step whose part of the
+ * console is missing in this build is skipped with a note (docs/demo.md, "Recording the tour").
  */
 export type TourVariant = { name: string; viewport: { width: number; height: number }; scheme: "light" | "dark" };
 

@@ -7,7 +7,10 @@ import { setPasswordAction } from "./actions";
 
 export const metadata: Metadata = { title: "Set your password" };
 
-/** Where a set-password link leads (`/set-password#<token>`): public; the token reaches the server only in the form's request. */
+/**
+ * Where a set-password link leads (`/set-password#<token>`): public; the token reaches the server only in the form's
+ * request.
+ */
 export default function SetPasswordPage() {
   return (
     <AuthCard title="Set your password" description="For your Tenant Console account. The link works once.">

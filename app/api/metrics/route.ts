@@ -3,7 +3,10 @@ import { scrapeMetrics } from "@/lib/metrics/metrics";
 
 export const dynamic = "force-dynamic";
 
-/** Prometheus metrics in the text format, for CONSOLE_METRICS_TOKEN or an API token with the metrics scope; never anonymous. */
+/**
+ * Prometheus metrics in the text format, for CONSOLE_METRICS_TOKEN or an API token with the metrics scope; never
+ * anonymous.
+ */
 export async function GET(request: Request) {
   const refused = await authenticateMetrics(request);
   if (refused) return refused;

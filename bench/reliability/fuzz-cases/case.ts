@@ -23,7 +23,10 @@ export type FuzzCase = {
   /** null: no Content-Type header. */
   contentType: string | null;
   body?: Buffer | (() => Buffer);
-  /** length: Content-Length; chunked: no length, several chunks; partial: declares `declaredLength`, sends a prefix and waits. */
+  /**
+   * length: Content-Length; chunked: no length, several chunks; partial: declares `declaredLength`, sends a prefix and
+   * waits.
+   */
   transfer: "length" | "chunked" | "partial";
   declaredLength?: number;
   sign?: Signer;

@@ -101,7 +101,8 @@ export const BODY_CASES: Weighted[] = [
     gen: (g) => {
       const r = g.r;
       const conn = pickConn(r);
-      // Now and then far deeper than 5,000 (arrays, 2 bytes a level, so it stays under the size limit): still 400, never 5xx.
+      // Now and then far deeper than 5,000 (arrays, 2 bytes a level, so it stays under the size limit): still 400,
+      // never 5xx.
       const extreme = r.chance(0.02);
       const leaf = JSON.stringify(marker(g, r));
       const depth = extreme ? r.range(50_000, 100_000) : r.range(1, 5000);

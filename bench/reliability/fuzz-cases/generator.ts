@@ -170,7 +170,8 @@ export function validEventBody(
   const fork = r.fork();
   const makeConflict = () => {
     // Same envelope, other data (a different user and authenticator): a body that differs in meaning.
-    // (An expired event's data gets a new userAuthenticatorId; no extra field, whose acceptance the contract leaves open.)
+    // (An expired event's data gets a new userAuthenticatorId; no extra field, whose acceptance the contract leaves
+    // open.)
     const data = buildData(fork);
     if (opts.unknownKind) (data as Record<string, unknown>).conflict = `conflict ${fork.hex(8)}`;
     const conflicting = entries.map(([k, v]): [string, unknown] => [k, k === "data" ? data : v]);

@@ -1,12 +1,7 @@
 /**
- * The fuzzer's case generator: a deterministic plan (from a seed) of requests to the webhook receiver,
- * each with the answer the contract of issue 16 requires, written out here by what the generator did
- * (never by asking the app's own schemas). Only the signature timestamp is left to send time (now-based).
- * No imports from the app: the fuzzer must not share the receiver's code or its mistakes.
- *
- * The cases by what they break, in the order of the table (the seed's rolls depend on it): valid requests
- * (./cases-valid.ts), bodies, envelopes, signatures, and the request around the body (content type, size,
- * path, method).
+ * The fuzzer's plan: a deterministic list (from a seed) of requests with the answer the contract requires, written
+ * out by what the generator did, never by asking the app's schemas: no imports from the app, so the fuzzer shares
+ * none of the receiver's mistakes. The cases' order fixes the seed's rolls.
  */
 import type { Identity, Plan } from "./case";
 import { BODY_CASES } from "./cases-body";

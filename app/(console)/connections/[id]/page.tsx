@@ -69,7 +69,7 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
               isAdmin
             />
           </StreamedSection>
-          {/* Webhook URL card: owned by the webhook feature (issue 5). */}
+          {/* Webhook URL card: owned by the webhook feature. */}
           <WebhookUrlCard connectionId={connection.id} regenerateAction={regenerateWebhookUrlAction} />
           <TestEventCard
             connectionId={connection.id}
