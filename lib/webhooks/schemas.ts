@@ -63,7 +63,10 @@ export const eventFiltersSchema = z.object({
   expiresTo: optionalTime,
   /** Absent: real and test events alike (test events carry a badge). */
   test: z.enum(TEST_EVENT_FILTER_VALUES, { error: `must be one of ${TEST_EVENT_FILTER_VALUES.join(", ")}` }).optional(),
-  /** First received − expiresAt, in one of the overview histogram's buckets; an event without expiresAt never matches. */
+  /**
+   * First received − expiresAt, in one of the overview histogram's buckets; an event without expiresAt never
+   * matches.
+   */
   delay: z.enum(DELAY_BUCKET_VALUES, { error: `must be one of ${DELAY_BUCKET_VALUES.join(", ")}` }).optional(),
   ...pageFields,
 });
@@ -80,7 +83,10 @@ export const rejectionFiltersSchema = z.object({
 export type EventFilters = z.infer<typeof eventFiltersSchema>;
 export type RejectionFilters = z.infer<typeof rejectionFiltersSchema>;
 
-/** An event's id in an API path (`/api/webhook-events/{id}`): its row number, as digits (a 16th would pass JavaScript's safe integers). */
+/**
+ * An event's id in an API path (`/api/webhook-events/{id}`): its row number, as digits (a 16th would pass
+ * JavaScript's safe integers).
+ */
 export const eventIdParamSchema = z.string().regex(/^\d{1,15}$/, { error: "must be a positive integer" });
 
 /** What the exports write: CSV (the default) or one JSON object a line. */
