@@ -7,11 +7,15 @@ export const testFolders = ["lib", "emulator", "scripts", "app", "tooling", "doc
 /**
  * What makes a test file need a worker thread of its own: replacing a module (vi.mock), which would stay
  * replaced for the files after it in a shared thread, or starting the console's background jobs
- * (lib/startup.ts: forwarding lanes, alert and retention timers), which would go on running into them.
+ * (lib/startup.ts: the forwarding workers, the alert, retention and erasure jobs), which would go on running into
+ * them.
  */
 const needsOwnThread = /\bvi\.(mock|doMock)\(|\bstartUp\(/;
 
-/** The test files under `root` that need a thread of their own, as glob patterns (app/(console)/… names a folder, not a group). */
+/**
+ * The test files under `root` that need a thread of their own, as glob patterns (app/(console)/… names a folder,
+ * not a group).
+ */
 export function testFilesNeedingOwnThread(root: string): string[] {
   return testFolders
     .filter((folder) => fs.existsSync(path.join(root, folder)))
