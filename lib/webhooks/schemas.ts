@@ -98,9 +98,8 @@ export const openRowSchema = z.coerce.number().int().positive().max(Number.MAX_S
 
 // The events the receiver takes: spec 2.4 and 6.1.
 
-// A time the console can store and read back unchanged: PostgreSQL stores years 1 to 9999 in ISO form
-// (`0000-01-01` and `9999-12-31T23:59:59-23:59`, in year 10000 in UTC, would fail the insert), and the
-// drivers read a year below 100 back as 19xx or 20xx. Refused here rather than changed or lost.
+// A time the console can store and read back unchanged: PostgreSQL stores years 1 to 9999 in ISO form and the
+// drivers read a year below 100 back as 19xx or 20xx, so anything else is refused rather than changed or lost.
 const EARLIEST_STORABLE = Date.parse("0100-01-01T00:00:00.000Z");
 const LATEST_STORABLE = Date.parse("9999-12-31T23:59:59.999Z");
 const isoTime = z.iso.datetime({ offset: true }).refine((value) => {

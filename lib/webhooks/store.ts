@@ -76,9 +76,9 @@ let writesInFlight = 0;
 const maxWritesInFlight = () => (targetFromEnv().kind === "pglite" ? 1 : 4);
 
 /**
- * Stores an event, or counts a redelivery of it, once committed: group commit, one transaction and one multi-row
- * INSERT per batch of the deliveries that waited (at most MAX_BATCH_ROWS); alone, an event is written at once. A
- * batch refused for one bad row is written again row by row. docs/webhooks.md, "Group commit".
+ * Stores an event, or counts a redelivery of it, and resolves once committed: group commit, the deliveries that
+ * waited written together, one multi-row INSERT per batch (at most MAX_BATCH_ROWS); alone, an event is written at
+ * once. A batch refused for one bad row is written again row by row. docs/webhooks.md, "Group commit".
  */
 export function storeEvent(event: ReceivedEvent): Promise<StoreOutcome> {
   received.count++;
