@@ -15,7 +15,7 @@ import type { NoticeBody } from "./notices";
 
 /**
  * Sends queued notices as forwarding sends deliveries: taken with a lease (FOR UPDATE SKIP LOCKED), sent once each,
- * then sent, pending again (retryDelaySeconds) or failed after MAX_ATTEMPTS or when no retry could help. Webhooks
+ * recorded as sent, pending again (retryDelaySeconds) or failed (MAX_ATTEMPTS, or no retry could help). Webhooks
  * through lib/outbound, signed; email through nodemailer. An error is kept on the notice, never logged with the URL.
  */
 
