@@ -135,7 +135,10 @@ export const envSchema = z
       .min(0, "must be at least 0")
       .max(86_400, "must be at most 86400")
       .default(900),
-    /** Where alert notices are posted (comma-separated), each signed with CONSOLE_ALERT_WEBHOOK_SECRET (Standard Webhooks). */
+    /**
+     * Where alert notices are posted (comma-separated), each signed with CONSOLE_ALERT_WEBHOOK_SECRET (Standard
+     * Webhooks).
+     */
     CONSOLE_ALERT_WEBHOOK_URLS: z
       .string()
       .optional()

@@ -69,13 +69,9 @@ export function databaseErrorCode(error: unknown): string | undefined {
 }
 
 /**
- * An error's message for a log or a terminal. A failed query's message carries its SQL and its
- * parameters (a webhook body, an e-mail address, a phone number, a password hash), and the
- * database's own message and detail may quote a value (`invalid input syntax for type uuid: "…"`,
- * `Key (email)=(…)`). So for a database error only safe facts are given: its SQLSTATE and the names
- * of the constraint, table, column and routine involved. An error with no SQLSTATE under drizzle's
- * wrapper (ECONNREFUSED, "Connection terminated", "PGlite is closed") keeps its own short message:
- * it was raised before any parameter reached the database.
+ * An error's message for a log or a terminal. A failed query's message carries its SQL and parameters, and the
+ * database's may quote a value, so a database error gives only its SQLSTATE and the names of the constraint, table,
+ * column and routine. One with no SQLSTATE (ECONNREFUSED, "PGlite is closed") keeps its message: no value reached it.
  */
 export function errorMessage(error: unknown): string {
   const chain = causeChain(error);

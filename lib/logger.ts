@@ -7,22 +7,9 @@ import { logLevel } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 
 /**
- * One-line JSON logs on standard error, written by pino, so a CLI's standard output stays its answer.
- * Fields whose names suggest a secret are replaced before anything is written: a key passed by mistake
- * never reaches a log; so is a webhook URL's token in any text (a message that quotes the path asked
- * for) and an API token's secret (`tcapi_…`), and an error passed as a field is written as errorMessage's words, never its properties.
- *
- * Repeats: a warn or error line whose level, message, `error` and `reason` fields match one written
- * in the last 10 s is counted, not written; when that window ends one line
- * `{ level, message, error?, reason?, repeated: N, windowSeconds: 10 }` says how many followed. The
- * other fields (eventId, connectionId, requestId, ...) are left out of the match on purpose: they
- * differ on every request, so a storm of "webhook event not stored" would otherwise never collapse;
- * the first line of each window keeps them, which is enough to find the cause. Info lines are never
- * collapsed: each records a distinct fact (a purge ran, a request was answered) and none is written
- * per failure. Pending counts are written when the process exits (best effort).
- *
- * CONSOLE_LOG_LEVEL (pino's levels, default info) leaves out the lines below it; a line left out is not
- * counted as a repeat either.
+ * One-line JSON logs on standard error (pino), so a CLI's standard output stays its answer: secret-named fields,
+ * webhook URL tokens and API token secrets redacted, errors as errorMessage's words, and repeated warn or error lines
+ * counted in 10 s windows. docs/operations.md, "The server's log".
  */
 const SECRET_FIELD = /key|secret|password|token|authorization|cookie|signature/i;
 const REPEAT_WINDOW_MS = 10_000;
@@ -35,10 +22,9 @@ type Level = "info" | "warn" | "error";
 const spelled = (word: string) => [...word].map((c) => `(?:${c}|%(?:25)?${c.charCodeAt(0).toString(16)})`).join("");
 const SLASHES = "(?:/|%(?:25)?2f|\\\\)+";
 /**
- * A webhook URL's path in any spelling Next or a client may give it (`/api/webhooks/<token>`, percent-encoded
- * letters or slashes, doubled slashes, a malformed escape such as `%zz` in or after the token): the segment
- * after it is a connection's secret token, whatever message quotes it (an error that names the URL asked for).
- * A route's pattern (`/api/webhooks/[[...path]]`) is left as it is: no token starts with a bracket.
+ * A webhook URL's path in any spelling Next or a client may give it (percent-encoded letters or slashes, doubled
+ * slashes, a malformed escape such as `%zz`): the segment after it is a connection's secret token. A route's
+ * pattern (`/api/webhooks/[[...path]]`) is left as it is: no token starts with a bracket.
  */
 const WEBHOOK_TOKEN = new RegExp(
   `(${spelled("api")}${SLASHES}${spelled("webhooks")}${SLASHES})(?!\\[)[^\\s/?#"'<>\`,;)\\]}]+`,

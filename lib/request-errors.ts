@@ -8,10 +8,9 @@ import { logger } from "@/lib/logger";
 type OnRequestError = Parameters<Instrumentation.onRequestError>;
 
 /**
- * One log line for an error Next caught while serving a request (instrumentation.ts's onRequestError). It
- * names the route by its pattern, never the path asked for (a webhook URL's path is its secret token, a
- * query may hold a user id), and gives the error through errorMessage, which keeps a database error's
- * SQLSTATE and names but no value. The digest is what the visitor's error page shows, to find the line.
+ * One log line for an error Next caught while serving a request (instrumentation.ts's onRequestError): the route by
+ * its pattern, never the path asked for (a webhook URL's path is its token), the error through errorMessage, and
+ * the digest the visitor's error page shows, to find the line.
  */
 export function logRequestError(
   error: OnRequestError[0],
@@ -48,7 +47,10 @@ export function logRequestError(
  * print stays: it maps the stack to the source, and the only data is the developer's own.
  */
 
-/** How long a printed error waits for onRequestError (called a few awaits after the print) before it is written alone. */
+/**
+ * How long a printed error waits for onRequestError (called a few awaits after the print) before it is written
+ * alone.
+ */
 const CLAIM_MS = 1_000;
 const waiting = new Map<object, ReturnType<typeof setTimeout>>();
 

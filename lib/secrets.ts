@@ -8,17 +8,9 @@ import { secretKindEnum } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 
 /**
- * AES-256-GCM envelope for keys stored in the database.
- * Format: v2.<keyId>.<iv>.<tag>.<ciphertext> (base64url parts). The key id (first 8 hex
- * characters of the key's SHA-256) says which key sealed it, so keys can be rotated.
- *
- * Each value is bound to the row and purpose it is stored for: `tenant-console/v2/<connectionId>/<kind>`
- * (and `/<destinationId>` for a destination's secret), or `tenant-console/v2/console/<kind>/<targetId>` for
- * a console-wide alert notice target's, is the cipher's associated data. Without it, anyone who can write to the database could copy a
- * management or server key's ciphertext into the webhook-token column and have the console show the
- * key as a URL; with it, the copy fails its integrity check.
- *
- * v1 values (the same envelope without associated data) are refused here; rotate.ts re-binds them.
+ * AES-256-GCM envelope for keys stored in the database: v2.<keyId>.<iv>.<tag>.<ciphertext> (base64url; the key id
+ * is 8 hex characters of the key's SHA-256, for rotation), bound to its row and purpose by associated data so that a
+ * ciphertext copied to another column fails. v1 values are refused here; rotate.ts re-binds them.
  */
 type Keyring = { current: { id: string; key: Buffer }; all: Map<string, Buffer> };
 
@@ -30,15 +22,9 @@ export const secretPurposes = [
 ] as const;
 
 /**
- * Where a value is stored: a connection's key of one kind, its webhook URL token, or a secret of one of
- * its forwarding destinations (`destinationId`); or, belonging to no connection, the secret of a
- * console-wide alert notice target (`alert_target_secret`, `targetId`: alert_notice_targets.id).
- *
- * Two exact shapes, each strict (a key of the other shape, or any other key, is refused, never dropped):
- * a connection's value always names its connection, and a console-wide one names its own row instead.
- * Not a made-up "console" connection id, nor an optional connectionId: either would let a binding that
- * forgot its connection pass for a console-wide one. The associated data of the second shape has
- * `console` where the first has a connection's UUID, so the two can never be alike.
+ * Where a value is stored: a connection's key, webhook token or destination secret, or a console-wide alert notice
+ * target's secret. Two strict shapes, never a made-up "console" connection id or an optional connectionId, so a
+ * binding that forgot its connection cannot pass for a console-wide one (whose associated data says `console`).
  */
 const connectionBindingSchema = z.strictObject({
   // A UUID (the connections.id column) never contains the "/" of the associated data.

@@ -13,11 +13,9 @@ import { ensureUpcomingPartitions } from "@/lib/webhooks/partitions";
 import { startWebhookRetentionJob } from "@/lib/webhooks/retention";
 
 /**
- * Validates the environment (in production CONSOLE_TRUSTED_PROXY_HOPS must be set: lib/env.ts), migrates
- * the database, binds keys stored before keys were bound to their row (once: see bindLegacySecrets)
- * and creates the first admin if asked to. Makes this month's and next month's partitions of the
- * event log before the first delivery can arrive. Starts the jobs, an end user's erasure that a restart
- * interrupted among them.
+ * Validates the environment (in production CONSOLE_TRUSTED_PROXY_HOPS must be set), migrates the database, binds
+ * legacy keys (bindLegacySecrets), creates the first admin if asked, makes this and next month's event partitions
+ * before the first delivery, and starts the jobs, an erasure a restart interrupted among them.
  */
 export async function startUp(): Promise<void> {
   const e = env();

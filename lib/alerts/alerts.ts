@@ -24,10 +24,9 @@ import type {
 } from "./types";
 
 /**
- * Alerts: what the evaluator (./evaluate.ts) found wrong with a connection, for the Alerts page, the
- * banner, the overview's cards and GET /api/alerts; and what people do with them (acknowledge, mute,
- * set a connection's thresholds; the notice targets, ./notice-targets.ts), each change audited. Everyone
- * signed in reads the alerts; admins change them, and alone see and manage the notice targets.
+ * Alerts: what the evaluator (./evaluate.ts) found wrong with a connection, for the Alerts page, the banner, the
+ * overview and GET /api/alerts, and what people do with them, each change audited. Everyone signed in reads them;
+ * admins change them, and alone see and manage the notice targets (./notice-targets.ts).
  */
 
 export { addNoticeTarget, listNoticeTargets, removeNoticeTarget, sendTestNotice } from "./notice-targets";
@@ -178,7 +177,10 @@ async function changeOpenAlert(
   return { ok: true };
 }
 
-/** Someone is on it: no reminders while it stays open (it still resolves, with a notice). The first to acknowledge is kept. */
+/**
+ * Someone is on it: no reminders while it stays open (it still resolves, with a notice). The first to acknowledge is
+ * kept.
+ */
 export async function acknowledgeAlert(actor: AuditActor, raw: unknown): Promise<AlertActionResult> {
   const parsed = alertIdSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "Check the request." };

@@ -16,10 +16,9 @@ import { defaultThreshold } from "./thresholds";
 import type { AlertMeasure } from "./types";
 
 /**
- * The conditions, measured in the database: one statement counts, per connection, what each condition
- * needs over its window (index range reads of the connection's events and refusals, never rows pulled
- * into JavaScript), and one lists the destinations failing past their threshold. `firingConditions`
- * then says which hold.
+ * The conditions, measured in the database: one statement counts per connection what each condition needs over its
+ * window (index range reads, never rows pulled into JavaScript), one lists the destinations failing past their
+ * threshold; `firingConditions` then says which hold.
  */
 
 export type ConnectionMeasures = {

@@ -48,7 +48,10 @@ export const ALERT_KIND_TEXT: Record<AlertKind, { label: string; meaning: string
   },
 };
 
-/** A threshold: its default, its range, and its unit in words. `silenceHours`' default comes from CONSOLE_ALERT_SILENCE_HOURS. */
+/**
+ * A threshold: its default, its range, and its unit in words. `silenceHours`' default comes from
+ * CONSOLE_ALERT_SILENCE_HOURS.
+ */
 export const THRESHOLDS = {
   silenceHours: {
     kind: "silence",

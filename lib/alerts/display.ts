@@ -28,7 +28,10 @@ export function alertSummary(kind: AlertKind, m: AlertMeasure, { asOfLastSeen = 
   }
 }
 
-/** A failing destination: paused, unable to sign (words of lib/destinations/signers.ts), or failing, and whether its breaker is tripped. */
+/**
+ * A failing destination: paused, unable to sign (words of lib/destinations/signers.ts), or failing, and whether its
+ * breaker is tripped.
+ */
 function destinationSummary(m: AlertMeasure, asOfLastSeen: boolean): string {
   const name = `Destination ${m.destinationName ?? ""}`;
   if (m.paused) {

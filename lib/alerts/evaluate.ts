@@ -12,14 +12,9 @@ import { REMINDER_HOURS } from "./constants";
 import { noticeQueue, type NoticeConnection } from "./notices";
 
 /**
- * One evaluation: measures every condition (./conditions.ts) and moves each alert along its lifecycle,
- * in one transaction that holds an advisory lock, so one instance evaluates at a time (another finds
- * the lock taken and skips) and an alert is opened, updated or resolved once:
- * - a condition that holds opens an alert (with an "opened" notice) or updates the open one (last seen,
- *   numbers); an open one unacknowledged and not muted gets a reminder at most every REMINDER_HOURS;
- * - an open alert whose condition no longer holds is marked clear, and resolves (with a "resolved"
- *   notice) once it has stayed clear for CONSOLE_ALERT_HOLD_SECONDS (15 min): a flapping condition sends no storm.
- * The unique index on open alerts (connection, kind, subject) makes a second open one impossible anyway.
+ * One evaluation: measures every condition (./conditions.ts) and moves each alert along its lifecycle (opened,
+ * updated, reminded, clear, resolved after CONSOLE_ALERT_HOLD_SECONDS), in one transaction holding an advisory lock
+ * so one instance evaluates at a time. docs/alerts.md, "Lifecycle" and "Evaluation".
  */
 
 /** pg_try_advisory_xact_lock's key: "alerts" in ASCII, apart from any other lock of the console. */

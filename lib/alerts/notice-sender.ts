@@ -14,14 +14,9 @@ import { decryptSecret, SecretDecryptionError } from "@/lib/secrets";
 import type { NoticeBody } from "./notices";
 
 /**
- * Sends queued notices, as forwarding sends deliveries: taken with a lease (FOR UPDATE SKIP LOCKED, so
- * two instances never send one notice twice at once), sent once each, then recorded: sent, or pending
- * again after forwarding's retry schedule (retryDelaySeconds), failed after MAX_ATTEMPTS (or at once
- * when no retry could help: its URL taken out of CONSOLE_ALERT_WEBHOOK_URLS, email turned off). A webhook
- * goes through the guarded client (lib/outbound: address policy, 10 s, no redirect followed), signed
- * in the Standard Webhooks scheme with CONSOLE_ALERT_WEBHOOK_SECRET, or for a target added on the
- * Alerts page with that target's own secret; email through nodemailer to CONSOLE_SMTP_URL. What went
- * wrong is kept on the notice (the Alerts page shows it), never logged with the URL.
+ * Sends queued notices as forwarding sends deliveries: taken with a lease (FOR UPDATE SKIP LOCKED), sent once each,
+ * recorded as sent, pending again (retryDelaySeconds) or failed (MAX_ATTEMPTS, or no retry could help). Webhooks
+ * through lib/outbound, signed; email through nodemailer. An error is kept on the notice, never logged with the URL.
  */
 
 const LEASE_SECONDS = 60;

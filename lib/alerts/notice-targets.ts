@@ -23,11 +23,9 @@ import { addNoticeTargetSchema, noticeTargetIdSchema } from "./schemas";
 import type { NoticeTargetSecretResult, NoticeTargetSummary, TestNoticeResult } from "./types";
 
 /**
- * The console-wide webhook notice targets an admin manages on the Alerts page, beside the environment's
- * (CONSOLE_ALERT_WEBHOOK_URLS, signed with CONSOLE_ALERT_WEBHOOK_SECRET; email through CONSOLE_SMTP_URL).
- * Each page target has a Standard Webhooks secret of its own, shown once when it is added and kept sealed
- * to its row; every change is audited. ./notices.ts queues a notice for each, ./notice-sender.ts signs it
- * with that target's secret.
+ * The webhook notice targets an admin manages on the Alerts page, beside the environment's: each has a Standard
+ * Webhooks secret of its own, shown once when added and sealed to its row; every change is audited. ./notices.ts
+ * queues a notice for each, ./notice-sender.ts signs it with that target's secret.
  */
 
 type ActionResult = { ok: true } | { ok: false; error: string };
@@ -46,7 +44,10 @@ const shownWhere = (url: string, role: Role) => {
 /** How many the environment's email goes to, never who. */
 const recipients = (n: number) => `${n} ${n === 1 ? "recipient" : "recipients"} (CONSOLE_ALERT_EMAIL_TO)`;
 
-/** Every target of the notices, as `role` may see it: the environment's first (not removable here), then the page's, oldest first. */
+/**
+ * Every target of the notices, as `role` may see it: the environment's first (not removable here), then the page's,
+ * oldest first.
+ */
 export async function listNoticeTargets(role: Role): Promise<NoticeTargetSummary[]> {
   const e = env();
   const fromEnvironment = noticeTargets().map((target): NoticeTargetSummary => ({
@@ -85,7 +86,10 @@ export async function listNoticeTargets(role: Role): Promise<NoticeTargetSummary
 
 class TooManyTargets extends Error {}
 
-/** pg_advisory_xact_lock's key while a target is added: "targets" in ASCII, so two adds cannot pass the cap together. */
+/**
+ * pg_advisory_xact_lock's key while a target is added: "targets" in ASCII, so two adds cannot pass the cap
+ * together.
+ */
 const ADD_LOCK = 0x74617267657473;
 
 /**

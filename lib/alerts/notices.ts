@@ -10,11 +10,9 @@ import { alertHref, alertSummary, serverKeyHref } from "./display";
 import type { AlertMeasure } from "./types";
 
 /**
- * The notices an alert's change sends: one per target (each URL of CONSOLE_ALERT_WEBHOOK_URLS, each
- * target an admin added on the Alerts page, and email when CONSOLE_SMTP_URL is set), queued in the
- * evaluation's transaction and sent by ./notice-sender.ts. A notice names the connection, the condition,
- * its numbers and links into the console; it never carries an event's body, an email address or a
- * phone number.
+ * The notices an alert's change sends: one per target (the environment's URLs, the page's targets, email with
+ * CONSOLE_SMTP_URL), queued in the evaluation's transaction, sent by ./notice-sender.ts. A notice names the
+ * connection, the condition, its numbers and links; never an event's body, an email address or a phone number.
  */
 
 export type NoticeTarget = { channel: "webhook"; url: string } | { channel: "email" };

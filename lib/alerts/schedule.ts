@@ -8,10 +8,9 @@ import { evaluateAlerts } from "./evaluate";
 import { sendDueNotices } from "./notice-sender";
 
 /**
- * This process's alert jobs: an evaluation every CONSOLE_ALERT_EVALUATE_SECONDS (skipped when another
- * instance evaluated within most of that period, so several instances evaluate about once a period
- * between them), and the notices sent right after each evaluation and every NOTICE_POLL_MS (retries
- * coming due, and what another instance queued). Started once per process, also across dev reloads.
+ * This process's alert jobs, started once per process (dev reloads too): an evaluation every
+ * CONSOLE_ALERT_EVALUATE_SECONDS (skipped when another instance evaluated within most of that period), and the
+ * notices sent after each evaluation and every NOTICE_POLL_MS (retries due, and what another instance queued).
  */
 
 const FIRST_EVALUATION_MS = 5_000;

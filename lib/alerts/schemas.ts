@@ -4,7 +4,10 @@ import { displayNameSchema } from "@/lib/display-name";
 
 import { ALERT_KINDS, ALERT_STATES, MUTE_HOURS, THRESHOLD_NAMES, THRESHOLDS, type ThresholdName } from "./constants";
 
-/** Every zod schema of the alerts: the list's filters (page and API), the lifecycle's actions, the thresholds form, the notice targets. Client-safe. */
+/**
+ * Every zod schema of the alerts: the list's filters (page and API), the lifecycle's actions, the thresholds form,
+ * the notice targets. Client-safe.
+ */
 
 export const ALL = "all";
 /** "all" or one of `values`, saying which when it is neither. */
@@ -58,7 +61,10 @@ export const thresholdsSchema = z.object({
 export type ThresholdsInput = z.input<typeof thresholdsSchema>;
 export type ThresholdsValues = z.output<typeof thresholdsSchema>;
 
-/** A webhook notice target added on the Alerts page. The rules on the address are lib/outbound's, checked on the server. */
+/**
+ * A webhook notice target added on the Alerts page. The rules on the address are lib/outbound's, checked on the
+ * server.
+ */
 export const addNoticeTargetSchema = z.object({
   name: displayNameSchema({ required: "Give the target a name.", max: 100 }),
   url: z.string().trim().min(1, "Enter the URL to post notices to.").max(2048, "URLs have at most 2048 characters."),

@@ -17,7 +17,10 @@ export type AlertMeasure = {
   failingSince?: string | null;
   /** destination_failing: why it cannot sign, in words (it fired at once); null or absent when it can. */
   signingProblem?: string | null;
-  /** destination_failing: its circuit breaker, tripped since when and probing next when; null or absent while closed. */
+  /**
+   * destination_failing: its circuit breaker, tripped since when and probing next when; null or absent while
+   * closed.
+   */
   tripped?: { since: string; probeAt: string | null } | null;
 };
 

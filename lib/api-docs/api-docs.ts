@@ -7,10 +7,9 @@ import { authenticatorExpiredDataSchema } from "@/lib/webhooks/schemas";
 import { describeRoutes } from "./routes";
 
 /**
- * The API's OpenAPI 3.1 document, generated from the zod schemas the route handlers parse with
- * (./routes.ts) and the schemas of their answers (./responses.ts). Zod is not extended (no
- * extendZodWithOpenApi): components are named with zod's own `.meta({ id })` on copies made here, so
- * the client-safe schemas.ts files stay as the browser loads them.
+ * The API's OpenAPI 3.1 document, generated from the zod schemas the handlers parse with (./routes.ts) and those of
+ * their answers (./responses.ts). Components are named with zod's own `.meta({ id })` on copies made here (zod is
+ * not extended), so the client-safe schemas.ts files stay as the browser loads them.
  */
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;

@@ -9,10 +9,9 @@ import type { EndUserErasureAnswer } from "@/lib/erasure/types";
 import type { WebhookEventDetail, WebhookEventSummary, WebhookRejectionSummary } from "@/lib/webhooks/types";
 
 /**
- * The bodies the API answers, as zod schemas: the document's components. Each is checked against the
- * TypeScript type its handler returns (`sameType` below), so a field added to a handler's answer and not
- * here fails the type check, and the contract tests check real answers against them. A `.meta({ id })`
- * names a component of the document (zod's own metadata: zod is not extended for OpenAPI).
+ * The bodies the API answers, as zod schemas: the document's components, each checked against its handler's
+ * TypeScript type (`sameType` below) and, by the contract tests, against real answers. A `.meta({ id })` names a
+ * component of the document.
  */
 
 const time = z.iso.datetime({ offset: true });

@@ -18,9 +18,9 @@ import {
 import * as bodies from "./responses";
 
 /**
- * Every route under app/api but next-auth's and /api/metrics, described for the OpenAPI document. A
- * route's queries and paths are the very zod schemas its handler parses with; its bodies are ./responses.
- * Describing a new route is one `registry.registerPath` below (routes.test.ts fails until it is).
+ * Every route under app/api but next-auth's, /api/metrics included, described for the OpenAPI document; queries and
+ * paths are the zod schemas the handlers parse with, bodies are ./responses. A new route is one
+ * `registry.registerPath` below (api-docs.test.ts fails until it is).
  */
 
 type Role = "support" | "admin";

@@ -51,10 +51,9 @@ const REPEATED_AUDIT_LOCK_CLASS = 724_117_101;
 const repeatsSchema = z.object({ count: z.number().int().positive(), lastAt: z.string() });
 
 /**
- * For what an unauthenticated caller can make happen over and over (a refused sign-in): one record per
- * (action, actor email, target) per fixed window of `windowMs`, whose details count the repeats
- * (`count`, `lastAt`), so that a flood of them cannot grow the log. The record's time is the first
- * repeat's. A lock on that key within `tx` keeps two at once to one record.
+ * For what an unauthenticated caller can repeat (a refused sign-in): one record per (action, actor email, target)
+ * per window of `windowMs`, counting the repeats in its details (`count`, `lastAt`), so a flood cannot grow the log.
+ * Timed at the first repeat; a lock on that key within `tx` keeps two at once to one record.
  */
 export async function recordRepeatedAudit(
   record: Pick<AuditRecord, "action" | "outcome" | "target" | "details"> & {

@@ -2,9 +2,8 @@ import type { AuditEntry } from "./types";
 
 /** Client-safe: how the audit page words a record's outcome and request id. */
 
-// These records carry the status of the key check (lib/connections/verify.ts): a GET of a data point
-// id that cannot exist, where 404 (or 200) means the service accepted the key. Shown as a bare
-// "HTTP 404" next to "success", that reads like a failure.
+// These records carry the key check's status (lib/connections/verify.ts: a GET of a data point id that cannot exist,
+// 404 or 200 meaning the key was accepted), which a bare "HTTP 404" beside "success" would make read as a failure.
 const keyCheckActions = new Set(["connection.created", "connection.key_replaced"]);
 const keyAccepted = new Set([200, 404]);
 

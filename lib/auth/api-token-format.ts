@@ -10,6 +10,9 @@ export type ApiTokenScope = (typeof apiTokenScopes)[number];
 /** Whether a token works now: `inactive` when its user is disabled or no longer holds its role. */
 export type ApiTokenStatus = "active" | "expired" | "revoked" | "inactive";
 
-/** Why a token was revoked: by an admin or operator, or with its user's access (disabled, sessions revoked, role lowered below the token's). */
+/**
+ * Why a token was revoked: by an admin or operator, or with its user's access (disabled, sessions revoked, role
+ * lowered below the token's).
+ */
 export const apiTokenRevocationReasons = ["revoked", "user_disabled", "sessions_revoked", "role_lowered"] as const;
 export type ApiTokenRevocationReason = (typeof apiTokenRevocationReasons)[number];

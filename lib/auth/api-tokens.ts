@@ -31,7 +31,10 @@ export function newApiTokenSecret(): { secret: string; hash: string } {
   return { secret, hash: hashApiTokenSecret(secret) };
 }
 
-/** SHA-256, not argon2: a 256-bit random secret cannot be guessed from its hash, and a check must stay cheap under a flood. */
+/**
+ * SHA-256, not argon2: a 256-bit random secret cannot be guessed from its hash, and a check must stay cheap under
+ * a flood.
+ */
 export function hashApiTokenSecret(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
 }
@@ -60,7 +63,7 @@ async function answerLate(refusal: TokenRefusal): Promise<TokenRefusal> {
   return refusal;
 }
 
-/** A token used again from its last address within this long is not written again (a polling script writes once a minute). */
+/** A token used again from its last address within this long is not written again (a polling script: once a minute). */
 export const LAST_USE_INTERVAL_MS = 60_000;
 
 const refuse = (status: 401 | 403 | 503, errorDescription: string): TokenRefusal => ({
@@ -132,7 +135,10 @@ export function tokenStatus(
   return "active";
 }
 
-/** Why a token ended with its user's access (an admin's own revocation is `revoked`); a lowered role names the new one. */
+/**
+ * Why a token ended with its user's access (an admin's own revocation is `revoked`); a lowered role names the new
+ * one.
+ */
 export type UserAccessEnded = { reason: "user_disabled" | "sessions_revoked" } | { reason: "role_lowered"; role: Role };
 
 /**
@@ -229,10 +235,9 @@ async function noteUse(token: FoundToken, actor: AuditActor, address: string, no
 }
 
 /**
- * Checks a request's bearer token (`secret`, null when its Authorization header is not a bearer one)
- * for a scope. The secret is looked up first: a working token is never refused by the guess limit. A
- * secret that matches no token is a guess (api-token-throttle.ts); a known token that no longer works
- * waits as a guess does but counts for nothing, so a script left running with it locks nobody out.
+ * Checks a request's bearer token (`secret`, null without a bearer Authorization header) for a scope, looking the
+ * secret up first so that a working token is never refused by the guess limit. An unknown secret is a guess
+ * (api-token-throttle.ts); a dead token waits as a guess does but counts for nothing, so it locks nobody out.
  */
 export async function checkApiToken(
   request: Request,

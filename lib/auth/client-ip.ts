@@ -29,15 +29,9 @@ export function addressKey(address: string): string {
 }
 
 /**
- * The caller's throttle key (see addressKey), given how many proxies the console trusts
- * (CONSOLE_TRUSTED_PROXY_HOPS). Each trusted proxy appends the address it received the request from
- * to X-Forwarded-For, so with N of them the N-th entry from the right is the last address no caller
- * could write; everything left of it may be invented.
- *
- * With 0 the header is ignored: Next's server sets it from the socket only when the request carries
- * none, so a caller could choose its own key. Every caller then shares one key. A header too short
- * for N, or an entry that is not an address, also falls back to the shared key, never to a value the
- * caller chose.
+ * The caller's throttle key (see addressKey): the N-th X-Forwarded-For entry from the right for N trusted proxies
+ * (CONSOLE_TRUSTED_PROXY_HOPS), the last one no caller could write. With 0, a header too short or an entry that is
+ * not an address, the shared key, never a value the caller chose (docs/sign-in-and-teams.md, "Behind a proxy").
  */
 export function clientAddress(headers: HeaderBag, hops: number): string {
   if (hops <= 0) return SHARED_ADDRESS;

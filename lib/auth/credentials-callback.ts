@@ -32,10 +32,8 @@ export function currentPasswordCallback(): PasswordCallback | undefined {
 }
 
 /**
- * The longest a refusal's answer is held back, up to its retry time: a client that retries as soon as
- * it is answered (a flood over a few connections) is paced to one attempt per connection per second,
- * at the cost of a timer, instead of costing the server a request as fast as it can answer. The
- * refusal itself is decided at once; nothing is checked after the wait.
+ * The longest a refusal's answer is held back, up to its retry time: a client that retries at once is paced to one
+ * attempt per connection per second, at the cost of a timer. The refusal is decided before the wait.
  */
 export const REFUSAL_ANSWER_HOLD_MS = 1_000;
 

@@ -76,10 +76,9 @@ function tokenRefusal(refusal: TokenRefusal): NextResponse {
 const BEARER_SCHEME = /^\s*bearer(\s|$)/i;
 
 /**
- * For route handlers: the user, or the 401/403 response to return. A request with a Bearer
- * Authorization header is judged by its API token alone (a bad token is 401 even beside a valid session
- * cookie); without one, by the session. Another scheme is not a token: a browser behind a proxy's
- * Basic authentication sends it with every request, session ones included.
+ * For route handlers: the user, or the 401/403 response to return. A Bearer Authorization header is judged by its
+ * API token alone (a bad token is 401 even beside a session cookie); any other scheme, such as a proxy's Basic
+ * authentication, is not a token and falls to the session.
  */
 export async function authenticateApi(request: Request, role: Role = "support"): Promise<SessionUser | NextResponse> {
   if (BEARER_SCHEME.test(request.headers.get("authorization") ?? "")) {
@@ -118,7 +117,8 @@ export async function authenticateMetrics(request: Request): Promise<NextRespons
       "unauthorized",
       "Metrics need a bearer token: CONSOLE_METRICS_TOKEN, or an API token with the metrics scope.",
     );
-  // Anything else is an API token or a guess (a stale CONSOLE_METRICS_TOKEN too): a 401 after a second, limited apart from sign-in.
+  // Anything else is an API token or a guess (a stale CONSOLE_METRICS_TOKEN too): a 401 after a second, limited
+  // apart from sign-in.
   const check = await checkApiToken(request, token, "metrics");
   return check.ok ? null : tokenRefusal(check);
 }

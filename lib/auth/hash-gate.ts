@@ -3,10 +3,8 @@ import "server-only";
 import { setTimeout as wait } from "node:timers/promises";
 
 /**
- * How many password hashes (argon2id, ~25 ms of one core each, 19 MiB) sign-in runs at once, and how
- * many may wait for their turn. One at a time leaves the host's other core to the webhook receiver
- * however many sign-ins arrive; an attempt that finds the line full is refused at once (HTTP 429)
- * instead of piling up behind a flood.
+ * How many password hashes sign-in runs at once: one leaves the other core to the webhook receiver, and an attempt
+ * that finds the line full is refused at once (HTTP 429). Costs: docs/performance.md, "Sign-in's password hashes".
  */
 export const HASHES_AT_ONCE = 1;
 /** Waiting places for callers the console has no reason to trust: a flood fills these and no more. */
@@ -17,9 +15,8 @@ export const UNTRUSTED_WAITING = 8;
  */
 export const TRUSTED_WAITING = 4;
 /**
- * Untrusted hashes start at least this far apart (at most 10 a second, a quarter of one core): one at a
- * time alone still let a flood keep a core busy, and the bench measured the receiver's p99 at 2.6x its
- * quiet p99 on PostgreSQL (the flood's own requests, PostgreSQL and the receiver share the other).
+ * Untrusted hashes start at least this far apart (at most 10 a second): one at a time alone still let a flood keep a
+ * core busy (docs/performance.md, "Sign-in's password hashes").
  */
 export const UNTRUSTED_INTERVAL_MS = 100;
 

@@ -8,13 +8,9 @@ import { consoleUsers } from "@/lib/db/schema";
 import type { Role } from "./roles";
 
 /**
- * The last-admin guard, for every change that can take an enabled admin away: the team page's role
- * change and disable (lib/team/team.ts) and a role from single sign-on's groups (sso.ts). It lives in
- * lib/auth because lib/team already imports lib/auth, and lib/auth never imports a feature.
- *
- * `lockEnabledAdmins` comes first in the transaction, before the row of the user being changed is
- * locked: every caller then takes its locks in the same order (the admins by id, then the user), so
- * two changes queue rather than deadlock, and the second sees what the first left.
+ * The last-admin guard for every change that can take an enabled admin away (lib/team/team.ts, sso.ts); in lib/auth
+ * because lib/auth never imports a feature. `lockEnabledAdmins` comes first in the transaction, before the user's
+ * row: every caller locks in one order (admins by id, then the user), so two changes queue rather than deadlock.
  */
 export async function lockEnabledAdmins(tx: Transaction): Promise<string[]> {
   const rows = await tx

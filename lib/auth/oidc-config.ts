@@ -6,10 +6,9 @@ import { logger } from "@/lib/logger";
 import { isLoopbackHost } from "@/lib/loopback";
 
 /**
- * The single sign-on settings (CONSOLE_OIDC_*) and CONSOLE_PASSWORD_SIGN_IN. Read here rather than in
- * lib/env.ts on purpose: a wrong setting must not stop the console starting (people still sign in with
- * passwords); it turns single sign-on off, is logged once by name (never by value) and is named on the
- * sign-in page.
+ * The single sign-on settings (CONSOLE_OIDC_*) and CONSOLE_PASSWORD_SIGN_IN, read here and not in lib/env.ts: a
+ * wrong setting must not stop the console starting; it turns single sign-on off, is logged once by name (never by
+ * value) and is named on the sign-in page.
  */
 const OIDC_VARIABLES = [
   "CONSOLE_OIDC_ISSUER",
@@ -174,7 +173,10 @@ export function parseSignInSettings(source: Source): SignInSettings {
   return { sso, passwordSignIn: false };
 }
 
-/** Kept on globalThis: Next bundles this module into several server layers, and the problems are logged once per process. */
+/**
+ * Kept on globalThis: Next bundles this module into several server layers, and the problems are logged once per
+ * process.
+ */
 const CACHE_KEY = Symbol.for("tenant-console.sign-in-settings");
 const processCache = globalThis as typeof globalThis & { [CACHE_KEY]?: SignInSettings };
 
@@ -198,7 +200,10 @@ export function oidcSettings(): OidcSettings {
   return signInSettings().sso;
 }
 
-/** False only with CONSOLE_PASSWORD_SIGN_IN=false and working single sign-on: then the credentials provider is not registered. */
+/**
+ * False only with CONSOLE_PASSWORD_SIGN_IN=false and working single sign-on: then the credentials provider is not
+ * registered.
+ */
 export function passwordSignInEnabled(): boolean {
   return signInSettings().passwordSignIn;
 }

@@ -66,10 +66,8 @@ function tokenFor(token: JWT, user: Pick<User, "id" | "email" | "name" | "role" 
 }
 
 /**
- * Every use of a session after sign-in (each `getServerSession` and `/api/auth/session`) re-reads the
- * user: a user who is gone or disabled, or whose session_version moved on (disabled, role or password
- * changed, sessions revoked), has no session any more; otherwise the token takes the current name,
- * email and role.
+ * Every use of a session after sign-in re-reads the user: one gone, disabled or whose session_version moved on has
+ * no session any more; otherwise the token takes the current name, email and role.
  */
 export async function refreshSessionToken(token: JWT): Promise<JWT> {
   const current = { ...token };

@@ -14,7 +14,7 @@ export type SignInResult =
   | { ok: false; message: string; retryAfterMs?: number };
 
 export const INVALID_CREDENTIALS = "Email or password is incorrect.";
-/** How soon to try again when every place in the hash line is taken: the whole line (nine hashes of ~25 ms) clears well within it. */
+/** How soon to try again when every place in the hash line is taken: the whole line clears well within it. */
 export const BUSY_RETRY_MS = 1_000;
 
 export type SignInOptions = {
@@ -26,10 +26,9 @@ export type SignInOptions = {
 };
 
 /**
- * Checks a sign-in attempt: throttle first (the attempt counts as failed from then on, or is refused
- * with a time to come back), then a place in the line for the password hash (refused when full),
- * then the password, then the disabled flag; only a good password on an enabled account marks it
- * good. Nothing here waits on a timer. No message says whether the email belongs to an account.
+ * Checks a sign-in attempt: the throttle (from then on the attempt counts as failed), a place in the hash line, the
+ * password, the disabled flag; only a good password on an enabled account marks it good. Nothing here waits on a
+ * timer, and no message says whether the email belongs to an account.
  */
 export async function attemptSignIn(
   raw: unknown,

@@ -26,7 +26,10 @@ const claimsSchema = identitySchema.extend({
   preferred_username: z.string().transform(oneLineName).pipe(z.string().trim().max(200)).optional().catch(undefined),
 });
 
-/** Only the issuer or subject can fail to parse, and no valid ID token lacks them: a short message, never the claims. */
+/**
+ * Only the issuer or subject can fail to parse, and no valid ID token lacks them: a short message, never the
+ * claims.
+ */
 function parseClaims<T extends z.ZodType>(schema: T, claims: unknown): z.infer<T> {
   const parsed = schema.safeParse(claims);
   if (!parsed.success) throw new Error("the ID token's claims have no usable issuer or subject");

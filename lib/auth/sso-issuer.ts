@@ -5,15 +5,9 @@ import { z } from "zod";
 import type { OidcConfig } from "./oidc-config";
 
 /**
- * The provider's discovery document, and the check that an ID token comes from the issuer the console
- * is configured with.
- *
- * What openid-client 5 (under next-auth 4) already checks, and why that is not enough: it compares the
- * ID token's `iss` with the `issuer` of the discovery document it fetched from CONSOLE_OIDC_ISSUER, but
- * it never compares that document's issuer with CONSOLE_OIDC_ISSUER (only its WebFinger lookup does),
- * and for Microsoft's multi-tenant documents (`login.microsoftonline.com/common`, `/organizations`) it
- * fills the document's `{tenantid}` in from the token's own `tid` claim, so a token of any tenant passes.
- * The console therefore compares `iss` with its own setting, in issuerIsConfigured.
+ * The provider's discovery document, and the check that an ID token comes from the configured issuer: openid-client
+ * never compares the document's issuer with CONSOLE_OIDC_ISSUER, and fills Microsoft's multi-tenant `{tenantid}` in
+ * from the token itself (docs/sign-in-and-teams.md, "Single sign-on").
  */
 
 const discoverySchema = z.object({
@@ -60,13 +54,9 @@ async function discoveredIssuer(wellKnownUrl: string, timeoutMs: number): Promis
 }
 
 /**
- * Whether an ID token's `iss` is the configured issuer: equal, character for character (no case folding,
- * no other path, no `{tenantid}` template). The one difference allowed is a trailing slash, because
- * oidc-config.ts stores CONSOLE_OIDC_ISSUER without one while some providers (Auth0, for one) name
- * themselves with one and put it in every token: `<issuer>/` passes only when the discovery document at
- * the configured issuer names exactly `<issuer>/` as its issuer. Only then is the document fetched (at
- * most once per 10 minutes); one that does not answer throws a DiscoveryError, a failed sign-in rather
- * than a refusal.
+ * Whether an ID token's `iss` is the configured issuer, character for character; `<issuer>/` passes only when the
+ * configured issuer's discovery document names itself so (as Auth0 does; fetched at most once per 10 minutes). A
+ * document that does not answer throws a DiscoveryError: a failed sign-in rather than a refusal.
  */
 export async function issuerIsConfigured(
   iss: string,

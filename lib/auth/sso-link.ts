@@ -9,13 +9,9 @@ import type { ConsoleUser } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 
 /**
- * When a first single sign-on may take over a console user that has the same email but no identity yet.
- * The provider vouches for the email only, and whoever runs its groups is not necessarily trusted with
- * the console's admins: an identity whose email equals an admin's (or a password user's) must not become
- * that user. So it links by itself only a user who has no password and is not an admin (someone an admin
- * added, who has not set a password yet); any other user confirms the link by being signed in to the
- * console with their password when they start single sign-on (the `/link-sso` page), which proves the
- * account is theirs. Otherwise the sign-in is refused as `link_requires_password`.
+ * When a first single sign-on may take over a console user with the same email and no identity yet: by itself only
+ * one with no password who is not an admin; any other confirms by being signed in with their password (`/link-sso`),
+ * else `link_requires_password`. Why: docs/sign-in-and-teams.md, "Single sign-on".
  */
 
 /** The console session that came with a request: whose it is, and the session_version it was issued under. */

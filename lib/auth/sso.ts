@@ -26,10 +26,8 @@ export type SsoUser = { id: string; email: string; name: string; role: Role; ses
 const SSO_PROVIDER_ID = "oidc";
 
 /**
- * Each request to the provider gives up after this long (openid-client's own default is 3.5 s): starting
- * a sign-in makes one (discovery), finishing it three (discovery, token, keys), so a provider that is
- * down fails either within 10 s. (An issuer named with a trailing slash adds a fourth look at the
- * discovery document, at most once per 10 minutes: sso-issuer.ts.)
+ * Each request to the provider gives up after this long (openid-client's default is 3.5 s): a sign-in makes one
+ * (discovery) to start and three to finish, so a provider that is down fails either within 10 s.
  */
 const SSO_HTTP_TIMEOUT_MS = 3_000;
 
@@ -63,13 +61,9 @@ export function ssoProviders(): Provider[] {
 }
 
 /**
- * next-auth's signIn callback for a single sign-on: true to admit, or the path of the page that says
- * why not. The ID token must come from the configured issuer (sso-issuer.ts). Admitting creates or
- * updates the console user (matched by issuer and subject, else by email on a user not yet linked to
- * an identity, under the linking rule of sso-link.ts) with the role from the groups, under the
- * last-admin guard, in one transaction with its audit record; every refusal is audited too. Never
- * throws: next-auth would put the message in a URL. `readCookieHeader` is the request's, for the
- * session that confirms a link.
+ * next-auth's signIn callback: true to admit, or the path of the page that says why not. Admitting creates or
+ * updates the console user (sso-link.ts) with the groups' role, under the last-admin guard, in one transaction with
+ * its audit record; refusals are audited too. Never throws: next-auth would put the message in a URL.
  */
 export async function admitSsoSignIn(
   account: Account,

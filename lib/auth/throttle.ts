@@ -25,7 +25,10 @@ export const BACKOFF_BASE_MS = 250;
 export const BACKOFF_MAX_MS = 4_000;
 /** How long a good password from an address keeps that address known for the email (and a device cookie lasts). */
 export const KNOWN_GOOD_MS = 30 * 24 * 60 * 60 * 1000;
-/** Failures with one device cookie after which it no longer spares its browser the back-off (OWASP's per-device lockout). */
+/**
+ * Failures with one device cookie after which it no longer spares its browser the back-off (OWASP's per-device
+ * lockout).
+ */
 export const DEVICE_MAX_FAILURES = 5;
 
 /** Emails are compared lower-cased; over-long input is cut so a 10 KB "email" cannot bloat the table. */
@@ -45,7 +48,7 @@ export function backoffDelayMs(emailFailures: number): number {
 /** Who is attempting: the email, the caller's address key (lib/auth/client-ip.ts), and a valid device cookie's id. */
 export type SignInCaller = { email: string; address: string; device?: string | null };
 
-/** `address`: the address sprayed many emails; `pair`: it failed this email too often; `email`: the email's back-off. */
+/** `address`: the address sprayed many emails; `pair`: it failed this email too often; `email`: its back-off. */
 export type RefusalReason = "address" | "pair" | "email";
 
 /** `knownGood`: the caller signed in to this email before (from this address, or with a device cookie). */
@@ -103,11 +106,9 @@ export async function isKnownAddress(email: string, address: string, now = new D
 }
 
 /**
- * Refused when this address has 5 failures for this email since its last success there, or 20 for
- * any emails, within 15 minutes, until the oldest of those leaves the window. Otherwise, unless the
- * caller is known good for the email, refused while the email's back-off runs: until `backoffDelayMs`
- * after its last failure. The back-off is a time an attempt may not come before, never a wait, so
- * parallel attempts cannot all sit it out and then check their passwords together.
+ * Refused with 5 failures for this (address, email) since its last success, or 20 for any emails, in 15 minutes;
+ * otherwise, unless known good for the email, while the email's back-off runs. The back-off is a time an attempt may
+ * not come before, never a wait, so parallel attempts cannot sit it out and check their passwords together.
  */
 export async function throttleState(
   caller: SignInCaller,
@@ -173,11 +174,9 @@ export type ClaimedAttempt =
     };
 
 /**
- * Starts a sign-in attempt before the password is checked: under a lock per email and per address,
- * checks the throttle and, unless refused, records the attempt as failed. Parallel attempts therefore
- * queue for the check, and each sees the failures recorded before it: they cannot slip past a limit
- * or the back-off together. A refusal is counted in the audit log (recordRefusal) in the same
- * transaction.
+ * Starts an attempt before the password is checked: under a lock per email and per address, checks the throttle and
+ * records the attempt as failed, so parallel attempts queue and cannot slip past a limit together. A refusal is
+ * counted in the audit log (recordRefusal) in the same transaction.
  */
 export async function claimAttempt(caller: SignInCaller, now = new Date()): Promise<ClaimedAttempt> {
   const db = await getDb();
@@ -212,11 +211,9 @@ export async function claimAttempt(caller: SignInCaller, now = new Date()): Prom
 }
 
 /**
- * One audit record per window for each thing refused, counting the refusals, never one per attempt:
- * a refusal costs the caller nothing, so records per attempt would let anyone grow the log without
- * bound. Each kind is keyed by what a caller cannot mint for free: a sprayed address alone (not the
- * emails it invents), an (address, email) pair that failed five times, an email under back-off alone
- * (not each of the many addresses an attacker may hold). Each took real failed password checks.
+ * One audit record per window for each thing refused, never one per attempt (a refusal costs the caller nothing),
+ * keyed by what a caller cannot mint for free: a sprayed address, an (address, email) pair that failed five times, an
+ * email under back-off. Each took real failed password checks.
  */
 async function recordRefusal(
   tx: Transaction,
@@ -264,10 +261,9 @@ export async function lockedOutEmails(emails: string[], now = new Date()): Promi
 }
 
 /**
- * Lets an email sign in again at once and without delay: clears its failed attempts, and every failure
- * from the addresses it failed from in the window or signed in from lately, so an address refused for
- * others' failures (a shared address) keeps it out no longer. Returns how many were cleared; the caller
- * records the audit entry in the same transaction.
+ * Lets an email sign in again at once: clears its failures and every failure from the addresses it failed from or
+ * signed in from lately, so a shared address refused for others' failures keeps it out no longer. Returns how many
+ * were cleared; the caller audits in the same transaction.
  */
 export async function unlockSignIn(email: string, executor: Executor, now = new Date()): Promise<number> {
   const key = attemptKey(email);

@@ -27,10 +27,13 @@ const publicColumns = { ...userIdentityColumns, createdAt: consoleUsers.createdA
 /** For an UPDATE that must end the user's sessions: each session carries the version it was issued under. */
 export const nextSessionVersion = sql`${consoleUsers.sessionVersion} + 1`;
 
-/** A user as the pages name them, in SQL: the name, or the email when it has none (null for no user, a left join's miss). */
+/**
+ * A user as the pages name them, in SQL: the name, or the email when it has none (null for no user, a left join's
+ * miss).
+ */
 export const userShownName = sql<string | null>`coalesce(nullif(${consoleUsers.name}, ''), ${consoleUsers.email})`;
 
-/** For an UPDATE after which a pending set-password link must no longer work (disabled, or linked to single sign-on). */
+/** For an UPDATE after which a pending set-password link must stop working (disabled, or linked to single sign-on). */
 export const voidedPasswordLink = { passwordSetupTokenHash: null, passwordSetupExpiresAt: null };
 
 const byEmail = (email: string) => eq(sql`lower(${consoleUsers.email})`, email.trim().toLowerCase());

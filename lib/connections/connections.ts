@@ -23,10 +23,9 @@ import { checkManagementKey } from "./verify";
 import { newWebhookToken } from "./webhook-token";
 
 /**
- * The connections feature's public module: what pages, actions and other features call (ARCHITECTURE.md,
- * "Dependencies"). Besides creating, changing and deleting a connection, it hands on the reads other
- * features need: the connection with its decrypted management key, the list, its other keys, and its
- * webhook URL token.
+ * The connections feature's public module (ARCHITECTURE.md, "Dependencies"): creating, changing and deleting a
+ * connection, and the reads other features need (the decrypted management key, the list, its other keys, its
+ * webhook URL token).
  */
 export { getConnection, getServiceConnection, listConnections } from "./repository";
 export { readConnectionSecret, readServerKeys } from "./keys";

@@ -110,11 +110,9 @@ async function noticeTargetSecrets(db: Executor): Promise<StoredValue[]> {
 }
 
 /**
- * `npm run secrets -- rotate`: re-binds every v1 value to its row and purpose, and re-encrypts every
- * value sealed with an older CONSOLE_ENCRYPTION_KEY under the current one. Idempotent: values already
- * bound and current are left alone. A value is rewritten only if it still holds the ciphertext that was
- * read, so a concurrent edit wins. A value that cannot be read is counted and left, not fatal: the
- * others still move, and the warning names its row (never its content).
+ * `npm run secrets -- rotate`: re-binds every v1 value and re-encrypts every value under the current
+ * CONSOLE_ENCRYPTION_KEY, idempotently. A value is rewritten only if it still holds what was read (a concurrent edit
+ * wins); one that cannot be read is counted and left, and the warning names its row, never its content.
  */
 export async function rotateStoredSecrets(
   keyring: Keyring = keyringFromEnv(),
@@ -146,12 +144,9 @@ export async function rotateStoredSecrets(
 }
 
 /**
- * Run when a console starts (lib/startup.ts) and by `npm run db:migrate`, after the migrations, so an
- * upgraded deployment needs no manual step: a database
- * written before values were bound (v1 values, no v2 value at all) has them all re-bound, in one
- * transaction. Once any value is bound the upgrade has happened, and a v1 value found later can only
- * have been written by an older console or planted (copied from a backup, say); re-binding it would
- * launder it into whatever row it sits in, so it stays refused until an operator runs rotate.
+ * Run at start-up (lib/startup.ts) and by `npm run db:migrate`: a database written before values were bound has them
+ * all re-bound in one transaction. Once any value is bound, a v1 value found later was written by an older console or
+ * planted, and re-binding it would launder it into its row, so it stays refused until an operator runs rotate.
  */
 export async function bindLegacySecrets(
   db: Database,

@@ -10,11 +10,9 @@ import { listSealedManagementKeys } from "./repository";
 const digest = (key: string) => createHash("sha256").update(key, "utf8").digest();
 
 /**
- * The connection (other than `exceptId`) that already holds `key` as its management key in `region`:
- * the same tenant, connected twice. Keys stay encrypted at rest with no fingerprint beyond their last four
- * characters; here each stored key of the region is decrypted in memory and compared as a SHA-256 digest
- * in constant time. Neither key is returned, logged or kept: only the other connection's id and name.
- * A stored key that cannot be decrypted is skipped (its own page asks for it again).
+ * The connection (other than `exceptId`) that already holds `key` as its management key in `region`: each stored key
+ * of the region is decrypted in memory and compared as a SHA-256 digest in constant time; only the other's id and
+ * name are returned. A key that cannot be decrypted is skipped (its own page asks for it again).
  */
 export async function findConnectionWithSameKey(
   region: Region,

@@ -28,6 +28,9 @@ export type ConnectionMutationResult =
       suggestedRegion?: Region;
       /** The region could not be reached: the admin may save anyway, unverified. */
       canSaveUnverified?: boolean;
-      /** Another connection already holds this management key in this region (the same tenant): the admin may confirm. */
+      /**
+       * Another connection already holds this management key in this region (the same tenant): the admin may
+       * confirm.
+       */
       sameKeyAs?: { id: string; name: string };
     };

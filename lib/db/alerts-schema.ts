@@ -55,7 +55,10 @@ export const alerts = pgTable(
     acknowledgedBy: uuid("acknowledged_by").references(() => consoleUsers.id, { onDelete: "set null" }),
     /** No notices until then (the banner leaves it out too). */
     mutedUntil: at("muted_until"),
-    /** The numbers the last evaluation measured (lib/alerts/types.ts AlertMeasure): counts, thresholds, windows. Never an event's body. */
+    /**
+     * The numbers the last evaluation measured (lib/alerts/types.ts AlertMeasure): counts, thresholds, windows. Never
+     * an event's body.
+     */
     measure: jsonb("measure").notNull(),
     /** When the last opened or reminder notice was queued: a reminder follows at most every REMINDER_HOURS. */
     notifiedAt: at("notified_at"),

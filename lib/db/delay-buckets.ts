@@ -1,12 +1,7 @@
 /**
- * Delivery delay (first received − expiresAt) in the buckets the overview's histogram draws and the
- * log's `delay` filter takes; the service may send up to 24 hours after the expiry (spec 6.1 rule 3),
- * so "over 24 h" is late by the spec's own rule. Bounds in seconds, lower inclusive, upper exclusive;
- * a delay below 0 (received before the stated expiry) counts as "under 1 min".
- *
- * Here, not in lib/webhooks, because an index is built on them (deliveryDelayBucket in
- * ./event-expressions.ts): changing a bound takes a migration. Client-safe (no imports), so the log's
- * vocabulary (lib/webhooks/constants.ts) hands them on to the filter bar.
+ * Delivery delay (first received − expiresAt) in the buckets of the overview's histogram and the log's `delay`
+ * filter, in seconds, lower bound inclusive; below 0 counts as "under 1 min", and "over 24 h" is late by spec 6.1
+ * rule 3. Here because an index is built on them (./event-expressions.ts): a bound changes by migration. Client-safe.
  */
 export const DELAY_BUCKETS = [
   { key: "lt1m", label: "< 1 min", fromSeconds: null, toSeconds: 60 },

@@ -11,27 +11,28 @@ import { DELAY_BUCKETS } from "./delay-buckets";
  */
 
 /**
- * The UTC hour an event was received in, as webhook_events_expired_hour_idx indexes it: a query that
- * groups or filters by this same expression reads the index's value instead of computing it per row.
- * date_bin on a UTC origin, not date_trunc: PostgreSQL 15 marks date_trunc with a time zone only
- * STABLE, and an index expression must be IMMUTABLE.
+ * The UTC hour an event was received in, as webhook_events_expired_hour_idx indexes it (a query using the same
+ * expression reads the index). date_bin on a UTC origin, not date_trunc: PostgreSQL 15 marks date_trunc with a time
+ * zone only STABLE, and an index expression must be IMMUTABLE.
  */
 export function receivedHourUtc(received: AnyPgColumn): SQL {
   return sql`date_bin('1 hour', ${received}, '2000-01-01T00:00:00Z'::timestamptz)`;
 }
 
 /**
- * The DELAY_BUCKETS index (0 = the first) of an event's delivery delay (received − expiresAt, in
- * seconds), as webhook_events_expired_hour_idx indexes it: width_bucket over the buckets' lower bounds
- * is 0 below the second bucket's (a negative delay included) and i from the i-th bound up. The bounds
- * are written into the SQL (a parameter would make each use a different expression).
+ * The DELAY_BUCKETS index (0 = the first) of an event's delivery delay, as webhook_events_expired_hour_idx indexes
+ * it: width_bucket over the lower bounds (0 below the second's, a negative delay included). The bounds are written
+ * into the SQL: a parameter would make each use a different expression.
  */
 export function deliveryDelayBucket(received: AnyPgColumn, expires: AnyPgColumn): SQL {
   const bounds = DELAY_BUCKETS.flatMap((b) => (b.fromSeconds === null ? [] : [b.fromSeconds]));
   return sql`width_bucket(date_part('epoch', ${received} - ${expires}), ${sql.raw(`array[${bounds.join(",")}]::float8[]`)})`;
 }
 
-/** The service delivers an authenticator.expired event up to this long after the expiry (the spec: "up to 24 hours"). */
+/**
+ * The service delivers an authenticator.expired event up to this long after the expiry (the spec: "up to 24
+ * hours").
+ */
 export const DELIVERY_WINDOW_SECONDS = 86_400;
 
 /**

@@ -21,7 +21,10 @@ import { connections, consoleUsers } from "./schema";
  * still to send, and every attempt. Apart from schema.ts, which keeps the receiving side.
  */
 
-/** `service`: re-signed in X-Signature-V2 with the connection's server keys; `standard_webhooks`: with the destination's own secret. */
+/**
+ * `service`: re-signed in X-Signature-V2 with the connection's server keys; `standard_webhooks`: with the
+ * destination's own secret.
+ */
 export const signingModeEnum = pgEnum("forward_signing", ["service", "standard_webhooks"]);
 export const deliveryStateEnum = pgEnum("forward_delivery_state", ["pending", "delivered", "failed", "cancelled"]);
 
@@ -58,10 +61,13 @@ export const forwardDestinations = pgTable(
     rateNextAt: at("rate_next_at"),
     /** Failed attempts since the last delivered one: the circuit breaker trips at a threshold. */
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
-    /** Set when the breaker tripped: then one delivery at a time is sent, as a probe, at `probeAt`, until one is delivered. */
+    /**
+     * Set when the breaker tripped: then one delivery at a time is sent, as a probe, at `probeAt`, until one is
+     * delivered.
+     */
     trippedAt: at("tripped_at"),
     probeAt: at("probe_at"),
-    /** Why this destination cannot sign now (a secret or server key that cannot be decrypted), in words; null: it can. */
+    /** Why this destination cannot sign now (a secret or server key it cannot decrypt), in words; null: it can. */
     signingProblem: text("signing_problem"),
     /** The Standard Webhooks secret, encrypted (lib/secrets.ts, bound to this destination). */
     secretCiphertext: text("secret_ciphertext"),
@@ -75,7 +81,10 @@ export const forwardDestinations = pgTable(
   (t) => [uniqueIndex("forward_destinations_name_idx").on(t.connectionId, sql`lower(${t.name})`)],
 );
 
-/** A replay: the events a filter of the log selected, queued to one destination, with who started it and whether it was cancelled. */
+/**
+ * A replay: the events a filter of the log selected, queued to one destination, with who started it and whether it
+ * was cancelled.
+ */
 export const forwardReplays = pgTable("forward_replays", {
   id: uuid("id").primaryKey().defaultRandom(),
   destinationId: uuid("destination_id")
@@ -97,10 +106,9 @@ export const forwardReplays = pgTable("forward_replays", {
 });
 
 /**
- * The outbox: one row per event and destination, written in the statement that stores the event
- * (lib/webhooks/store.ts), by a resend or by a replay. `dueAt` is when a worker may take it: the next
- * attempt, or, while one is under way, the end of its lease, so a crashed worker's delivery is taken
- * again then (at least once).
+ * The outbox: one row per event and destination, written with the event (lib/webhooks/store.ts), by a resend or a
+ * replay. `dueAt` is when a worker may take it: the next attempt, or while one is under way the end of its lease, so
+ * a crashed worker's delivery is taken again then (at least once).
  */
 export const forwardDeliveries = pgTable(
   "forward_deliveries",
@@ -128,13 +136,13 @@ export const forwardDeliveries = pgTable(
     index("forward_deliveries_due_idx")
       .on(t.dueAt)
       .where(sql`${t.state} = 'pending'`),
-    // A destination's queue, oldest due first: the fair pick takes each destination's next due ones, and its health line counts it.
+    // A destination's queue, oldest due first: the fair pick takes each destination's next due ones, and its health
+    // line counts it.
     index("forward_deliveries_destination_due_idx")
       .on(t.destinationId, t.dueAt)
       .where(sql`${t.state} = 'pending'`),
-    // A destination's deliveries in flight (its concurrency and its breaker's one probe at a time). With the
-    // lease end in the key, counting them reads the leases, not every delivery the destination ever had
-    // (PGlite keeps no fresh statistics, and its planner took the destination's whole history: 25 ms a take at 100k).
+    // A destination's deliveries in flight (its concurrency and its breaker's one probe at a time), keyed on the lease
+    // end so that counting them reads the leases, not its whole history (docs/performance.md, "The in-flight index").
     index("forward_deliveries_in_flight_idx")
       .on(t.destinationId, t.leasedUntil)
       .where(sql`${t.leasedUntil} is not null`),

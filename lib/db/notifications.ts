@@ -20,7 +20,10 @@ import { newUnpooledClient, targetFromEnv, type Executor } from "./index";
  */
 export const DELIVERIES_QUEUED_CHANNEL = "forward_deliveries_queued";
 
-/** How long a listener waits before connecting again after losing its connection; it doubles after each failure, up to the most. */
+/**
+ * How long a listener waits before connecting again after losing its connection; it doubles after each failure, up
+ * to the most.
+ */
 const FIRST_RECONNECT_MS = 250;
 const MOST_RECONNECT_MS = 30_000;
 
@@ -33,11 +36,9 @@ export async function notify(db: Executor, channel: string): Promise<void> {
 export type Listening = { stop: () => Promise<void> };
 
 /**
- * Calls `heard` on every notification on `channel`, from any process, and each time it has connected
- * (what was notified while it was not listening). It listens on a connection of its own: a pooled one
- * would go back to the pool, its LISTEN with it. A connection lost (a restart, a failover, a network
- * drop) is opened again after a wait that doubles while it fails. `stop` ends it for good. On PGlite
- * it hears nothing.
+ * Calls `heard` on every notification on `channel`, from any process, and each time it has (re)connected, on a
+ * connection of its own (a pooled one would take its LISTEN back to the pool); a lost connection is opened again
+ * after a doubling wait. `stop` ends it for good. On PGlite it hears nothing.
  */
 export function listen(channel: string, heard: () => void): Listening {
   const state = {

@@ -65,7 +65,10 @@ export const loginAttempts = pgTable(
     ip: text("ip").notNull(),
     succeeded: boolean("succeeded").notNull(),
     attemptedAt: timestamp("attempted_at", { withTimezone: true }).notNull().defaultNow(),
-    /** The id of the device cookie the attempt came with, when it was valid for the email (lib/auth/device-cookie.ts). */
+    /**
+     * The id of the device cookie the attempt came with, when it was valid for the email
+     * (lib/auth/device-cookie.ts).
+     */
     device: text("device"),
   },
   (t) => [
@@ -160,11 +163,9 @@ export const auditLog = pgTable(
 );
 
 /**
- * One row per (connection, event id): redeliveries bump deliveryCount instead of adding rows.
- * Partitioned by UTC month of receipt (migration 0005, lib/webhooks/partitions.ts), so the retention
- * purge drops whole months. A partitioned table's unique indexes must hold its partition key, which a
- * redelivery does not know (it is the first delivery's time), so (connection, event id) is a plain
- * index and storing takes a lock on the pair first (lib/webhooks/store.ts) to keep it one row.
+ * One row per (connection, event id): redeliveries bump deliveryCount. Partitioned by UTC month of receipt
+ * (lib/webhooks/partitions.ts), so no unique index can hold (connection, event id): it is a plain index, and storing
+ * locks the pair first (lib/webhooks/store.ts) to keep it one row.
  */
 export const webhookEvents = pgTable(
   "webhook_events",

@@ -18,7 +18,10 @@ export const SERVICE_SIGNING_TAKES_ONLY_VERIFIED =
 /** The header that carries the event id, the same across attempts and replays, in both signing modes. */
 export const EVENT_ID_HEADER = "webhook-id";
 
-/** The header that carries the console's verdict on the event: `verified` or `unsigned` (lib/destinations/verdict.ts). */
+/**
+ * The header that carries the console's verdict on the event: `verified` or `unsigned`
+ * (lib/destinations/verdict.ts).
+ */
 export const VERIFICATION_HEADER = "webhook-verification";
 
 /** A destination's optional cap on deliveries started per second (the form, the CLI, and the schema's bounds). */
@@ -34,7 +37,10 @@ export const AUTO_PAUSE_HOURS = 24;
 export const RETRY_DELAYS_SECONDS = [30, 120, 600, 3_600, 6 * 3_600, 12 * 3_600] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 
-/** The wait before the next attempt after `attempts` failed ones, ±20 % so a queue that failed together does not retry together. */
+/**
+ * The wait before the next attempt after `attempts` failed ones, ±20 % so a queue that failed together does not
+ * retry together.
+ */
 export function retryDelaySeconds(attempts: number, random = Math.random): number {
   const base = RETRY_DELAYS_SECONDS[Math.min(attempts, RETRY_DELAYS_SECONDS.length) - 1]!;
   return Math.round(base * (0.8 + 0.4 * random()));
@@ -43,19 +49,17 @@ export function retryDelaySeconds(attempts: number, random = Math.random): numbe
 export const MAX_DESTINATIONS_PER_CONNECTION = 20;
 
 /**
- * The circuit breaker: this many failed attempts in a row trip it; then one delivery at a time is sent,
- * as a probe, the first after BREAKER_FIRST_PROBE_SECONDS and each next one after as long again as the
- * breaker has been tripped (the waits double), at most BREAKER_MAX_PROBE_SECONDS apart, until one is
- * delivered. The 24-hour pause stays the last step.
+ * The circuit breaker: this many failed attempts in a row trip it; then one delivery at a time is sent as a probe,
+ * after BREAKER_FIRST_PROBE_SECONDS and then waits that double up to BREAKER_MAX_PROBE_SECONDS, until one is
+ * delivered. The 24-hour pause stays the last step (docs/forwarding.md, "One destination never holds up another").
  */
 export const BREAKER_THRESHOLD = 5;
 export const BREAKER_FIRST_PROBE_SECONDS = 30;
 export const BREAKER_MAX_PROBE_SECONDS = 600;
 
 /**
- * A rate cap's slots are this much more than 1/max_per_second apart: a send starts a little after its
- * slot (a timer, a busy event loop, the network), and a late one beside one on time would otherwise put
- * one more than the cap into some second, as the destination counts them. So a capped destination gets
- * max_per_second / RATE_SPACING a second, which is what the replay dialog's estimate uses.
+ * A rate cap's slots are this much more than 1/max_per_second apart: a send that starts late beside one on time
+ * would otherwise put one more than the cap into some second. A capped destination gets max_per_second /
+ * RATE_SPACING a second, which the replay dialog's estimate uses.
  */
 export const RATE_SPACING = 1.05;

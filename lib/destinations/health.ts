@@ -9,7 +9,10 @@ import { urlForRole } from "@/lib/outbound/shown-to-role";
 
 import type { DestinationState, DestinationSummary, TrippedBreaker } from "./types";
 
-/** The breaker of a destination as pages show it: tripped since when, probing next when; null while closed, or while off or paused (nothing probes then). */
+/**
+ * The breaker of a destination as pages show it: tripped since when, probing next when; null while closed, or while
+ * off or paused (nothing probes then).
+ */
 export const trippedOf = (
   d: Pick<ForwardDestination, "trippedAt" | "probeAt" | "enabled" | "pausedAt">,
 ): TrippedBreaker | null =>

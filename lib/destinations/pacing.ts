@@ -1,11 +1,9 @@
 import "server-only";
 
 /**
- * The last word on a destination's rate cap, in this process: an attempt starts only when fewer than
- * the cap started in the window before it. The outbox's slots (RATE_SPACING apart, across instances)
- * already keep to the cap; this holds when sends run late unevenly (a first connection, a busy event
- * loop), which would put one slot's late start and the next one's timely start into one second. The
- * window is a little longer than a second, so that the network's own jitter cannot do the same.
+ * The last word on a destination's rate cap in this process: an attempt starts only when fewer than the cap started
+ * in the window before it, which holds when sends run late unevenly (the outbox's slots already keep the cap). The
+ * window is a little longer than a second, so that the network's own jitter cannot break it.
  */
 const WINDOW_MS = 1_050;
 

@@ -15,12 +15,9 @@ import { replayIdSchema, replayInputSchema, type ReplayInput } from "./schemas";
 import type { ReplayPreview, ReplayProgress, RunningReplay, StartReplayResult } from "./types";
 
 /**
- * Replay from the log: the events the log's filters select (one connection's, never a test event) that
- * the destination takes (its own filters, and never an event the console could not verify unless it
- * may have those), queued to one of that connection's destinations in chunks (./replay-queue.ts), then
- * sent by the workers like any delivery. Its size is shown before it starts; one runs at a time per
- * destination, of at most MAX_REPLAY_EVENTS; its progress is its queuing and its deliveries' states;
- * cancelling stops the queuing and drops the deliveries still waiting.
+ * Replay from the log: the events the log's filters select (one connection's, no test event) that the destination
+ * takes, queued in chunks (./replay-queue.ts) and sent by the workers like any delivery; one at a time per
+ * destination, of at most MAX_REPLAY_EVENTS. docs/forwarding.md, "Attempts, resend and replay".
  */
 
 export { continueReplays } from "./replay-queue";
@@ -59,7 +56,10 @@ async function select(raw: ReplayInput): Promise<Selection | Failure> {
 const count = (n: number) => n.toLocaleString("en");
 const events = (n: number) => `${count(n)} event${n === 1 ? "" : "s"}`;
 
-/** The selection split three ways: sent, left out as unverified, left out by the destination's filters. Events received after `until` are not counted. */
+/**
+ * The selection split three ways: sent, left out as unverified, left out by the destination's filters. Events
+ * received after `until` are not counted.
+ */
 async function countSplit(selection: Selection, until: Date, db: Executor) {
   const { destination: d, condition } = selection;
   const [row] = rowsOf<{ count: number; unverified: number; filtered: number }>(
@@ -138,11 +138,9 @@ export async function countReplay(raw: ReplayInput): Promise<({ ok: true } & Rep
 }
 
 /**
- * Starts a replay: counts what it will send (the events received until now), refuses one past
- * `maxEvents` or while another replay to the destination runs, then records the replay and its audit
- * record, and queues its events in chunks in the background (of `chunkSize` events, else sized to a short
- * time each). The check and the insert run under a lock on the destination's row, so two starts (on two
- * instances) cannot both pass it.
+ * Starts a replay: counts what it will send, refuses one past `maxEvents` or while another to the destination runs
+ * (checked under a lock on the destination's row, across instances), records it with its audit record, and queues
+ * its events in the background in chunks of `chunkSize` events, else sized to a short time each.
  */
 export async function startReplay(
   actor: AuditActor,
@@ -206,7 +204,10 @@ export async function startReplay(
   return started;
 }
 
-/** Where a replay is: how far queuing has gone, and its deliveries counted by state (one indexed read of its own rows). */
+/**
+ * Where a replay is: how far queuing has gone, and its deliveries counted by state (one indexed read of its own
+ * rows).
+ */
 export async function getReplayProgress(replayId: string): Promise<ReplayProgress | null> {
   if (!replayIdSchema.safeParse({ replayId }).success) return null;
   const db = await getDb();
@@ -250,7 +251,7 @@ export async function getReplayProgress(replayId: string): Promise<ReplayProgres
   };
 }
 
-/** Cancels a replay: its queuing stops and its deliveries still waiting are dropped (one under way finishes); audited. */
+/** Cancels a replay: its queuing stops and its waiting deliveries are dropped (one under way finishes); audited. */
 export async function cancelReplay(
   actor: AuditActor,
   raw: unknown,

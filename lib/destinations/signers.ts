@@ -11,12 +11,9 @@ import { SERVICE_SIGNING_NEEDS_SERVER_KEY } from "./constants";
 import type { Signer } from "./signing";
 
 /**
- * Each destination's signer for one batch, or why it cannot sign, in words that say what to do. A
- * secret that cannot be read (an operator dropped the CONSOLE_ENCRYPTION_KEY that sealed it, a restored
- * backup, an altered row) is its own destination's problem only: its deliveries fail with the words,
- * every other destination of the batch signs as usual. The problem is kept on the destination
- * (`signing_problem`), which the Destinations page shows and the "destination failing" alert opens on
- * at once; it is cleared as soon as a signer can be made again.
+ * Each destination's signer for one batch, or why it cannot sign, in words that say what to do: a secret that
+ * cannot be read fails only its own destination's deliveries, and is kept on it (`signing_problem`) until a signer
+ * can be made again. docs/forwarding.md, "A destination that cannot sign fails alone".
  */
 
 export type SignerOrProblem = Signer | { problem: string };

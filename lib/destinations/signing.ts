@@ -8,13 +8,9 @@ import { EVENT_ID_HEADER, VERIFICATION_HEADER } from "./constants";
 import type { Verification } from "./verdict";
 
 /**
- * The headers of one forward. `service`: X-Signature-V2 over the exact stored body with a fresh `t`,
- * one `v2=` per server key held, so a handler verifying with the service's SDK accepts it, a replay
- * of an old event included. `standard_webhooks`: webhook-id, webhook-timestamp and webhook-signature
- * (`v1,<sig>`, and the previous secret's beside it while it still signs). Both carry the event id in
- * `webhook-id`, the same on every attempt and replay, and the console's verdict on the event in
- * `webhook-verification` (`verified`, or `unsigned` for the events only a destination that asked for
- * them gets), so a handler can tell what the console checked without trusting the signature for it.
+ * The headers of one forward: `service` (X-Signature-V2 over the stored body with a fresh `t`, one `v2=` per server
+ * key) or `standard_webhooks` (`v1,<sig>`, and the previous secret's while it still signs). Both carry the event id
+ * in `webhook-id` and the console's verdict in `webhook-verification` (docs/forwarding.md, "Destinations").
  */
 export type Signer =
   { mode: "service"; serverKeys: readonly string[] } | { mode: "standard_webhooks"; secrets: readonly string[] };

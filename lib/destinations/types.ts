@@ -96,7 +96,10 @@ export type ReplayPreview = {
   running: RunningReplay | null;
 };
 
-/** What starting a replay answers; refused while another to the destination runs, with that one's id (to offer cancelling it). */
+/**
+ * What starting a replay answers; refused while another to the destination runs, with that one's id (to offer
+ * cancelling it).
+ */
 export type StartReplayResult =
   | {
       ok: true;

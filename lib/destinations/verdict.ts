@@ -1,14 +1,9 @@
 import type { SigningModeName } from "./constants";
 
 /**
- * Whether an event may go to a destination, by what the console verified when it received it. A
- * signature "as the service" says the service sent the event, so the console makes one only for an
- * event whose service signature it checked: an `unsigned` event (stored while its connection held no
- * server key, so anyone with the webhook URL could have posted it) goes only to a Standard Webhooks
- * destination whose admin ticked "Include events the console could not verify", and every forward
- * says which it was in its `webhook-verification` header. Client-safe: the rule in one place, for the
- * send-time check (forward.ts), Resend, the drawer's words and the test that holds the queueing SQL
- * in lib/webhooks/store.ts (which cannot call this) to the same rule (verification.test.ts).
+ * Whether an event may go to a destination: a signature "as the service" only for an event whose service signature
+ * was checked; an `unsigned` one only to a Standard Webhooks destination that opted in (docs/forwarding.md, "Only
+ * verified events are signed as the service"). Client-safe; verification.test.ts holds store.ts's SQL to it.
  */
 
 /** The console's verdict on an event, as the `webhook-verification` header says it. */

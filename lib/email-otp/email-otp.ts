@@ -29,10 +29,8 @@ export async function getEmailOtpStatus(connectionId: string): Promise<EmailOtpS
   };
 }
 
-// One delete per admin and connection at a time in this process: a double click (or two tabs) shares
-// the first request's answer instead of sending a second DELETE. Another admin's delete is their own
-// request, checked and audited for them. The entry is claimed before the first await (the connection
-// lookup is shared too), so a second submit always finds it, however slow its own database read would be.
+// One delete per admin and connection at a time in this process: a double click or a second tab shares the first
+// request's answer. Claimed before the first await, so a second submit always finds it.
 type InFlightDelete = { connection: Promise<ServiceConnection | undefined>; deletion?: Promise<DeleteEmailOtpResult> };
 const inFlight = new Map<string, InFlightDelete>();
 

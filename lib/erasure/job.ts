@@ -23,11 +23,17 @@ import { hashUserId, userPseudonym } from "./user-hash";
 
 export const ERASURE_AUDIT_ACTION = "end_user.erased";
 
-/** Events per transaction: most users' whole history; a long one goes in steps that let webhooks be stored between them. */
+/**
+ * Events per transaction: most users' whole history; a long one goes in steps that let webhooks be stored between
+ * them.
+ */
 const CHUNK_EVENTS = 500;
 /** How long a runner waits when another holds the erasure's row, before it looks again. */
 const BUSY_RETRY_MS = 100;
-/** How often each instance looks for erasures that no runner finished (its own restart's, or another instance's crash). */
+/**
+ * How often each instance looks for erasures that no runner finished (its own restart's, or another instance's
+ * crash).
+ */
 const RESUME_POLL_MS = 60_000;
 
 export const noCounts = (): ErasureCounts => ({
@@ -45,7 +51,10 @@ const addCounts = (a: ErasureCounts, b: Partial<ErasureCounts>): ErasureCounts =
     Object.entries(a).map(([kind, n]) => [kind, n + (b[kind as keyof ErasureCounts] ?? 0)]),
   ) as ErasureCounts;
 
-/** Starts an erasure of the user's data in the connection (null: in every connection), or joins the one under way; its id. */
+/**
+ * Starts an erasure of the user's data in the connection (null: in every connection), or joins the one under way;
+ * its id.
+ */
 export async function startErasure(
   actor: AuditActor,
   userId: string,
@@ -160,13 +169,19 @@ async function recordedOutcome(id: string): Promise<ErasureOutcome> {
 const giveWay = () => new Promise<void>((resolve) => setImmediate(resolve));
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The runs of this process, on globalThis: Next bundles the routes and actions that start them and the start-up code apart. */
+/**
+ * The runs of this process, on globalThis: Next bundles the routes and actions that start them and the start-up code
+ * apart.
+ */
 const shared = globalThis as unknown as {
   __erasureRuns?: Map<string, Promise<ErasureOutcome>>;
   __erasurePoll?: NodeJS.Timeout;
 };
 
-/** Runs the erasure to its end and answers what it erased; a second call while it runs here shares the first's answer. */
+/**
+ * Runs the erasure to its end and answers what it erased; a second call while it runs here shares the first's
+ * answer.
+ */
 export function runErasure(id: string, chunkEvents?: number): Promise<ErasureOutcome> {
   const runs = (shared.__erasureRuns ??= new Map());
   const running = runs.get(id);

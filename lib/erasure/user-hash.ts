@@ -27,7 +27,10 @@ export function hashUserId(userId: string): { hash: string; keyId: string } {
   return { hash: hmac(current.key, userId), keyId: current.id };
 }
 
-/** The hash under every key the console holds (CONSOLE_PREVIOUS_ENCRYPTION_KEYS too): an erasure recorded before a rotation still matches. */
+/**
+ * The hash under every key the console holds (CONSOLE_PREVIOUS_ENCRYPTION_KEYS too): an erasure recorded before a
+ * rotation still matches.
+ */
 export function userIdHashes(userId: string): string[] {
   return [...keyringFromEnv().all.values()].map((key) => hmac(key, userId));
 }

@@ -5,15 +5,20 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client
 import { registerDatabaseGauges } from "./database-gauges";
 
 /**
- * The console's Prometheus metrics (GET /api/metrics). Counters and histograms count what this process
- * did; the gauges read from the database at scrape time (database-gauges.ts) are the same on every
- * instance. Ids are label values, never a secret, an email, a phone number or a body: names come
- * through the `_info` gauges only.
+ * The console's Prometheus metrics (GET /api/metrics): counters and histograms of this process, and gauges read
+ * from the database at scrape time (database-gauges.ts), the same on every instance. Labels are ids, never a
+ * secret, an email, a phone number or a body; names come through the `_info` gauges only.
  */
 
-/** The receiver's answers: stored (a new event), duplicate (a redelivery counted), conflicting (a redelivery with another body, answered 200), refused (4xx), failed (5xx). */
+/**
+ * The receiver's answers: stored (a new event), duplicate (a redelivery counted), conflicting (a redelivery with
+ * another body, answered 200), refused (4xx), failed (5xx).
+ */
 export type ReceiptOutcome = "stored" | "duplicate" | "conflicting" | "refused" | "failed";
-/** A bearer token's check: accepted, or why not (a guess matching no token, an address throttled, a token that no longer works, or lacks the scope). */
+/**
+ * A bearer token's check: accepted, or why not (a guess matching no token, an address throttled, a token that no
+ * longer works, or lacks the scope).
+ */
 export type TokenCheckOutcome =
   "accepted" | "unknown" | "throttled" | "revoked" | "expired" | "inactive" | "missing_scope";
 /** An attempt's outcome: delivered, retrying (failed, to be tried again), failed (failed for good). */

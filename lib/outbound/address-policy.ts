@@ -11,11 +11,9 @@ import { isIpv4Compatible } from "./ipv4-compatible";
 import { dnsResolver } from "./resolve";
 
 /**
- * Where the console may send a request to a URL someone typed (webhook forwarding destinations, alert
- * notice URLs): the static check of the URL, and the check of the addresses its host name resolves to.
- * The second one runs again inside every connection (guardedLookup), so a name that answers one address
- * when a destination is saved and another when it is used (DNS rebinding) cannot reach the console's own
- * network. guarded-post.ts is the one way such a URL is reached.
+ * Where the console may send a request to a URL someone typed: the static check of the URL, and of the addresses
+ * its host resolves to, run again inside every connection (guardedLookup) against DNS rebinding. guarded-post.ts
+ * is the one way such a URL is reached (ARCHITECTURE.md, "Outbound requests").
  */
 
 /** Hosts an operator allows (CONSOLE_FORWARD_ALLOWED_HOSTS): reachable over http too, and at any address. */
@@ -40,14 +38,9 @@ export type DestinationCheck = { ok: true; url: URL } | { ok: false; rule: Desti
 export type AddressClass = { allowed: true } | { allowed: false; range: string };
 
 /**
- * Whether the console may connect to an address: only what ipaddr.js calls "unicast", which is to say
- * public. Everything else is refused with ipaddr.js's name of its range: loopback, private, linkLocal (the
- * 169.254.169.254 metadata service among them), uniqueLocal, carrierGradeNat, unspecified, multicast,
- * broadcast, reserved, and the IPv6 forms that carry an IPv4 address inside (rfc6052, 6to4, teredo), since
- * what they reach is not what they look like. process() first turns an IPv4-mapped address
- * (::ffff:127.0.0.1) into the IPv4 address it is, so it is judged as that. The deprecated IPv4-compatible
- * range ::/96 (::7f00:1, ::a9fe:a9fe), which ipaddr.js calls unicast, is refused as "ipv4Compatible": a
- * stack that still maps it would reach 127.0.0.1 or the metadata service.
+ * Whether the console may connect to an address: only ipaddr.js's "unicast" (public), an IPv4-mapped one judged as
+ * its IPv4 address; anything else is refused by its range's name, and the IPv4-compatible `::/96` as
+ * "ipv4Compatible". Why each: ARCHITECTURE.md, "Outbound requests".
  */
 export function classifyAddress(address: string): AddressClass {
   // node:net is the strict parser: ipaddr.js alone also takes "1.2.3" or "0x7f.1".

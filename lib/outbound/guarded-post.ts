@@ -15,11 +15,9 @@ import {
 import { NETWORK_ERRORS } from "./network-errors";
 
 /**
- * The one POST to a URL someone typed: the address policy checked before connecting (an IP literal) and
- * while connecting (a host name, through guardedLookup), no redirect followed (a 3xx is an answer like any
- * other), one deadline over connect, headers and body, and at most maxResponseBytes of the answer read.
- * Connections are kept alive and reused for the same host (poolFor says why that is as safe as a new one).
- * It logs nothing: a destination's URL, headers and body are the tenant's.
+ * The one POST to a URL someone typed: the address policy checked before and while connecting, no redirect
+ * followed, one deadline over the whole exchange, at most maxResponseBytes read, connections kept alive per host
+ * (poolFor). It logs nothing: a destination's URL, headers and body are the tenant's.
  */
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -57,10 +55,9 @@ const IDLE_CONNECTION_MS = 4_000;
 /** A policy's agents, and the guardedLookup they connect through (a request on a connection of its own uses it too). */
 type Pool = { lookup: ReturnType<typeof guardedLookup>; "http:": http.Agent; "https:": https.Agent };
 /**
- * Keep-alive pools, one per resolver and allowed-hosts list. A pooled connection was opened through
- * guardedLookup under the same policy, to the host and port its pool is named by, so reusing it checks
- * nothing less than a new one would: its address was checked when it connected, and a name that
- * resolves elsewhere later (DNS rebinding) cannot move an open connection.
+ * Keep-alive pools, one per resolver and allowed-hosts list: a pooled connection was opened through guardedLookup
+ * to its pool's host and port, so reusing it checks nothing less than a new one (a later DNS answer cannot move an
+ * open connection).
  */
 const pools = new WeakMap<ResolveAll, Map<string, Pool>>();
 

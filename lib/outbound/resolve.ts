@@ -3,15 +3,9 @@ import "server-only";
 import { promises as dns, lookup as systemLookup, type LookupAddress } from "node:dns";
 
 /**
- * How the console resolves the host names of URLs someone typed: with Node's DNS client (c-ares), which
- * runs on the event loop with a deadline of its own, not with getaddrinfo (dns.lookup), which takes one
- * of libuv's four threads for as long as the system resolver waits, the threads argon2 hashes passwords
- * on (sign-in) and file reads run on. A destination whose DNS hangs would otherwise hold threads, and
- * with them sign-in and every other destination's look-ups.
- *
- * A name that the DNS servers do not know (NXDOMAIN, no records) may still be the system's own (an
- * /etc/hosts entry an operator allowed): that is asked of getaddrinfo, one look-up at a time, within the
- * same deadline, so it holds at most one thread, never for long.
+ * How the console resolves the host names of typed URLs: with Node's DNS client (c-ares) under a deadline, not
+ * getaddrinfo, whose hang would hold libuv's threads and with them sign-in's hashes; a name the DNS servers do not
+ * know goes to getaddrinfo one at a time. Why: ARCHITECTURE.md, "Outbound requests".
  */
 
 /** A whole look-up's deadline (each DNS server asked once more after its first timeout). */

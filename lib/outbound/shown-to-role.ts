@@ -1,12 +1,9 @@
 import type { Role } from "@/lib/auth/roles";
 
 /**
- * What support may see of a URL someone typed and of an attempt to reach it. A destination's or a notice
- * target's URL often carries the receiver's credential (a token in the path, as Slack's and many
- * receivers' URLs do, or in the query), so support sees its origin only; and an attempt the address
- * policy refused names the internal address the host resolved to, which says something about the
- * network the console runs in, so support sees only that the host resolves to an address not allowed.
- * Admins, who typed the URL and run the network, see both whole. Applied where a role's list is built.
+ * What support may see of a typed URL and of an attempt to reach it: its origin only (the path or query may hold
+ * the receiver's credential), and of a refusal only that the host resolves to an address not allowed, not which.
+ * Admins see both whole. Applied where a role's list is built.
  */
 
 /** scheme://host[:port] of a URL: no user, path, query or fragment. */

@@ -72,11 +72,9 @@ export async function getExpiredPerHour(now = new Date()): Promise<ExpiredPerHou
 }
 
 /**
- * Delivery delay (first received − expiresAt) of the last 7 days' authenticator.expired events in
- * DELAY_BUCKETS, grouped by the indexed bucket expression (lib/db/schema.ts), lower bounds inclusive.
- * The days are the per-hour chart's 168 whole hours, bounded on the index's leading column alone: a
- * bound on a later column (the exact instant 7 days ago) costs a check per entry, several times the
- * whole count. The log's `received=7d` may so hold up to an hour more at its oldest end.
+ * Delivery delay of the last 7 days' authenticator.expired events in DELAY_BUCKETS, grouped by the indexed bucket
+ * expression. The days are the hourly chart's 168 whole hours, bounded on the index's leading column alone (a bound
+ * on a later column costs a check per entry), so `received=7d` may hold up to an hour more at its oldest end.
  */
 export async function getDelayHistogram(now = new Date()): Promise<DelayHistogram> {
   const bucket = deliveryDelayBucket(e.firstReceivedAt, e.expiresAt);

@@ -18,10 +18,9 @@ const r = webhookRejections;
 const countWhere = (condition: SQL) => sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
 
 /**
- * Each connection's webhook health (every connection, or those named, by name), counted in the
- * database over the 24 h before `now` in one statement: the last day's events and refusals grouped by
- * connection (index-only reads of webhook_events_connection_received_idx and the rejections' index),
- * and per connection its newest real event (that index's last entry for the connection).
+ * Each connection's webhook health (every connection, or those named) over the 24 h before `now`, in one
+ * statement: the day's events and refusals by connection (index-only reads) and each connection's newest real
+ * event (its index's last entry).
  */
 export async function getConnectionHealth(connectionIds?: string[], now = new Date()): Promise<ConnectionHealth[]> {
   const wanted = connectionIds ? new Set(connectionIds) : null;

@@ -9,7 +9,10 @@ import { OTHER_SERIES } from "./types";
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 
-/** The log's receivedTo is inclusive: a range of `ms` from `startIso` ends one millisecond before the next one starts. */
+/**
+ * The log's receivedTo is inclusive: a range of `ms` from `startIso` ends one millisecond before the next one
+ * starts.
+ */
 function range(startIso: string, ms: number) {
   return { receivedFrom: startIso, receivedTo: new Date(Date.parse(startIso) + ms - 1).toISOString() };
 }

@@ -80,10 +80,9 @@ export type ServiceRequest = {
 };
 
 /**
- * One call to the service. A GET is retried twice with back-off on network errors and 5xx; POST and
- * DELETE are sent once, since a retry after a lost answer could act twice. Timeouts are not retried,
- * so a page waits at most one timeout. Credentials go into the Authorization header only: never into
- * a URL, a log line or an error.
+ * One call to the service. A GET is retried twice with back-off on network errors and 5xx; POST and DELETE are sent
+ * once (a retry after a lost answer could act twice); timeouts are not retried. Credentials go into the
+ * Authorization header only: never into a URL, a log line or an error.
  */
 export async function serviceRequest<T>(
   request: ServiceRequest,

@@ -31,5 +31,8 @@ export type PasswordLink = { url: string; expiresAt: string };
 export type AddTeamMemberResult =
   { ok: true; id: string; link: PasswordLink } | { ok: false; error: string; field?: "email" | "name" | "role" };
 
-/** A set-password link's token: 32 random bytes, base64url without padding. Here, not in schemas.ts, so the page checks a link without loading zod. */
+/**
+ * A set-password link's token: 32 random bytes, base64url without padding. Here, not in schemas.ts, so the page
+ * checks a link without loading zod.
+ */
 export const PASSWORD_SETUP_TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;

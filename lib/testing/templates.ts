@@ -11,11 +11,9 @@ const migrationsFolder = path.resolve("lib/db/migrations");
 const templatesFolder = path.resolve(".data/templates");
 
 /**
- * Initialising PGlite and applying the migrations takes seconds of CPU (5 s for the e2e stack's seed on
- * two cores), which every test file, e2e stack and reliability scenario on the embedded database would
- * pay. The first caller makes one migrated database and dumps it (dumpDataDir) to a file named for the
- * migrations it holds and the month, kept in .data/templates, and every later one (in this run or the
- * next, in any process) starts its database as a copy of that file. Returns the file.
+ * Migrating a fresh PGlite costs seconds of CPU, so the first caller dumps one migrated database (dumpDataDir) to a
+ * file in .data/templates named for its migrations and the month, and every later one, in any run or process, starts
+ * as a copy of it (docs/performance.md, "Test databases"). Returns the file.
  */
 export async function migratedPgliteTemplate(): Promise<string> {
   // The month too: the migrations make the partition of the month they run in (lib/webhooks/partitions.ts).
@@ -45,10 +43,9 @@ export async function migratedPgliteTemplate(): Promise<string> {
 }
 
 /**
- * What every copy of the template would otherwise pay for when it opens (a quarter less CPU for each, 0.66
- * s against 0.92 s, measured): a checkpoint, so that PostgreSQL starts without replaying the migrations'
- * WAL, and no template0 and template1, which are 15 of the dump's 42 MB and which nothing opens or
- * copies (PGlite opens `postgres`; neither the console nor a test creates a database on PGlite).
+ * What every copy of the template would otherwise pay for when it opens: a checkpoint, so PostgreSQL replays no WAL,
+ * and no template0 and template1, which nothing opens or copies (PGlite opens `postgres`, and nothing creates a
+ * database there). Saved CPU: docs/performance.md, "Test databases".
  */
 async function makeLean(client: PGlite): Promise<void> {
   await client.exec("update pg_database set datistemplate = false where datname in ('template0', 'template1')");
@@ -70,11 +67,9 @@ export async function createPgliteFromTemplate(dataDir: string): Promise<void> {
 }
 
 /**
- * PostgreSQL's counterpart: a migrated database on the server of `adminUrl`, named for the migrations and
- * the month, made once per server; `create database x template <it>` copies it in a sixth of the time
- * that creating and migrating a database takes (70 ms against 400 ms, measured). It is migrated under
- * another name and renamed when complete, so a run cut short never leaves one with migrations missing.
- * Returns its name.
+ * PostgreSQL's counterpart: a migrated database on `adminUrl`'s server, named for the migrations and the month and
+ * made once per server, copied with `create database x template <it>` (docs/performance.md, "Test databases").
+ * Migrated under another name and renamed when complete, so a run cut short leaves none half-migrated. Its name.
  */
 export async function migratedPostgresTemplate(adminUrl: string): Promise<string> {
   const name = `console_template_${migrationsDigest()}_${new Date().toISOString().slice(0, 7).replace("-", "_")}`;

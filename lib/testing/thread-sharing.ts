@@ -5,13 +5,16 @@ import path from "node:path";
 export const testFolders = ["lib", "emulator", "scripts", "app", "tooling", "docs"];
 
 /**
- * What makes a test file need a worker thread of its own: replacing a module (vi.mock), which would stay
- * replaced for the files after it in a shared thread, or starting the console's background jobs
- * (lib/startup.ts: forwarding lanes, alert and retention timers), which would go on running into them.
+ * What makes a test file need a worker thread of its own: replacing a module (vi.mock), which would stay replaced
+ * for the files after it in a shared thread, or starting the console's background jobs (lib/startup.ts: forwarding
+ * workers, alert, retention and erasure jobs), which would go on running into them.
  */
 const needsOwnThread = /\bvi\.(mock|doMock)\(|\bstartUp\(/;
 
-/** The test files under `root` that need a thread of their own, as glob patterns (app/(console)/… names a folder, not a group). */
+/**
+ * The test files under `root` that need a thread of their own, as glob patterns (app/(console)/… names a folder,
+ * not a group).
+ */
 export function testFilesNeedingOwnThread(root: string): string[] {
   return testFolders
     .filter((folder) => fs.existsSync(path.join(root, folder)))

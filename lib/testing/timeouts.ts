@@ -1,8 +1,7 @@
 /**
- * How many times its usual limit a test or hook may run before Vitest calls it hung: TEST_TIMEOUT_SCALE,
- * 1 unless set. A limit here catches a hang; it never checks speed (benchmarks do). CI's PostgreSQL run
- * sets 4: at nice 19 beside e2e it gets only the CPU the other phases leave idle, and there sign-in.test's
- * 100 wrong passwords, 3.7 s alone, took 13 to 57 s over eight runs, twice past the usual 30 s.
+ * How many times its usual limit a test or hook may run before Vitest calls it hung: TEST_TIMEOUT_SCALE, 1 unless
+ * set. A limit catches a hang, never checks speed. CI's PostgreSQL run, at nice 19 beside e2e, sets 4
+ * (docs/performance.md, "Test databases").
  */
 const TIMEOUT_SCALE = readScale(process.env.TEST_TIMEOUT_SCALE);
 

@@ -9,7 +9,7 @@ import { signatureHeader } from "@/lib/webhooks/signature";
 
 export const TENANT_ID = "3f6c2a1e-8b4d-4c7a-9e21-5d0f7a9b1c01";
 
-/** Inserts a connection directly (issue 4 owns the real creation flow) with 0, 1 or 2 server keys. */
+/** Inserts a connection directly (not through lib/connections' createConnection), with 0, 1 or 2 server keys. */
 export async function insertTestConnection(
   name: string,
   serverKeys: readonly string[] = [],

@@ -2,19 +2,15 @@ import type { LookupRequest } from "./schemas";
 
 /**
  * The query parameters that ask the users page to run a lookup (which records an action at the tenant):
- * `connection=<id>`, added by the lookup form, names the connection it was asked in; `lookup=1` (a link
- * inside the console, such as the webhook log's) asks for one in the selected connection. The header's
- * connection switcher drops them from the address so that a switch never runs a lookup.
+ * `connection=<id>` from the lookup form, or `lookup=1` from a link inside the console for the selected one. The
+ * header's connection switcher drops them, so that a switch never runs a lookup.
  */
 export const lookupMarkerParams = ["connection", "lookup"] as const;
 
 /**
- * What the users page does with its query: run the lookup, show the id's problem, or fill in the form and
- * ask. A lookup records an action at the tenant, so it runs only when all of these hold:
- * - the query asks for one (`connection=<id>` from the form, or `lookup=1` from a link inside the console);
- * - the request comes from the console itself (Fetch Metadata), not a link on another site;
- * - it is not the re-render of a server action (a connection switch, say, which also revalidates the page);
- * - the connection it was asked in is the one selected now (after a switch, it is not).
+ * What the users page does with its query: run the lookup, show the id's problem, or fill in the form and ask. A
+ * lookup runs only when the query asks for one, the request comes from the console itself (Fetch Metadata), it is
+ * not a server action's re-render, and its connection is the one selected now.
  */
 export type LookupDecision =
   | { kind: "none" }

@@ -15,7 +15,10 @@ import { parseEventFilters, parseRejectionFilters } from "./filters";
 import { eventIdParamSchema, exportFormatSchema } from "./schemas";
 import { getWebhookEvent, listWebhookEvents, listWebhookRejections } from "./webhooks";
 
-/** The log's route handlers' bodies (session auth, both roles); the files under app/api only delegate. */
+/**
+ * The log's route handlers' bodies (a session or an API token of the `api` scope, both roles); the files under
+ * app/api only delegate.
+ */
 
 function badQuery(errorDescription: string) {
   return apiError(400, "invalid_request", errorDescription);

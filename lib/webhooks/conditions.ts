@@ -20,7 +20,10 @@ import type { EventFilters } from "./schemas";
 
 const defined = (conditions: (SQL | undefined)[]) => conditions.filter((c): c is SQL => c !== undefined);
 
-/** The received-time conditions: a preset (relative to now, so a shared "last hour" link stays the last hour) and a custom range. */
+/**
+ * The received-time conditions: a preset (relative to now, so a shared "last hour" link stays the last hour) and a
+ * custom range.
+ */
 export function receivedConditions(
   column: AnyPgColumn,
   filters: { received?: keyof typeof RECEIVED_PRESETS; receivedFrom?: string; receivedTo?: string },
@@ -76,9 +79,8 @@ export function eventConditions(filters: EventFilters): SQL[] {
 }
 
 /**
- * An expiry filter as two disjoint halves, so that neither walks the log (null without one). Events
- * delivered within the window after expiring (nearly all) were received between the range's start and
- * its end plus the window: that implied received range lets the log's indexes read them in order. Those
+ * An expiry filter as two disjoint halves, so that neither walks the log (null without one): events delivered within
+ * the window after expiring (nearly all) read the log's indexes in order over the implied received range; those
  * delivered outside it (late, or early by our clock) come from their own small partial index.
  */
 export function expiryHalves(filters: EventFilters): { inside: SQL[]; outside: SQL[] } | null {

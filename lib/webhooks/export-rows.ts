@@ -31,12 +31,9 @@ async function connectionNames(): Promise<Map<string, string> & { reread: () => 
 }
 
 /**
- * Every event of the filtered set, newest first, page by page (constant memory: one page at a time,
- * pulled on demand). Made for the export: each page is one short statement (PGlite runs one at a time,
- * so webhook writes interleave with an export's pages), without the page's join (connection names come
- * from one small query) and without re-encoding a cursor (the next page starts exactly after the last
- * row's received time and id); times are rewritten from the driver's text, not parsed into Dates.
- * A link's cursor is honoured as the log's pages read it; a "newer" one reads its first page as the log does.
+ * Every event of the filtered set, newest first, one page at a time on demand: each page is one short statement
+ * (PGlite interleaves webhook writes with them), with no join and no cursor re-encoded, and times rewritten from the
+ * driver's text. A link's cursor is honoured as the log's pages read it.
  */
 export async function* iterateWebhookEvents(
   filters: EventFilters,

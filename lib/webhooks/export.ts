@@ -25,10 +25,9 @@ export function csvLine<T extends Record<string, unknown>>(row: T, columns: Read
 }
 
 /**
- * A timestamptz as the driver hands it over (PostgreSQL's text form) in Date#toISOString's form: UTC,
- * milliseconds (truncated, as Date reads the text). The text PostgreSQL writes with the ISO DateStyle in
- * UTC is rewritten as a string; anything else (another time zone, BC, a 5-digit year) goes through Date,
- * as drizzle reads a timestamp column.
+ * A timestamptz as the driver hands it over (PostgreSQL's text) in Date#toISOString's form, milliseconds truncated as
+ * Date reads them: the ISO DateStyle text in UTC is rewritten as a string; anything else (another time zone, BC, a
+ * 5-digit year) goes through Date, as drizzle reads a timestamp column.
  */
 export function isoTimestamp(text: string): string;
 export function isoTimestamp(text: string | null): string | null;

@@ -96,7 +96,10 @@ export function parseFiltersLeniently<T>(
   }
 }
 
-/** For the API: the same parse, but the first problem refuses the request (a script should not get a different set than it asked for). */
+/**
+ * For the API: the same parse, but the first problem refuses the request (a script should not get a different set
+ * than it asked for).
+ */
 function parseStrictly<T>(schema: FilterSchema<T>, input: QueryInput): ParsedFilters<T> {
   const { filters, ignored } = parseFiltersLeniently(schema, input);
   const first = ignored[0];

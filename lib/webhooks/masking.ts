@@ -16,10 +16,9 @@ const maskers = new Map<string, (value: string) => string>([
 ]);
 
 /**
- * The raw body as support users see it: every value under an `email` or `phoneNumber` key masked, at any depth
- * and in every event type, found by structure rather than by value (a sender may escape characters,
- * `\u0040` for `@`, so the stored bytes need not contain the value as written). The result is
- * re-serialised JSON; a body that is not JSON is withheld, never shown unmasked.
+ * The raw body as support users see it: every value under an `email` or `phoneNumber` key masked, found by structure
+ * and not by value (a sender may escape `@` as `\u0040`), re-serialised. A body that is not JSON is withheld, never
+ * shown unmasked.
  */
 export function maskRawBody(rawBody: string): string {
   let parsed: unknown;
@@ -36,11 +35,9 @@ type Mask = (value: string) => string;
 type Work = string | { value: unknown; mask: Mask | undefined };
 
 /**
- * `JSON.stringify` of a parsed body, with every string or number under an `email` or `phoneNumber`
- * key masked (it may hold a list, an object or a number in event kinds we do not know; the outermost
- * such key decides). Iterative, with an explicit stack: a body nested thousands of levels deep is
- * valid JSON that `JSON.parse` reads, but `JSON.stringify` and any recursive walk overflow the call
- * stack on it. Primitives and keys go through `JSON.stringify` itself, so the escaping is its own.
+ * `JSON.stringify` of a parsed body with every string or number under an `email` or `phoneNumber` key masked (the
+ * outermost such key decides). Iterative: a body nested thousands deep parses, but a recursive walk overflows the
+ * stack on it. Primitives and keys go through `JSON.stringify`, so the escaping is its own.
  */
 function serialiseMasked(root: unknown): string {
   const out: string[] = [];

@@ -20,7 +20,10 @@ export const newestFirst = (column: SQL | AnyPgColumn) => sql`${column} desc nul
 /** The same index read backwards (for a "newer" page): ASC NULLS FIRST is exactly its reverse. */
 const oldestFirst = (column: SQL | AnyPgColumn) => sql`${column} asc nulls first`;
 
-/** A log's order by (received time, id) in the direction a page is read; a new SQL each call (drizzle rewrites a union's). */
+/**
+ * A log's order by (received time, id) in the direction a page is read; a new SQL each call (drizzle rewrites a
+ * union's).
+ */
 export function logOrder(direction: CursorDirection, receivedAt: SQL | AnyPgColumn, id: AnyPgColumn): SQL[] {
   const by = direction === "newer" ? oldestFirst : newestFirst;
   return [by(receivedAt), by(id)];

@@ -6,12 +6,9 @@ import { getDb, targetFromEnv, type Executor } from "@/lib/db";
 import { databaseErrorCode } from "@/lib/error-message";
 
 /**
- * webhook_events is partitioned by UTC month of receipt (migration 0005): one table per month, named
- * webhook_events_YYYY_MM. Receipt is the console's clock, so the months in use are the retention
- * period's and no sender can make more. There is no catch-all partition (PostgreSQL detaches a
- * partition without blocking writes only when there is none), so a month's partition must exist
- * before its first row: made ahead for this month and the next (at start-up and hourly), and on demand
- * when an insert finds none (store.ts).
+ * webhook_events is partitioned by UTC month of receipt (migration 0005), `webhook_events_YYYY_MM`, with no catch-all
+ * partition, so a month's partition must exist before its first row: made ahead for this month and the next, and on
+ * demand when an insert finds none (store.ts). Why: docs/webhooks.md, "Retention".
  */
 
 const PARTITION_NAME = /^webhook_events_(\d{4})_(\d{2})$/;
@@ -19,7 +16,10 @@ const PARTITION_NAME = /^webhook_events_(\d{4})_(\d{2})$/;
 const monthStart = (at: Date) => Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1);
 const nextMonthStart = (at: Date) => Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
 
-/** Creates the partitions of every month from `from` to `to` (both included) that do not exist yet; returns their names, in order. */
+/**
+ * Creates the partitions of every month from `from` to `to` (both included) that do not exist yet; returns their
+ * names, in order.
+ */
 export async function ensureEventPartitions(from: Date, to: Date = from, db?: Executor): Promise<string[]> {
   const executor = db ?? (await getDb());
   const names: string[] = [];
@@ -51,13 +51,9 @@ export async function ensurePartitionsFor(times: Date[]): Promise<void> {
 export const isMissingPartition = (error: unknown) => databaseErrorCode(error) === "23514";
 
 /**
- * Drops the partitions of the months that ended before `cutoff`: every event in them was received
- * before it. This is the bulk of the retention purge: a month of events goes in one catalogue change,
- * not row by row. On PostgreSQL a partition is first detached CONCURRENTLY, which waits for queries
- * still reading it but blocks no insert (so `db` must be a connection outside any transaction); PGlite
- * has one connection, so nothing runs meanwhile and it is dropped at once. A detach cut short (the
- * process stopped) is finished first. Returns each partition dropped with the events it held, counted
- * once it is detached (nothing reads or writes it then).
+ * Drops the partitions of the months that ended before `cutoff`, each first detached CONCURRENTLY on PostgreSQL (so
+ * `db` must be outside any transaction; a detach cut short is finished first), at once on PGlite's one connection.
+ * Returns each partition dropped with the events it held, counted once detached.
  */
 export async function dropEventPartitionsBefore(
   cutoff: Date,

@@ -17,9 +17,8 @@ export const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
 const UNKNOWN_TOKEN_KEY = "unknown_token";
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
 
-// JSON is UTF-8 between systems (RFC 8259 section 8.1). A body that is not is refused rather than stored
-// as a repaired string that differs from the bytes that were signed. A byte-order mark is kept, so such a
-// body is refused as not JSON (the RFC forbids one too).
+// JSON is UTF-8 between systems (RFC 8259 section 8.1): a body that is not is refused, not stored repaired and unlike
+// the signed bytes. A byte-order mark is kept, so such a body is refused as not JSON (the RFC forbids one too).
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Reads at most `limit` bytes; stops reading (and cancels the stream) as soon as the limit is passed. */

@@ -20,10 +20,9 @@ const MAX_CACHED_RECEIVERS = 10_000;
 
 type Cached = { receiver: Receiver; readAt: number };
 /**
- * The cache, and a generation bumped by every forgetReceiver (a read that began before a change must
- * not cache what it read), kept on globalThis: Next bundles the webhook route and the pages' actions
- * that change a connection apart, each with its own copy of this module, and a regenerated URL must stop
- * working in the route's copy at once, not RECEIVER_CACHE_MS later.
+ * The cache, and a generation bumped by every forgetReceiver (a read begun before a change must not cache it), on
+ * globalThis: Next bundles the webhook route and the actions that change a connection apart, and a regenerated URL
+ * must stop working in the route's copy at once, not RECEIVER_CACHE_MS later.
  */
 const shared = globalThis as unknown as { __receiverCache?: { entries: Map<string, Cached>; generation: number } };
 const cache = (shared.__receiverCache ??= { entries: new Map(), generation: 0 });

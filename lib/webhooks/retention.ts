@@ -30,12 +30,9 @@ export type PurgeResult =
   | { ran: false };
 
 /**
- * Removes events and rejections older than the retention period, on a connection of its own holding
- * a session-level advisory lock (pg_try_advisory_lock), so concurrent instances never purge together
- * (the others skip that round). First the months of events that ended before the cutoff, whole
- * partitions at once (partitions.ts: a month of a million events in a catalogue change, never
- * blocking ingest); then the rows left before the cutoff, row by row: the hourly run finds about an
- * hour's worth. `events` counts both.
+ * Removes events and rejections older than the retention period, holding a session-level advisory lock on a
+ * connection of its own so that instances never purge together: first whole months of partitions (partitions.ts),
+ * then the rows left before the cutoff, about an hour's worth. `events` counts both.
  */
 export function purgeWebhookData(
   now = new Date(),

@@ -63,7 +63,10 @@ export const eventFiltersSchema = z.object({
   expiresTo: optionalTime,
   /** Absent: real and test events alike (test events carry a badge). */
   test: z.enum(TEST_EVENT_FILTER_VALUES, { error: `must be one of ${TEST_EVENT_FILTER_VALUES.join(", ")}` }).optional(),
-  /** First received − expiresAt, in one of the overview histogram's buckets; an event without expiresAt never matches. */
+  /**
+   * First received − expiresAt, in one of the overview histogram's buckets; an event without expiresAt never
+   * matches.
+   */
   delay: z.enum(DELAY_BUCKET_VALUES, { error: `must be one of ${DELAY_BUCKET_VALUES.join(", ")}` }).optional(),
   ...pageFields,
 });
@@ -80,7 +83,10 @@ export const rejectionFiltersSchema = z.object({
 export type EventFilters = z.infer<typeof eventFiltersSchema>;
 export type RejectionFilters = z.infer<typeof rejectionFiltersSchema>;
 
-/** An event's id in an API path (`/api/webhook-events/{id}`): its row number, as digits (a 16th would pass JavaScript's safe integers). */
+/**
+ * An event's id in an API path (`/api/webhook-events/{id}`): its row number, as digits (a 16th would pass
+ * JavaScript's safe integers).
+ */
 export const eventIdParamSchema = z.string().regex(/^\d{1,15}$/, { error: "must be a positive integer" });
 
 /** What the exports write: CSV (the default) or one JSON object a line. */
@@ -92,9 +98,8 @@ export const openRowSchema = z.coerce.number().int().positive().max(Number.MAX_S
 
 // The events the receiver takes: spec 2.4 and 6.1.
 
-// A time the console can store and read back unchanged: PostgreSQL stores years 1 to 9999 in ISO form
-// (`0000-01-01` and `9999-12-31T23:59:59-23:59`, in year 10000 in UTC, would fail the insert), and the
-// drivers read a year below 100 back as 19xx or 20xx. Refused here rather than changed or lost.
+// A time the console can store and read back unchanged: PostgreSQL stores years 1 to 9999 in ISO form and the
+// drivers read a year below 100 back as 19xx or 20xx, so anything else is refused rather than changed or lost.
 const EARLIEST_STORABLE = Date.parse("0100-01-01T00:00:00.000Z");
 const LATEST_STORABLE = Date.parse("9999-12-31T23:59:59.999Z");
 const isoTime = z.iso.datetime({ offset: true }).refine((value) => {

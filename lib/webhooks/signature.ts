@@ -89,7 +89,8 @@ export function verifyWebhookSignature(
     return { ok: false, reason: "bad_signature", detail: "no v2 signature matches a server secret key" };
   const age = nowSeconds - parsed.timestamp;
   if (Math.abs(age) > SIGNATURE_TOLERANCE_SECONDS) {
-    // A positive age is a timestamp in the past (a replay or a delayed request); negative, a sender's clock ahead of ours.
+    // A positive age is a timestamp in the past (a replay or a delayed request); negative, a sender's clock ahead of
+    // ours.
     const when = age > 0 ? `${age} s in the past` : `${-age} s in the future`;
     return {
       ok: false,

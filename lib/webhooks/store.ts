@@ -26,7 +26,10 @@ export type ReceivedEvent = {
   receivedAt: Date;
 };
 
-/** What storing did: a new row or one more delivery of it (both "stored"), or one more delivery of an id stored with another body (counted, its body not kept). */
+/**
+ * What storing did: a new row or one more delivery of it (both "stored"), or one more delivery of an id stored with
+ * another body (counted, its body not kept).
+ */
 export type StoreOutcome = { kind: "stored" } | { kind: "conflicting"; storedSha256: string; receivedSha256: string };
 
 /**
@@ -73,12 +76,9 @@ let writesInFlight = 0;
 const maxWritesInFlight = () => (targetFromEnv().kind === "pglite" ? 1 : 4);
 
 /**
- * Stores an event, or counts a redelivery of it, and resolves once that is committed: group commit.
- * Deliveries that arrive while the database is busy with earlier batches wait in a queue and are
- * written together, one transaction per batch (at most MAX_BATCH_ROWS) with one multi-row INSERT, so
- * under load the console pays a few statements and one commit for many events instead of each; alone, an event is written
- * at once. Each caller gets its own event's outcome or error: a batch the database refuses for one
- * bad row is written again row by row, so the good rows are stored and only the bad one fails.
+ * Stores an event, or counts a redelivery of it, and resolves once committed: group commit, the deliveries that
+ * waited written together, one multi-row INSERT per batch (at most MAX_BATCH_ROWS); alone, an event is written at
+ * once. A batch refused for one bad row is written again row by row. docs/webhooks.md, "Group commit".
  */
 export function storeEvent(event: ReceivedEvent): Promise<StoreOutcome> {
   received.count++;
@@ -161,25 +161,19 @@ function isRowError(error: unknown): boolean {
   return code !== undefined && (code.startsWith("22") || code.startsWith("23"));
 }
 
-/** The advisory lock space of events' (connection, event id) pairs: any fixed number (a two-key lock never meets a one-key one). */
+/**
+ * The advisory lock space of events' (connection, event id) pairs: any fixed number (a two-key lock never meets a
+ * one-key one).
+ */
 const EVENT_LOCK_SPACE = 724_117_019;
 
 /** The lock key of a pair: 32 bits of its hash. Two pairs that share one only take turns. */
 const lockKey = (key: string) => crypto.createHash("sha256").update(key).digest().readInt32BE(0);
 
 /**
- * Writes the batch. The table is partitioned by receipt month, so no unique index can hold
- * (connection, event id) alone (its key would have to include the first delivery's time). On
- * PostgreSQL, batches (up to four at once, and other instances') could hold deliveries of one event,
- * so the batch runs in a transaction that first locks its pairs (advisory locks, in key order so that
- * two batches never wait on each other in a circle): the second delivery waits, then finds the first's
- * row; a failure writes nothing of the batch. PGlite is one connection in one process writing one
- * batch at a time: nothing to take turns with, and a batch of new events is one statement. (A
- * transaction there would hold PGlite's only connection across the batch's turns of the event loop:
- * the ingest bench measured 0.65 of /api/health with one, 0.71 without.) Should a redelivery's
- * statement fail after that batch's new events were inserted, the batch fails and those events are
- * stored unacknowledged: the sender's retry counts one delivery more, as after a crash. Throws what
- * the database throws. The outcomes are in the order of `events`.
+ * Writes the batch; no unique index can hold (connection, event id) on the partitioned table, so on PostgreSQL a
+ * transaction first locks the batch's pairs in key order. PGlite writes one batch at a time, without a transaction
+ * (docs/performance.md, "Storing events"). Throws what the database throws; outcomes in the order of `events`.
  */
 async function insertEvents(events: ReceivedEvent[]): Promise<Written[]> {
   const db = await getDb();
@@ -214,13 +208,9 @@ type Pair = { connection_id: string; event_id: string };
 const pairKey = (row: Pair) => rowKey(row.connection_id, row.event_id);
 
 /**
- * The new events are inserted in one statement, which skips those already stored (by connection and
- * event id): for a batch of new events, the usual case, that is all. Those skipped are redeliveries,
- * and each one counts: every delivery answered 200 adds one to the stored row's delivery count and
- * moves its last-received time, so "Deliveries" is the number of times the service was told an id
- * arrived. The same id with another body counts too but leaves the stored body as it was, and says so
- * (the caller records the conflict). A redelivery whose row went meanwhile (the retention purge) is
- * stored again.
+ * The new events are inserted in one statement that skips those already stored; each skipped one is a redelivery
+ * that adds one to its row's delivery count (the same id with another body too, its body kept as it was). A
+ * redelivery whose row went meanwhile (the retention purge) is stored again.
  */
 /** What writing did to an event: its outcome, and whether it was stored before (a redelivery, for the metrics). */
 type Written = { outcome: StoreOutcome; redelivery: boolean };

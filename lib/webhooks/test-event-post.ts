@@ -64,7 +64,8 @@ export function describeNetworkError(error: unknown, url: string): { code: strin
     if (typeof e.message === "string" && e.message) message = e.message;
     current = e.cause ?? e.errors?.[0];
   }
-  // fetch refuses the ports of other protocols (1, 9, 25, 6000, ...) before connecting: https://fetch.spec.whatwg.org/#bad-port
+  // fetch refuses the ports of other protocols (1, 9, 25, 6000, ...) before connecting:
+  // https://fetch.spec.whatwg.org/#bad-port
   if (message === "bad port")
     return {
       code: undefined,

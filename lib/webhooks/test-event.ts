@@ -22,10 +22,9 @@ import type { TestEventReport } from "./types";
 import { webhookUrlFor } from "./url";
 
 /**
- * "Send a test event": the console signs a sample authenticator.expired with the connection's server
- * key and POSTs it to the connection's public receiver URL, the one pasted into the tenant's settings,
- * so it takes the path a real delivery takes (DNS, proxies, TLS, the receiver). What came back is
- * reported in words: a wrong CONSOLE_PUBLIC_URL, a proxy in the way or a key mismatch shows here first.
+ * "Send a test event": signs a sample authenticator.expired with the connection's server key and POSTs it to the
+ * connection's public receiver URL, the path a real delivery takes (DNS, proxies, TLS); a wrong CONSOLE_PUBLIC_URL,
+ * a proxy in the way or a key mismatch shows here first, in words.
  */
 
 /** Obviously not a person: the sample names no real user, email or phone. */

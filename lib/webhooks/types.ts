@@ -120,7 +120,10 @@ export type WebhookRejectionSummary = {
   headers: Record<string, string>;
 };
 
-/** One page of a log, newest first: `nextCursor` reads the older rows after it, `newerCursor` the newer ones before it. */
+/**
+ * One page of a log, newest first: `nextCursor` reads the older rows after it, `newerCursor` the newer ones before
+ * it.
+ */
 export type Page<T> = { items: T[]; nextCursor: string | null; newerCursor: string | null };
 
 /** Method and platform values the filter bar offers: the documented ones and those seen in recent events. */

@@ -101,10 +101,9 @@ function toSummary(row: EventRow, role: Role): WebhookEventSummary {
 }
 
 /**
- * The query of one page of events: `limit + 1` rows past the cursor condition `after`, in `direction`.
- * With an expiry filter, a union of its two halves, each limited, then ordered and limited as one; the
- * outside half is ordered by an expression no index has, so PostgreSQL reads its few rows from the
- * partial index instead of walking a received-time index in the hope of meeting them.
+ * The query of one page: `limit + 1` rows past the cursor condition `after`, in `direction`. With an expiry filter,
+ * a union of its two halves, each limited; the outside half is ordered by an expression no index has, so PostgreSQL
+ * reads its few rows from the partial index instead of walking a received-time index.
  */
 export function eventPageQuery(
   db: Database,
@@ -217,10 +216,9 @@ export async function listWebhookRejections(filters: RejectionFilters): Promise<
 }
 
 /**
- * Neither column has an index (a skip scan would need one), and the table is meant to hold a million
- * rows, so a DISTINCT over it per page view is out. Instead the choices are the documented values plus
- * those of the newest RECENT_ROWS events (a bounded read of the received-time index), cached in-process
- * for CHOICES_TTL_MS: a value only seen in older events can still be typed into the link.
+ * Neither column has an index and the table may hold a million rows, so no DISTINCT per page view: the choices are
+ * the documented values plus those of the newest RECENT_ROWS events, cached for CHOICES_TTL_MS (an older value can
+ * still be typed into the link).
  */
 const RECENT_ROWS = 5000;
 const CHOICES_TTL_MS = 60_000;
