@@ -18,7 +18,7 @@ import type { SecretKindName } from "./types";
 import { hashWebhookToken } from "./webhook-token";
 
 /**
- * Issue 16, item 8: a stored ciphertext is bound to its row and purpose, so one copied elsewhere
+ * A stored ciphertext is bound to its row and purpose, so one copied elsewhere
  * by someone who can write to the database is refused and reported, never used or shown.
  */
 const actor = { id: null, email: "admin@example.com" } as const;
