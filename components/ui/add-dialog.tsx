@@ -1,7 +1,6 @@
 "use client";
 
 import type { LucideIcon } from "lucide-react";
-import { useRouter } from "next/navigation";
 import { Suspense, useState } from "react";
 import { useForm, type DefaultValues, type FieldValues, type Path } from "react-hook-form";
 
@@ -18,7 +17,7 @@ type Refusal<Values extends FieldValues> = { ok: false; error: string; field?: P
  * An "Add …" dialog's state: its form (react-hook-form, validated with the server's own schema loaded on
  * first use through lazyZodResolver), the server action run through callAction with a refusal on its
  * field (or above the form), and once it succeeds what the dialog shows next (a secret, a link) until it
- * is closed. `added` says what that is (null closes the dialog) and may toast; the page is refreshed.
+ * is closed. `added` says what that is (null closes the dialog) and may toast.
  */
 export function useAddDialog<Values extends FieldValues, Result extends { ok: true } | Refusal<Values>, Next>({
   schema,
@@ -32,7 +31,6 @@ export function useAddDialog<Values extends FieldValues, Result extends { ok: tr
   submit: (values: Values) => Promise<Result>;
   added: (result: Extract<Result, { ok: true }>, values: Values) => Next | null;
 }) {
-  const router = useRouter();
   const [isOpen, setOpen] = useState(false);
   const [next, setNext] = useState<Next | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -57,7 +55,6 @@ export function useAddDialog<Values extends FieldValues, Result extends { ok: tr
       return;
     }
     const shown = added(result as Extract<Result, { ok: true }>, values);
-    router.refresh();
     if (shown === null) close();
     else setNext(shown);
   });
