@@ -7,11 +7,11 @@ import { useForm, type DefaultValues, type FieldValues, type Path } from "react-
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
-import { callAction } from "@/lib/call-action";
+import { callAction, type ActionFailure } from "@/lib/call-action";
 import { lazyZodResolver } from "@/lib/lazy-resolver";
 
 /** A server action's refusal, naming the field at fault when there is one. */
-type Refusal<Values extends FieldValues> = { ok: false; error: string; field?: Path<Values> };
+type Refusal<Values extends FieldValues> = ActionFailure & { field?: Path<Values> };
 
 /**
  * An "Add …" dialog's state: its form (react-hook-form, validated with the server's own schema loaded on
