@@ -48,7 +48,10 @@ export async function unlockSignInAction(input: TeamMemberInput) {
   return runAction({ name: "unlockSignInAction", ...asAdmin }, (actor) => unlockMember(actor, input));
 }
 
-/** Public, like the set-password page: the link's token is the credential; lib/team validates it, uses it once and audits. */
+/**
+ * Public, like the set-password page: the link's token is the credential; lib/team validates it, uses it
+ * once and audits.
+ */
 export async function setPasswordAction(input: SetPasswordInput): Promise<ActionResult> {
   return runAction({ name: "setPasswordAction", role: null }, () => setPasswordWithLink(input));
 }
