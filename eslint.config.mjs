@@ -43,7 +43,8 @@ const zones = [
   {
     target: ["./components", "./lib"],
     from: "./app",
-    message: "components/ and lib/ never import app/: a server action arrives as a prop.",
+    message:
+      "components/ and lib/ never import app/: a server action lives in lib/<feature>/actions.ts, and the component that calls it imports it.",
   },
   {
     target: "./lib/db",
@@ -101,6 +102,14 @@ const metricsZone = {
   message: "lib/metrics imports no feature: features import it to count, and its gauges read lib/db's tables.",
 };
 
+/** A server action is an entry point (its own role check, parse and revalidation): lib calls the function it wraps. */
+const actionsZone = {
+  target: "./lib",
+  from: features.map((feature) => `./lib/${feature}/actions.ts`),
+  message:
+    "lib/ never calls a server action: call the lib function it wraps (components import lib/<feature>/actions.ts).",
+};
+
 const boundaries = (zoneList) => ({ "import/no-restricted-paths": ["error", { basePath: root, zones: zoneList }] });
 
 const config = [
@@ -125,7 +134,7 @@ const config = [
   {
     files: ["lib/**/*.{ts,tsx}"],
     ignores: ["**/*.test.ts", "**/test-helpers.ts"],
-    rules: boundaries([...zones, metricsZone, ...featureZones]),
+    rules: boundaries([...zones, metricsZone, actionsZone, ...featureZones]),
   },
   // Layout is Prettier's (`npm run format`; `npm run lint` checks it): no style rule of ESLint's disagrees.
   prettier,

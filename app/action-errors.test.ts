@@ -22,9 +22,8 @@ vi.mock("@/lib/auth/guards", async (original) => ({
   authorizeAction: async () => signedIn.user ?? { ok: false, error: "Your session has ended. Sign in again." },
 }));
 
-const { setPasswordAction } = await import("@/app/(auth)/set-password/actions");
-const { addTeamMemberAction } = await import("@/app/(console)/team/actions");
-const { eraseEndUserDataAction } = await import("@/app/(console)/users/actions");
+const { setPasswordAction, addTeamMemberAction } = await import("@/lib/team/actions");
+const { eraseEndUserDataAction } = await import("@/lib/erasure/actions");
 
 let db: Database;
 let tearDown: () => Promise<void>;

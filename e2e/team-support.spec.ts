@@ -96,7 +96,7 @@ test("support has no team page, and every team action called directly is refused
     const replay = await replayServerAction(support.context.request, action);
     // Refused twice over, as for email OTP: the proxy answers the admin-only section with its
     // access-denied page (so Next finds no such action there), and each action checks the role itself
-    // (app/(console)/team/actions.test.ts calls each one as support).
+    // (lib/team/actions.test.ts calls each one as support).
     expect(replay.status === 409 || replay.text.includes("Only admin users can do this."), name).toBe(true);
     expect(replay.text, name).not.toContain('"ok":true');
     expect(replay.text, name).not.toContain("/set-password#");

@@ -4,9 +4,9 @@ import { revalidatePath } from "next/cache";
 import { unstable_rethrow } from "next/navigation";
 import type { ZodType } from "zod";
 
-import { authorizeAction, isActionFailure, type ActionFailure, type SessionUser } from "@/lib/auth/guards";
+import { authorizeAction, isActionFailure, type SessionUser } from "@/lib/auth/guards";
 import type { Role } from "@/lib/auth/roles";
-import { actionCrashMessage } from "@/lib/call-action";
+import { actionCrashMessage, type ActionFailure } from "@/lib/call-action";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
 

@@ -14,7 +14,6 @@ import { bannerAlert } from "@/lib/alerts/display";
 import { requireUser } from "@/lib/auth/guards";
 import { navItemsFor } from "@/lib/auth/roles";
 
-import { selectConnectionAction } from "./connections/actions";
 import { readOpenAlerts } from "./open-alerts";
 
 export default async function ConsoleLayout({ children }: { children: React.ReactNode }) {
@@ -68,7 +67,7 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
                   </p>
                 </MobileNav>
               </nav>
-              <ConnectionSwitcherSlot user={user} selectAction={selectConnectionAction} />
+              <ConnectionSwitcherSlot user={user} />
               <div className="ml-auto flex shrink-0 items-center gap-3">
                 <div className="hidden text-right text-sm leading-tight sm:block">
                   <p

@@ -6,10 +6,9 @@ import { AddDialog, useAddDialog } from "@/components/ui/add-dialog";
 import { NameAndUrlFields } from "@/components/ui/name-url-fields";
 import { newSecretShown } from "@/components/ui/secret-reveal";
 import { toast } from "@/components/ui/toast";
+import { addNoticeTargetAction } from "@/lib/alerts/actions";
 import { MAX_NOTICE_TARGETS } from "@/lib/alerts/constants";
 import type { AddNoticeTargetInput } from "@/lib/alerts/schemas";
-
-import type { NoticeTargetActions } from "./alert-actions";
 
 const blank: AddNoticeTargetInput = { name: "", url: "" };
 
@@ -17,11 +16,11 @@ const blank: AddNoticeTargetInput = { name: "", url: "" };
  * "Add a notice target": a webhook URL every alert's notices are posted to, checked in the browser with the
  * server's schema and on the server against the outbound policy; its signing secret is shown once.
  */
-export function AddNoticeTarget({ full, addAction }: { full: boolean; addAction: NoticeTargetActions["add"] }) {
+export function AddNoticeTarget({ full }: { full: boolean }) {
   const dialog = useAddDialog({
     schema: () => import("@/lib/alerts/schemas").then((m) => m.addNoticeTargetSchema),
     blank,
-    submit: addAction,
+    submit: addNoticeTargetAction,
     added: (result) => {
       toast.success(`Added ${result.name}: the next notices are posted to it.`);
       return { name: result.name, secret: result.secret };

@@ -5,7 +5,6 @@ import { ALERT_KIND_TEXT } from "@/lib/alerts/constants";
 import { serverKeyHref } from "@/lib/alerts/display";
 import type { AlertSummary } from "@/lib/alerts/types";
 
-import type { AlertActions } from "./alert-actions";
 import { AlertButtons, AlertStateBadge } from "./alert-state";
 import { noticesText } from "./alert-words";
 
@@ -16,15 +15,7 @@ const muted = "text-slate-600 dark:text-slate-400";
  * One alert: the condition and its connection, its state, the line with its numbers, its times, who
  * acknowledged it, how its notices fared, where its events are, and (admins) what can be done about it.
  */
-export function AlertCard({
-  alert,
-  isAdmin,
-  actions,
-}: {
-  alert: AlertSummary;
-  isAdmin: boolean;
-  actions?: AlertActions;
-}) {
+export function AlertCard({ alert, isAdmin }: { alert: AlertSummary; isAdmin: boolean }) {
   const text = ALERT_KIND_TEXT[alert.kind];
   const name = `${text.label} on ${alert.connection.name}`;
   const notices = noticesText(alert.notices);
@@ -87,7 +78,7 @@ export function AlertCard({
             )
           ) : null}
         </p>
-        {actions ? <AlertButtons alert={alert} actions={actions} name={name} /> : null}
+        {isAdmin ? <AlertButtons alert={alert} name={name} /> : null}
       </div>
     </Card>
   );

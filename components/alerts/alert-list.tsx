@@ -4,14 +4,13 @@ import { Time } from "@/components/ui/time";
 import { ALERT_KIND_TEXT, ALERT_KINDS } from "@/lib/alerts/constants";
 import type { AlertPage } from "@/lib/alerts/types";
 
-import type { AlertActions } from "./alert-actions";
 import { AlertCard } from "./alert-card";
 
 const note = "mb-3 text-sm text-slate-600 dark:text-slate-400";
 
 /**
  * The alerts the filters select, open ones first, with when the evaluator last looked; streams in when
- * the query answers. `actions` only for admins: support reads the same list without a button.
+ * the query answers. Admins get the buttons (`isAdmin`): support reads the same list without them.
  */
 export async function AlertList({
   page: pending,
@@ -19,7 +18,6 @@ export async function AlertList({
   evaluateSeconds,
   moreHref,
   isAdmin,
-  actions,
 }: {
   page: Promise<AlertPage>;
   /** Whether the link filters the list: the empty state then says so. */
@@ -28,7 +26,6 @@ export async function AlertList({
   /** The same filters with the most alerts a page shows, when the list is cut short. */
   moreHref: string | null;
   isAdmin: boolean;
-  actions?: AlertActions;
 }) {
   const { alerts, total, lastEvaluatedAt } = await pending;
   return (
@@ -55,7 +52,7 @@ export async function AlertList({
         <ul aria-label="Alerts, open first" className="space-y-3">
           {alerts.map((alert) => (
             <li key={alert.id} data-testid="alert" data-kind={alert.kind} data-connection={alert.connection.name}>
-              <AlertCard alert={alert} isAdmin={isAdmin} actions={actions} />
+              <AlertCard alert={alert} isAdmin={isAdmin} />
             </li>
           ))}
         </ul>

@@ -9,11 +9,11 @@ import { useNow } from "@/components/ui/now";
 import { Time } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
 import { useSerialAction } from "@/components/ui/use-serial-action";
+import { acknowledgeAlertAction, muteAlertAction, unmuteAlertAction } from "@/lib/alerts/actions";
 import { MUTE_HOURS } from "@/lib/alerts/constants";
 import type { AlertSummary } from "@/lib/alerts/types";
 import { callAction, type ActionResult } from "@/lib/call-action";
 
-import type { AlertActions } from "./alert-actions";
 import { displayState, isMuted, muteLabel, STATE_BADGES } from "./alert-words";
 
 /** The alert's state as a badge; a mute says when it ends. Client-side: whether a mute still lasts depends on now. */
@@ -37,7 +37,7 @@ export function AlertStateBadge({ alert }: { alert: AlertSummary }) {
 }
 
 /** An admin's buttons on an open alert: acknowledge it, mute it for one of MUTE_HOURS, or lift the mute. */
-export function AlertButtons({ alert, actions, name }: { alert: AlertSummary; actions: AlertActions; name: string }) {
+export function AlertButtons({ alert, name }: { alert: AlertSummary; name: string }) {
   const now = useNow() ?? 0;
   const [pending, run] = useSerialAction();
   const [hours, setHours] = useState<number>(MUTE_HOURS[0]);
@@ -57,7 +57,7 @@ export function AlertButtons({ alert, actions, name }: { alert: AlertSummary; ac
           size="sm"
           disabled={pending}
           onClick={() =>
-            change(() => actions.acknowledge(ids), `Acknowledged ${name}: no reminders while it stays open.`)
+            change(() => acknowledgeAlertAction(ids), `Acknowledged ${name}: no reminders while it stays open.`)
           }
         >
           Acknowledge
@@ -68,7 +68,7 @@ export function AlertButtons({ alert, actions, name }: { alert: AlertSummary; ac
           size="sm"
           variant="secondary"
           disabled={pending}
-          onClick={() => change(() => actions.unmute(ids), `Unmuted ${name}: its notices and the banner are back.`)}
+          onClick={() => change(() => unmuteAlertAction(ids), `Unmuted ${name}: its notices and the banner are back.`)}
         >
           Unmute
         </Button>
@@ -96,7 +96,7 @@ export function AlertButtons({ alert, actions, name }: { alert: AlertSummary; ac
             disabled={pending}
             onClick={() =>
               change(
-                () => actions.mute({ ...ids, hours }),
+                () => muteAlertAction({ ...ids, hours }),
                 `Muted ${name} for ${muteLabel(hours)}: no notices and no banner until then.`,
               )
             }

@@ -1,29 +1,19 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/toast";
 import { TypedConfirmDialog } from "@/components/ui/typed-confirm-dialog";
 import { useSerialAction } from "@/components/ui/use-serial-action";
+import { removeNoticeTargetAction, sendTestNoticeAction } from "@/lib/alerts/actions";
 import { callAction } from "@/lib/call-action";
 
-import type { NoticeTargetActions } from "./alert-actions";
-
 /** A page target's buttons: a signed test notice (what came back, in a toast), and removal behind a typed confirm. */
-export function NoticeTargetControls({
-  target,
-  actions,
-}: {
-  target: { id: string; name: string };
-  actions: NoticeTargetActions;
-}) {
-  const router = useRouter();
+export function NoticeTargetControls({ target }: { target: { id: string; name: string } }) {
   const [pending, run] = useSerialAction();
   const ids = { targetId: target.id };
   const test = () =>
     run(async () => {
-      const result = await callAction(() => actions.test(ids));
+      const result = await callAction(() => sendTestNoticeAction(ids));
       if (result.ok) toast.success(result.outcome);
       else toast.error(result.error);
     });
@@ -41,11 +31,8 @@ export function NoticeTargetControls({
         title={`Remove ${target.name}`}
         expected={target.name}
         confirmLabel="Remove target"
-        action={() => actions.remove(ids)}
-        onDone={() => {
-          toast.success(`Removed ${target.name}: no more notices go to it.`);
-          router.refresh();
-        }}
+        action={() => removeNoticeTargetAction(ids)}
+        onDone={() => toast.success(`Removed ${target.name}: no more notices go to it.`)}
       >
         <p>
           Notices are no longer posted to it, and those still waiting for it are dropped. Alerts and the other targets

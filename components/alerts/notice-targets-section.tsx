@@ -5,7 +5,6 @@ import { MAX_NOTICE_TARGETS } from "@/lib/alerts/constants";
 import type { NoticeTargetSummary } from "@/lib/alerts/types";
 
 import { AddNoticeTarget } from "./add-notice-target";
-import type { NoticeTargetActions } from "./alert-actions";
 import { NoticeTargetControls } from "./notice-target-controls";
 
 const muted = "text-sm text-slate-600 dark:text-slate-400";
@@ -15,13 +14,7 @@ const muted = "text-sm text-slate-600 dark:text-slate-400";
  * environment's targets, which only the environment changes, and those added here, each signed with a
  * secret of its own; add, test and remove.
  */
-export function NoticeTargetsSection({
-  targets,
-  actions,
-}: {
-  targets: NoticeTargetSummary[];
-  actions: NoticeTargetActions;
-}) {
+export function NoticeTargetsSection({ targets }: { targets: NoticeTargetSummary[] }) {
   const added = targets.filter((t) => t.source === "page").length;
   return (
     <section aria-labelledby="notice-targets-heading" className="mt-10 space-y-3">
@@ -36,7 +29,7 @@ export function NoticeTargetsSection({
             signing its notices with a Standard Webhooks secret of its own.
           </p>
         </div>
-        <AddNoticeTarget full={added >= MAX_NOTICE_TARGETS} addAction={actions.add} />
+        <AddNoticeTarget full={added >= MAX_NOTICE_TARGETS} />
       </div>
       {targets.length === 0 ? (
         <EmptyState title="No notice targets">
@@ -71,9 +64,7 @@ export function NoticeTargetsSection({
                     ) : null}
                   </p>
                 </div>
-                {target.id ? (
-                  <NoticeTargetControls target={{ id: target.id, name: target.name }} actions={actions} />
-                ) : null}
+                {target.id ? <NoticeTargetControls target={{ id: target.id, name: target.name }} /> : null}
               </li>
             ))}
           </ul>

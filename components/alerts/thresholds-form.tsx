@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 
@@ -8,12 +7,11 @@ import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Field, fieldControlProps, Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
+import { setThresholdsAction } from "@/lib/alerts/actions";
 import { THRESHOLD_NAMES, THRESHOLDS, type ThresholdName } from "@/lib/alerts/constants";
 import type { ConnectionThresholds } from "@/lib/alerts/types";
 import { callAction } from "@/lib/call-action";
 import { lazyZodResolver } from "@/lib/lazy-resolver";
-
-import type { AlertActions } from "./alert-actions";
 
 type FormValues = Record<ThresholdName, string>;
 
@@ -33,14 +31,11 @@ export function ThresholdsForm({
   connection,
   thresholds,
   defaults,
-  saveAction,
 }: {
   connection: { id: string; name: string };
   thresholds: ConnectionThresholds;
   defaults: Record<ThresholdName, number>;
-  saveAction: AlertActions["setThresholds"];
 }) {
-  const router = useRouter();
   const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
@@ -58,7 +53,7 @@ export function ThresholdsForm({
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);
-    const result = await callAction(() => saveAction({ ...values, connectionId: connection.id }));
+    const result = await callAction(() => setThresholdsAction({ ...values, connectionId: connection.id }));
     if (!result.ok) {
       const field = "field" in result ? result.field : undefined;
       if (isThreshold(field)) setError(field, { message: result.error }, { shouldFocus: true });
@@ -66,7 +61,6 @@ export function ThresholdsForm({
       return;
     }
     toast.success(`Saved the thresholds of ${connection.name}: the next check uses them.`);
-    router.refresh();
   });
 
   return (

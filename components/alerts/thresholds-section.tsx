@@ -6,27 +6,26 @@ import { THRESHOLD_NAMES, THRESHOLDS, type ThresholdName } from "@/lib/alerts/co
 import type { AlertFilters } from "@/lib/alerts/schemas";
 import type { ConnectionThresholds } from "@/lib/alerts/types";
 
-import type { AlertActions } from "./alert-actions";
 import { ThresholdsForm } from "./thresholds-form";
 
 const muted = "text-sm text-slate-600 dark:text-slate-400";
 
 /**
  * When each condition opens an alert, per connection: the connection the filters name (or the one
- * chosen here). Admins get the form (`saveAction`); support reads the values in force.
+ * chosen here). Admins get the form (`isAdmin`); support reads the values in force.
  */
 export function ThresholdsSection({
   filters,
   connections,
   selected,
   defaults,
-  saveAction,
+  isAdmin,
 }: {
   filters: AlertFilters;
   connections: Array<{ id: string; name: string }>;
   selected: { connection: { id: string; name: string }; thresholds: ConnectionThresholds } | null;
   defaults: Record<ThresholdName, number>;
-  saveAction?: AlertActions["setThresholds"];
+  isAdmin: boolean;
 }) {
   return (
     <section aria-labelledby="thresholds-heading" className="mt-10 space-y-3">
@@ -42,13 +41,12 @@ export function ThresholdsSection({
       <Card>
         {!selected ? (
           <ChooseConnection filters={filters} connections={connections} />
-        ) : saveAction ? (
+        ) : isAdmin ? (
           <ThresholdsForm
             key={`${selected.connection.id}:${JSON.stringify(selected.thresholds.set)}`}
             connection={selected.connection}
             thresholds={selected.thresholds}
             defaults={defaults}
-            saveAction={saveAction}
           />
         ) : (
           <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2 xl:grid-cols-3">

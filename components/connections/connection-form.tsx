@@ -10,7 +10,8 @@ import { Field, Input, Select } from "@/components/ui/input";
 import { Link } from "@/components/ui/link";
 import { toast } from "@/components/ui/toast";
 import { callAction } from "@/lib/call-action";
-import type { CreateConnectionInput, UpdateConnectionInput } from "@/lib/connections/schemas";
+import { createConnectionAction, updateConnectionAction } from "@/lib/connections/actions";
+import type { UpdateConnectionInput } from "@/lib/connections/schemas";
 import type { ConnectionMutationResult, ConnectionSummary } from "@/lib/connections/types";
 import { lazyZodResolver } from "@/lib/lazy-resolver";
 import { regionLabels, regions, type Region } from "@/lib/service/regions";
@@ -18,14 +19,6 @@ import { regionLabels, regions, type Region } from "@/lib/service/regions";
 import { KeyFingerprint } from "./key-fingerprint";
 
 type Values = Omit<UpdateConnectionInput, "id"> & { id?: string };
-
-export type CreateConnectionAction = (input: CreateConnectionInput) => Promise<ConnectionMutationResult>;
-export type UpdateConnectionAction = (input: UpdateConnectionInput) => Promise<ConnectionMutationResult>;
-
-/** A new connection is created; an existing one is updated, so each mode takes only its own action. */
-type ConnectionFormProps =
-  | { connection?: undefined; createAction: CreateConnectionAction }
-  | { connection: ConnectionSummary; updateAction: UpdateConnectionAction };
 
 const keyFields = [
   {
@@ -49,8 +42,7 @@ const keyFields = [
 ] as const;
 
 /** Create or edit a connection. Key fields are write-only: they start empty and an empty one keeps the stored key. */
-export function ConnectionForm(props: ConnectionFormProps) {
-  const { connection } = props;
+export function ConnectionForm({ connection }: { connection?: ConnectionSummary }) {
   const router = useRouter();
   const editing = connection !== undefined;
   const [problem, setProblem] = useState<Extract<ConnectionMutationResult, { ok: false }> | null>(null);
@@ -91,7 +83,7 @@ export function ConnectionForm(props: ConnectionFormProps) {
       setSameKeyConfirmed(allowSameKey);
       const input = { ...values, saveUnverified: confirmed.saveUnverified ?? false, allowSameKey };
       const result: ConnectionMutationResult = await callAction(() =>
-        props.connection ? props.updateAction({ ...input, id: props.connection.id }) : props.createAction(input),
+        connection ? updateConnectionAction({ ...input, id: connection.id }) : createConnectionAction(input),
       );
       if (!result.ok) {
         // A problem with a remedy (another region, save anyway) goes in the alert with its button;
@@ -103,8 +95,7 @@ export function ConnectionForm(props: ConnectionFormProps) {
       }
       toast.success(`${editing ? "Saved" : "Added"} ${values.name}${result.verified ? "" : " (unverified)"}.`);
       for (const f of keyFields) resetField(f.name);
-      if (editing) router.refresh();
-      else router.push(`/connections/${result.id}`);
+      if (!editing) router.push(`/connections/${result.id}`);
     });
 
   const chooseRegion = (region: Region) => {

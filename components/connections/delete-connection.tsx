@@ -5,23 +5,10 @@ import { useRouter } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/toast";
 import { TypedConfirmDialog } from "@/components/ui/typed-confirm-dialog";
-import type { ActionResult } from "@/lib/call-action";
-import type { DeleteConnectionInput } from "@/lib/connections/schemas";
+import { deleteConnectionAction } from "@/lib/connections/actions";
 import { regionLabels, type Region } from "@/lib/service/regions";
 
-export type DeleteConnectionAction = (input: DeleteConnectionInput) => Promise<ActionResult>;
-
-export function DeleteConnection({
-  id,
-  name,
-  region,
-  deleteAction,
-}: {
-  id: string;
-  name: string;
-  region: Region;
-  deleteAction: DeleteConnectionAction;
-}) {
+export function DeleteConnection({ id, name, region }: { id: string; name: string; region: Region }) {
   const router = useRouter();
   return (
     <TypedConfirmDialog
@@ -33,7 +20,7 @@ export function DeleteConnection({
       title={`Delete ${name}?`}
       expected={name}
       confirmLabel="Delete connection"
-      action={(typed) => deleteAction({ id, confirmName: typed })}
+      action={(typed) => deleteConnectionAction({ id, confirmName: typed })}
       onDone={() => {
         toast.success(`Deleted ${name}.`);
         router.push("/connections");

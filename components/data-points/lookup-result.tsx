@@ -7,7 +7,7 @@ import type { DataPointLookup } from "@/lib/data-points/types";
 import { formatYesNo } from "@/lib/field-labels";
 
 import { DataTypeBadge, ModelTypeBadge } from "./badges";
-import { WatchDataPointButton, type WatchDataPointAction } from "./watch-button";
+import { WatchDataPointButton } from "./watch-button";
 
 const fieldRows = "mt-4 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-6 gap-y-2 text-sm";
 const fieldCount = Object.keys(labels).length;
@@ -22,14 +22,12 @@ export async function DataPointLookupResult({
   connection,
   canWatch,
   watched,
-  watchAction,
 }: {
   lookup: Promise<DataPointLookup>;
   id: string;
   connection: ConnectionChoice;
   canWatch: boolean;
   watched: boolean;
-  watchAction: WatchDataPointAction;
 }) {
   const lookup = await pending;
   if (lookup.kind === "failure") {
@@ -65,14 +63,7 @@ export async function DataPointLookupResult({
             {dp.description || <span className="text-slate-500 dark:text-slate-400">No description</span>}
           </p>
         </div>
-        {canWatch ? (
-          <WatchDataPointButton
-            connectionId={connection.id}
-            dataPointId={id}
-            watched={watched}
-            watchAction={watchAction}
-          />
-        ) : null}
+        {canWatch ? <WatchDataPointButton connectionId={connection.id} dataPointId={id} watched={watched} /> : null}
       </div>
       <dl className={cn(fieldRows, "[&>dd]:wrap-anywhere [&>dt]:text-slate-500 dark:[&>dt]:text-slate-400")}>
         <dt>{labels.id}</dt>

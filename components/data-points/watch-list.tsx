@@ -8,34 +8,27 @@ import { Time } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
 import { useSerialAction } from "@/components/ui/use-serial-action";
 import { callAction } from "@/lib/call-action";
+import { refreshWatchesAction, unwatchDataPointAction } from "@/lib/data-points/actions";
 import { dataPointFieldLabels as labels } from "@/lib/data-points/labels";
-import type { WatchDataPointInput } from "@/lib/data-points/schemas";
-import type { RefreshWatchesResult, WatchedDataPoint, WatchResult } from "@/lib/data-points/types";
+import type { WatchedDataPoint } from "@/lib/data-points/types";
 import { formatYesNo } from "@/lib/field-labels";
 
 import { DataTypeBadge, FetchStatusBadge, ModelTypeBadge } from "./badges";
-
-export type UnwatchDataPointAction = (input: WatchDataPointInput) => Promise<WatchResult>;
-export type RefreshWatchesAction = (input: { connectionId: string }) => Promise<RefreshWatchesResult>;
 
 /** The connection's watched data points with their last fetched snapshot; support sees it, admins change it. */
 export function WatchList({
   connectionId,
   watches,
   canEdit,
-  unwatchAction,
-  refreshAction,
 }: {
   connectionId: string;
   watches: WatchedDataPoint[];
   canEdit: boolean;
-  unwatchAction: UnwatchDataPointAction;
-  refreshAction: RefreshWatchesAction;
 }) {
   const [pending, run] = useSerialAction();
   const refresh = () =>
     run(async () => {
-      const result = await callAction(() => refreshAction({ connectionId }));
+      const result = await callAction(() => refreshWatchesAction({ connectionId }));
       if (!result.ok) toast.error(result.error);
       else if (result.failed > 0)
         toast.warning(`Refreshed ${result.refreshed}; ${result.failed} could not be fetched.`);
@@ -43,7 +36,7 @@ export function WatchList({
     });
   const remove = (dataPointId: string) =>
     run(async () => {
-      const result = await callAction(() => unwatchAction({ connectionId, dataPointId }));
+      const result = await callAction(() => unwatchDataPointAction({ connectionId, dataPointId }));
       if (result.ok) toast.success(`Stopped watching ${dataPointId}.`);
       else toast.error(result.error);
     });

@@ -6,8 +6,8 @@ import { AddDialog, useAddDialog } from "@/components/ui/add-dialog";
 import { onDemand } from "@/components/ui/on-demand";
 import { newSecretShown } from "@/components/ui/secret-reveal";
 import { toast } from "@/components/ui/toast";
+import { createDestinationAction } from "@/lib/destinations/actions";
 
-import type { DestinationActions } from "./destination-actions";
 import type { DestinationFormValues as FormValues } from "./destination-fields";
 
 // The form's fields load when an admin first reaches for the button (hover, focus, click): the
@@ -15,15 +15,7 @@ import type { DestinationFormValues as FormValues } from "./destination-fields";
 const Fields = onDemand(() => import("./destination-fields").then((m) => m.DestinationFields));
 
 /** "Add a destination": where this connection's events go next, how they are signed, and which ones. */
-export function AddDestination({
-  connectionId,
-  hasServerKey,
-  createAction,
-}: {
-  connectionId: string;
-  hasServerKey: boolean;
-  createAction: DestinationActions["create"];
-}) {
+export function AddDestination({ connectionId, hasServerKey }: { connectionId: string; hasServerKey: boolean }) {
   const blank: FormValues = {
     name: "",
     url: "",
@@ -39,7 +31,7 @@ export function AddDestination({
     blank,
     // The box is shown for Standard Webhooks only: ticked, then switched to the service, it does not count.
     submit: (values: FormValues) =>
-      createAction({
+      createDestinationAction({
         ...values,
         includeUnverified: values.signing === "standard_webhooks" && values.includeUnverified === true,
         connectionId,

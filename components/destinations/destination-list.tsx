@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 
 import { Badge, type BadgeTone } from "@/components/ui/badge";
@@ -13,11 +12,15 @@ import { toast } from "@/components/ui/toast";
 import { TypedConfirmDialog } from "@/components/ui/typed-confirm-dialog";
 import { useSerialAction } from "@/components/ui/use-serial-action";
 import { callAction } from "@/lib/call-action";
+import {
+  removeDestinationAction,
+  rotateDestinationSecretAction,
+  setDestinationEnabledAction,
+} from "@/lib/destinations/actions";
 import { AUTO_PAUSE_HOURS } from "@/lib/destinations/constants";
 import type { DestinationState, DestinationSummary } from "@/lib/destinations/types";
 
 import { AddDestination } from "./add-destination";
-import type { DestinationActions } from "./destination-actions";
 import { DestinationRate } from "./destination-rate";
 import { ProbeWhen } from "./probe-when";
 
@@ -41,14 +44,14 @@ export function DestinationList({
   connection,
   hasServerKey,
   destinations,
-  actions,
+  isAdmin,
   withHeading = true,
 }: {
   connection: { id: string; name: string };
   hasServerKey: boolean;
   destinations: DestinationSummary[];
-  /** Absent for support: the list is read-only. */
-  actions?: DestinationActions;
+  /** False for support: the list is read-only. */
+  isAdmin: boolean;
   /** False on the Destinations page, whose own heading says it. */
   withHeading?: boolean;
 }) {
@@ -74,13 +77,11 @@ export function DestinationList({
             every destination that takes it, retried for about a day.
           </p>
         )}
-        {actions ? (
-          <AddDestination connectionId={connection.id} hasServerKey={hasServerKey} createAction={actions.create} />
-        ) : null}
+        {isAdmin ? <AddDestination connectionId={connection.id} hasServerKey={hasServerKey} /> : null}
       </div>
       {destinations.length === 0 ? (
         <EmptyState title="No destinations yet">
-          {actions
+          {isAdmin
             ? "Add your application's webhook handler here to keep receiving the events while the console logs them. Signed as the service, your existing verification code accepts them unchanged."
             : "An administrator can add the handlers this connection's events are forwarded to."}
         </EmptyState>
@@ -88,7 +89,7 @@ export function DestinationList({
         <ul className="space-y-3">
           {destinations.map((destination) => (
             <li key={destination.id} data-testid={`destination-${destination.name}`}>
-              <DestinationCard destination={destination} connectionId={connection.id} actions={actions} />
+              <DestinationCard destination={destination} connectionId={connection.id} isAdmin={isAdmin} />
             </li>
           ))}
         </ul>
@@ -100,13 +101,12 @@ export function DestinationList({
 function DestinationCard({
   destination,
   connectionId,
-  actions,
+  isAdmin,
 }: {
   destination: DestinationSummary;
   connectionId: string;
-  actions?: DestinationActions;
+  isAdmin: boolean;
 }) {
-  const router = useRouter();
   const [pending, run] = useSerialAction();
   const [secret, setSecret] = useState<string | null>(null);
   const ids = { connectionId, destinationId: destination.id };
@@ -114,13 +114,13 @@ function DestinationCard({
   const badge = stateBadges[health.state];
   const setEnabled = (enabled: boolean, done: string) =>
     run(async () => {
-      const result = await callAction(() => actions!.setEnabled({ ...ids, enabled }));
+      const result = await callAction(() => setDestinationEnabledAction({ ...ids, enabled }));
       if (result.ok) toast.success(done);
       else toast.error(result.error);
     });
   const rotate = () =>
     run(async () => {
-      const result = await callAction(() => actions!.rotate(ids));
+      const result = await callAction(() => rotateDestinationSecretAction(ids));
       if (!result.ok) toast.error(result.error);
       else if (result.secret) setSecret(result.secret);
     });
@@ -139,7 +139,7 @@ function DestinationCard({
           </h3>
           <code className="mt-1 block text-sm break-all text-slate-600 dark:text-slate-400">{destination.url}</code>
         </div>
-        {actions ? (
+        {isAdmin ? (
           <div className="flex flex-wrap gap-2">
             {destination.enabled ? (
               <Button
@@ -164,7 +164,6 @@ function DestinationCard({
               ids={ids}
               name={destination.name}
               maxPerSecond={destination.maxPerSecond}
-              setRate={actions.setRate}
               disabled={pending}
             />
             {destination.signing === "standard_webhooks" ? (
@@ -181,11 +180,8 @@ function DestinationCard({
               title={`Remove ${destination.name}`}
               expected={destination.name}
               confirmLabel="Remove destination"
-              action={() => actions.remove(ids)}
-              onDone={() => {
-                toast.success(`Removed ${destination.name}.`);
-                router.refresh();
-              }}
+              action={() => removeDestinationAction(ids)}
+              onDone={() => toast.success(`Removed ${destination.name}.`)}
             >
               <p>
                 Events are no longer forwarded to it. Its queue ({health.pending} waiting) and its attempts are removed
@@ -211,8 +207,8 @@ function DestinationCard({
         <Alert tone="warning" title="Paused">
           Every attempt failed for {AUTO_PAUSE_HOURS} hours, so the console stopped sending{" "}
           <Time iso={health.pausedAt} />. Events still queue ({health.pending} waiting)
-          {actions ? ": resume once the receiver is fixed to send them." : "; an administrator can resume it."}
-          {actions ? (
+          {isAdmin ? ": resume once the receiver is fixed to send them." : "; an administrator can resume it."}
+          {isAdmin ? (
             <span className="mt-2 block">
               <Button
                 size="sm"

@@ -8,22 +8,19 @@ import { Field, fieldControlProps, Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
 import { useSerialAction } from "@/components/ui/use-serial-action";
 import { callAction } from "@/lib/call-action";
+import { setDestinationRateAction } from "@/lib/destinations/actions";
 import { MAX_PER_SECOND_LIMIT } from "@/lib/destinations/constants";
-
-import type { DestinationActions } from "./destination-actions";
 
 /** "Change cap": a destination's maximum deliveries per second, set or cleared (empty) by an admin. */
 export function DestinationRate({
   ids,
   name,
   maxPerSecond,
-  setRate,
   disabled,
 }: {
   ids: { connectionId: string; destinationId: string };
   name: string;
   maxPerSecond: number | null;
-  setRate: DestinationActions["setRate"];
   disabled: boolean;
 }) {
   const [open, setOpen] = useState(false);
@@ -38,7 +35,7 @@ export function DestinationRate({
   const save = (event: React.FormEvent) => {
     event.preventDefault();
     run(async () => {
-      const result = await callAction(() => setRate({ ...ids, maxPerSecond: value }));
+      const result = await callAction(() => setDestinationRateAction({ ...ids, maxPerSecond: value }));
       if (!result.ok) {
         setError(result.error);
         return;

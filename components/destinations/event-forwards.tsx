@@ -9,9 +9,9 @@ import { Alert, Skeleton } from "@/components/ui/card";
 import { ExactTime } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
 import { callAction } from "@/lib/call-action";
+import { resendEventAction } from "@/lib/destinations/actions";
 import type { EventForwards as Forwards } from "@/lib/destinations/types";
 
-import { useForwardingActions } from "./forwarding-actions";
 import { ProbeWhen } from "./probe-when";
 
 const WHILE_WAITING_MS = 3000;
@@ -35,8 +35,18 @@ async function fetchForwards(id: number): Promise<Forwards[]> {
  * and their attempts (time, status, latency, what happened, and for admins the start of the answer),
  * refreshed while one waits; admins may send it again.
  */
-export function EventForwards({ id, connectionId, eventId }: { id: number; connectionId: string; eventId: string }) {
-  const actions = useForwardingActions();
+export function EventForwards({
+  id,
+  connectionId,
+  eventId,
+  canResend,
+}: {
+  id: number;
+  connectionId: string;
+  eventId: string;
+  /** False for support: the forwards are read-only. */
+  canResend: boolean;
+}) {
   const queryClient = useQueryClient();
   const [sending, setSending] = useState<string | null>(null);
   const query = useQuery({
@@ -46,10 +56,10 @@ export function EventForwards({ id, connectionId, eventId }: { id: number; conne
       q.state.data?.some((d) => d.deliveries.some((x) => x.state === "pending")) ? WHILE_WAITING_MS : false,
   });
   const resend = async (destinationId: string, name: string) => {
-    if (!actions || sending) return;
+    if (!canResend || sending) return;
     setSending(destinationId);
     try {
-      const result = await callAction(() => actions.resend({ connectionId, destinationId, eventId }));
+      const result = await callAction(() => resendEventAction({ connectionId, destinationId, eventId }));
       if (result.ok) toast.success(`Sending it to ${name} again.`);
       else toast.error(result.error);
       await queryClient.invalidateQueries({ queryKey: ["event-forwards", id] });
@@ -92,7 +102,7 @@ export function EventForwards({ id, connectionId, eventId }: { id: number; conne
                 )}{" "}
                 {destination.tripped ? <Badge tone="warning">Tripped: probing</Badge> : null}
               </p>
-              {actions ? (
+              {canResend ? (
                 <Button
                   size="sm"
                   variant="secondary"

@@ -7,8 +7,6 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { onDemand } from "@/components/ui/on-demand";
 
-import type { ForwardingActions } from "./forwarding-actions";
-
 // The dialog's content loads when an admin first reaches for the button (hover, focus, click): the log's
 // first load does not carry it.
 const ReplayPanel = onDemand(() => import("./replay-panel").then((m) => m.ReplayPanel));
@@ -27,7 +25,6 @@ export function ReplayDialog({
   destinations: Array<{ id: string; name: string; enabled: boolean }>;
   /** The log's filters as its link says them. */
   filters: string;
-  actions: ForwardingActions;
 }) {
   const usable = destinations.filter((d) => d.enabled);
   const [open, setOpen] = useState(false);

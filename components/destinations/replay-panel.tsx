@@ -9,11 +9,10 @@ import { Select } from "@/components/ui/input";
 import { Time } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
 import { callAction } from "@/lib/call-action";
+import { cancelReplayAction, previewReplayAction, startReplayAction } from "@/lib/destinations/actions";
 import { RATE_SPACING } from "@/lib/destinations/constants";
 import { replayDurationWords } from "@/lib/destinations/replay-time";
 import type { ReplayPreview, ReplayProgress } from "@/lib/destinations/types";
-
-import type { ForwardingActions } from "./forwarding-actions";
 
 const PROGRESS_INTERVAL_MS = 1000;
 
@@ -41,7 +40,6 @@ export function ReplayPanel({
   destinationId,
   onDestinationChange,
   filters,
-  actions,
   onClose,
 }: {
   connectionId: string;
@@ -51,7 +49,6 @@ export function ReplayPanel({
   onDestinationChange: (id: string) => void;
   /** The log's filters as its link says them. */
   filters: string;
-  actions: ForwardingActions;
   onClose: () => void;
 }) {
   const selectId = useId();
@@ -65,7 +62,7 @@ export function ReplayPanel({
   const preview = useQuery({
     queryKey: ["replay-count", connectionId, destinationId, filters],
     queryFn: async (): Promise<ReplayPreview> => {
-      const result = await callAction(() => actions.previewReplay({ connectionId, destinationId, filters }));
+      const result = await callAction(() => previewReplayAction({ connectionId, destinationId, filters }));
       if (!result.ok) throw new Error(result.error);
       return result;
     },
@@ -84,7 +81,7 @@ export function ReplayPanel({
   const start = async () => {
     setBusy(true);
     setFailure(null);
-    const result = await callAction(() => actions.startReplay(input));
+    const result = await callAction(() => startReplayAction(input));
     setBusy(false);
     if (!result.ok) {
       setFailure(result.error);
@@ -97,7 +94,7 @@ export function ReplayPanel({
   };
   const cancel = async (id: string) => {
     setBusy(true);
-    const result = await callAction(() => actions.cancelReplay({ replayId: id }));
+    const result = await callAction(() => cancelReplayAction({ replayId: id }));
     setBusy(false);
     if (result.ok) toast.success(`Cancelled: ${events(result.cancelled)} waiting will not be sent.`);
     else toast.error(result.error);

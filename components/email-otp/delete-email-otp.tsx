@@ -1,27 +1,19 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/toast";
 import { TypedConfirmDialog } from "@/components/ui/typed-confirm-dialog";
-import type { DeleteEmailOtpInput } from "@/lib/email-otp/schemas";
-import type { DeleteEmailOtpResult } from "@/lib/email-otp/types";
-
-export type DeleteEmailOtpAction = (input: DeleteEmailOtpInput) => Promise<DeleteEmailOtpResult>;
+import { deleteEmailOtpAction } from "@/lib/email-otp/actions";
 
 export function DeleteEmailOtp({
   connectionId,
   connectionName,
   regionLabel,
-  deleteAction,
 }: {
   connectionId: string;
   connectionName: string;
   regionLabel: string;
-  deleteAction: DeleteEmailOtpAction;
 }) {
-  const router = useRouter();
   return (
     <TypedConfirmDialog
       trigger={(open) => (
@@ -32,11 +24,10 @@ export function DeleteEmailOtp({
       title="Delete the email OTP configuration?"
       expected={connectionName}
       confirmLabel="Delete permanently"
-      action={(typed) => deleteAction({ connectionId, confirmName: typed })}
+      action={(typed) => deleteEmailOtpAction({ connectionId, confirmName: typed })}
       onDone={(result) => {
         if (result.outcome === "deleted") toast.success(result.message);
         else toast.info(result.message);
-        router.refresh();
       }}
     >
       <p>

@@ -4,7 +4,7 @@ import type { ConnectionChoice } from "@/lib/connections/types";
 import type { EmailOtpStatus } from "@/lib/email-otp/types";
 import { regionLabels } from "@/lib/service/regions";
 
-import { DeleteEmailOtp, type DeleteEmailOtpAction } from "./delete-email-otp";
+import { DeleteEmailOtp } from "./delete-email-otp";
 
 const fieldRows = "mt-4 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-6 gap-y-2 text-sm";
 
@@ -12,11 +12,9 @@ const fieldRows = "mt-4 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-6 gap-y
 export async function EmailOtpCard({
   connection,
   status: pending,
-  deleteAction,
 }: {
   connection: ConnectionChoice;
   status: Promise<EmailOtpStatus>;
-  deleteAction: DeleteEmailOtpAction;
 }) {
   const status = await pending;
   if (status.kind === "absent") {
@@ -46,7 +44,6 @@ export async function EmailOtpCard({
           connectionId={connection.id}
           connectionName={connection.name}
           regionLabel={regionLabels[connection.region]}
-          deleteAction={deleteAction}
         />
       </div>
       <dl className={fieldRows} data-testid="email-otp-fields">

@@ -5,24 +5,21 @@ import { useTransition } from "react";
 
 import { Link } from "@/components/ui/link";
 import { toast } from "@/components/ui/toast";
-import { callAction, type ActionResult } from "@/lib/call-action";
+import { callAction } from "@/lib/call-action";
+import { selectConnectionAction } from "@/lib/connections/actions";
 import type { ConnectionChoice } from "@/lib/connections/types";
 import { regionShortNames } from "@/lib/service/regions";
 import { withoutLookupMarkers } from "@/lib/users/lookup-request";
-
-export type SelectConnectionAction = (input: { id: string }) => Promise<ActionResult>;
 
 /** The connection every feature page works on, kept in an httpOnly cookie by the server action. */
 export function ConnectionSwitcher({
   choices,
   selectedId,
   canAdd,
-  selectAction,
 }: {
   choices: ConnectionChoice[];
   selectedId: string | null;
   canAdd: boolean;
-  selectAction: SelectConnectionAction;
 }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
@@ -53,14 +50,13 @@ export function ConnectionSwitcher({
         onChange={(event) => {
           const id = event.target.value;
           startTransition(async () => {
-            const result = await callAction(() => selectAction({ id }));
+            const result = await callAction(() => selectConnectionAction({ id }));
             if (!result.ok) toast.error(result.error);
             // A page asked to act once (the users page's lookup markers) must not act again in the new
-            // connection: leave its address without them. Otherwise show the page in the new connection.
+            // connection: leave its address without them. The action's response shows the page in the new one.
             const here = `${window.location.pathname}${window.location.search}`;
             const cleaned = result.ok ? withoutLookupMarkers(here) : null;
             if (cleaned) router.replace(cleaned, { scroll: false });
-            else router.refresh();
           });
         }}
       >

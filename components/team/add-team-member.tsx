@@ -5,19 +5,19 @@ import { UserPlus } from "lucide-react";
 import { AddDialog, useAddDialog } from "@/components/ui/add-dialog";
 import { Field, fieldControlProps, Input, Select } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
+import { addTeamMemberAction } from "@/lib/team/actions";
 import type { AddTeamMemberInput } from "@/lib/team/schemas";
 
 import { PasswordLinkView } from "./password-link-view";
-import type { TeamActions } from "./team-actions";
 
 const blank: AddTeamMemberInput = { email: "", name: "", role: "support" };
 
 /** "Add a user": a local user without a password, then the one-time link with which they set it. */
-export function AddTeamMember({ addAction }: { addAction: TeamActions["add"] }) {
+export function AddTeamMember() {
   const dialog = useAddDialog({
     schema: () => import("@/lib/team/schemas").then((m) => m.addTeamMemberSchema),
     blank,
-    submit: addAction,
+    submit: addTeamMemberAction,
     added: (result, values) => {
       toast.success(`Added ${values.name.trim()}.`);
       return { name: values.name.trim(), email: values.email.trim(), link: result.link };

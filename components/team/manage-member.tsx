@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 
 import { Button } from "@/components/ui/button";
@@ -8,11 +7,17 @@ import { Alert } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toast";
 import { callAction, type ActionResult } from "@/lib/call-action";
+import {
+  changeRoleAction,
+  createPasswordLinkAction,
+  revokeSessionsAction,
+  setDisabledAction,
+  unlockSignInAction,
+} from "@/lib/team/actions";
 import type { PasswordLink, TeamMember } from "@/lib/team/types";
 
 import { EmailText, MemberStatus, MemberTokens, RoleBadge, SignInMethodText } from "./member-details";
 import { PasswordLinkView } from "./password-link-view";
-import type { TeamActions } from "./team-actions";
 
 type Confirmable = "demote" | "disable" | "revoke";
 type View = { kind: "menu" } | { kind: "confirm"; what: Confirmable } | { kind: "link"; link: PasswordLink };
@@ -68,8 +73,7 @@ function confirmation(
  * A user's row action: a dialog with who they are and what an admin may change. Demoting, disabling and
  * signing out are confirmed first; a failure (the last admin, say) is said in the dialog, which stays open.
  */
-export function ManageMember({ member, isYou, actions }: { member: TeamMember; isYou: boolean; actions: TeamActions }) {
-  const router = useRouter();
+export function ManageMember({ member, isYou }: { member: TeamMember; isYou: boolean }) {
   const [open, setOpen] = useState(false);
   const [view, setView] = useState<View>({ kind: "menu" });
   const [failure, setFailure] = useState<string | null>(null);
@@ -100,7 +104,6 @@ export function ManageMember({ member, isYou, actions }: { member: TeamMember; i
         return;
       }
       toast.success(done);
-      router.refresh();
       if (next) setView(next(result));
       else close();
     } finally {
@@ -110,9 +113,9 @@ export function ManageMember({ member, isYou, actions }: { member: TeamMember; i
   }
 
   const confirmed: Record<Confirmable, () => Promise<void>> = {
-    demote: () => run(() => actions.changeRole({ userId, role: "support" }), `${member.name} is now support.`),
-    disable: () => run(() => actions.setDisabled({ userId, disabled: true }), `Disabled ${member.name}.`),
-    revoke: () => run(() => actions.revokeSessions({ userId }), `Signed ${member.name} out everywhere.`),
+    demote: () => run(() => changeRoleAction({ userId, role: "support" }), `${member.name} is now support.`),
+    disable: () => run(() => setDisabledAction({ userId, disabled: true }), `Disabled ${member.name}.`),
+    revoke: () => run(() => revokeSessionsAction({ userId }), `Signed ${member.name} out everywhere.`),
   };
   const ask = (what: Confirmable) => {
     setFailure(null);
@@ -191,9 +194,7 @@ export function ManageMember({ member, isYou, actions }: { member: TeamMember; i
               size="sm"
               autoFocus
               disabled={pending}
-              onClick={() =>
-                run(() => actions.changeRole({ userId, role: "admin" }), `${member.name} is now an admin.`)
-              }
+              onClick={() => run(() => changeRoleAction({ userId, role: "admin" }), `${member.name} is now an admin.`)}
             >
               Make admin
             </Button>
@@ -203,7 +204,7 @@ export function ManageMember({ member, isYou, actions }: { member: TeamMember; i
               variant="secondary"
               size="sm"
               disabled={pending}
-              onClick={() => run(() => actions.setDisabled({ userId, disabled: false }), `Enabled ${member.name}.`)}
+              onClick={() => run(() => setDisabledAction({ userId, disabled: false }), `Enabled ${member.name}.`)}
             >
               Enable
             </Button>
@@ -220,7 +221,7 @@ export function ManageMember({ member, isYou, actions }: { member: TeamMember; i
               variant="secondary"
               size="sm"
               disabled={pending}
-              onClick={() => run(() => actions.unlock({ userId }), `${member.name} may sign in again.`)}
+              onClick={() => run(() => unlockSignInAction({ userId }), `${member.name} may sign in again.`)}
             >
               Unlock sign-in
             </Button>
@@ -232,7 +233,7 @@ export function ManageMember({ member, isYou, actions }: { member: TeamMember; i
               disabled={pending}
               onClick={() =>
                 run(
-                  () => actions.passwordLink({ userId }),
+                  () => createPasswordLinkAction({ userId }),
                   `New set-password link for ${member.name}.`,
                   (r) => ({ kind: "link", link: r.link }),
                 )

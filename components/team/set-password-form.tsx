@@ -6,9 +6,10 @@ import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Field, fieldControlProps, Input } from "@/components/ui/input";
-import { callAction, type ActionResult } from "@/lib/call-action";
+import { callAction } from "@/lib/call-action";
 import { lazyZodResolver } from "@/lib/lazy-resolver";
-import type { NewPasswordFormInput, SetPasswordInput } from "@/lib/team/schemas";
+import { setPasswordAction } from "@/lib/team/actions";
+import type { NewPasswordFormInput } from "@/lib/team/schemas";
 import { PASSWORD_SETUP_TOKEN_SHAPE } from "@/lib/team/types";
 
 /** Where the sign-in page says that the password is set. */
@@ -21,11 +22,7 @@ const subscribeToHash = (onChange: () => void) => {
 };
 const readToken = () => window.location.hash.slice(1);
 
-export function SetPasswordForm({
-  setPasswordAction,
-}: {
-  setPasswordAction: (input: SetPasswordInput) => Promise<ActionResult>;
-}) {
+export function SetPasswordForm() {
   // Null while rendered on the server, which has no fragment.
   const token = useSyncExternalStore(subscribeToHash, readToken, () => null);
   const [failure, setFailure] = useState<string | null>(null);

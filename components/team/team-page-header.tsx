@@ -1,6 +1,6 @@
 import { PageHeader } from "@/components/ui/card";
 
-/** The team page's heading, shared with its loading state; `actions` is the add button once the page has it. */
+/** The team page's heading, shared with its loading state; `actions` is the add button. */
 export function TeamPageHeader({ actions }: { actions?: React.ReactNode }) {
   return (
     <PageHeader

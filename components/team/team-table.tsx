@@ -4,7 +4,6 @@ import type { TeamMember } from "@/lib/team/types";
 
 import { ManageMember } from "./manage-member";
 import { EmailText, LastSignIn, MemberStatus, MemberTokens, RoleBadge, SignInMethodText } from "./member-details";
-import type { TeamActions } from "./team-actions";
 
 const columns = ["Name", "Email", "Role", "Sign-in", "Last sign-in", "API tokens", "Status", "Actions"];
 
@@ -21,15 +20,7 @@ function Name({ member, isYou }: { member: TeamMember; isYou: boolean }) {
  * Every console user (never empty: the signed-in admin is one) with how they sign in and their state; each Manage
  * opens what may change.
  */
-export function TeamTable({
-  members,
-  currentUserId,
-  actions,
-}: {
-  members: TeamMember[];
-  currentUserId: string;
-  actions: TeamActions;
-}) {
+export function TeamTable({ members, currentUserId }: { members: TeamMember[]; currentUserId: string }) {
   // Eight columns need a wide window: below `xl` (1280 px) each user is a card.
   return (
     <CardsOrTable
@@ -41,7 +32,7 @@ export function TeamTable({
           testId="team-member"
           title={<Name member={m} isYou={m.id === currentUserId} />}
           subtitle={<EmailText email={m.email} />}
-          action={<ManageMember member={m} isYou={m.id === currentUserId} actions={actions} />}
+          action={<ManageMember member={m} isYou={m.id === currentUserId} />}
         >
           <CardField term="Role">
             <RoleBadge role={m.role} />
@@ -84,7 +75,7 @@ export function TeamTable({
             <MemberStatus member={m} />
           </Td>
           <Td>
-            <ManageMember member={m} isYou={m.id === currentUserId} actions={actions} />
+            <ManageMember member={m} isYou={m.id === currentUserId} />
           </Td>
         </tr>
       ))}

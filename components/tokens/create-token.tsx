@@ -6,20 +6,18 @@ import { AddDialog, useAddDialog } from "@/components/ui/add-dialog";
 import { Field, fieldControlProps, Input, Select } from "@/components/ui/input";
 import { SecretReveal } from "@/components/ui/secret-reveal";
 import { toast } from "@/components/ui/toast";
+import { createApiTokenAction } from "@/lib/tokens/actions";
 import { apiTokenScopes, scopeLabels, TOKEN_EXPIRY_MAX_DAYS } from "@/lib/tokens/constants";
 import type { CreateApiTokenInput } from "@/lib/tokens/schemas";
-import type { CreateApiTokenResult } from "@/lib/tokens/types";
-
-export type CreateApiTokenAction = (input: CreateApiTokenInput) => Promise<CreateApiTokenResult>;
 
 const blank: CreateApiTokenInput = { name: "", role: "support", scopes: ["api"], expiresInDays: "" };
 
 /** "Create a token": name, role, scopes and expiry, then the secret, shown this once. */
-export function CreateApiToken({ createAction }: { createAction: CreateApiTokenAction }) {
+export function CreateApiToken() {
   const dialog = useAddDialog({
     schema: () => import("@/lib/tokens/schemas").then((m) => m.createApiTokenSchema),
     blank,
-    submit: createAction,
+    submit: createApiTokenAction,
     added: (result) => {
       toast.success(`Created ${result.name}.`);
       return { name: result.name, secret: result.secret };

@@ -6,26 +6,16 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { toast } from "@/components/ui/toast";
 import { useSerialAction } from "@/components/ui/use-serial-action";
-import { callAction, type ActionResult } from "@/lib/call-action";
-import type { RevokeApiTokenInput } from "@/lib/tokens/schemas";
-
-export type RevokeApiTokenAction = (input: RevokeApiTokenInput) => Promise<ActionResult<{ name: string }>>;
+import { callAction } from "@/lib/call-action";
+import { revokeApiTokenAction } from "@/lib/tokens/actions";
 
 /** Revoke, behind a confirmation: the token stops working at its next request, and cannot be restored. */
-export function RevokeToken({
-  id,
-  name,
-  revokeAction,
-}: {
-  id: string;
-  name: string;
-  revokeAction: RevokeApiTokenAction;
-}) {
+export function RevokeToken({ id, name }: { id: string; name: string }) {
   const [open, setOpen] = useState(false);
   const [pending, run] = useSerialAction();
   const revoke = () =>
     run(async () => {
-      const result = await callAction(() => revokeAction({ id }));
+      const result = await callAction(() => revokeApiTokenAction({ id }));
       if (result.ok) toast.success(`Revoked ${name}.`);
       else toast.error(result.error);
       setOpen(false);

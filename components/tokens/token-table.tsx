@@ -4,7 +4,7 @@ import { CardField, CardsOrTable, RowCard, TableSkeleton, Td } from "@/component
 import { Time } from "@/components/ui/time";
 import type { ApiTokenRevocationReason, ApiTokenStatus, ApiTokenView } from "@/lib/tokens/types";
 
-import { RevokeToken, type RevokeApiTokenAction } from "./revoke-token";
+import { RevokeToken } from "./revoke-token";
 
 const columns = ["Name", "Role", "Scopes", "Created by", "Created", "Last used", "Expires", "Status", "Actions"];
 
@@ -55,11 +55,11 @@ function LastUse({ token }: { token: ApiTokenView }) {
 const creator = (token: ApiTokenView) => token.createdBy ?? "CLI (operator)";
 const expires = (token: ApiTokenView) =>
   token.expiresAt ? <Time iso={token.expiresAt} /> : <span className="text-slate-600 dark:text-slate-400">Never</span>;
-const revoke = (token: ApiTokenView, action: RevokeApiTokenAction) =>
-  token.status === "revoked" ? null : <RevokeToken id={token.id} name={token.name} revokeAction={action} />;
+const revoke = (token: ApiTokenView) =>
+  token.status === "revoked" ? null : <RevokeToken id={token.id} name={token.name} />;
 
 /** Every token with what it may do and when it was last used; never its secret. */
-export function TokenTable({ tokens, revokeAction }: { tokens: ApiTokenView[]; revokeAction: RevokeApiTokenAction }) {
+export function TokenTable({ tokens }: { tokens: ApiTokenView[] }) {
   if (tokens.length === 0) {
     return (
       <EmptyState title="No API tokens yet">
@@ -78,7 +78,7 @@ export function TokenTable({ tokens, revokeAction }: { tokens: ApiTokenView[]; r
           testId="api-token"
           title={<p className="font-medium break-words text-slate-900 dark:text-slate-100">{t.name}</p>}
           subtitle={`${t.role} · ${t.scopes.join(", ")}`}
-          action={revoke(t, revokeAction)}
+          action={revoke(t)}
         >
           <CardField term="Status">
             <Status token={t} />
@@ -108,7 +108,7 @@ export function TokenTable({ tokens, revokeAction }: { tokens: ApiTokenView[]; r
           <Td>
             <Status token={t} />
           </Td>
-          <Td>{revoke(t, revokeAction)}</Td>
+          <Td>{revoke(t)}</Td>
         </tr>
       ))}
     />

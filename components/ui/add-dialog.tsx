@@ -1,23 +1,22 @@
 "use client";
 
 import type { LucideIcon } from "lucide-react";
-import { useRouter } from "next/navigation";
 import { Suspense, useState } from "react";
 import { useForm, type DefaultValues, type FieldValues, type Path } from "react-hook-form";
 
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
-import { callAction } from "@/lib/call-action";
+import { callAction, type ActionFailure } from "@/lib/call-action";
 import { lazyZodResolver } from "@/lib/lazy-resolver";
 
 /** A server action's refusal, naming the field at fault when there is one. */
-type Refusal<Values extends FieldValues> = { ok: false; error: string; field?: Path<Values> };
+type Refusal<Values extends FieldValues> = ActionFailure & { field?: Path<Values> };
 
 /**
  * An "Add …" dialog's state: its form (validated with the server's own schema, loaded on first use), the action run
  * through callAction with a refusal on its field or above the form, then what the dialog shows until closed (a
- * secret, a link): `added` says what (null closes it) and may toast; the page is refreshed.
+ * secret, a link): `added` says what (null closes it) and may toast; the action's path is revalidated.
  */
 export function useAddDialog<Values extends FieldValues, Result extends { ok: true } | Refusal<Values>, Next>({
   schema,
@@ -31,7 +30,6 @@ export function useAddDialog<Values extends FieldValues, Result extends { ok: tr
   submit: (values: Values) => Promise<Result>;
   added: (result: Extract<Result, { ok: true }>, values: Values) => Next | null;
 }) {
-  const router = useRouter();
   const [isOpen, setOpen] = useState(false);
   const [next, setNext] = useState<Next | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -56,7 +54,6 @@ export function useAddDialog<Values extends FieldValues, Result extends { ok: tr
       return;
     }
     const shown = added(result as Extract<Result, { ok: true }>, values);
-    router.refresh();
     if (shown === null) close();
     else setNext(shown);
   });

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
-import { callAction } from "@/lib/call-action";
+import { callAction, type ActionFailure } from "@/lib/call-action";
 
 /**
  * The typed confirmation: the expected text in a chip, the field, and a polite note, tied to it, when a
@@ -57,7 +57,7 @@ export function TypedConfirmField({
  * connection's name) is typed exactly. One request at a time, however fast the button is pressed; a failure (or a
  * throw) is shown and keeps the dialog open, a success closes it and calls `onDone`.
  */
-export function TypedConfirmDialog<Result extends { ok: true } | { ok: false; error: string }>({
+export function TypedConfirmDialog<Result extends { ok: true } | ActionFailure>({
   trigger,
   title,
   expected,

@@ -7,12 +7,11 @@ import { Alert } from "@/components/ui/card";
 import { Time } from "@/components/ui/time";
 import { TypedConfirmField } from "@/components/ui/typed-confirm-dialog";
 import { callAction } from "@/lib/call-action";
+import { eraseEndUserDataAction } from "@/lib/erasure/actions";
 import { DELIVERED_FORWARDS_STAY, ERASED } from "@/lib/erasure/constants";
 import { countsInWords } from "@/lib/erasure/display";
 import type { EndUserErasureInput } from "@/lib/erasure/schemas";
 import type { ErasureOutcome, ErasurePreview, ErasurePreviewResult } from "@/lib/erasure/types";
-
-import type { ErasureActions } from "./erase-user-data";
 
 const Id = ({ children }: { children: string }) => (
   <code className="font-mono [overflow-wrap:anywhere]">{children}</code>
@@ -26,12 +25,10 @@ const Id = ({ children }: { children: string }) => (
 export function ErasePanel({
   request,
   preview: pending,
-  erase,
   onClose,
 }: {
   request: EndUserErasureInput;
   preview: Promise<ErasurePreviewResult>;
-  erase: ErasureActions["erase"];
   onClose: () => void;
 }) {
   const preview = use(pending);
@@ -71,7 +68,9 @@ export function ErasePanel({
     sending.current = true;
     setBusy(true);
     setFailure(null);
-    const result = await callAction(() => erase({ ...request, userId: preview.userId, confirmUserId: typed }));
+    const result = await callAction(() =>
+      eraseEndUserDataAction({ ...request, userId: preview.userId, confirmUserId: typed }),
+    );
     sending.current = false;
     setBusy(false);
     if (result.ok) setOutcome(result);

@@ -8,14 +8,9 @@ import { Dialog } from "@/components/ui/dialog";
 import { Field, fieldControlProps, Input, Select } from "@/components/ui/input";
 import { onDemand } from "@/components/ui/on-demand";
 import { callAction } from "@/lib/call-action";
-import type { ConfirmedErasureInput, EndUserErasureInput } from "@/lib/erasure/schemas";
-import type { ErasurePreviewResult, ErasureResult } from "@/lib/erasure/types";
-
-/** The page's server actions, handed down as props (components never import app/). */
-export type ErasureActions = {
-  preview: (input: EndUserErasureInput) => Promise<ErasurePreviewResult>;
-  erase: (input: ConfirmedErasureInput) => Promise<ErasureResult>;
-};
+import { previewEndUserErasureAction } from "@/lib/erasure/actions";
+import type { EndUserErasureInput } from "@/lib/erasure/schemas";
+import type { ErasurePreviewResult } from "@/lib/erasure/types";
 
 // The dialog's content loads when an admin first reaches for the button: the page's first load does not carry it.
 const ErasePanel = onDemand(() => import("./erase-panel").then((m) => m.ErasePanel));
@@ -30,12 +25,10 @@ export function EraseUserData({
   connectionId,
   connectionName,
   userId: initialUserId,
-  actions,
 }: {
   connectionId: string;
   connectionName: string;
   userId: string;
-  actions: ErasureActions;
 }) {
   const ids = { userId: useId(), scope: useId(), heading: useId() };
   const [userId, setUserId] = useState(initialUserId);
@@ -47,7 +40,7 @@ export function EraseUserData({
     if (!id) return setError("Enter a user id.");
     setError(undefined);
     const input = { userId: id, connectionId: everywhere ? null : connectionId };
-    setRequest({ input, preview: callAction(() => actions.preview(input)) });
+    setRequest({ input, preview: callAction(() => previewEndUserErasureAction(input)) });
   };
   return (
     <Card>
@@ -101,12 +94,7 @@ export function EraseUserData({
       <Dialog open={request !== null} onClose={() => setRequest(null)} title="Erase a user's data">
         {request ? (
           <Suspense fallback={<Counting userId={request.input.userId} />}>
-            <ErasePanel.Component
-              request={request.input}
-              preview={request.preview}
-              erase={actions.erase}
-              onClose={() => setRequest(null)}
-            />
+            <ErasePanel.Component request={request.input} preview={request.preview} onClose={() => setRequest(null)} />
           </Suspense>
         ) : null}
       </Dialog>

@@ -56,7 +56,7 @@ export function EventNotFound({ param }: { param: string }) {
 }
 
 /** The open event's detail, read on demand (the raw body is not in the list), masked for support by the server. */
-export function EventDetail({ id }: { id: number }) {
+export function EventDetail({ id, canForward }: { id: number; canForward: boolean }) {
   const query = useQuery({
     queryKey: ["webhook-event", id],
     queryFn: () => fetchEvent(id),
@@ -72,10 +72,10 @@ export function EventDetail({ id }: { id: number }) {
       </Alert>
     );
   }
-  return <Detail event={query.data} />;
+  return <Detail event={query.data} canForward={canForward} />;
 }
 
-function Detail({ event }: { event: WebhookEventDetail }) {
+function Detail({ event, canForward }: { event: WebhookEventDetail; canForward: boolean }) {
   const pretty = (() => {
     try {
       return JSON.stringify(JSON.parse(event.rawBody), null, 2);
@@ -158,7 +158,7 @@ function Detail({ event }: { event: WebhookEventDetail }) {
           ) : null}
         </DetailList>
       </section>
-      <EventForwards id={event.id} connectionId={event.connectionId} eventId={event.eventId} />
+      <EventForwards id={event.id} connectionId={event.connectionId} eventId={event.eventId} canResend={canForward} />
       <section aria-labelledby="event-raw">
         <h3 id="event-raw" className="mb-1 text-sm font-semibold">
           Raw body{event.piiMasked ? " (email and phone masked)" : ""}

@@ -37,6 +37,7 @@ export function EventLog({
   onOpen,
   onClose,
   toolbar,
+  canForward = false,
 }: {
   page: Page<WebhookEventSummary>;
   /** Why the latest refetch failed; the rows shown are then the last good ones. */
@@ -56,6 +57,8 @@ export function EventLog({
   onClose: () => void;
   /** Beside the exports: what the page adds (an admin's replay). */
   toolbar?: React.ReactNode;
+  /** An admin's drawer may resend an event; support's is read-only. */
+  canForward?: boolean;
 }) {
   // Mounted from the first open on (and kept, so closing runs its focus return), never before.
   const [drawerLoaded, setDrawerLoaded] = useState(open !== null);
@@ -130,7 +133,11 @@ export function EventLog({
           >
             {open === null ? null : (
               <Suspense fallback={<EventDetailSkeleton />}>
-                {"id" in open ? <EventDetail id={open.id} /> : <EventNotFound param={open.notFound} />}
+                {"id" in open ? (
+                  <EventDetail id={open.id} canForward={canForward} />
+                ) : (
+                  <EventNotFound param={open.notFound} />
+                )}
               </Suspense>
             )}
           </LogDrawer>

@@ -7,12 +7,10 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Link } from "@/components/ui/link";
-import { callAction, type ActionResult } from "@/lib/call-action";
+import { callAction } from "@/lib/call-action";
+import { sendTestEventAction } from "@/lib/webhooks/actions";
 import { TEST_EVENT_NEEDS_SERVER_KEY } from "@/lib/webhooks/constants";
-import type { SendTestEventInput } from "@/lib/webhooks/schemas";
 import type { TestEventReport } from "@/lib/webhooks/types";
-
-export type SendTestEventAction = (input: SendTestEventInput) => Promise<ActionResult<{ report: TestEventReport }>>;
 
 type Shown =
   | { kind: "idle" }
@@ -25,15 +23,7 @@ type Shown =
  * what came back. One request at a time however fast the button is pressed; the result is read out
  * (a polite live region that stays in the page, so its changes are announced).
  */
-export function TestEventCard({
-  connectionId,
-  hasServerKey,
-  sendAction,
-}: {
-  connectionId: string;
-  hasServerKey: boolean;
-  sendAction: SendTestEventAction;
-}) {
+export function TestEventCard({ connectionId, hasServerKey }: { connectionId: string; hasServerKey: boolean }) {
   const [shown, setShown] = useState<Shown>({ kind: "idle" });
   // Guards against a second click before React has re-rendered the disabled button.
   const sending = useRef(false);
@@ -43,7 +33,7 @@ export function TestEventCard({
     sending.current = true;
     setShown({ kind: "sending" });
     try {
-      const result = await callAction(() => sendAction({ connectionId }));
+      const result = await callAction(() => sendTestEventAction({ connectionId }));
       setShown(result.ok ? { kind: "report", report: result.report } : { kind: "failed", error: result.error });
     } finally {
       sending.current = false;

@@ -4,19 +4,13 @@ import { Alert, Card } from "@/components/ui/card";
 import { requireRole } from "@/lib/auth/guards";
 import { webhookReceiverInfo } from "@/lib/webhooks/url";
 
-import { WebhookUrlField, type RegenerateWebhookUrlAction } from "./webhook-url-field";
+import { WebhookUrlField } from "./webhook-url-field";
 
 /**
  * The connection's webhook URL, to paste into the tenant's settings, and its regeneration. The URL is a
  * credential (whoever has it can post events), so only admins see it, checked here next to the data.
  */
-export async function WebhookUrlCard({
-  connectionId,
-  regenerateAction,
-}: {
-  connectionId: string;
-  regenerateAction: RegenerateWebhookUrlAction;
-}) {
+export async function WebhookUrlCard({ connectionId }: { connectionId: string }) {
   await requireRole("admin");
   const info = await webhookReceiverInfo(connectionId);
   if (!info) return null;
@@ -39,12 +33,7 @@ export async function WebhookUrlCard({
           </Alert>
         </div>
       ) : null}
-      <WebhookUrlField
-        connectionId={connectionId}
-        connectionName={info.connectionName}
-        initialUrl={info.url}
-        regenerateAction={regenerateAction}
-      />
+      <WebhookUrlField connectionId={connectionId} connectionName={info.connectionName} initialUrl={info.url} />
       {info.signed ? null : (
         <div className="mt-4">
           <Alert tone="warning" title="Webhooks from this tenant are not verified">

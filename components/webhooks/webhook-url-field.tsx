@@ -1,31 +1,24 @@
 "use client";
 
 import { RefreshCw } from "lucide-react";
-import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
 
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { toast } from "@/components/ui/toast";
 import { TypedConfirmDialog } from "@/components/ui/typed-confirm-dialog";
-import type { ActionResult } from "@/lib/call-action";
-import type { RegenerateWebhookUrlInput } from "@/lib/webhooks/schemas";
-
-export type RegenerateWebhookUrlAction = (input: RegenerateWebhookUrlInput) => Promise<ActionResult<{ url: string }>>;
+import { regenerateWebhookUrlAction } from "@/lib/webhooks/actions";
 
 export function WebhookUrlField({
   connectionId,
   connectionName,
   initialUrl,
-  regenerateAction,
 }: {
   connectionId: string;
   connectionName: string;
   /** Null when the stored URL cannot be read: nothing to show or copy until it is regenerated. */
   initialUrl: string | null;
-  regenerateAction: RegenerateWebhookUrlAction;
 }) {
-  const router = useRouter();
   const id = useId();
   const [url, setUrl] = useState<string | null>(initialUrl);
   return (
@@ -60,13 +53,12 @@ export function WebhookUrlField({
           title="Regenerate the webhook URL?"
           expected={connectionName}
           confirmLabel="Regenerate URL"
-          action={(typed) => regenerateAction({ connectionId, confirmName: typed })}
+          action={(typed) => regenerateWebhookUrlAction({ connectionId, confirmName: typed })}
           onDone={(result) => {
             setUrl(result.url);
             toast.success(
               "New webhook URL created. Paste it into the tenant's settings: the old one is refused from now on.",
             );
-            router.refresh();
           }}
         >
           <p>

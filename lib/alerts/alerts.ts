@@ -5,6 +5,7 @@ import { and, count, desc, eq, gt, isNull, lte, or, sql, type SQL } from "drizzl
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import type { Role } from "@/lib/auth/roles";
 import { userShownName } from "@/lib/auth/users";
+import type { ActionResult } from "@/lib/call-action";
 import { getConnection } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { alertEvaluations, alerts, alertThresholds, type Alert } from "@/lib/db/alerts-schema";
@@ -14,14 +15,7 @@ import { outcomeForRole } from "@/lib/outbound/shown-to-role";
 import { alertHref, alertSummary } from "./display";
 import { alertIdSchema, ALL, muteAlertSchema, thresholdsSchema, type AlertFilters } from "./schemas";
 import { thresholdsFor } from "./thresholds";
-import type {
-  AlertActionResult,
-  AlertMeasure,
-  AlertPage,
-  AlertSummary,
-  ConnectionThresholds,
-  ThresholdsResult,
-} from "./types";
+import type { AlertMeasure, AlertPage, AlertSummary, ConnectionThresholds, ThresholdsResult } from "./types";
 
 /**
  * Alerts: what the evaluator (./evaluate.ts) found wrong with a connection, for the Alerts page, the banner, the
@@ -132,7 +126,7 @@ export async function listOpenAlerts(now = new Date()): Promise<AlertSummary[]> 
   return selectAlerts(and(eq(alerts.state, "open"), notMuted(now)), 200);
 }
 
-const NOT_OPEN: AlertActionResult = {
+const NOT_OPEN: ActionResult = {
   ok: false,
   error: "This alert is no longer open: it resolved, or its connection was deleted.",
 };
@@ -150,7 +144,7 @@ async function changeOpenAlert(
     details?: Record<string, unknown>;
     alreadyDone?: (alert: Alert) => boolean;
   },
-): Promise<AlertActionResult> {
+): Promise<ActionResult> {
   const db = await getDb();
   const [row] = await db
     .select()
@@ -181,7 +175,7 @@ async function changeOpenAlert(
  * Someone is on it: no reminders while it stays open (it still resolves, with a notice). The first to acknowledge is
  * kept.
  */
-export async function acknowledgeAlert(actor: AuditActor, raw: unknown): Promise<AlertActionResult> {
+export async function acknowledgeAlert(actor: AuditActor, raw: unknown): Promise<ActionResult> {
   const parsed = alertIdSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "Check the request." };
   return changeOpenAlert(actor, parsed.data.alertId, {
@@ -192,7 +186,7 @@ export async function acknowledgeAlert(actor: AuditActor, raw: unknown): Promise
 }
 
 /** No reminders (and no banner) for one of MUTE_HOURS. */
-export async function muteAlert(actor: AuditActor, raw: unknown): Promise<AlertActionResult> {
+export async function muteAlert(actor: AuditActor, raw: unknown): Promise<ActionResult> {
   const parsed = muteAlertSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? "Check the request." };
   const mutedUntil = new Date(Date.now() + parsed.data.hours * 3_600_000);
@@ -204,7 +198,7 @@ export async function muteAlert(actor: AuditActor, raw: unknown): Promise<AlertA
 }
 
 /** Lifts a mute before it ends. */
-export async function unmuteAlert(actor: AuditActor, raw: unknown): Promise<AlertActionResult> {
+export async function unmuteAlert(actor: AuditActor, raw: unknown): Promise<ActionResult> {
   const parsed = alertIdSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "Check the request." };
   return changeOpenAlert(actor, parsed.data.alertId, { action: "alert.unmuted", set: { mutedUntil: null } });

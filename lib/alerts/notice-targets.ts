@@ -7,6 +7,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import type { Role } from "@/lib/auth/roles";
 import { userShownName } from "@/lib/auth/users";
+import type { ActionFailure, ActionResult } from "@/lib/call-action";
 import { getDb } from "@/lib/db";
 import { alertNoticeTargets, type AlertNoticeTarget } from "@/lib/db/alerts-schema";
 import { consoleUsers } from "@/lib/db/schema";
@@ -27,8 +28,6 @@ import type { NoticeTargetSecretResult, NoticeTargetSummary, TestNoticeResult } 
  * Webhooks secret of its own, shown once when added and sealed to its row; every change is audited. ./notices.ts
  * queues a notice for each, ./notice-sender.ts signs it with that target's secret.
  */
-
-type ActionResult = { ok: true } | { ok: false; error: string };
 
 const GONE = { ok: false, error: "This notice target no longer exists." } as const;
 
@@ -152,7 +151,7 @@ export async function addNoticeTarget(
 }
 
 /** The page target the request names, or what to answer instead. */
-async function findTarget(raw: unknown): Promise<{ ok: true; row: AlertNoticeTarget } | { ok: false; error: string }> {
+async function findTarget(raw: unknown): Promise<{ ok: true; row: AlertNoticeTarget } | ActionFailure> {
   const parsed = noticeTargetIdSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "Check the request." };
   const db = await getDb();

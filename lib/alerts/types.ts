@@ -1,3 +1,5 @@
+import type { ActionFailure, ActionResult } from "@/lib/call-action";
+
 import type { AlertKind, AlertState, ThresholdName } from "./constants";
 
 /** Shapes the alerts' pages and API use (times as UTC ISO strings). Client-safe. */
@@ -64,9 +66,8 @@ export type ConnectionThresholds = {
   defaults: Record<ThresholdName, number>;
 };
 
-export type AlertActionResult = { ok: true } | { ok: false; error: string };
 /** Saving thresholds: a refusal names the field at fault. */
-export type ThresholdsResult = AlertActionResult & { field?: string };
+export type ThresholdsResult = ActionResult & { field?: string };
 
 /**
  * A webhook (or email) target of the notices, as admins see it on the Alerts page: never a secret; of a
@@ -89,7 +90,7 @@ export type NoticeTargetSummary = {
 
 /** Adding a notice target: its Standard Webhooks secret, shown this once; a refusal names the field at fault. */
 export type NoticeTargetSecretResult =
-  { ok: true; id: string; name: string; secret: string } | { ok: false; error: string; field?: "name" | "url" };
+  { ok: true; id: string; name: string; secret: string } | (ActionFailure & { field?: "name" | "url" });
 
 /** A test notice: what the target answered, in words. */
-export type TestNoticeResult = { ok: true; outcome: string } | { ok: false; error: string };
+export type TestNoticeResult = ActionResult<{ outcome: string }>;

@@ -7,6 +7,7 @@ import { forbidden, redirect } from "next/navigation";
 import { NextResponse } from "next/server";
 import { cache } from "react";
 
+import type { ActionFailure } from "@/lib/call-action";
 import { env } from "@/lib/env";
 
 import { checkApiToken, type TokenRefusal } from "./api-tokens";
@@ -122,8 +123,6 @@ export async function authenticateMetrics(request: Request): Promise<NextRespons
   const check = await checkApiToken(request, token, "metrics");
   return check.ok ? null : tokenRefusal(check);
 }
-
-export type ActionFailure = { ok: false; error: string };
 
 /**
  * For server actions, which answer with a result instead of throwing: the user,

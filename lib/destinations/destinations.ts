@@ -6,6 +6,7 @@ import { and, asc, count, eq } from "drizzle-orm";
 
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import type { Role } from "@/lib/auth/roles";
+import type { ActionResult } from "@/lib/call-action";
 import { getConnection } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
@@ -42,8 +43,6 @@ export function startForwarding(): void {
   startForwardingWorker();
   startReplayQueuing();
 }
-
-type ActionResult = { ok: true } | { ok: false; error: string };
 
 /** A connection's destinations with their health; a URL's query string is for admins only. */
 export const listDestinations = (connectionId: string, role: Role): Promise<DestinationSummary[]> =>

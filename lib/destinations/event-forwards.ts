@@ -4,6 +4,7 @@ import { and, asc, desc, eq, inArray } from "drizzle-orm";
 
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import type { Role } from "@/lib/auth/roles";
+import type { ActionResult } from "@/lib/call-action";
 import { getDb } from "@/lib/db";
 import { forwardAttempts, forwardDeliveries, forwardDestinations } from "@/lib/db/forwarding-schema";
 import { DELIVERIES_QUEUED_CHANNEL, notify } from "@/lib/db/notifications";
@@ -108,10 +109,7 @@ function whyNotQueued(destination: typeof forwardDestinations.$inferSelect, even
 }
 
 /** Queues the event to the destination once more, due now, whatever its filters say (an admin asked); audited. */
-export async function resendEvent(
-  actor: AuditActor,
-  raw: unknown,
-): Promise<{ ok: true } | { ok: false; error: string }> {
+export async function resendEvent(actor: AuditActor, raw: unknown): Promise<ActionResult> {
   const parsed = resendInputSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "Check the request." };
   const { connectionId, destinationId, eventId } = parsed.data;

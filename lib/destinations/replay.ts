@@ -3,6 +3,7 @@ import "server-only";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
+import type { ActionFailure } from "@/lib/call-action";
 import { getConnection } from "@/lib/connections/connections";
 import { getDb, rowsOf, type Executor } from "@/lib/db";
 import { forwardDestinations, forwardReplays, type ForwardDestination } from "@/lib/db/forwarding-schema";
@@ -25,7 +26,6 @@ export { continueReplays } from "./replay-queue";
 /** The most events one replay may send: past this the log's filters must be narrowed. */
 export const MAX_REPLAY_EVENTS = 1_000_000;
 
-type Failure = { ok: false; error: string };
 type StartReplayFailure = Extract<StartReplayResult, { ok: false }>;
 type Selection = {
   ok: true;
@@ -35,7 +35,7 @@ type Selection = {
   filters: string;
 };
 
-async function select(raw: ReplayInput): Promise<Selection | Failure> {
+async function select(raw: ReplayInput): Promise<Selection | ActionFailure> {
   const parsed = replayInputSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "Check the request." };
   const { connectionId, destinationId, filters } = parsed.data;
@@ -115,13 +115,13 @@ function runningRefusal(name: string, running: RunningReplay): StartReplayFailur
   };
 }
 
-const tooLarge = (total: number, limit: number): Failure => ({
+const tooLarge = (total: number, limit: number): ActionFailure => ({
   ok: false,
   error: `This replay would send ${events(total)}; at most ${count(limit)} at once: narrow the log's filters (a shorter time window, say).`,
 });
 
 /** What a replay of these filters would do: how many events it sends, and how many it leaves out and why. */
-export async function countReplay(raw: ReplayInput): Promise<({ ok: true } & ReplayPreview) | Failure> {
+export async function countReplay(raw: ReplayInput): Promise<({ ok: true } & ReplayPreview) | ActionFailure> {
   const selection = await select(raw);
   if (!selection.ok) return selection;
   const db = await getDb();
@@ -255,7 +255,7 @@ export async function getReplayProgress(replayId: string): Promise<ReplayProgres
 export async function cancelReplay(
   actor: AuditActor,
   raw: unknown,
-): Promise<{ ok: true; cancelled: number } | Failure> {
+): Promise<{ ok: true; cancelled: number } | ActionFailure> {
   const parsed = replayIdSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, error: "Check the request." };
   const { replayId } = parsed.data;
@@ -266,7 +266,7 @@ export async function cancelReplay(
     .innerJoin(forwardDestinations, eq(forwardDestinations.id, forwardReplays.destinationId))
     .where(eq(forwardReplays.id, replayId));
   const connection = found ? await getConnection(found.destination.connectionId) : undefined;
-  const gone: Failure = { ok: false, error: "This replay has already been cancelled or no longer exists." };
+  const gone: ActionFailure = { ok: false, error: "This replay has already been cancelled or no longer exists." };
   if (!found || !connection) return gone;
   return db.transaction(async (tx) => {
     // Waits for a chunk being queued (it holds the row), so the drop below sees that chunk's deliveries;

@@ -1,3 +1,5 @@
+import type { ActionFailure } from "@/lib/call-action";
+
 import type { SigningModeName } from "./constants";
 
 /** What pages may know of a destination: never its secret. Client-safe. */
@@ -52,8 +54,7 @@ export type DestinationSummary = {
 
 /** What creating a destination (or rotating its secret) answers: a Standard Webhooks secret, shown this once. */
 export type DestinationSecretResult =
-  | { ok: true; id: string; name: string; secret: string | null }
-  | { ok: false; error: string; field?: DestinationField };
+  { ok: true; id: string; name: string; secret: string | null } | (ActionFailure & { field?: DestinationField });
 
 export type DestinationField = "name" | "url" | "signing" | "includeUnverified" | "maxPerSecond";
 
@@ -109,7 +110,7 @@ export type StartReplayResult =
       skippedUnverifiedWhy: string | null;
       skippedByFilters: number;
     }
-  | { ok: false; error: string; runningReplayId?: string };
+  | (ActionFailure & { runningReplayId?: string });
 
 export type ForwardAttemptView = {
   startedAt: string;

@@ -1,3 +1,4 @@
+import type { ActionFailure } from "@/lib/call-action";
 import type { ServiceFailureKind } from "@/lib/service/result";
 
 /** Client-safe shapes of the email OTP page. */
@@ -10,5 +11,4 @@ export type EmailOtpStatus =
   | { kind: "failure"; failure: ServiceFailureKind; httpStatus: number | null; message: string };
 
 export type DeleteEmailOtpResult =
-  | { ok: true; outcome: "deleted" | "none"; message: string }
-  | { ok: false; error: string; failure?: ServiceFailureKind };
+  { ok: true; outcome: "deleted" | "none"; message: string } | (ActionFailure & { failure?: ServiceFailureKind });

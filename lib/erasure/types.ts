@@ -1,5 +1,7 @@
 /** Client-safe shapes of an end user's erasure. */
 
+import type { ActionFailure } from "@/lib/call-action";
+
 /** What an erasure removes or rewrites, by kind; counts only. */
 export type ErasureCounts = {
   events: number;
@@ -33,8 +35,7 @@ export type ErasurePreview = {
   erasedBefore: { count: number; lastAt: string | null };
 };
 
-export type ErasurePreviewResult =
-  ErasurePreview | { ok: false; error: string; failure?: "invalid_request" | "not_found" };
+export type ErasurePreviewResult = ErasurePreview | ErasureFailure;
 
 /** A finished erasure: what it erased, and the keyed hash its audit record names the user by. */
 export type ErasureOutcome = { ok: true; erased: ErasureCounts; userIdHash: string; connectionId: string | null };
@@ -43,4 +44,6 @@ export type ErasureOutcome = { ok: true; erased: ErasureCounts; userIdHash: stri
 export type EndUserErasureAnswer = Omit<ErasureOutcome, "ok">;
 
 /** A refusal: the input does not parse (`invalid_request`), or its connection is gone (`not_found`). */
-export type ErasureResult = ErasureOutcome | { ok: false; error: string; failure?: "invalid_request" | "not_found" };
+type ErasureFailure = ActionFailure & { failure?: "invalid_request" | "not_found" };
+
+export type ErasureResult = ErasureOutcome | ErasureFailure;

@@ -2,6 +2,7 @@ import { z } from "zod";
 
 import { roles } from "@/lib/auth/roles";
 import { newPasswordSchema } from "@/lib/auth/schemas";
+import type { ActionFailure } from "@/lib/call-action";
 import { displayNameSchema } from "@/lib/display-name";
 
 import { PASSWORD_SETUP_TOKEN_SHAPE } from "./types";
@@ -50,6 +51,6 @@ export const setPasswordSchema = z
 export type SetPasswordInput = z.infer<typeof setPasswordSchema>;
 
 /** An input that does not parse, as an action's answer: its first problem, in words. */
-export function invalid(error: z.ZodError): { ok: false; error: string } {
+export function invalid(error: z.ZodError): ActionFailure {
   return { ok: false, error: error.issues[0]?.message ?? "Check the form." };
 }

@@ -8,7 +8,7 @@ import { activeTokensByUser, revokeUserTokens } from "@/lib/auth/api-tokens";
 import { isLastEnabledAdmin, lockEnabledAdmins, removesAnAdmin } from "@/lib/auth/last-admin";
 import { lockedOutEmails, unlockSignIn } from "@/lib/auth/throttle";
 import { nextSessionVersion, userIdentityColumns, voidedPasswordLink } from "@/lib/auth/users";
-import type { ActionResult } from "@/lib/call-action";
+import type { ActionFailure, ActionResult } from "@/lib/call-action";
 import { getDb, type Transaction } from "@/lib/db";
 import { consoleUsers } from "@/lib/db/schema";
 
@@ -29,11 +29,9 @@ import type { AddTeamMemberResult, PasswordLink, TeamMember } from "./types";
 /** The signed-in admin who makes a change: named in its audit record, and checked again inside the transaction. */
 export type TeamActor = { id: string; email: string };
 
-type Failure = { ok: false; error: string };
-
-const gone: Failure = { ok: false, error: "This user no longer exists. Reload the page." };
-const notAnAdmin: Failure = { ok: false, error: "Only admin users can do this." };
-const lastAdmin = (name: string): Failure => ({
+const gone: ActionFailure = { ok: false, error: "This user no longer exists. Reload the page." };
+const notAnAdmin: ActionFailure = { ok: false, error: "Only admin users can do this." };
+const lastAdmin = (name: string): ActionFailure => ({
   ok: false,
   error: `${name} is the last enabled admin. Make someone else an admin first, so that the console keeps one.`,
 });

@@ -1,4 +1,5 @@
 import type { Role } from "@/lib/auth/roles";
+import type { ActionFailure } from "@/lib/call-action";
 
 /** Client-safe shapes of the team page. Never a password hash or a link's token hash. */
 
@@ -29,7 +30,7 @@ export type PasswordLink = { url: string; expiresAt: string };
 
 /** What adding a user answers: the link to send, or the problem (with the field it is about). */
 export type AddTeamMemberResult =
-  { ok: true; id: string; link: PasswordLink } | { ok: false; error: string; field?: "email" | "name" | "role" };
+  { ok: true; id: string; link: PasswordLink } | (ActionFailure & { field?: "email" | "name" | "role" });
 
 /**
  * A set-password link's token: 32 random bytes, base64url without padding. Here, not in schemas.ts, so the page

@@ -25,14 +25,20 @@ describe("import boundaries", () => {
     [
       "lib imports app",
       "lib/users/planted.ts",
-      'import { addTeamMemberAction } from "@/app/(console)/team/actions";',
+      'import TeamPage from "@/app/(console)/team/page";',
       /never import app/,
     ],
     [
       "a component imports app, relatively",
       "components/auth/planted.tsx",
-      'import { setPasswordAction } from "../../app/(auth)/set-password/actions";',
+      'import SetPasswordPage from "../../app/(auth)/set-password/page";',
       /never import app/,
+    ],
+    [
+      "lib calls a server action of its own feature",
+      "lib/team/planted.ts",
+      'import { addTeamMemberAction } from "@/lib/team/actions";',
+      /never calls a server action/,
     ],
     [
       "lib/db imports a feature",
@@ -111,6 +117,16 @@ describe("import boundaries", () => {
       "a test helper does too",
       "lib/data-points/test-helpers.ts",
       'import { sealKey } from "@/lib/connections/repository";',
+    ],
+    [
+      "a component imports the server actions it calls",
+      "components/team/planted.tsx",
+      'import { addTeamMemberAction } from "@/lib/team/actions";',
+    ],
+    [
+      "a test calls a feature's server actions",
+      "lib/team/planted.test.ts",
+      'import { addTeamMemberAction } from "@/lib/team/actions";',
     ],
     ["e2e uses tooling", "e2e/planted.spec.ts", 'import "../tooling/processes";'],
   ])("allows %s", async (_, filePath, source) => {

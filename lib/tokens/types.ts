@@ -1,5 +1,6 @@
 import type { ApiTokenRevocationReason, ApiTokenScope, ApiTokenStatus } from "@/lib/auth/api-token-format";
 import type { Role } from "@/lib/auth/roles";
+import type { ActionFailure } from "@/lib/call-action";
 
 /** Client-safe shapes of the tokens page. Never a secret, nor its hash. */
 
@@ -29,4 +30,4 @@ export type CreateApiTokenField = "name" | "role" | "scopes" | "expiresInDays";
 
 /** The secret is in the answer once, and nowhere else ever. */
 export type CreateApiTokenResult =
-  { ok: true; id: string; name: string; secret: string } | { ok: false; error: string; field?: CreateApiTokenField };
+  { ok: true; id: string; name: string; secret: string } | (ActionFailure & { field?: CreateApiTokenField });

@@ -3,8 +3,6 @@ import type { Metadata } from "next";
 import { AuthCard } from "@/components/auth/auth-card";
 import { SetPasswordForm } from "@/components/team/set-password-form";
 
-import { setPasswordAction } from "./actions";
-
 export const metadata: Metadata = { title: "Set your password" };
 
 /**
@@ -14,7 +12,7 @@ export const metadata: Metadata = { title: "Set your password" };
 export default function SetPasswordPage() {
   return (
     <AuthCard title="Set your password" description="For your Tenant Console account. The link works once.">
-      <SetPasswordForm setPasswordAction={setPasswordAction} />
+      <SetPasswordForm />
     </AuthCard>
   );
 }

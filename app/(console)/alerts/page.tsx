@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 
-import type { AlertActions, NoticeTargetActions } from "@/components/alerts/alert-actions";
 import {
   AlertFiltersForm,
   alertFiltersQuery,
@@ -19,29 +18,7 @@ import { listConnections } from "@/lib/connections/connections";
 import { env } from "@/lib/env";
 import { parseFiltersLeniently } from "@/lib/webhooks/filters";
 
-import {
-  acknowledgeAlertAction,
-  addNoticeTargetAction,
-  muteAlertAction,
-  removeNoticeTargetAction,
-  sendTestNoticeAction,
-  setThresholdsAction,
-  unmuteAlertAction,
-} from "./actions";
-
 export const metadata: Metadata = { title: "Alerts" };
-
-const actions: AlertActions = {
-  acknowledge: acknowledgeAlertAction,
-  mute: muteAlertAction,
-  unmute: unmuteAlertAction,
-  setThresholds: setThresholdsAction,
-};
-const targetActions: NoticeTargetActions = {
-  add: addNoticeTargetAction,
-  remove: removeNoticeTargetAction,
-  test: sendTestNoticeAction,
-};
 
 /** The most alerts one page lists (alertFiltersSchema's limit). */
 const MOST = 200;
@@ -78,7 +55,6 @@ export default async function AlertsPage({
           evaluateSeconds={CONSOLE_ALERT_EVALUATE_SECONDS}
           moreHref={filters.limit < MOST ? `/alerts?${alertFiltersQuery({ ...filters, limit: MOST })}` : null}
           isAdmin={isAdmin}
-          actions={isAdmin ? actions : undefined}
         />
       </StreamedSection>
       <ThresholdsSection
@@ -86,9 +62,9 @@ export default async function AlertsPage({
         connections={connections}
         selected={connection && thresholds ? { connection, thresholds } : null}
         defaults={thresholdDefaults()}
-        saveAction={isAdmin ? actions.setThresholds : undefined}
+        isAdmin={isAdmin}
       />
-      {targets ? <NoticeTargetsSection targets={targets} actions={targetActions} /> : null}
+      {targets ? <NoticeTargetsSection targets={targets} /> : null}
     </>
   );
 }

@@ -10,8 +10,6 @@ import { requireSelectedConnection } from "@/lib/connections/current";
 import { listWatches, lookUpDataPoint } from "@/lib/data-points/data-points";
 import { dataPointIdSchema } from "@/lib/data-points/schemas";
 
-import { refreshWatchesAction, unwatchDataPointAction, watchDataPointAction } from "./actions";
-
 export const metadata: Metadata = { title: "Data points" };
 
 const title = "Data points";
@@ -48,17 +46,10 @@ export default async function DataPointsPage({ searchParams }: { searchParams: P
               connection={connection}
               canWatch={canEdit}
               watched={watches.some((w) => w.dataPointId === id)}
-              watchAction={watchDataPointAction}
             />
           </StreamedSection>
         ) : null}
-        <WatchList
-          connectionId={connection.id}
-          watches={watches}
-          canEdit={canEdit}
-          unwatchAction={unwatchDataPointAction}
-          refreshAction={refreshWatchesAction}
-        />
+        <WatchList connectionId={connection.id} watches={watches} canEdit={canEdit} />
       </div>
     </>
   );

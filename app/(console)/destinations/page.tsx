@@ -7,8 +7,6 @@ import { getConnection } from "@/lib/connections/connections";
 import { requireSelectedConnection } from "@/lib/connections/current";
 import { listDestinations } from "@/lib/destinations/destinations";
 
-import { destinationActions } from "./destination-actions";
-
 export const metadata: Metadata = { title: "Destinations" };
 
 const title = "Destinations";
@@ -31,7 +29,7 @@ export default async function DestinationsPage() {
         connection={connection}
         hasServerKey={summary?.keys.server !== undefined}
         destinations={destinations}
-        actions={user.role === "admin" ? destinationActions : undefined}
+        isAdmin={user.role === "admin"}
         withHeading={false}
       />
     </>

@@ -8,8 +8,6 @@ import { requireSelectedConnection } from "@/lib/connections/current";
 import { getEmailOtpStatus } from "@/lib/email-otp/email-otp";
 import { regionLabels } from "@/lib/service/regions";
 
-import { deleteEmailOtpAction } from "./actions";
-
 export const metadata: Metadata = { title: "Email OTP" };
 
 const title = "Email OTP configuration";
@@ -25,11 +23,7 @@ export default async function EmailOtpPage() {
       />
       <div className="max-w-2xl">
         <StreamedSection key={connection.id} title="The configuration" fallback={<EmailOtpCardSkeleton />}>
-          <EmailOtpCard
-            connection={connection}
-            status={getEmailOtpStatus(connection.id)}
-            deleteAction={deleteEmailOtpAction}
-          />
+          <EmailOtpCard connection={connection} status={getEmailOtpStatus(connection.id)} />
         </StreamedSection>
       </div>
     </>

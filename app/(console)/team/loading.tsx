@@ -2,12 +2,10 @@ import { AddTeamMember } from "@/components/team/add-team-member";
 import { TeamPageHeader } from "@/components/team/team-page-header";
 import { TeamTableSkeleton } from "@/components/team/team-table";
 
-import { addTeamMemberAction } from "./actions";
-
 export default function TeamLoading() {
   return (
     <>
-      <TeamPageHeader actions={<AddTeamMember addAction={addTeamMemberAction} />} />
+      <TeamPageHeader actions={<AddTeamMember />} />
       <div aria-busy="true">
         <span className="sr-only">Loading the team…</span>
         <TeamTableSkeleton />

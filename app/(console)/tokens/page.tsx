@@ -6,8 +6,6 @@ import { TokensPageHeader } from "@/components/tokens/tokens-page-header";
 import { requireRole } from "@/lib/auth/guards";
 import { listApiTokens } from "@/lib/tokens/tokens";
 
-import { createApiTokenAction, revokeApiTokenAction } from "./actions";
-
 export const metadata: Metadata = { title: "API tokens" };
 
 export default async function TokensPage() {
@@ -16,8 +14,8 @@ export default async function TokensPage() {
   const tokens = await listApiTokens();
   return (
     <>
-      <TokensPageHeader actions={<CreateApiToken createAction={createApiTokenAction} />} />
-      <TokenTable tokens={tokens} revokeAction={revokeApiTokenAction} />
+      <TokensPageHeader actions={<CreateApiToken />} />
+      <TokenTable tokens={tokens} />
     </>
   );
 }

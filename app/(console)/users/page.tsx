@@ -15,8 +15,6 @@ import { decideLookup } from "@/lib/users/lookup-request";
 import { lookupRequestSchema } from "@/lib/users/schemas";
 import { lookUpUserAuthenticators } from "@/lib/users/users";
 
-import { eraseEndUserDataAction, previewEndUserErasureAction } from "./actions";
-
 export const metadata: Metadata = { title: "Users" };
 
 export default async function UsersPage({
@@ -72,7 +70,6 @@ export default async function UsersPage({
             connectionId={connection.id}
             connectionName={connection.name}
             userId={params.rawUserId}
-            actions={{ preview: previewEndUserErasureAction, erase: eraseEndUserDataAction }}
           />
         ) : null}
       </div>

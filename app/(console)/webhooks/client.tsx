@@ -55,6 +55,7 @@ export function WebhookLogClient({
   piiMasked,
   initialOpen,
   toolbar,
+  canForward,
 }: {
   initialPage: Page<WebhookEventSummary>;
   connectionId: string | undefined;
@@ -66,6 +67,8 @@ export function WebhookLogClient({
   initialOpen: OpenRow;
   /** Beside the exports: what the page adds (an admin's replay). */
   toolbar: React.ReactNode;
+  /** An admin's drawer may resend an event; support's is read-only. */
+  canForward: boolean;
 }) {
   const onFirstPage = !cursor;
   const pageQuery = [query, cursor ? `cursor=${encodeURIComponent(cursor)}` : ""].filter(Boolean).join("&");
@@ -103,6 +106,7 @@ export function WebhookLogClient({
       onOpen={select}
       onClose={close}
       toolbar={toolbar}
+      canForward={canForward}
     />
   );
 }

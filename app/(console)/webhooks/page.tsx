@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 
-import { ForwardingActionsProvider } from "@/components/destinations/forwarding-actions";
 import { ReplayDialog } from "@/components/destinations/replay-dialog";
 import { StreamedSection } from "@/components/ui/streamed-section";
 import { EventFiltersForm } from "@/components/webhooks/event-filters-form";
@@ -29,7 +28,6 @@ import {
 import type { Page, WebhookEventSummary, WebhookRejectionSummary } from "@/lib/webhooks/types";
 import { listFilterChoices, listWebhookEvents, listWebhookRejections, piiVisibleTo } from "@/lib/webhooks/webhooks";
 
-import { forwardingActions } from "../destinations/destination-actions";
 import { RejectionLogClient, WebhookLogClient } from "./client";
 
 export const metadata: Metadata = { title: "Webhooks" };
@@ -81,7 +79,6 @@ async function eventsView(params: SearchParams, initialOpen: OpenRow, role: Role
         connectionName={connection.name}
         destinations={await listDestinationChoices(connection.id)}
         filters={query}
-        actions={forwardingActions}
       />
     ) : null;
   return (
@@ -122,24 +119,10 @@ async function EventLogSection({
   canForward: boolean;
 }) {
   const { result, filters, ignored } = await log;
-  const { canForward, ...clientProps } = props;
-  const client = (
-    <WebhookLogClient
-      initialPage={result}
-      connectionId={filters.connectionId}
-      cursor={filters.cursor}
-      {...clientProps}
-    />
-  );
   return (
     <>
       <IgnoredFilters ignored={ignored} />
-      {/* An admin's drawer may resend an event: its actions come from here, support's drawer is read-only. */}
-      {canForward ? (
-        <ForwardingActionsProvider actions={forwardingActions}>{client}</ForwardingActionsProvider>
-      ) : (
-        client
-      )}
+      <WebhookLogClient initialPage={result} connectionId={filters.connectionId} cursor={filters.cursor} {...props} />
     </>
   );
 }

@@ -21,10 +21,6 @@ import { listDestinations } from "@/lib/destinations/destinations";
 import { getConnectionHealth } from "@/lib/overview/overview";
 import { regionLabels } from "@/lib/service/regions";
 
-import { destinationActions } from "../../destinations/destination-actions";
-import { regenerateWebhookUrlAction, sendTestEventAction } from "../../webhooks/actions";
-import { deleteConnectionAction, updateConnectionAction } from "../actions";
-
 export const metadata: Metadata = { title: "Connection" };
 
 export default async function ConnectionPage({ params }: { params: Promise<{ id: string }> }) {
@@ -55,7 +51,7 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
       <div className="grid gap-6 xl:grid-cols-[minmax(0,36rem)_1fr]">
         <Card>
           <h2 className="mb-4 text-base font-semibold">Settings and keys</h2>
-          <ConnectionForm connection={connection} updateAction={updateConnectionAction} />
+          <ConnectionForm connection={connection} />
         </Card>
         <div className="space-y-6">
           <StreamedSection
@@ -70,29 +66,20 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
             />
           </StreamedSection>
           {/* Webhook URL card: owned by the webhook feature. */}
-          <WebhookUrlCard connectionId={connection.id} regenerateAction={regenerateWebhookUrlAction} />
-          <TestEventCard
-            connectionId={connection.id}
-            hasServerKey={connection.keys.server !== undefined}
-            sendAction={sendTestEventAction}
-          />
+          <WebhookUrlCard connectionId={connection.id} />
+          <TestEventCard connectionId={connection.id} hasServerKey={connection.keys.server !== undefined} />
           <DestinationList
             connection={connection}
             hasServerKey={connection.keys.server !== undefined}
             destinations={destinations}
-            actions={destinationActions}
+            isAdmin
           />
           <Card>
             <h2 className="text-base font-semibold">Delete</h2>
             <p className="mt-1 mb-4 text-sm text-slate-600 dark:text-slate-400">
               Removes the connection, its keys, watch list and webhook history from the console.
             </p>
-            <DeleteConnection
-              id={connection.id}
-              name={connection.name}
-              region={connection.region}
-              deleteAction={deleteConnectionAction}
-            />
+            <DeleteConnection id={connection.id} name={connection.name} region={connection.region} />
           </Card>
         </div>
       </div>

@@ -4,8 +4,6 @@ import { ConnectionForm } from "@/components/connections/connection-form";
 import { Card, PageHeader } from "@/components/ui/card";
 import { requireRole } from "@/lib/auth/guards";
 
-import { createConnectionAction } from "../actions";
-
 export const metadata: Metadata = { title: "New connection" };
 
 export default async function NewConnectionPage() {
@@ -17,7 +15,7 @@ export default async function NewConnectionPage() {
         description="The key is checked against the region before it is saved, and stored encrypted."
       />
       <Card>
-        <ConnectionForm createAction={createConnectionAction} />
+        <ConnectionForm />
       </Card>
     </>
   );

@@ -35,7 +35,10 @@ export async function deleteConnectionAction(input: DeleteConnectionInput): Prom
   );
 }
 
-/** The shell's switcher: any signed-in user may choose which connection feature pages show. */
+/**
+ * The shell's switcher: any signed-in user may choose which connection feature pages show. A refusal
+ * revalidates too: the connection is gone, and the switcher then lists the others.
+ */
 export async function selectConnectionAction(input: { id: string }): Promise<ActionResult> {
   const gone = "That connection no longer exists.";
   return runAction(
@@ -44,6 +47,7 @@ export async function selectConnectionAction(input: { id: string }): Promise<Act
       role: "support",
       parse: { schema: selectConnectionSchema, input, invalid: gone },
       revalidate: everyPage,
+      revalidateOnFailure: true,
     },
     async (_user, { id }): Promise<ActionResult> => {
       if (!(await getConnection(id))) return { ok: false, error: gone };

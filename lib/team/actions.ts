@@ -1,7 +1,15 @@
 "use server";
 
+import type { ActionResult } from "@/lib/call-action";
 import { runAction } from "@/lib/server-action";
-import type { AddTeamMemberInput, ChangeRoleInput, SetDisabledInput, TeamMemberInput } from "@/lib/team/schemas";
+import { setPasswordWithLink } from "@/lib/team/password-link";
+import type {
+  AddTeamMemberInput,
+  ChangeRoleInput,
+  SetDisabledInput,
+  SetPasswordInput,
+  TeamMemberInput,
+} from "@/lib/team/schemas";
 import {
   addTeamMember,
   changeRole,
@@ -38,4 +46,12 @@ export async function revokeSessionsAction(input: TeamMemberInput) {
 
 export async function unlockSignInAction(input: TeamMemberInput) {
   return runAction({ name: "unlockSignInAction", ...asAdmin }, (actor) => unlockMember(actor, input));
+}
+
+/**
+ * Public, like the set-password page: the link's token is the credential; lib/team validates it, uses it
+ * once and audits.
+ */
+export async function setPasswordAction(input: SetPasswordInput): Promise<ActionResult> {
+  return runAction({ name: "setPasswordAction", role: null }, () => setPasswordWithLink(input));
 }

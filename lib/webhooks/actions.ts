@@ -9,11 +9,14 @@ import { regenerateWebhookUrl } from "@/lib/webhooks/url";
 
 // The connection page's webhook cards (components/webhooks/): both admins only; lib/webhooks validates and audits.
 
-/** The URL is a credential. */
+/** The URL is a credential. The card says when the old one could not be read: its page is revalidated. */
 export async function regenerateWebhookUrlAction(
   input: RegenerateWebhookUrlInput,
 ): Promise<ActionResult<{ url: string }>> {
-  return runAction({ name: "regenerateWebhookUrlAction", role: "admin" }, (user) => regenerateWebhookUrl(user, input));
+  return runAction(
+    { name: "regenerateWebhookUrlAction", role: "admin", revalidate: [["/connections/[id]", "page"]] },
+    (user) => regenerateWebhookUrl(user, input),
+  );
 }
 
 /** "Send a test event" signs with the server key and posts to the public URL. */
