@@ -3,23 +3,24 @@ import path from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
- * The test files that take longest, slowest first (seconds in CI's PGlite run, two cores). Vitest starts
- * files in its order as threads come free and orders them by their last durations, but a clean clone
- * has none, and then it goes by file size: worker.test.ts, short and slow, started last and ran alone
- * for the last 6–9 s. A file missing from here only starts later; one that is no longer slow costs
- * nothing.
+ * The test files that take longest, slowest first (docs/performance.md, "Tests"). Vitest orders files by
+ * their last durations, but a clean clone has none, and then it goes by file size: a short, slow file
+ * started last ran alone at the end. A file missing here only starts later; one no longer slow costs nothing.
  */
 export const slowestTestFiles = [
-  "lib/webhooks/export-rows.test.ts", // 29 s: 100k events streamed
-  "lib/auth/sign-in.test.ts", // 11 s
-  "lib/auth/api-tokens.test.ts", // 16 s on a slower machine, most of it refused tokens' one-second waits
-  "lib/auth/api-token-throttle.test.ts", // 15 s on a slower machine, the same
-  "lib/webhooks/query-plans.test.ts", // 11 s
-  "lib/destinations/replay-queue.test.ts", // 10 s here: replays queued in chunks
-  "lib/destinations/worker.test.ts", // 9 s, waiting on a blocked event loop
-  "lib/auth/throttle.test.ts", // 8 s
-  "lib/destinations/isolation.test.ts", // 8 s here: a hanging destination, a rate cap
-  "lib/webhooks/test-event.test.ts", // 5 s, waiting out a timeout
+  "lib/webhooks/export-rows.test.ts",
+  "lib/testing/import-boundaries.test.ts",
+  "lib/auth/sso.test.ts",
+  "lib/testing/templates.test.ts",
+  "scripts/tokens.test.ts",
+  "lib/auth/sign-in.test.ts",
+  "scripts/users.test.ts",
+  "lib/erasure/job.test.ts",
+  "lib/auth/api-token-throttle.test.ts",
+  "lib/auth/api-tokens.test.ts",
+  "lib/webhooks/receive-refusals.test.ts",
+  "scripts/ports.test.ts",
+  "lib/webhooks/query-plans.test.ts",
 ];
 
 /** Vitest's own order, with the slowest files (slowestTestFiles) moved to the front. */

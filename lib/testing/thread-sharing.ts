@@ -7,7 +7,7 @@ export const testFolders = ["lib", "emulator", "scripts", "app", "tooling", "doc
 /**
  * What makes a test file need a worker thread of its own: replacing a module (vi.mock), which would stay
  * replaced for the files after it in a shared thread, or starting the console's background jobs
- * (lib/startup.ts: forwarding lanes, alert and retention timers), which would go on running into them.
+ * (lib/startup.ts: the forwarding worker, alert and retention timers), which would go on running into them.
  */
 const needsOwnThread = /\bvi\.(mock|doMock)\(|\bstartUp\(/;
 
