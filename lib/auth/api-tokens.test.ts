@@ -18,7 +18,7 @@ import type { ApiTokenRevocationReason } from "./api-token-format";
 import { REFUSED_ANSWER_DELAY_MS } from "./api-tokens";
 import { authenticateMetrics } from "./guards";
 import type { Role } from "./roles";
-import { createUser, revokeSessions, setUserDisabled, setUserRole, type PublicUser } from "./users";
+import { revokeSessions, setUserDisabled, setUserRole, type PublicUser } from "./users";
 
 // Bearer tokens on the real route handlers, with real tokens in the test's database: no auth is mocked.
 
@@ -33,18 +33,8 @@ beforeAll(async () => {
   process.env.CONSOLE_TRUSTED_PROXY_HOPS = "1";
   reloadEnv();
   ({ db, tearDown } = await setUpTestDatabase());
-  admin = await createUser({
-    email: "admin@example.com",
-    name: "Admin",
-    role: "admin",
-    password: "long-enough-password",
-  });
-  support = await createUser({
-    email: "support@example.com",
-    name: "Support",
-    role: "support",
-    password: "long-enough-password",
-  });
+  admin = await newUser({ email: "admin@example.com", name: "Admin", role: "admin" });
+  support = await newUser({ email: "support@example.com", name: "Support", role: "support" });
   const acme = (await insertTestConnection("Acme")).id;
   const time = new Date("2025-06-01T00:00:00.000Z");
   await ensureEventPartitions(time);
@@ -68,6 +58,12 @@ beforeAll(async () => {
   eventId = event!.id;
 });
 afterAll(() => tearDown());
+
+/** A new user without a password (nobody signs in here), so that no test waits on hashing one. */
+async function newUser(values: { email: string; name: string; role: Role }): Promise<PublicUser> {
+  const [user] = await db.insert(consoleUsers).values(values).returning();
+  return user!;
+}
 
 async function token(
   user: PublicUser | null,
@@ -185,8 +181,7 @@ describe("a token that does not work", () => {
     return secret;
   }
   /** A new user of `role`, for a token of their own. */
-  const userOf = (name: string, role: Role) =>
-    createUser({ email: `${name}@example.com`, name, role, password: "long-enough-password" });
+  const userOf = (name: string, role: Role) => newUser({ email: `${name}@example.com`, name, role });
 
   // Each state's user is changed in the database itself: the team's own changes revoke the tokens, which the
   // tokens ending with their access (below) covers.
@@ -399,12 +394,7 @@ describe("a user's tokens end with their access, for good", () => {
   it.concurrent.each(cases)(
     "ends the user's tokens for good when they are %s",
     async (how, reason, { change, undo }) => {
-      const user = await createUser({
-        email: `${reason}.${how.length}@example.com`,
-        name: how,
-        role: "admin",
-        password: "long-enough-password",
-      });
+      const user = await newUser({ email: `${reason}.${how.length}@example.com`, name: how, role: "admin" });
       const secrets = [
         await token(user, `${how}: admin`, { role: "admin" }),
         await token(user, `${how}: support`, { role: "support" }),
@@ -432,12 +422,7 @@ describe("a user's tokens end with their access, for good", () => {
   ])(
     "ends the tokens above the new role when a user is demoted %s, and promoting again revives none",
     async (how, setRole) => {
-      const user = await createUser({
-        email: `demoted.${how.length}@example.com`,
-        name: `Demoted ${how}`,
-        role: "admin",
-        password: "long-enough-password",
-      });
+      const user = await newUser({ email: `demoted.${how.length}@example.com`, name: `Demoted ${how}`, role: "admin" });
       const [adminToken, supportToken] = [
         await token(user, `demoted ${how}: admin`, { role: "admin" }),
         await token(user, `demoted ${how}: support`, { role: "support" }),
@@ -455,12 +440,7 @@ describe("a user's tokens end with their access, for good", () => {
   );
 
   it("the team page lists each member's working tokens", async () => {
-    const user = await createUser({
-      email: "listed@example.com",
-      name: "Listed",
-      role: "support",
-      password: "long-enough-password",
-    });
+    const user = await newUser({ email: "listed@example.com", name: "Listed", role: "support" });
     await token(user, "listed: working", { role: "support" });
     await token(user, "listed: revoked", { role: "support" });
     await revokeApiTokenByName({ id: admin.id, email: admin.email }, "listed: revoked");
