@@ -9,18 +9,17 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  */
 export const slowestTestFiles = [
   "lib/webhooks/export-rows.test.ts",
-  "lib/testing/import-boundaries.test.ts",
-  "lib/auth/sso.test.ts",
-  "lib/testing/templates.test.ts",
-  "scripts/tokens.test.ts",
-  "lib/auth/sign-in.test.ts",
-  "scripts/users.test.ts",
-  "lib/erasure/job.test.ts",
-  "lib/auth/api-token-throttle.test.ts",
-  "lib/auth/api-tokens.test.ts",
-  "lib/webhooks/receive-refusals.test.ts",
-  "scripts/ports.test.ts",
   "lib/webhooks/query-plans.test.ts",
+  "lib/auth/sign-in.test.ts",
+  "lib/auth/throttle.test.ts",
+  "lib/testing/import-boundaries.test.ts",
+  "lib/auth/api-token-throttle.test.ts",
+  "lib/destinations/isolation.test.ts",
+  "scripts/destinations.test.ts",
+  "lib/destinations/replay-queue.test.ts",
+  "lib/testing/templates.test.ts",
+  "lib/auth/sso.test.ts",
+  "lib/auth/api-tokens.test.ts",
 ];
 
 /** Vitest's own order, with the slowest files (slowestTestFiles) moved to the front. */
