@@ -26,10 +26,8 @@ export default defineConfig({
     testTimeout: scaled(30_000),
     hookTimeout: scaled(60_000),
     // Integration tests share one database per file; files run side by side in worker threads, one more
-    // than the machine has cores: a file spends much of its time waiting on the database, a child process
-    // or a timer, which the extra file fills. Measured on two cores (vitest run, PGlite, 92 files): child
-    // processes with two at once 173 s, worker threads with two 133 s, with three 116 s (a thread starts
-    // faster than a process, and the extra file keeps both cores busy).
+    // than the machine has cores: a file waits much on the database, a child process or a timer, and the
+    // extra file fills that time (docs/performance.md, "Tests").
     pool: "threads",
     maxWorkers: os.availableParallelism() + 1,
     // The slowest files first, so that none is left running alone at the end (lib/testing/test-order.ts).
@@ -44,12 +42,9 @@ export default defineConfig({
       CONSOLE_DATA_DIR: ".data/vitest",
     },
     // Most files share worker threads (isolate: false), each still starting on fresh modules of its own
-    // and the environment it found (lib/testing/file-state.ts): a new thread per file loaded the
-    // packages again each time (drizzle-orm 12.9 s, zod 9.5 s, PGlite, jose, next-auth…: 32 of the run's
-    // 46.5 s of import time, measured), and the run took 100–117 s and 190–225 core-seconds against 72–82
-    // s and 135–153 shared (PGlite, two cores, two runs each, side by side; on PostgreSQL 70 s and 124
-    // core-seconds against 55–61 s and 92–113). A file that replaces a module or starts the
-    // console's background jobs gets a thread of its own (lib/testing/thread-sharing.ts).
+    // and the environment it found (lib/testing/file-state.ts): a thread per file loads the packages
+    // again for each (docs/performance.md, "Tests"). A file that replaces a module or starts the console's
+    // background jobs gets a thread of its own (lib/testing/thread-sharing.ts).
     projects: [
       { extends: true, test: { name: "own-thread", include: ownThreadFiles } },
       {

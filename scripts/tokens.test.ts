@@ -19,6 +19,9 @@ beforeAll(async () => {
 afterAll(() => tearDown());
 
 const tokens = (...args: string[]) => runCommandCapturing(tokensCli, args);
+// Started with the file, in a process of its own as npm runs it: it runs beside the tests before its own, since
+// a usage error is refused before the database is opened.
+const usageError = runCommandProcess("tokens", ["create", "--name", "x", "--role", "owner"]);
 const status = async (secret: string) =>
   (
     await handleListEvents(
@@ -98,7 +101,7 @@ it("create prints the secret once, list shows the tokens without it, revoke stop
 });
 
 it("runs as npm run tokens does, refusing a usage error before opening the database", async () => {
-  const outcome = await runCommandProcess("tokens", ["create", "--name", "x", "--role", "owner"]);
+  const outcome = await usageError;
   expect(outcome).toMatchObject({ code: 1, stdout: "" });
   expect(outcome.stderr).toMatch(/^--role must be admin or support\.\n\nUsage: npm run tokens -- <command>\n/);
 });

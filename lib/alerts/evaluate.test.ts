@@ -100,7 +100,7 @@ describe("a rotated server key (bad signatures)", () => {
 });
 
 describe("the other conditions", () => {
-  it("silence: no event for 2 h in hours that had events yesterday", async () => {
+  it("opens a silence alert when no event came for 2 h in hours that had events yesterday, and resolves it", async () => {
     const connection = await insertTestConnection("Silent");
     const now = new Date();
     expect(await receiveAt(connection.token, new Date(now.getTime() - 25 * 3_600_000))).toBe(200);
@@ -114,7 +114,7 @@ describe("the other conditions", () => {
     expect(await alertsOf(connection.id)).toMatchObject([{ kind: "silence", state: "resolved" }]);
   });
 
-  it("silence: nothing while events keep arriving, nor for a connection that had no traffic in those hours", async () => {
+  it("opens no silence alert while events keep arriving, nor for a connection that had no traffic in those hours", async () => {
     const busy = await insertTestConnection("Busy");
     const quietAtNight = await insertTestConnection("Quiet at night");
     const now = new Date();
@@ -127,7 +127,7 @@ describe("the other conditions", () => {
     expect(await alertsOf(quietAtNight.id)).toHaveLength(0);
   });
 
-  it("unsigned deliveries on a connection that holds a server key, apart from bad signatures", async () => {
+  it("opens an alert for unsigned deliveries on a connection that holds a server key, apart from bad signatures", async () => {
     const connection = await insertTestConnection("Unsigned", [KEY1]);
     const now = new Date();
     expect(await receiveUnsigned(connection.token, now)).toBe(401);
@@ -135,7 +135,7 @@ describe("the other conditions", () => {
     expect(await alertsOf(connection.id)).toMatchObject([{ kind: "unsigned_events", measure: { value: 1 } }]);
   });
 
-  it("events delivered more than 24 h after expiring", async () => {
+  it("opens an alert for events delivered more than 24 h after expiring", async () => {
     const connection = await insertTestConnection("Late");
     const now = new Date();
     await receiveAt(connection.token, now, [], { expiresAt: new Date(now.getTime() - 30 * 3_600_000).toISOString() });
@@ -144,7 +144,7 @@ describe("the other conditions", () => {
     expect(await alertsOf(connection.id)).toMatchObject([{ kind: "late_events", measure: { value: 1 } }]);
   });
 
-  it("receiver errors: deliveries answered 5xx in the last hour", async () => {
+  it("opens an alert for receiver errors: deliveries answered 5xx in the last hour", async () => {
     const connection = await insertTestConnection("Erring");
     const now = new Date();
     await db.insert(webhookRejections).values({

@@ -19,8 +19,13 @@ const admin = { id: null, email: "admin@example.com" };
 let db: Database;
 let tearDown: () => Promise<void>;
 
+// One connection's events, loaded once: each describe replays them to a destination of its own.
+let connection: BulkConnection;
+
 beforeAll(async () => {
   ({ db, tearDown } = await setUpTestDatabase());
+  [connection] = (await insertBulkConnections(db, 1, { prefix: "Chunked", unsigned: 0 })) as [BulkConnection];
+  await bulkLoad(db, { connections: [connection], events: 2_000, rejections: 0, days: 1, idPrefix: "Chunked-" });
 });
 afterAll(async () => {
   await tearDown();
@@ -28,17 +33,12 @@ afterAll(async () => {
 
 const rows = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
-async function bulkDestination(
-  name: string,
-  events: number,
-): Promise<{ connection: BulkConnection; destinationId: string }> {
-  const [connection] = await insertBulkConnections(db, 1, { prefix: name, unsigned: 0 });
-  await bulkLoad(db, { connections: [connection!], events, rejections: 0, days: 1, idPrefix: `${name}-` });
-  // Nothing listens on port 9: the workers are not running here, and nothing is sent.
+/** A destination on the bulk-loaded connection; nothing listens on port 9, and the workers are not running here. */
+async function destinationOn(name: string): Promise<string> {
   const created = await createDestination(
     admin,
     {
-      connectionId: connection!.id,
+      connectionId: connection.id,
       name,
       url: "http://127.0.0.1:9/hook",
       signing: "standard_webhooks",
@@ -48,7 +48,7 @@ async function bulkDestination(
     LOCAL_POLICY,
   );
   if (!created.ok) throw new Error(created.error);
-  return { connection: connection!, destinationId: created.id };
+  return created.id;
 }
 
 /** The replay's deliveries: how many, and how many distinct events (the same when no event was queued twice). */
@@ -85,7 +85,7 @@ describe("chunked queuing", () => {
   let total: number;
 
   beforeAll(async () => {
-    bulk = await bulkDestination("Chunked", 2_000);
+    bulk = { connection, destinationId: await destinationOn("Chunked") };
   });
 
   it("queues every selected event once, in chunks, and goes on from its cursor after an interrupted start", async () => {
@@ -153,13 +153,14 @@ describe("receiving during a replay's queuing", () => {
   it(
     "stores a webhook between two chunks, not after the whole replay",
     async () => {
-      const bulk = await bulkDestination("Large", 10_000);
+      const destinationId = await destinationOn("Receiving");
       const other = await insertTestConnection("Busy", [KEY1]);
-      const started = await startReplay(admin, {
-        connectionId: bulk.connection.id,
-        destinationId: bulk.destinationId,
-        filters: "type=all",
-      });
+      // Chunks of a fixed, small size (twenty), each a statement the webhook's own may come between.
+      const started = await startReplay(
+        admin,
+        { connectionId: connection.id, destinationId, filters: "type=all" },
+        { chunkSize: 100 },
+      );
       if (!started.ok) throw new Error(started.error);
       const t0 = performance.now();
       await receiveEvent(other.token, [KEY1]);

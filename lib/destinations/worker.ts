@@ -143,21 +143,32 @@ export const newWorkers = (
 });
 const state = globalThis as unknown as { __forwardingWorkers?: Workers };
 
+/** The event loop's utilisation (0 to 1) since the last call, the first call measuring from now. */
+export function eventLoopLoad(): () => number {
+  let before = performance.eventLoopUtilization();
+  return () => {
+    const now = performance.eventLoopUtilization();
+    const { utilization } = performance.eventLoopUtilization(now, before);
+    before = now;
+    return utilization;
+  };
+}
+
 /**
  * Every LOAD_WINDOW_MS: whether the last FLOOD_WINDOWS windows were all full (the event loop nearly
- * full, events arriving, as `received` counts them). Answers how to stop watching.
+ * full, as `load` measures it, events arriving, as `received` counts them). Answers how to stop watching.
  */
-export function watchForFloods(workers: Workers, received: () => number = eventsReceived): () => void {
-  let windowStart = performance.eventLoopUtilization();
+export function watchForFloods(
+  workers: Workers,
+  received: () => number = eventsReceived,
+  load: () => number = eventLoopLoad(),
+): () => void {
   let receivedBefore = received();
   let fullWindows = 0;
   const timer = setInterval(() => {
-    const now = performance.eventLoopUtilization();
-    const { utilization } = performance.eventLoopUtilization(now, windowStart);
     const receivedNow = received();
-    fullWindows = utilization >= BUSY_UTILIZATION && receivedNow > receivedBefore ? fullWindows + 1 : 0;
+    fullWindows = load() >= BUSY_UTILIZATION && receivedNow > receivedBefore ? fullWindows + 1 : 0;
     workers.flooded = fullWindows >= FLOOD_WINDOWS;
-    windowStart = now;
     receivedBefore = receivedNow;
   }, LOAD_WINDOW_MS).unref();
   return () => clearInterval(timer);

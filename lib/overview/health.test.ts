@@ -114,7 +114,7 @@ describe("connection health, rejections and totals", () => {
     });
   });
 
-  it("rejections per UTC day by reason, test deliveries left out", async () => {
+  it("counts rejections per UTC day by reason, test deliveries left out", async () => {
     const perDay = await getRejectionsPerDay(now);
     const day = (iso: string) => perDay.days.find((d) => d.day === `${iso}T00:00:00.000Z`)?.bySeries;
     // 30 h and 20 h before 12:30 are yesterday; the rest today.

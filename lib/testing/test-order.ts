@@ -5,19 +5,21 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 /**
  * The test files that take longest, slowest first: on a clean clone Vitest, with no durations, goes by file size and
  * would start a short, slow file last. One missing from here only starts later; one no longer slow costs nothing.
- * Their times: docs/performance.md, "Test databases".
+ * Their times: docs/performance.md, "Tests".
  */
 export const slowestTestFiles = [
-  "lib/webhooks/export-rows.test.ts", // 100k events streamed
-  "lib/auth/sign-in.test.ts",
-  "lib/auth/api-tokens.test.ts", // refused tokens' one-second waits
-  "lib/auth/api-token-throttle.test.ts", // the same
+  "lib/webhooks/export-rows.test.ts",
   "lib/webhooks/query-plans.test.ts",
-  "lib/destinations/replay-queue.test.ts", // replays queued in chunks
-  "lib/destinations/worker.test.ts", // waiting on a blocked event loop
+  "lib/auth/sign-in.test.ts",
   "lib/auth/throttle.test.ts",
-  "lib/destinations/isolation.test.ts", // a hanging destination, a rate cap
-  "lib/webhooks/test-event.test.ts", // waiting out a timeout
+  "lib/testing/import-boundaries.test.ts",
+  "lib/auth/api-token-throttle.test.ts",
+  "lib/destinations/isolation.test.ts",
+  "scripts/destinations.test.ts",
+  "lib/destinations/replay-queue.test.ts",
+  "lib/testing/templates.test.ts",
+  "lib/auth/sso.test.ts",
+  "lib/auth/api-tokens.test.ts",
 ];
 
 /** Vitest's own order, with the slowest files (slowestTestFiles) moved to the front. */

@@ -21,14 +21,14 @@ describe("filters", () => {
     expect(await userIds({ type: "authenticator.created" })).toEqual(["usr_alice"]);
   });
 
-  it("by connection, method, platform and user authenticator", async () => {
+  it("selects events by connection, method, platform and user authenticator", async () => {
     expect(await userIds({ connectionId: log.globex })).toEqual(["usr_al%ce", "usr_bob"]);
     expect(await userIds({ verificationMethod: "PUSH" })).toEqual(["usr_bob", "usr_alice"]);
     expect(await userIds({ devicePlatform: "ANDROID" })).toEqual(["usr_bob"]);
     expect(await userIds({ userAuthenticatorId: "ua_2" })).toEqual(["usr_albert"]);
   });
 
-  it("by user id, exact or prefix, with LIKE wildcards taken literally", async () => {
+  it("selects events by user id, exact or prefix, with LIKE wildcards taken literally", async () => {
     expect(await userIds({ userId: "usr_al" })).toEqual([]);
     expect(await userIds({ userId: "usr_al", userIdMatch: "prefix" })).toEqual([
       "usr_al%ce",
@@ -39,7 +39,7 @@ describe("filters", () => {
     expect(await userIds({ userId: "usr_alice" })).toEqual(["usr_alice"]);
   });
 
-  it("by received-time and expiry ranges (inclusive)", async () => {
+  it("selects events by received-time and expiry ranges (inclusive)", async () => {
     expect(await userIds({ receivedFrom: at(2).toISOString(), receivedTo: at(3).toISOString() })).toEqual([
       "usr_bob",
       "usr_albert",

@@ -28,7 +28,7 @@ afterAll(() => tearDown());
 beforeEach(() => resetRejectionLimits());
 
 describe("refused requests, in the order of the steps", () => {
-  it("404 for an unknown token, before anything else and without reading the body, recorded without a connection", async () => {
+  it("answers 404 to an unknown token, before anything else and without reading the body, recorded without a connection", async () => {
     let pulled = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -49,14 +49,14 @@ describe("refused requests, in the order of the steps", () => {
     expect(pulled).toBeLessThanOrEqual(1);
   });
 
-  it("413 when Content-Length says the body is too large", async () => {
+  it("answers 413 when Content-Length says the body is too large", async () => {
     const response = await receiveWebhook(
       webhookRequest(signed.token, "{}", { headers: { "content-length": String(MAX_WEBHOOK_BODY_BYTES + 1) } }),
     );
     await expectRejected(response, 413, "too_large");
   });
 
-  it("413 for a streamed body over 256 KiB, reading no further than the limit", async () => {
+  it("answers 413 to a streamed body over 256 KiB, reading no further than the limit", async () => {
     let pulled = 0;
     const chunk = new Uint8Array(64 * 1024).fill(32);
     const body = new ReadableStream<Uint8Array>({
@@ -85,7 +85,7 @@ describe("refused requests, in the order of the steps", () => {
     expect((await receiveWebhook(webhookRequest(signed.token, padded, { keys: [KEY1] }))).status).toBe(200);
   });
 
-  it("415 when the content type is not JSON", async () => {
+  it("answers 415 when the content type is not JSON", async () => {
     const event = expiredEvent();
     const response = await receiveWebhook(
       webhookRequest(signed.token, event, { keys: [KEY1], headers: { "content-type": "text/plain" } }),
@@ -95,13 +95,13 @@ describe("refused requests, in the order of the steps", () => {
     expect(rejection.connectionId).toBe(signed.id);
   });
 
-  it("401 when the signature header is missing", async () => {
+  it("answers 401 when the signature header is missing", async () => {
     const response = await receiveWebhook(webhookRequest(signed.token, expiredEvent()));
     const { rejection } = await expectRejected(response, 401, "bad_signature");
     expect(rejection.detail).toContain("missing");
   });
 
-  it("401 when the body was tampered with after signing", async () => {
+  it("answers 401 when the body was tampered with after signing", async () => {
     const event = expiredEvent();
     const raw = JSON.stringify(event);
     const header = signatureHeader(raw, Math.floor(Date.now() / 1000), [KEY1]);
@@ -114,7 +114,7 @@ describe("refused requests, in the order of the steps", () => {
     expect(await eventRow(signed.id, event.id)).toHaveLength(0);
   });
 
-  it("401 when the header was tampered with (timestamp changed, signature changed, wrong key)", async () => {
+  it("answers 401 when the header was tampered with (timestamp changed, signature changed, wrong key)", async () => {
     const raw = JSON.stringify(expiredEvent());
     const t = Math.floor(Date.now() / 1000);
     const good = signatureHeader(raw, t, [KEY1]);
@@ -142,7 +142,7 @@ describe("refused requests, in the order of the steps", () => {
     );
   });
 
-  it("401 stale_timestamp when the signature is older than 5 minutes (or as far in the future)", async () => {
+  it("answers 401 stale_timestamp when the signature is older than 5 minutes (or as far in the future)", async () => {
     // Each from the clock just before its request, with room for a slow machine: a future timestamp read
     // once at the start came within 5 minutes when the request before it took over a second (CI, loaded).
     const secondsFromNow = (s: number) => Math.floor(Date.now() / 1000) + s;
@@ -163,7 +163,7 @@ describe("refused requests, in the order of the steps", () => {
     ).toBe(200);
   });
 
-  it("400 for a body that is not JSON (after the signature was checked)", async () => {
+  it("answers 400 to a body that is not JSON (after the signature was checked)", async () => {
     const response = await receiveWebhook(webhookRequest(signed.token, "{not json", { keys: [KEY1] }));
     const { body, rejection } = await expectRejected(response, 400, "malformed_json");
     expect(body.error).toBe("invalid_request");
@@ -281,7 +281,7 @@ describe("nothing valid-looking lost: what the database cannot hold is refused, 
     expect(await eventRow(signed.id, event.id)).toHaveLength(0);
   });
 
-  it("the same event id with another body: 200 (no retry) and counted, the first body kept, a conflicting_redelivery rejection with both hashes", async () => {
+  it("answers the same event id with another body 200 (no retry), counted, the first body kept, a conflicting_redelivery rejection with both hashes", async () => {
     const first = expiredEvent();
     const second = { ...first, data: { ...first.data, userId: "usr_someone_else" } };
     expect((await receiveWebhook(webhookRequest(signed.token, first, { keys: [KEY1] }))).status).toBe(200);

@@ -131,7 +131,7 @@ describe("redelivery and durability", () => {
     expect(await db.$count(webhookEvents, eq(webhookEvents.eventId, event.id))).toBe(2);
   });
 
-  it("503 and no row when the insert fails; the retry then succeeds", async () => {
+  it("answers 503 and keeps no row when the insert fails, and the retry then succeeds", async () => {
     // A real failure inside the database at insert time, as a full disk or a lost connection would give.
     await db.execute(
       sql.raw(
@@ -157,7 +157,7 @@ describe("redelivery and durability", () => {
     expect((await eventRow(signed.id, event.id))[0]?.deliveryCount).toBe(1);
   });
 
-  it("503 when the database is down altogether", async () => {
+  it("answers 503 when the database is down altogether", async () => {
     const down = await unreachableDatabase();
     installDatabase(down);
     try {
