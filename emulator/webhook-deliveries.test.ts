@@ -3,7 +3,10 @@ import { describe, expect, it } from "vitest";
 import { advanceClock, control, signatureMatches, startReceiver, startTestEmulator, US_TENANT } from "./test-helpers";
 import { addExpiring, attempts, useReceiver, webhookEmulator, webhookEmulatorPerFile } from "./webhook-test-helpers";
 
-/** When the emulator delivers its webhooks (./webhook-deliveries.ts): retries, delays, the sweep and the background tick. */
+/**
+ * When the emulator delivers its webhooks (./webhook-deliveries.ts): retries, delays, the sweep and the background
+ * tick.
+ */
 webhookEmulatorPerFile();
 
 describe("authenticator.expired delivery", () => {

@@ -10,13 +10,17 @@ import { actionCrashMessage, type ActionFailure } from "@/lib/call-action";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
 
-/** A path to revalidate, as revalidatePath takes it: a page, or `[path, "layout"]` for a layout and every page under it. */
+/**
+ * A path to revalidate, as revalidatePath takes it: a page, or `[path, "layout"]` for a layout and every page under it.
+ */
 type Revalidation = string | readonly [path: string, type: "layout" | "page"];
 
 type ActionOptions<Guard extends Role | null, Input> = {
   /** The action's name in the log. */
   name: string;
-  /** Who may run it (ARCHITECTURE.md rule 1: authorizeAction); null for a public action, whose input is its credential. */
+  /**
+   * Who may run it (ARCHITECTURE.md rule 1: authorizeAction); null for a public action, whose input is its credential.
+   */
   role: Guard;
   /**
    * For an action that does not hand its input to a lib function that parses it: the schema, the input,

@@ -30,7 +30,10 @@ afterAll(async () => {
   await tearDown();
 });
 
-/** Runs the CLI in this process, on this file's database, with `env` set: its exit code, standard output and standard error. */
+/**
+ * Runs the CLI in this process, on this file's database, with `env` set: its exit code, standard output and standard
+ * error.
+ */
 function cli(args: string[], env: Record<string, string> = {}) {
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   reloadEnv();

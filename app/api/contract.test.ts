@@ -66,7 +66,9 @@ const pointer = (...parts: string[]) => parts.map((part) => part.replace(/~/g, "
 /** Each operation ("get /api/alerts") and the statuses the tests have seen it answer. */
 const seen = new Map<string, Set<number>>();
 
-/** Checks one answer against the document: a documented status, a documented content type, a body its schema accepts. */
+/**
+ * Checks one answer against the document: a documented status, a documented content type, a body its schema accepts.
+ */
 async function expectDocumented(method: string, path: string, response: Response): Promise<unknown> {
   const where = `${method} ${path} ${response.status}`;
   const operation = (document.paths?.[path] as Record<string, Operation> | undefined)?.[method];

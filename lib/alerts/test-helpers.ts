@@ -1,4 +1,6 @@
-/** What the alerts' tests share: webhooks posted through the real receiver at a chosen instant, and the alerts' rows. */
+/**
+ * What the alerts' tests share: webhooks posted through the real receiver at a chosen instant, and the alerts' rows.
+ */
 import { eq, sql } from "drizzle-orm";
 import { vi } from "vitest";
 
@@ -14,7 +16,10 @@ import { evaluateAlerts } from "./evaluate";
 
 const seconds = (at: Date) => Math.floor(at.getTime() / 1000);
 
-/** An event that expired a minute before `at`, received at `at`, signed with `keys` (none: unsigned); answers the receiver's status. */
+/**
+ * An event that expired a minute before `at`, received at `at`, signed with `keys` (none: unsigned); answers the
+ * receiver's status.
+ */
 export async function receiveAt(
   token: string,
   at: Date,
@@ -59,7 +64,10 @@ export async function makeNoticesDue(): Promise<void> {
 
 export const minutesAfter = (at: Date, minutes: number) => new Date(at.getTime() + minutes * 60_000);
 
-/** A connection whose server key was rotated at the service: 5 bad signatures at `at`, evaluated, so a bad_signatures alert opens. */
+/**
+ * A connection whose server key was rotated at the service: 5 bad signatures at `at`, evaluated, so a bad_signatures
+ * alert opens.
+ */
 export async function openRotatedKeyAlert(name: string, at = new Date()) {
   const connection = await insertTestConnection(name, [KEY1]);
   // An event that carries an email address and a phone number: neither may reach a notice.

@@ -66,7 +66,9 @@ export async function deliveriesOf(destinationId: string) {
     .orderBy(forwardDeliveries.id);
 }
 
-/** Makes every pending delivery due now, as if its wait (a retry's, a lease's, a tripped breaker's probe's) had passed. */
+/**
+ * Makes every pending delivery due now, as if its wait (a retry's, a lease's, a tripped breaker's probe's) had passed.
+ */
 export async function makeDueNow(): Promise<void> {
   const db = await getDb();
   await db.execute(

@@ -1,4 +1,7 @@
-/** Shared fixtures for the overview's tests (not a test file itself): a database with three connections, rows written straight into it. */
+/**
+ * Shared fixtures for the overview's tests (not a test file itself): a database with three connections, rows written
+ * straight into it.
+ */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 

@@ -32,7 +32,9 @@ export function teamFixture(): Readonly<{ db: Database }> {
 
 type Seed = Partial<typeof consoleUsers.$inferInsert> & { email: string };
 
-/** A console user straight into the table: support, with a placeholder password hash, unless the seed says otherwise. */
+/**
+ * A console user straight into the table: support, with a placeholder password hash, unless the seed says otherwise.
+ */
 export async function insertUser(seed: Seed) {
   const [row] = await fixture.db
     .insert(consoleUsers)

@@ -6,7 +6,8 @@ import type { CreateApiTokenInput, RevokeApiTokenInput } from "@/lib/tokens/sche
 import { createApiToken, revokeApiToken } from "@/lib/tokens/tokens";
 import type { CreateApiTokenResult } from "@/lib/tokens/types";
 
-// Admins only; lib/tokens parses both inputs, caps the role at the admin's own and audits. The token acts for its creator.
+// Admins only; lib/tokens parses both inputs, caps the role at the admin's own and audits. The token acts for its
+// creator.
 const pages = ["/tokens"] as const;
 
 export async function createApiTokenAction(input: CreateApiTokenInput): Promise<CreateApiTokenResult> {

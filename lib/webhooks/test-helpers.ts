@@ -48,7 +48,10 @@ export function setUpSeededWebhookLog(): { db: Database; acme: string; globex: s
   return log;
 }
 
-/** Inserts the seed (straight into the table, its months' partitions first: the receiver makes its own) and names its connections. */
+/**
+ * Inserts the seed (straight into the table, its months' partitions first: the receiver makes its own) and names its
+ * connections.
+ */
 export async function seedWebhookLog(db: Database): Promise<{ acme: string; globex: string }> {
   await ensureEventPartitions(new Date(base), new Date("2025-07-01T00:00:00Z"));
   await ensureEventPartitions(new Date(Date.now() - 2 * 86_400_000), new Date());
