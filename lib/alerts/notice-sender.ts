@@ -9,6 +9,7 @@ import { MAX_ATTEMPTS, retryDelaySeconds } from "@/lib/destinations/constants";
 import { env } from "@/lib/env";
 import { outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
 import { postGuarded, type GuardedPostOptions } from "@/lib/outbound/guarded-post";
+import { processSingleton } from "@/lib/process-singleton";
 import { decryptSecret, SecretDecryptionError } from "@/lib/secrets";
 
 import type { NoticeBody } from "./notices";
@@ -133,18 +134,21 @@ export async function postNotice(
   return { ok: result.status >= 200 && result.status < 300, outcome: `webhook: answered ${result.status}` };
 }
 
-const mail = globalThis as unknown as { __alertMailer?: { url: string; transporter: Transporter } };
+/** The process's transporter, made again when the mail URL changes. */
+const mail = () =>
+  processSingleton("alerts.mailer", (): { current?: { url: string; transporter: Transporter } } => ({}));
 
 function mailer(url: string): Transporter {
-  if (mail.__alertMailer?.url !== url) {
+  const held = mail();
+  if (held.current?.url !== url) {
     const timeouts = {
       connectionTimeout: ATTEMPT_TIMEOUT_MS,
       greetingTimeout: ATTEMPT_TIMEOUT_MS,
       socketTimeout: ATTEMPT_TIMEOUT_MS,
     };
-    mail.__alertMailer = { url, transporter: nodemailer.createTransport(url, timeouts as object) };
+    held.current = { url, transporter: nodemailer.createTransport(url, timeouts as object) };
   }
-  return mail.__alertMailer.transporter;
+  return held.current.transporter;
 }
 
 async function sendEmail(body: NoticeBody): Promise<Sent> {

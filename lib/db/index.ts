@@ -15,6 +15,7 @@ import pg from "pg";
 import { env } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
+import { processSingleton } from "@/lib/process-singleton";
 
 import * as alertsSchema from "./alerts-schema";
 import * as erasureSchema from "./erasure-schema";
@@ -175,16 +176,17 @@ function isAlive(pid: number): boolean {
   }
 }
 
-// One handle per process, kept on globalThis so dev-mode reloads do not open a second PGlite.
-const state = globalThis as unknown as { __consoleDb?: Promise<DatabaseHandle> };
+// One handle per process, so dev-mode reloads and Next's server layers do not open a second PGlite.
+const state = () => processSingleton("db.handle", (): { handle?: Promise<DatabaseHandle> } => ({}));
 
 /** The process-wide database, opened and migrated on first use. */
 export async function getDb(): Promise<Database> {
-  state.__consoleDb ??= openDatabase(targetFromEnv()).catch((error) => {
-    state.__consoleDb = undefined;
+  const held = state();
+  held.handle ??= openDatabase(targetFromEnv()).catch((error) => {
+    held.handle = undefined;
     throw error;
   });
-  return (await state.__consoleDb).db;
+  return (await held.handle).db;
 }
 
 /**
@@ -231,12 +233,13 @@ export async function newUnpooledClient(): Promise<pg.Client | null> {
 
 /** Replaces the process-wide database (tests and scripts that open their own). */
 export function installDatabase(handle: DatabaseHandle): void {
-  state.__consoleDb = Promise.resolve(handle);
+  state().handle = Promise.resolve(handle);
 }
 
 export async function closeDb(): Promise<void> {
-  const handle = state.__consoleDb;
-  state.__consoleDb = undefined;
+  const held = state();
+  const handle = held.handle;
+  held.handle = undefined;
   if (handle) await (await handle).close();
 }
 

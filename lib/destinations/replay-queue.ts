@@ -8,6 +8,7 @@ import { DELIVERIES_QUEUED_CHANNEL, notify } from "@/lib/db/notifications";
 import { webhookEvents } from "@/lib/db/schema";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
+import { processSingleton } from "@/lib/process-singleton";
 import { parseEventFilters, replayCondition } from "@/lib/webhooks/webhooks";
 
 import { wakeForwarding } from "./worker";
@@ -220,9 +221,10 @@ async function queueWaitingReplays(chunkSize?: number): Promise<number> {
   return total;
 }
 
-/** This process's queuing pass, on globalThis: Next bundles the actions that start replays and the workers apart. */
+/** This process's queuing pass: Next bundles the actions that start replays and the workers apart. */
 type QueuingState = { running: Promise<number> | null; again: boolean };
-const shared = globalThis as unknown as { __replayQueuing?: QueuingState };
+const queuing = () =>
+  processSingleton("destinations.replay-queuing", (): QueuingState => ({ running: null, again: false }));
 
 /**
  * Queues what replays still have to queue (a start's, or one a crash or a restart interrupted), and
@@ -232,7 +234,7 @@ const shared = globalThis as unknown as { __replayQueuing?: QueuingState };
  * `chunkSize` fixes the chunks' size (tests); otherwise it adapts to a short time per chunk.
  */
 export function continueReplays(options: { chunkSize?: number } = {}): Promise<number> {
-  const state = (shared.__replayQueuing ??= { running: null, again: false });
+  const state = queuing();
   if (state.running) {
     state.again = true;
     return state.running;
@@ -262,11 +264,12 @@ export function continueReplaysInBackground(options: { chunkSize?: number } = {}
 
 /** How often this process looks for replays with a queue still to write (one a crash or a restart interrupted). */
 const QUEUING_POLL_MS = 1_000;
-const polling = globalThis as unknown as { __replayQueuingPoll?: NodeJS.Timeout };
 
 /** Starts looking, once per process (also across dev reloads), for replays whose queue is still to be written. */
 export function startReplayQueuing(): void {
-  if (polling.__replayQueuingPoll) return;
-  polling.__replayQueuingPoll = setInterval(() => continueReplaysInBackground(), QUEUING_POLL_MS).unref();
-  continueReplaysInBackground();
+  processSingleton("destinations.replay-queuing-poll", () => {
+    const poll = setInterval(() => continueReplaysInBackground(), QUEUING_POLL_MS).unref();
+    continueReplaysInBackground();
+    return poll;
+  });
 }

@@ -10,6 +10,7 @@ import { webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
+import { processSingleton } from "@/lib/process-singleton";
 
 import { dropEventPartitionsBefore, ensureUpcomingPartitions } from "./partitions";
 
@@ -79,8 +80,6 @@ export function purgeWebhookData(
   });
 }
 
-const state = globalThis as unknown as { __webhookRetentionTimer?: NodeJS.Timeout };
-
 /**
  * The hourly upkeep: this month's and next month's partitions made ahead, so deliveries never wait for
  * one; on PGlite, which has no autovacuum, fresh planner statistics for this month's partition (the
@@ -94,18 +93,19 @@ export async function maintainWebhookData(now = new Date()): Promise<PurgeResult
 
 /** Starts the hourly upkeep in this process (once, also across dev reloads). */
 export function startWebhookRetentionJob(): void {
-  if (state.__webhookRetentionTimer) return;
-  const run = () =>
-    maintainWebhookData()
-      .then((r) => {
-        if (
-          r.ran &&
-          r.events + r.rejections + r.deliveries + r.loginAttempts + r.tokenGuesses + r.partitionsDropped.length > 0
-        )
-          logger.info("retention purge", r);
-      })
-      .catch((error) => logger.error("retention purge failed", { error: errorMessage(error) }));
-  state.__webhookRetentionTimer = setInterval(run, PURGE_INTERVAL_MS);
-  state.__webhookRetentionTimer.unref();
-  setTimeout(run, 30_000).unref();
+  processSingleton("webhooks.retention-job", () => {
+    const run = () =>
+      maintainWebhookData()
+        .then((r) => {
+          if (
+            r.ran &&
+            r.events + r.rejections + r.deliveries + r.loginAttempts + r.tokenGuesses + r.partitionsDropped.length > 0
+          )
+            logger.info("retention purge", r);
+        })
+        .catch((error) => logger.error("retention purge failed", { error: errorMessage(error) }));
+    const timer = setInterval(run, PURGE_INTERVAL_MS).unref();
+    setTimeout(run, 30_000).unref();
+    return timer;
+  });
 }

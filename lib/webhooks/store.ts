@@ -10,6 +10,7 @@ import { DELIVERIES_QUEUED_CHANNEL, notify } from "@/lib/db/notifications";
 import { webhookEvents } from "@/lib/db/schema";
 import { databaseErrorCode } from "@/lib/error-message";
 import { countReceipt, observeBatch } from "@/lib/metrics/metrics";
+import { processSingleton } from "@/lib/process-singleton";
 
 import { isTestEventId } from "./constants";
 import { ensurePartitionsFor, isMissingPartition } from "./partitions";
@@ -30,17 +31,12 @@ export type ReceivedEvent = {
 export type StoreOutcome = { kind: "stored" } | { kind: "conflicting"; storedSha256: string; receivedSha256: string };
 
 /**
- * Who hears that storing queued deliveries, kept on globalThis: Next bundles the routes that store and
- * the startup code that listens (lib/startup.ts) apart, each with its own copy of this module, so a
- * module-level set would never reach from one to the other (the workers then woke only by polling).
+ * Who hears that storing queued deliveries, the process's: Next bundles the routes that store and the startup
+ * code that listens (lib/startup.ts) apart, and a module-level set would not reach from one to the other.
  */
-const shared = globalThis as unknown as {
-  __deliveriesQueuedListeners?: Set<() => void>;
-  __eventsReceived?: { count: number };
-};
-const queuedListeners = (shared.__deliveriesQueuedListeners ??= new Set());
-/** Events handed to storeEvent by this process so far, on globalThis for the same reason. */
-const received = (shared.__eventsReceived ??= { count: 0 });
+const queuedListeners = processSingleton("webhooks.deliveries-queued-listeners", () => new Set<() => void>());
+/** Events handed to storeEvent by this process so far, the process's for the same reason. */
+const received = processSingleton("webhooks.events-received", () => ({ count: 0 }));
 
 /** How many events this process has been given to store: lib/destinations tells a flood of webhooks by it. */
 export function eventsReceived(): number {
