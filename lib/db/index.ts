@@ -11,6 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import type { output, ZodType } from "zod";
 
 import { env } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
@@ -45,11 +46,14 @@ export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export type Executor = Database | Transaction;
 
 /**
- * The rows of a raw `db.execute(sql…)`: both drivers (node-postgres and PGlite) answer `{ rows }`, which
- * the shared PgDatabase type does not say; `T` is what the statement selects.
+ * The rows of a raw `db.execute(sql…)`: both drivers (node-postgres and PGlite) answer `{ rows }`, which the
+ * shared PgDatabase type does not say. Typed as `T`, what the statement selects, or parsed by a zod row schema.
  */
-export function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
+export function rowsOf<T>(result: unknown): T[];
+export function rowsOf<S extends ZodType>(result: unknown, row: S): Array<output<S>>;
+export function rowsOf(result: unknown, row?: ZodType): unknown[] {
+  const rows = (result as { rows: unknown[] }).rows;
+  return row ? rows.map((r) => row.parse(r)) : rows;
 }
 
 export type DatabaseTarget =

@@ -2,7 +2,7 @@ import "server-only";
 
 import { and, inArray, sql, type SQL } from "drizzle-orm";
 
-import { getDb, targetFromEnv } from "@/lib/db";
+import { getDb, rowsOf, targetFromEnv } from "@/lib/db";
 import type { ForwardDestination } from "@/lib/db/forwarding-schema";
 import { DELIVERIES_QUEUED_CHANNEL, notify } from "@/lib/db/notifications";
 import { webhookEvents } from "@/lib/db/schema";
@@ -133,12 +133,12 @@ async function queueChunk(replay: Queuing, size: number): Promise<ChunkOutcome> 
   const result = await db.transaction(async (tx) => {
     // JIT off too: on PostgreSQL the cost that rules sorting out would otherwise compile the statement (300 ms).
     await tx.execute(sql`select set_config('enable_sort', 'off', true), set_config('jit', 'off', true)`);
-    const chunk = (await tx.execute(statement)) as unknown as { rows: Array<{ queued: number; done: boolean }> };
+    const [chunk] = rowsOf<{ queued: number; done: boolean }>(await tx.execute(statement));
     // Heard at commit by every instance's workers: this process may be a CLI, with none of its own.
-    if ((chunk.rows[0]?.queued ?? 0) > 0) await notify(tx, DELIVERIES_QUEUED_CHANNEL);
+    if ((chunk?.queued ?? 0) > 0) await notify(tx, DELIVERIES_QUEUED_CHANNEL);
     return chunk;
   });
-  return result.rows[0] ?? null;
+  return result ?? null;
 }
 
 /** The oldest replay still queuing (not cancelled, its destination on), but those this pass leaves to others. */
@@ -151,25 +151,24 @@ async function nextQueuing(leave: ReadonlySet<string>): Promise<Queuing | null> 
           sql`, `,
         )})`
       : sql``;
-  const result = (await db.execute(sql`
+  const [row] = rowsOf<{
+    id: string;
+    destination_id: string;
+    filters: string;
+    queue_cursor: string | null;
+    created_at: Date | string;
+    connection_id: string;
+    event_types: string[] | null;
+    verification_methods: string[] | null;
+    signing: ForwardDestination["signing"];
+    include_unverified: boolean;
+  }>(
+    await db.execute(sql`
     select r.id, r.destination_id, r.filters, r.queue_cursor, r.created_at, d.connection_id, d.event_types, d.verification_methods, d.signing, d.include_unverified
     from forward_replays r join forward_destinations d on d.id = r.destination_id
     where r.queued_at is null and r.cancelled_at is null and d.enabled ${skip}
-    order by r.created_at limit 1`)) as unknown as {
-    rows: Array<{
-      id: string;
-      destination_id: string;
-      filters: string;
-      queue_cursor: string | null;
-      created_at: Date | string;
-      connection_id: string;
-      event_types: string[] | null;
-      verification_methods: string[] | null;
-      signing: ForwardDestination["signing"];
-      include_unverified: boolean;
-    }>;
-  };
-  const row = result.rows[0];
+    order by r.created_at limit 1`),
+  );
   if (!row) return null;
   return {
     id: row.id,

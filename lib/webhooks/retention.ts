@@ -4,7 +4,7 @@ import { lt, sql } from "drizzle-orm";
 
 import { purgeOldGuesses } from "@/lib/auth/api-token-throttle";
 import { purgeOldAttempts } from "@/lib/auth/throttle";
-import { getDb, targetFromEnv, withOwnConnection } from "@/lib/db";
+import { getDb, rowsOf, targetFromEnv, withOwnConnection } from "@/lib/db";
 import { forwardDeliveries } from "@/lib/db/forwarding-schema";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { env } from "@/lib/env";
@@ -44,9 +44,10 @@ export function purgeWebhookData(
 ): Promise<PurgeResult> {
   const cutoff = new Date(now.getTime() - retentionDays * 24 * 3600 * 1000);
   return withOwnConnection(async (db): Promise<PurgeResult> => {
-    const lock = await db.execute(sql`select pg_try_advisory_lock(${RETENTION_LOCK_ID}) as locked`);
-    // Both drivers (node-postgres and PGlite) answer with { rows }.
-    if ((lock as { rows: Array<{ locked?: boolean }> }).rows[0]?.locked !== true) return { ran: false };
+    const [lock] = rowsOf<{ locked?: boolean }>(
+      await db.execute(sql`select pg_try_advisory_lock(${RETENTION_LOCK_ID}) as locked`),
+    );
+    if (lock?.locked !== true) return { ran: false };
     try {
       // The first purge after a long pause can have much to delete: not cut short by the pool's statement timeout.
       await db.execute(sql`set statement_timeout = 0`);
