@@ -68,6 +68,9 @@ export function databaseErrorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Whether the database refused a row that a unique constraint already holds (SQLSTATE 23505): a name taken. */
+export const isUniqueViolation = (error: unknown) => databaseErrorCode(error) === "23505";
+
 /**
  * An error's message for a log or a terminal. A failed query's message carries its SQL and its
  * parameters (a webhook body, an e-mail address, a phone number, a password hash), and the

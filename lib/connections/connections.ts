@@ -6,10 +6,11 @@ import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import type { ActionResult } from "@/lib/call-action";
 import { getDb } from "@/lib/db";
 import { connections, connectionSecrets } from "@/lib/db/schema";
+import { isUniqueViolation } from "@/lib/error-message";
 import { processSingleton } from "@/lib/process-singleton";
 import { regionLabels, regionShortNames, type Region } from "@/lib/service/regions";
 
-import { findConnectionIdByName, getConnection, getServiceConnection, isUniqueViolation, sealKey } from "./repository";
+import { findConnectionIdByName, getConnection, getServiceConnection, sealKey } from "./repository";
 import { findConnectionWithSameKey } from "./same-key";
 import {
   createConnectionSchema,

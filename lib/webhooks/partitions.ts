@@ -3,7 +3,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 
 import { getDb, rowsOf, targetFromEnv, type Executor } from "@/lib/db";
-import { databaseErrorCode } from "@/lib/error-message";
+import { databaseErrorCode, isUniqueViolation } from "@/lib/error-message";
 
 /**
  * webhook_events is partitioned by UTC month of receipt (migration 0005): one table per month, named
@@ -33,7 +33,7 @@ export async function ensureEventPartitions(from: Date, to: Date = from, db?: Ex
       names.push(created!.name);
     } catch (error) {
       // Another instance created it at the same moment: it exists, which is all this asked.
-      if (databaseErrorCode(error) !== "42P07" && databaseErrorCode(error) !== "23505") throw error;
+      if (databaseErrorCode(error) !== "42P07" && !isUniqueViolation(error)) throw error;
     }
   }
   return names;
