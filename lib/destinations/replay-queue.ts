@@ -13,12 +13,12 @@ import { parseEventFilters, replayCondition } from "@/lib/webhooks/webhooks";
 
 import { wakeForwarding } from "./worker";
 
-/**
+/*
  * A replay's queue, written in chunks: each chunk is one short statement that queues the next events in
  * keyset order and moves the replay's cursor, so on PGlite (one connection) the webhooks that arrive
  * meanwhile are stored between two chunks instead of after the whole replay. What a crash interrupts
- * is picked up again from the cursor by `continueReplays`, which the start calls and the forwarding
- * workers' idle loop calls once per poll.
+ * is picked up again from the cursor by `continueReplays`, which a replay's start calls and this
+ * process's own poll (`startReplayQueuing`, every QUEUING_POLL_MS) calls again.
  */
 
 type DestinationRules = Pick<
@@ -54,16 +54,15 @@ export function sendable(d: DestinationRules): SQL {
 }
 
 /**
- * How long a chunk should hold the database. PGlite serves one statement at a time, and a webhook that
- * arrives during a chunk waits for it: a few tens of milliseconds keep the receiver's answers close to
- * their time without a replay. PostgreSQL stores beside it, so a chunk may be longer.
+ * How long a chunk should hold the database: short on PGlite, where a webhook that arrives during a chunk waits
+ * for it; longer on PostgreSQL, which stores beside it. docs/performance.md, "Replay chunks".
  */
 const chunkTargetMs = () => (targetFromEnv().kind === "pglite" ? 25 : 250);
 const MIN_CHUNK = 100;
 export const MAX_CHUNK = 5_000;
 const FIRST_CHUNK = 500;
 
-/** The next chunk's size: scaled towards the target time, at most doubling at a step (one slow chunk is not a trend). */
+/** The next chunk's size: scaled towards the target time, at most doubling a step (one slow chunk is no trend). */
 function nextChunkSize(size: number, elapsedMs: number): number {
   const scaled = Math.round((size * chunkTargetMs()) / Math.max(elapsedMs, 1));
   return Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.min(scaled, size * 2)));
@@ -102,9 +101,8 @@ async function queueChunk(replay: Queuing, size: number): Promise<ChunkOutcome> 
   const db = await getDb();
   // In (received, id) order: the events' own key, and the order of the log's indexes read backwards
   // (ASC NULLS FIRST is exactly the reverse of their DESC NULLS LAST), so each chunk is one index range.
-  // Sorting is ruled out for the statement: with statistics older than the events (PGlite has no
-  // autovacuum; its upkeep analyzes hourly) the planner took a bitmap scan of the connection's whole
-  // history and a sort for each chunk, 50 ms for 100 of 20,000 events, against 1 ms read in order.
+  // Sorting is ruled out for the statement: with statistics older than the events the planner scanned the
+  // connection's whole history and sorted each chunk (docs/performance.md, "Replay chunks").
   const statement = sql`
     with replay as (
       select id from forward_replays
@@ -131,7 +129,7 @@ async function queueChunk(replay: Queuing, size: number): Promise<ChunkOutcome> 
     from replay where r.id = replay.id
     returning (select count(*) from queued)::int as queued, r.queued_at is not null as done`;
   const result = await db.transaction(async (tx) => {
-    // JIT off too: on PostgreSQL the cost that rules sorting out would otherwise compile the statement (300 ms).
+    // JIT off too: on PostgreSQL the cost that rules sorting out would otherwise make it compile the statement.
     await tx.execute(sql`select set_config('enable_sort', 'off', true), set_config('jit', 'off', true)`);
     const [chunk] = rowsOf<{ queued: number; done: boolean }>(await tx.execute(statement));
     // Heard at commit by every instance's workers: this process may be a CLI, with none of its own.
@@ -254,7 +252,7 @@ export function continueReplays(options: { chunkSize?: number } = {}): Promise<n
   return pass;
 }
 
-/** Starts a pass without waiting for it (a replay just started); a failure is logged, and the next idle poll tries again. */
+/** Starts a pass without waiting for it (a replay just started); a failure is logged, and the next poll tries again. */
 export function continueReplaysInBackground(options: { chunkSize?: number } = {}): void {
   continueReplays(options).catch((error: unknown) =>
     logger.error("replay queuing failed", { error: errorMessage(error) }),

@@ -54,7 +54,7 @@ function announceQueued(): void {
 
 export const sha256Hex = (text: string | Buffer) => crypto.createHash("sha256").update(text).digest("hex");
 
-/** Rows one batch writes at most: bounds a statement's size (a body is at most 256 KiB, most about 1 KiB). */
+/** Rows one batch writes at most: bounds a statement's size (docs/performance.md, "Replay chunks"). */
 export const MAX_BATCH_ROWS = 100;
 
 type Waiting = { event: ReceivedEvent; resolve: (outcome: StoreOutcome) => void; reject: (error: unknown) => void };
