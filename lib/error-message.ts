@@ -68,6 +68,9 @@ export function databaseErrorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Whether the database refused a row that a unique constraint already holds (SQLSTATE 23505): a name taken. */
+export const isUniqueViolation = (error: unknown) => databaseErrorCode(error) === "23505";
+
 /**
  * An error's message for a log or a terminal. A failed query's message carries its SQL and parameters, and the
  * database's may quote a value, so a database error gives only its SQLSTATE and the names of the constraint, table,

@@ -164,18 +164,21 @@ describe("errorMessage", () => {
   });
 
   it("gives only the code and names for a driver error, whose message and detail can quote values", () => {
-    const unique = Object.assign(new Error(`duplicate key value violates unique constraint "users_email_key"`), {
-      name: "error",
-      code: "23505",
-      detail: `Key (email)=(${EMAIL}) already exists.`,
-      constraint: "users_email_key",
-      table: "users",
-      routine: "_bt_check_unique",
-    });
-    expect(errorMessage(unique)).toBe(
-      `database error 23505: integrity constraint violation (constraint "users_email_key", table "users", routine _bt_check_unique)`,
+    const missing = Object.assign(
+      new Error(`insert or update on table "invites" violates foreign key constraint "invites_email_fkey"`),
+      {
+        name: "error",
+        code: "23503",
+        detail: `Key (email)=(${EMAIL}) is not present in table "users".`,
+        constraint: "invites_email_fkey",
+        table: "invites",
+        routine: "ri_ReportViolation",
+      },
     );
-    expect(errorMessage(new Error("wrapped", { cause: unique }))).not.toMatch(PERSONAL);
+    expect(errorMessage(missing)).toBe(
+      `database error 23503: integrity constraint violation (constraint "invites_email_fkey", table "invites", routine ri_ReportViolation)`,
+    );
+    expect(errorMessage(new Error("wrapped", { cause: missing }))).not.toMatch(PERSONAL);
   });
 
   it("logs a real failed query without its parameters, and names the check constraint it broke", async () => {

@@ -4,6 +4,7 @@ import type { Instrumentation } from "next";
 
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
+import { processSingleton } from "@/lib/process-singleton";
 
 type OnRequestError = Parameters<Instrumentation.onRequestError>;
 
@@ -90,9 +91,9 @@ export function takeOverNextErrorPrint(args: readonly unknown[]): boolean {
 
 /** Installs the take-over on console.error, once per process (instrumentation.ts's register, in production). */
 export function quietNextErrorPrints(): void {
-  const holder = globalThis as { __quietNextErrorPrints?: true };
-  if (holder.__quietNextErrorPrints) return;
-  holder.__quietNextErrorPrints = true;
+  const installed = processSingleton("request-errors.quiet-next-error-prints", () => ({ done: false }));
+  if (installed.done) return;
+  installed.done = true;
   const print = console.error.bind(console);
   console.error = (...args: unknown[]) => {
     if (!takeOverNextErrorPrint(args)) print(...args);

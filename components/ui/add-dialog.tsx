@@ -3,6 +3,7 @@
 import type { LucideIcon } from "lucide-react";
 import { Suspense, useState } from "react";
 import { useForm, type DefaultValues, type FieldValues, type Path } from "react-hook-form";
+import type { z } from "zod";
 
 import { Button } from "@/components/ui/button";
 import { Alert } from "@/components/ui/card";
@@ -25,7 +26,7 @@ export function useAddDialog<Values extends FieldValues, Result extends { ok: tr
   added,
 }: {
   /** A dynamic import of the schema, e.g. `() => import("@/lib/team/schemas").then((m) => m.addTeamMemberSchema)`. */
-  schema: () => Promise<unknown>;
+  schema: () => Promise<z.ZodType>;
   blank: Values;
   submit: (values: Values) => Promise<Result>;
   added: (result: Extract<Result, { ok: true }>, values: Values) => Next | null;

@@ -1,9 +1,6 @@
 "use client";
 
-// catchError from its own module: "next/error" is the Pages Router's error page, which loads that page and
-// next/head (some 3 kB gzip) into every route that shows a section, only to reach this export.
-import { catchError } from "next/dist/client/components/catch-error";
-import type { ErrorInfo } from "next/error";
+import { catchError, type ErrorInfo } from "next/error";
 import { Suspense } from "react";
 
 import { Button } from "./button";

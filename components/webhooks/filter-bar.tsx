@@ -23,7 +23,6 @@ import {
  */
 export const barLayout =
   "mb-3 flex flex-wrap items-center gap-2 rounded-lg bg-white dark:bg-slate-900 p-2 shadow-sm ring-1 ring-slate-200 dark:ring-slate-700";
-export const fieldWidth = { s: "w-32", m: "w-40", l: "w-48" } as const;
 
 export function FilterBar({
   label,

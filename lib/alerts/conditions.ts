@@ -2,7 +2,7 @@ import "server-only";
 
 import { sql } from "drizzle-orm";
 
-import type { Executor } from "@/lib/db";
+import { rowsOf, type Executor } from "@/lib/db";
 import { MISSING_SIGNATURE_DETAIL, TEST_EVENT_ID_PREFIX } from "@/lib/webhooks/constants";
 
 import {
@@ -58,7 +58,6 @@ export type FailingDestination = {
 export type Firing = { connectionId: string; kind: AlertKind; subject: string; measure: AlertMeasure };
 
 type Row = Record<string, unknown>;
-const rowsOf = (result: unknown) => (result as { rows: Row[] }).rows;
 const date = (v: unknown) => (v == null ? null : new Date(v as string));
 const threshold = (column: string, name: keyof typeof THRESHOLDS) =>
   sql.raw(`coalesce(t.${column}, ${defaultThreshold(name)})`);
@@ -67,7 +66,7 @@ export async function measureConnections(db: Executor, now: Date): Promise<Conne
   const at = sql`${now.toISOString()}::timestamptz`;
   const hour = sql`make_interval(mins => ${COUNT_WINDOW_MINUTES})`;
   const realRejection = sql`(r.event_id is null or r.event_id not like ${TEST_EVENT_ID_PREFIX + "%"})`;
-  const rows = rowsOf(
+  const rows = rowsOf<Row>(
     await db.execute(sql`
       select c.id, s.silence_hours,
         exists (select 1 from connection_secrets k where k.connection_id = c.id and k.kind = 'server') as has_server_key,
@@ -119,7 +118,7 @@ export async function measureConnections(db: Executor, now: Date): Promise<Conne
 export async function measureDestinations(db: Executor, now: Date): Promise<FailingDestination[]> {
   const at = sql`${now.toISOString()}::timestamptz`;
   const minutes = threshold("destination_failing_minutes", "destinationFailingMinutes");
-  const rows = rowsOf(
+  const rows = rowsOf<Row>(
     await db.execute(sql`
       select f.id, f.connection_id, f.name, f.failing_since, f.paused_at, ${minutes} as threshold_minutes, f.signing_problem, f.tripped_at, f.probe_at
       from forward_destinations f left join alert_thresholds t on t.connection_id = f.connection_id

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
-import type { Database } from "@/lib/db";
+import { rowsOf, type Database } from "@/lib/db";
 import { alertEvaluations, alerts } from "@/lib/db/alerts-schema";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
 import { auditLog, webhookRejections } from "@/lib/db/schema";
@@ -268,10 +268,12 @@ describe("the lifecycle", () => {
     await at(6);
     expect(await noticeChanges(alert.id)).toEqual(["opened", "opened", "reminder", "reminder"]);
 
-    const user = (await db.execute(
-      sql`insert into console_users (email, name, role, password_hash) values ('ack@example.com', 'Ann Ack', 'admin', 'x') returning id`,
-    )) as unknown as { rows: Array<{ id: string }> };
-    expect(await acknowledgeAlert({ id: user.rows[0]!.id, email: "ack@example.com" }, { alertId: alert.id })).toEqual({
+    const [user] = rowsOf<{ id: string }>(
+      await db.execute(
+        sql`insert into console_users (email, name, role, password_hash) values ('ack@example.com', 'Ann Ack', 'admin', 'x') returning id`,
+      ),
+    );
+    expect(await acknowledgeAlert({ id: user!.id, email: "ack@example.com" }, { alertId: alert.id })).toEqual({
       ok: true,
     });
     await at(13);

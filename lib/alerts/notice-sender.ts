@@ -4,11 +4,12 @@ import { sql } from "drizzle-orm";
 import nodemailer, { type Transporter } from "nodemailer";
 import { Webhook } from "standardwebhooks";
 
-import { getDb } from "@/lib/db";
+import { getDb, rowsOf } from "@/lib/db";
 import { MAX_ATTEMPTS, retryDelaySeconds } from "@/lib/destinations/constants";
 import { env } from "@/lib/env";
 import { outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
 import { postGuarded, type GuardedPostOptions } from "@/lib/outbound/guarded-post";
+import { processSingleton } from "@/lib/process-singleton";
 import { decryptSecret, SecretDecryptionError } from "@/lib/secrets";
 
 import type { NoticeBody } from "./notices";
@@ -46,18 +47,18 @@ export type NoticeSenderOptions = {
 export async function sendDueNotices(options: NoticeSenderOptions = {}): Promise<number> {
   const { limit = 20 } = options;
   const db = await getDb();
-  const taken = (await db.execute(sql`
+  const taken = rowsOf<TakenNotice>(
+    await db.execute(sql`
     with due as (
       select id from alert_notices where state = 'pending' and due_at <= now() order by due_at limit ${limit} for update skip locked
     )
     update alert_notices n set due_at = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = n.attempts + 1
     from due where n.id = due.id
     returning n.id, n.channel, n.target, n.body, n.attempts, n.target_id,
-      (select t.secret_ciphertext from alert_notice_targets t where t.id = n.target_id) as secret_ciphertext`)) as unknown as {
-    rows: TakenNotice[];
-  };
+      (select t.secret_ciphertext from alert_notice_targets t where t.id = n.target_id) as secret_ciphertext`),
+  );
   await Promise.all(
-    taken.rows.map(async (notice) => {
+    taken.map(async (notice) => {
       const sent = await send(notice, options);
       const retry = retryDelaySeconds(notice.attempts);
       const state = sent.ok ? "sent" : sent.final || notice.attempts >= MAX_ATTEMPTS ? "failed" : "pending";
@@ -68,7 +69,7 @@ export async function sendDueNotices(options: NoticeSenderOptions = {}): Promise
         where id = ${Number(notice.id)}`);
     }),
   );
-  return taken.rows.length;
+  return taken.length;
 }
 
 function send(notice: TakenNotice, options: NoticeSenderOptions): Promise<Sent> {
@@ -128,18 +129,21 @@ export async function postNotice(
   return { ok: result.status >= 200 && result.status < 300, outcome: `webhook: answered ${result.status}` };
 }
 
-const mail = globalThis as unknown as { __alertMailer?: { url: string; transporter: Transporter } };
+/** The process's transporter, made again when the mail URL changes. */
+const mail = () =>
+  processSingleton("alerts.mailer", (): { current?: { url: string; transporter: Transporter } } => ({}));
 
 function mailer(url: string): Transporter {
-  if (mail.__alertMailer?.url !== url) {
+  const held = mail();
+  if (held.current?.url !== url) {
     const timeouts = {
       connectionTimeout: ATTEMPT_TIMEOUT_MS,
       greetingTimeout: ATTEMPT_TIMEOUT_MS,
       socketTimeout: ATTEMPT_TIMEOUT_MS,
     };
-    mail.__alertMailer = { url, transporter: nodemailer.createTransport(url, timeouts as object) };
+    held.current = { url, transporter: nodemailer.createTransport(url, timeouts as object) };
   }
-  return mail.__alertMailer.transporter;
+  return held.current.transporter;
 }
 
 async function sendEmail(body: NoticeBody): Promise<Sent> {

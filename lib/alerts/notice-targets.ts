@@ -12,7 +12,7 @@ import { getDb } from "@/lib/db";
 import { alertNoticeTargets, type AlertNoticeTarget } from "@/lib/db/alerts-schema";
 import { consoleUsers } from "@/lib/db/schema";
 import { env } from "@/lib/env";
-import { databaseErrorCode } from "@/lib/error-message";
+import { isUniqueViolation } from "@/lib/error-message";
 import { checkUrlToSave, outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
 import { urlOrigin } from "@/lib/outbound/shown-to-role";
 import { decryptSecret, encryptSecret, newSigningSecret, SecretDecryptionError } from "@/lib/secrets";
@@ -143,7 +143,7 @@ export async function addNoticeTarget(
         ok: false,
         error: `The Alerts page holds at most ${MAX_NOTICE_TARGETS} notice targets: remove one first.`,
       };
-    if (databaseErrorCode(error) === "23505")
+    if (isUniqueViolation(error))
       return { ok: false, error: `A notice target named ${name} already exists.`, field: "name" };
     throw error;
   }

@@ -3,6 +3,7 @@ import "server-only";
 import { env } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
+import { processSingleton } from "@/lib/process-singleton";
 
 import { evaluateAlerts } from "./evaluate";
 import { sendDueNotices } from "./notice-sender";
@@ -15,11 +16,11 @@ import { sendDueNotices } from "./notice-sender";
 
 const FIRST_EVALUATION_MS = 5_000;
 const NOTICE_POLL_MS = 5_000;
-const jobs = globalThis as unknown as { __alertJobs?: true };
+const jobs = () => processSingleton("alerts.jobs", () => ({ started: false }));
 
 export function startAlerts(): void {
-  if (jobs.__alertJobs) return;
-  jobs.__alertJobs = true;
+  if (jobs().started) return;
+  jobs().started = true;
   const periodMs = env().CONSOLE_ALERT_EVALUATE_SECONDS * 1000;
   let sending = false;
   const sendNotices = async () => {

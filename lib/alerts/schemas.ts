@@ -59,7 +59,6 @@ export const thresholdsSchema = z.object({
   >),
 });
 export type ThresholdsInput = z.input<typeof thresholdsSchema>;
-export type ThresholdsValues = z.output<typeof thresholdsSchema>;
 
 /**
  * A webhook notice target added on the Alerts page. The rules on the address are lib/outbound's, checked on the

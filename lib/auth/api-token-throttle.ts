@@ -5,6 +5,7 @@ import { and, desc, eq, gt, lt, sql } from "drizzle-orm";
 import { recordRepeatedAudit } from "@/lib/audit/audit";
 import { getDb } from "@/lib/db";
 import { apiTokenGuesses } from "@/lib/db/tokens-schema";
+import { processSingleton } from "@/lib/process-singleton";
 
 /*
  * The guess limit: bearer values that matched no token, counted per address in api_token_guesses (across
@@ -22,9 +23,8 @@ const MAX_CACHED_REFUSALS = 10_000;
 /** Advisory locks in their own key space (two int4 keys), apart from sign-in's and the migration's. */
 const GUESS_LOCK_CLASS = 724_117_101;
 
-// On globalThis: Next bundles each route with its own copy of this module, and the refusal is the process's.
-const state = globalThis as unknown as { __apiTokenRefusals?: Map<string, number> };
-const refusals = () => (state.__apiTokenRefusals ??= new Map());
+// The process's: Next bundles each route with its own copy of this module.
+const refusals = () => processSingleton("auth.api-token-refusals", () => new Map<string, number>());
 
 /** When this process refuses the address's guesses until, or null. */
 export function refusedUntil(address: string, now: Date): Date | null {

@@ -4,6 +4,7 @@ import { z } from "zod";
 
 import { logger } from "@/lib/logger";
 import { isLoopbackHost } from "@/lib/loopback";
+import { processSingleton } from "@/lib/process-singleton";
 
 /**
  * The single sign-on settings (CONSOLE_OIDC_*) and CONSOLE_PASSWORD_SIGN_IN, read here and not in lib/env.ts: a
@@ -173,18 +174,13 @@ export function parseSignInSettings(source: Source): SignInSettings {
   return { sso, passwordSignIn: false };
 }
 
-/**
- * Kept on globalThis: Next bundles this module into several server layers, and the problems are logged once per
- * process.
- */
-const CACHE_KEY = Symbol.for("tenant-console.sign-in-settings");
-const processCache = globalThis as typeof globalThis & { [CACHE_KEY]?: SignInSettings };
+/** Where the process keeps its settings: Next bundles this module into several server layers. */
+const SIGN_IN_SETTINGS_KEY = "auth.sign-in-settings";
 
 /** This process's settings, parsed (and any problem logged) once. */
 export function signInSettings(): SignInSettings {
-  let settings = processCache[CACHE_KEY];
-  if (!settings) {
-    settings = processCache[CACHE_KEY] = parseSignInSettings(process.env);
+  return processSingleton(SIGN_IN_SETTINGS_KEY, () => {
+    const settings = parseSignInSettings(process.env);
     if (settings.sso.status === "invalid") {
       logger.error("single sign-on is off: a CONSOLE_OIDC_* setting is wrong", {
         problems: settings.sso.problems.map((p) => `${p.variable} ${p.message}`),
@@ -192,8 +188,8 @@ export function signInSettings(): SignInSettings {
     }
     if (settings.passwordSignInProblem)
       logger.warn("password sign-in stays on", { reason: settings.passwordSignInProblem });
-  }
-  return settings;
+    return settings;
+  });
 }
 
 export function oidcSettings(): OidcSettings {

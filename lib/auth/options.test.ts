@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { installDatabase, type Database, type DatabaseHandle } from "@/lib/db";
 import { consoleUsers } from "@/lib/db/schema";
+import { forgetProcessSingleton, processSingleton } from "@/lib/process-singleton";
 import { setUpTestDatabase, unreachableDatabase } from "@/lib/testing/database";
 
 import { parseSignInSettings } from "./oidc-config";
@@ -159,8 +160,7 @@ describe("a database that does not answer the session check", () => {
 });
 
 describe("CONSOLE_PASSWORD_SIGN_IN=false", () => {
-  const settingsKey = Symbol.for("tenant-console.sign-in-settings");
-  const cache = globalThis as unknown as Record<symbol, unknown>;
+  const settingsKey = "auth.sign-in-settings";
   const sso = {
     CONSOLE_OIDC_ISSUER: "http://127.0.0.1:9/issuer",
     CONSOLE_OIDC_CLIENT_ID: "console",
@@ -168,11 +168,12 @@ describe("CONSOLE_PASSWORD_SIGN_IN=false", () => {
     CONSOLE_OIDC_ADMIN_GROUPS: "admins",
   };
   const providerIds = (source: Record<string, string>) => {
-    cache[settingsKey] = parseSignInSettings(source);
+    forgetProcessSingleton(settingsKey);
+    processSingleton(settingsKey, () => parseSignInSettings(source));
     try {
       return authOptions().providers.map((p) => p.id);
     } finally {
-      delete cache[settingsKey];
+      forgetProcessSingleton(settingsKey);
     }
   };
 

@@ -6,9 +6,11 @@ import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import type { ActionResult } from "@/lib/call-action";
 import { getDb } from "@/lib/db";
 import { connections, connectionSecrets } from "@/lib/db/schema";
+import { isUniqueViolation } from "@/lib/error-message";
+import { processSingleton } from "@/lib/process-singleton";
 import { regionLabels, regionShortNames, type Region } from "@/lib/service/regions";
 
-import { findConnectionIdByName, getConnection, getServiceConnection, isUniqueViolation, sealKey } from "./repository";
+import { findConnectionIdByName, getConnection, getServiceConnection, sealKey } from "./repository";
 import { findConnectionWithSameKey } from "./same-key";
 import {
   createConnectionSchema,
@@ -33,12 +35,10 @@ export { hashWebhookToken, newWebhookToken } from "./webhook-token";
 
 type ChangeListener = (connectionId: string) => void;
 /**
- * Kept on globalThis: Next bundles the pages' actions that change a connection and the webhook route
- * that caches it apart, each with its own copy of this module, so a module-level set would not reach
- * from one to the other.
+ * The process's: Next bundles the pages' actions that change a connection and the webhook route that caches
+ * it apart, each with its own copy of this module, so a module-level set would not reach from one to the other.
  */
-const shared = globalThis as unknown as { __connectionChangeListeners?: Set<ChangeListener> };
-const changeListeners = (shared.__connectionChangeListeners ??= new Set());
+const changeListeners = processSingleton("connections.change-listeners", () => new Set<ChangeListener>());
 
 /**
  * Calls `listener` with a connection's id once a change to its keys or its existence has committed, so

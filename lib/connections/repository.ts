@@ -138,8 +138,3 @@ export function sealKey(connectionId: string, kind: SecretKindName, key: string,
     setBy: actorId,
   };
 }
-
-export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === "23505" || e?.cause?.code === "23505";
-}

@@ -182,4 +182,3 @@ export const forwardAttempts = pgTable(
 );
 
 export type ForwardDestination = typeof forwardDestinations.$inferSelect;
-export type SigningMode = (typeof signingModeEnum.enumValues)[number];

@@ -11,10 +11,12 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import type { output, ZodType } from "zod";
 
 import { env } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
+import { processSingleton } from "@/lib/process-singleton";
 
 import * as alertsSchema from "./alerts-schema";
 import * as erasureSchema from "./erasure-schema";
@@ -44,11 +46,14 @@ export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export type Executor = Database | Transaction;
 
 /**
- * The rows of a raw `db.execute(sql…)`: both drivers (node-postgres and PGlite) answer `{ rows }`, which
- * the shared PgDatabase type does not say; `T` is what the statement selects.
+ * The rows of a raw `db.execute(sql…)`: both drivers (node-postgres and PGlite) answer `{ rows }`, which the
+ * shared PgDatabase type does not say. Typed as `T`, what the statement selects, or parsed by a zod row schema.
  */
-export function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
+export function rowsOf<T>(result: unknown): T[];
+export function rowsOf<S extends ZodType>(result: unknown, row: S): Array<output<S>>;
+export function rowsOf(result: unknown, row?: ZodType): unknown[] {
+  const rows = (result as { rows: unknown[] }).rows;
+  return row ? rows.map((r) => row.parse(r)) : rows;
 }
 
 export type DatabaseTarget =
@@ -175,16 +180,17 @@ function isAlive(pid: number): boolean {
   }
 }
 
-// One handle per process, kept on globalThis so dev-mode reloads do not open a second PGlite.
-const state = globalThis as unknown as { __consoleDb?: Promise<DatabaseHandle> };
+// One handle per process, so dev-mode reloads and Next's server layers do not open a second PGlite.
+const state = () => processSingleton("db.handle", (): { handle?: Promise<DatabaseHandle> } => ({}));
 
 /** The process-wide database, opened and migrated on first use. */
 export async function getDb(): Promise<Database> {
-  state.__consoleDb ??= openDatabase(targetFromEnv()).catch((error) => {
-    state.__consoleDb = undefined;
+  const held = state();
+  held.handle ??= openDatabase(targetFromEnv()).catch((error) => {
+    held.handle = undefined;
     throw error;
   });
-  return (await state.__consoleDb).db;
+  return (await held.handle).db;
 }
 
 /**
@@ -231,12 +237,13 @@ export async function newUnpooledClient(): Promise<pg.Client | null> {
 
 /** Replaces the process-wide database (tests and scripts that open their own). */
 export function installDatabase(handle: DatabaseHandle): void {
-  state.__consoleDb = Promise.resolve(handle);
+  state().handle = Promise.resolve(handle);
 }
 
 export async function closeDb(): Promise<void> {
-  const handle = state.__consoleDb;
-  state.__consoleDb = undefined;
+  const held = state();
+  const handle = held.handle;
+  held.handle = undefined;
   if (handle) await (await handle).close();
 }
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { setUpTestDatabase } from "@/lib/testing/database";
 
-import { isDatabaseReachable, type Database } from "./index";
+import { isDatabaseReachable, rowsOf, type Database } from "./index";
 import type * as schema from "./schema";
 
 const migrationsFolder = path.resolve("lib/db/migrations");
@@ -26,10 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => tearDown());
 
-const rows = async <T>(query: ReturnType<typeof sql>) => {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-};
+const rows = async <T>(query: ReturnType<typeof sql>) => rowsOf<T>(await db.execute(query));
 
 describe(`migrations on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"}`, () => {
   it("create every table of the schema", async () => {

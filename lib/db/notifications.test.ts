@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type { Database } from "@/lib/db";
+import { rowsOf, type Database } from "@/lib/db";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { scaled } from "@/lib/testing/timeouts";
 
@@ -23,11 +23,11 @@ const poll = { timeout: scaled(2_000), interval: 20 };
 
 /** The sessions of this database that listen on CHANNEL (their last statement was its LISTEN). */
 const listeners = async () =>
-  (await db.execute(
-    sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and query = ${`listen "${CHANNEL}"`}`,
-  )) as unknown as {
-    rows: Array<{ n: number }>;
-  };
+  rowsOf<{ n: number }>(
+    await db.execute(
+      sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and query = ${`listen "${CHANNEL}"`}`,
+    ),
+  );
 
 describe("database notifications", () => {
   it.skipIf(!process.env.DATABASE_URL)(
@@ -53,7 +53,7 @@ describe("database notifications", () => {
         await expect.poll(() => heard, poll).toBe(4);
 
         await listening.stop();
-        expect((await listeners()).rows[0]?.n).toBe(0);
+        expect((await listeners())[0]?.n).toBe(0);
       } finally {
         await listening.stop();
         await other.end();
@@ -67,6 +67,6 @@ describe("database notifications", () => {
     const listening = listen(CHANNEL, () => heard++);
     await listening.stop();
     expect(heard).toBe(0);
-    if (process.env.DATABASE_URL) expect((await listeners()).rows[0]?.n).toBe(0);
+    if (process.env.DATABASE_URL) expect((await listeners())[0]?.n).toBe(0);
   });
 });

@@ -10,7 +10,7 @@ import type { ActionResult } from "@/lib/call-action";
 import { getConnection } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
-import { databaseErrorCode } from "@/lib/error-message";
+import { isUniqueViolation } from "@/lib/error-message";
 import { checkUrlToSave, outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
 import { decryptSecret, encryptSecret, newSigningSecret } from "@/lib/secrets";
 
@@ -137,7 +137,7 @@ export async function createDestination(
   } catch (error) {
     if (error instanceof TooManyDestinations)
       return { ok: false, error: `A connection has at most ${MAX_DESTINATIONS_PER_CONNECTION} destinations.` };
-    if (databaseErrorCode(error) === "23505")
+    if (isUniqueViolation(error))
       return { ok: false, error: `This connection already has a destination named ${input.name}.`, field: "name" };
     throw error;
   }

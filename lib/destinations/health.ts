@@ -3,7 +3,7 @@ import "server-only";
 import { asc, eq, sql } from "drizzle-orm";
 
 import type { Role } from "@/lib/auth/roles";
-import { getDb } from "@/lib/db";
+import { getDb, rowsOf } from "@/lib/db";
 import { forwardDestinations, type ForwardDestination } from "@/lib/db/forwarding-schema";
 import { urlForRole } from "@/lib/outbound/shown-to-role";
 
@@ -46,17 +46,23 @@ export async function listDestinationSummaries(
     .where(eq(forwardDestinations.connectionId, connectionId))
     .orderBy(asc(forwardDestinations.createdAt));
   if (destinations.length === 0) return [];
-  const figures = (await db.execute(sql`
+  const figures = rowsOf<{
+    id: string;
+    attempts: number;
+    delivered: number;
+    p95: number | string | null;
+    pending: number;
+  }>(
+    await db.execute(sql`
     select f.id,
       (select count(*) from forward_attempts a where a.destination_id = f.id and a.started_at >= ${since.toISOString()})::int as attempts,
       (select count(*) from forward_attempts a where a.destination_id = f.id and a.started_at >= ${since.toISOString()} and a.ok)::int as delivered,
       (select percentile_cont(0.95) within group (order by a.latency_ms) from forward_attempts a
         where a.destination_id = f.id and a.started_at >= ${since.toISOString()} and a.status is not null) as p95,
       (select count(*) from forward_deliveries d where d.destination_id = f.id and d.state = 'pending')::int as pending
-    from forward_destinations f where f.connection_id = ${connectionId}`)) as unknown as {
-    rows: Array<{ id: string; attempts: number; delivered: number; p95: number | string | null; pending: number }>;
-  };
-  const byId = new Map(figures.rows.map((row) => [row.id, row]));
+    from forward_destinations f where f.connection_id = ${connectionId}`),
+  );
+  const byId = new Map(figures.map((row) => [row.id, row]));
   return destinations.map((d) => {
     const f = byId.get(d.id) ?? { attempts: 0, delivered: 0, p95: null, pending: 0 };
     return {

@@ -2,22 +2,23 @@ import "server-only";
 
 import { and, inArray, sql, type SQL } from "drizzle-orm";
 
-import { getDb, targetFromEnv } from "@/lib/db";
+import { getDb, rowsOf, targetFromEnv } from "@/lib/db";
 import type { ForwardDestination } from "@/lib/db/forwarding-schema";
 import { DELIVERIES_QUEUED_CHANNEL, notify } from "@/lib/db/notifications";
 import { webhookEvents } from "@/lib/db/schema";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
+import { processSingleton } from "@/lib/process-singleton";
 import { parseEventFilters, replayCondition } from "@/lib/webhooks/webhooks";
 
 import { wakeForwarding } from "./worker";
 
-/**
+/*
  * A replay's queue, written in chunks: each chunk is one short statement that queues the next events in
  * keyset order and moves the replay's cursor, so on PGlite (one connection) the webhooks that arrive
  * meanwhile are stored between two chunks instead of after the whole replay. What a crash interrupts
- * is picked up again from the cursor by `continueReplays`, which the start calls and the forwarding
- * workers' idle loop calls once per poll.
+ * is picked up again from the cursor by `continueReplays`, which a replay's start calls and this
+ * process's own poll (`startReplayQueuing`, every QUEUING_POLL_MS) calls again.
  */
 
 type DestinationRules = Pick<
@@ -53,16 +54,15 @@ export function sendable(d: DestinationRules): SQL {
 }
 
 /**
- * How long a chunk should hold the database. PGlite serves one statement at a time, and a webhook that
- * arrives during a chunk waits for it: a few tens of milliseconds keep the receiver's answers close to
- * their time without a replay. PostgreSQL stores beside it, so a chunk may be longer.
+ * How long a chunk should hold the database: short on PGlite, where a webhook that arrives during a chunk waits
+ * for it; longer on PostgreSQL, which stores beside it. docs/performance.md, "Replay chunks".
  */
 const chunkTargetMs = () => (targetFromEnv().kind === "pglite" ? 25 : 250);
 const MIN_CHUNK = 100;
 export const MAX_CHUNK = 5_000;
 const FIRST_CHUNK = 500;
 
-/** The next chunk's size: scaled towards the target time, at most doubling at a step (one slow chunk is not a trend). */
+/** The next chunk's size: scaled towards the target time, at most doubling a step (one slow chunk is no trend). */
 function nextChunkSize(size: number, elapsedMs: number): number {
   const scaled = Math.round((size * chunkTargetMs()) / Math.max(elapsedMs, 1));
   return Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.min(scaled, size * 2)));
@@ -101,9 +101,8 @@ async function queueChunk(replay: Queuing, size: number): Promise<ChunkOutcome> 
   const db = await getDb();
   // In (received, id) order: the events' own key, and the order of the log's indexes read backwards
   // (ASC NULLS FIRST is exactly the reverse of their DESC NULLS LAST), so each chunk is one index range.
-  // Sorting is ruled out for the statement: with statistics older than the events (PGlite has no
-  // autovacuum; its upkeep analyzes hourly) the planner took a bitmap scan of the connection's whole
-  // history and a sort for each chunk, 50 ms for 100 of 20,000 events, against 1 ms read in order.
+  // Sorting is ruled out for the statement: with statistics older than the events the planner scanned the
+  // connection's whole history and sorted each chunk (docs/performance.md, "Replay chunks").
   const statement = sql`
     with replay as (
       select id from forward_replays
@@ -130,14 +129,14 @@ async function queueChunk(replay: Queuing, size: number): Promise<ChunkOutcome> 
     from replay where r.id = replay.id
     returning (select count(*) from queued)::int as queued, r.queued_at is not null as done`;
   const result = await db.transaction(async (tx) => {
-    // JIT off too: on PostgreSQL the cost that rules sorting out would otherwise compile the statement (300 ms).
+    // JIT off too: on PostgreSQL the cost that rules sorting out would otherwise make it compile the statement.
     await tx.execute(sql`select set_config('enable_sort', 'off', true), set_config('jit', 'off', true)`);
-    const chunk = (await tx.execute(statement)) as unknown as { rows: Array<{ queued: number; done: boolean }> };
+    const [chunk] = rowsOf<{ queued: number; done: boolean }>(await tx.execute(statement));
     // Heard at commit by every instance's workers: this process may be a CLI, with none of its own.
-    if ((chunk.rows[0]?.queued ?? 0) > 0) await notify(tx, DELIVERIES_QUEUED_CHANNEL);
+    if ((chunk?.queued ?? 0) > 0) await notify(tx, DELIVERIES_QUEUED_CHANNEL);
     return chunk;
   });
-  return result.rows[0] ?? null;
+  return result ?? null;
 }
 
 /** The oldest replay still queuing (not cancelled, its destination on), but those this pass leaves to others. */
@@ -150,25 +149,24 @@ async function nextQueuing(leave: ReadonlySet<string>): Promise<Queuing | null> 
           sql`, `,
         )})`
       : sql``;
-  const result = (await db.execute(sql`
+  const [row] = rowsOf<{
+    id: string;
+    destination_id: string;
+    filters: string;
+    queue_cursor: string | null;
+    created_at: Date | string;
+    connection_id: string;
+    event_types: string[] | null;
+    verification_methods: string[] | null;
+    signing: ForwardDestination["signing"];
+    include_unverified: boolean;
+  }>(
+    await db.execute(sql`
     select r.id, r.destination_id, r.filters, r.queue_cursor, r.created_at, d.connection_id, d.event_types, d.verification_methods, d.signing, d.include_unverified
     from forward_replays r join forward_destinations d on d.id = r.destination_id
     where r.queued_at is null and r.cancelled_at is null and d.enabled ${skip}
-    order by r.created_at limit 1`)) as unknown as {
-    rows: Array<{
-      id: string;
-      destination_id: string;
-      filters: string;
-      queue_cursor: string | null;
-      created_at: Date | string;
-      connection_id: string;
-      event_types: string[] | null;
-      verification_methods: string[] | null;
-      signing: ForwardDestination["signing"];
-      include_unverified: boolean;
-    }>;
-  };
-  const row = result.rows[0];
+    order by r.created_at limit 1`),
+  );
   if (!row) return null;
   return {
     id: row.id,
@@ -220,9 +218,10 @@ async function queueWaitingReplays(chunkSize?: number): Promise<number> {
   return total;
 }
 
-/** This process's queuing pass, on globalThis: Next bundles the actions that start replays and the workers apart. */
+/** This process's queuing pass: Next bundles the actions that start replays and the workers apart. */
 type QueuingState = { running: Promise<number> | null; again: boolean };
-const shared = globalThis as unknown as { __replayQueuing?: QueuingState };
+const queuing = () =>
+  processSingleton("destinations.replay-queuing", (): QueuingState => ({ running: null, again: false }));
 
 /**
  * Queues what replays still have to queue (a start's, or one a crash or a restart interrupted), and
@@ -232,7 +231,7 @@ const shared = globalThis as unknown as { __replayQueuing?: QueuingState };
  * `chunkSize` fixes the chunks' size (tests); otherwise it adapts to a short time per chunk.
  */
 export function continueReplays(options: { chunkSize?: number } = {}): Promise<number> {
-  const state = (shared.__replayQueuing ??= { running: null, again: false });
+  const state = queuing();
   if (state.running) {
     state.again = true;
     return state.running;
@@ -253,7 +252,7 @@ export function continueReplays(options: { chunkSize?: number } = {}): Promise<n
   return pass;
 }
 
-/** Starts a pass without waiting for it (a replay just started); a failure is logged, and the next idle poll tries again. */
+/** Starts a pass without waiting for it (a replay just started); a failure is logged, and the next poll tries again. */
 export function continueReplaysInBackground(options: { chunkSize?: number } = {}): void {
   continueReplays(options).catch((error: unknown) =>
     logger.error("replay queuing failed", { error: errorMessage(error) }),
@@ -262,11 +261,12 @@ export function continueReplaysInBackground(options: { chunkSize?: number } = {}
 
 /** How often this process looks for replays with a queue still to write (one a crash or a restart interrupted). */
 const QUEUING_POLL_MS = 1_000;
-const polling = globalThis as unknown as { __replayQueuingPoll?: NodeJS.Timeout };
 
 /** Starts looking, once per process (also across dev reloads), for replays whose queue is still to be written. */
 export function startReplayQueuing(): void {
-  if (polling.__replayQueuingPoll) return;
-  polling.__replayQueuingPoll = setInterval(() => continueReplaysInBackground(), QUEUING_POLL_MS).unref();
-  continueReplaysInBackground();
+  processSingleton("destinations.replay-queuing-poll", () => {
+    const poll = setInterval(() => continueReplaysInBackground(), QUEUING_POLL_MS).unref();
+    continueReplaysInBackground();
+    return poll;
+  });
 }

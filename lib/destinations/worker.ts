@@ -6,6 +6,7 @@ import { DELIVERIES_QUEUED_CHANNEL, listen } from "@/lib/db/notifications";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
 import { outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
+import { processSingleton } from "@/lib/process-singleton";
 import { eventsReceived, onDeliveriesQueued } from "@/lib/webhooks/webhooks";
 
 import { attemptNotMade, startAttempts } from "./forward";
@@ -141,7 +142,7 @@ export const newWorkers = (
   lastFloodPassAt: 0,
   stopped: false,
 });
-const state = globalThis as unknown as { __forwardingWorkers?: Workers };
+const running = () => processSingleton("destinations.workers", (): { workers?: Workers } => ({}));
 
 /** The event loop's utilisation (0 to 1) since the last call, the first call measuring from now. */
 export function eventLoopLoad(): () => number {
@@ -319,13 +320,15 @@ export function startWorkers(workers: Workers = newWorkers()): {
 
 /** Starts this process's forwarding worker (once, also across dev reloads); it runs as long as the process. */
 export function startForwarding(): void {
-  if (state.__forwardingWorkers) return;
+  const held = running();
+  if (held.workers) return;
   const { workers, wake } = startWorkers();
-  state.__forwardingWorkers = workers;
+  held.workers = workers;
   onDeliveriesQueued(wake);
 }
 
 /** Takes now: deliveries may be due (a destination turned back on, a replay queued). */
 export function wakeForwarding(): void {
-  if (state.__forwardingWorkers) takeSoon(state.__forwardingWorkers);
+  const { workers } = running();
+  if (workers) takeSoon(workers);
 }

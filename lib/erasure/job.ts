@@ -8,6 +8,7 @@ import { endUserErasures } from "@/lib/db/erasure-schema";
 import { auditLog } from "@/lib/db/schema";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
+import { processSingleton } from "@/lib/process-singleton";
 
 import { eraseEvents } from "./events";
 import { eraseMentions } from "./mentions";
@@ -169,21 +170,15 @@ async function recordedOutcome(id: string): Promise<ErasureOutcome> {
 const giveWay = () => new Promise<void>((resolve) => setImmediate(resolve));
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/**
- * The runs of this process, on globalThis: Next bundles the routes and actions that start them and the start-up code
- * apart.
- */
-const shared = globalThis as unknown as {
-  __erasureRuns?: Map<string, Promise<ErasureOutcome>>;
-  __erasurePoll?: NodeJS.Timeout;
-};
+/** The runs of this process: Next bundles the routes and actions that start them and the start-up code apart. */
+const erasureRuns = () => processSingleton("erasure.runs", () => new Map<string, Promise<ErasureOutcome>>());
 
 /**
  * Runs the erasure to its end and answers what it erased; a second call while it runs here shares the first's
  * answer.
  */
 export function runErasure(id: string, chunkEvents?: number): Promise<ErasureOutcome> {
-  const runs = (shared.__erasureRuns ??= new Map());
+  const runs = erasureRuns();
   const running = runs.get(id);
   if (running) return running;
   const run = (async () => {
@@ -208,11 +203,13 @@ export async function resumeErasures(): Promise<number> {
 
 /** At start-up: finishes the erasures a restart interrupted, then looks again every minute (once per process). */
 export function startErasureResumption(): void {
-  if (shared.__erasurePoll) return;
-  const resume = () =>
-    void resumeErasures().catch((error: unknown) =>
-      logger.error("erasure not finished", { error: errorMessage(error) }),
-    );
-  shared.__erasurePoll = setInterval(resume, RESUME_POLL_MS).unref();
-  resume();
+  processSingleton("erasure.resumption", () => {
+    const resume = () =>
+      void resumeErasures().catch((error: unknown) =>
+        logger.error("erasure not finished", { error: errorMessage(error) }),
+      );
+    const poll = setInterval(resume, RESUME_POLL_MS).unref();
+    resume();
+    return poll;
+  });
 }

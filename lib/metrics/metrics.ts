@@ -2,6 +2,8 @@ import "server-only";
 
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 
+import { processSingleton } from "@/lib/process-singleton";
+
 import { registerDatabaseGauges } from "./database-gauges";
 
 /**
@@ -85,12 +87,10 @@ function createMetrics() {
 type Metrics = ReturnType<typeof createMetrics>;
 
 /**
- * One set per process, on globalThis: Next bundles the routes that count (the receiver), the startup
- * code that counts (the forwarding workers) and the metrics route apart, each with its own copy of this
- * module, and each copy would otherwise count into a registry nobody scrapes.
+ * One set per process: Next bundles the routes that count (the receiver), the startup code that counts (the
+ * forwarding workers) and the metrics route apart, and a copy of its own would count into a registry nobody scrapes.
  */
-const shared = globalThis as unknown as { __consoleMetrics?: Metrics };
-const metrics = (): Metrics => (shared.__consoleMetrics ??= createMetrics());
+const metrics = (): Metrics => processSingleton("metrics.registry", createMetrics);
 
 /** Counts a webhook request's answer: stored, duplicate and conflicting are counted by storing, which knows. */
 export function countReceipt(connectionId: string | null, outcome: ReceiptOutcome): void {

@@ -4,9 +4,6 @@ import { z } from "zod";
  * Response shapes of the management API. The spec shows `text` and `user` and says the full
  * enumerations are not shown, so unknown values are kept as strings rather than refused.
  */
-export const knownDataTypes = ["text", "number", "boolean", "multiselect"] as const;
-export const knownModelTypes = ["user", "action"] as const;
-
 export const customDataPointSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -30,8 +27,6 @@ export type EmailOtpConfiguration = z.infer<typeof emailOtpConfigurationSchema>;
 
 export const successResponseSchema = z.object({ success: z.boolean() });
 export type SuccessResponse = z.infer<typeof successResponseSchema>;
-
-export const errorResponseSchema = z.object({ error: z.string(), errorDescription: z.string() });
 
 /** POST {base}/users/{userId}/actions/{action} (spec 4.4): `token` is what the client API needs. */
 export const trackActionResponseSchema = z

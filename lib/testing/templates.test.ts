@@ -6,7 +6,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, expect, it } from "vitest";
 
-import { openDatabase, type Database } from "@/lib/db";
+import { openDatabase, rowsOf, type Database } from "@/lib/db";
 import { consoleUsers } from "@/lib/db/schema";
 
 import { openTestPglite } from "./database";
@@ -17,10 +17,10 @@ afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
 const migrationFiles = fs.readdirSync(path.resolve("lib/db/migrations")).filter((name) => name.endsWith(".sql")).length;
 async function appliedMigrations(db: Database): Promise<number> {
-  const result = (await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown as {
-    rows: { n: number }[];
-  };
-  return result.rows[0]!.n;
+  const [applied] = rowsOf<{ n: number }>(
+    await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`),
+  );
+  return applied!.n;
 }
 
 // Each database's own: a run on PostgreSQL checks its template, a run on PGlite the embedded one's.
@@ -51,10 +51,10 @@ it.skipIf(Boolean(adminUrl))(
   async () => {
     const handle = await openTestPglite(undefined);
     try {
-      const databases = (await handle.db.execute(sql`select datname from pg_database order by 1`)) as unknown as {
-        rows: { datname: string }[];
-      };
-      expect(databases.rows).toEqual([{ datname: "postgres" }]);
+      const databases = rowsOf<{ datname: string }>(
+        await handle.db.execute(sql`select datname from pg_database order by 1`),
+      );
+      expect(databases).toEqual([{ datname: "postgres" }]);
     } finally {
       await handle.close();
     }

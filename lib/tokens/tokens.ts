@@ -12,7 +12,7 @@ import type { ActionResult } from "@/lib/call-action";
 import { getDb } from "@/lib/db";
 import { consoleUsers } from "@/lib/db/schema";
 import { apiTokens } from "@/lib/db/tokens-schema";
-import { databaseErrorCode } from "@/lib/error-message";
+import { isUniqueViolation } from "@/lib/error-message";
 
 import { createApiTokenSchema, revokeApiTokenSchema } from "./schemas";
 import type { ApiTokenView, CreateApiTokenField, CreateApiTokenResult } from "./types";
@@ -75,7 +75,7 @@ export async function createApiToken(
       );
     });
   } catch (error) {
-    if (databaseErrorCode(error) === "23505")
+    if (isUniqueViolation(error))
       return { ok: false, error: `A token named ${input.name} already exists.`, field: "name" };
     throw error;
   }

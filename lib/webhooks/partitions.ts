@@ -2,8 +2,8 @@ import "server-only";
 
 import { sql } from "drizzle-orm";
 
-import { getDb, targetFromEnv, type Executor } from "@/lib/db";
-import { databaseErrorCode } from "@/lib/error-message";
+import { getDb, rowsOf, targetFromEnv, type Executor } from "@/lib/db";
+import { databaseErrorCode, isUniqueViolation } from "@/lib/error-message";
 
 /**
  * webhook_events is partitioned by UTC month of receipt (migration 0005), `webhook_events_YYYY_MM`, with no catch-all
@@ -25,15 +25,15 @@ export async function ensureEventPartitions(from: Date, to: Date = from, db?: Ex
   const names: string[] = [];
   for (let month = monthStart(from); month <= to.getTime(); month = nextMonthStart(new Date(month))) {
     try {
-      const result = (await executor.execute(
-        sql`select webhook_events_create_partition(${new Date(month).toISOString()}::timestamptz) as name`,
-      )) as unknown as {
-        rows: Array<{ name: string }>;
-      };
-      names.push(result.rows[0]!.name);
+      const [created] = rowsOf<{ name: string }>(
+        await executor.execute(
+          sql`select webhook_events_create_partition(${new Date(month).toISOString()}::timestamptz) as name`,
+        ),
+      );
+      names.push(created!.name);
     } catch (error) {
       // Another instance created it at the same moment: it exists, which is all this asked.
-      if (databaseErrorCode(error) !== "42P07" && databaseErrorCode(error) !== "23505") throw error;
+      if (databaseErrorCode(error) !== "42P07" && !isUniqueViolation(error)) throw error;
     }
   }
   return names;
@@ -59,24 +59,22 @@ export async function dropEventPartitionsBefore(
   cutoff: Date,
   db: Executor,
 ): Promise<Array<{ name: string; events: number }>> {
-  const result = (await db.execute(sql`
+  const partitions = rowsOf<{ name: string; pending: boolean }>(
+    await db.execute(sql`
     select c.relname as name, i.inhdetachpending as pending from pg_inherits i join pg_class c on c.oid = i.inhrelid
-    where i.inhparent = 'webhook_events'::regclass order by c.relname`)) as unknown as {
-    rows: Array<{ name: string; pending: boolean }>;
-  };
+    where i.inhparent = 'webhook_events'::regclass order by c.relname`),
+  );
   const concurrently = targetFromEnv().kind === "postgres";
   const dropped: Array<{ name: string; events: number }> = [];
-  for (const { name, pending } of result.rows) {
+  for (const { name, pending } of partitions) {
     const match = PARTITION_NAME.exec(name);
     if (!match || Date.UTC(Number(match[1]), Number(match[2]), 1) > cutoff.getTime()) continue;
     if (pending) await db.execute(sql.raw(`alter table webhook_events detach partition "${name}" finalize`));
     else if (concurrently)
       await db.execute(sql.raw(`alter table webhook_events detach partition "${name}" concurrently`));
-    const count = (await db.execute(sql.raw(`select count(*)::int as n from "${name}"`))) as unknown as {
-      rows: Array<{ n: number }>;
-    };
+    const [count] = rowsOf<{ n: number }>(await db.execute(sql.raw(`select count(*)::int as n from "${name}"`)));
     await db.execute(sql.raw(`drop table "${name}"`));
-    dropped.push({ name, events: count.rows[0]!.n });
+    dropped.push({ name, events: count!.n });
   }
   return dropped;
 }

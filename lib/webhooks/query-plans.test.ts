@@ -8,7 +8,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type { Database } from "@/lib/db";
+import { rowsOf, type Database } from "@/lib/db";
 import { webhookEvents } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
 import { scaled } from "@/lib/testing/timeouts";
@@ -96,9 +96,7 @@ async function explain(input: FilterInput): Promise<PlanNode> {
   const filters = eventFiltersSchema.parse(input);
   const { after, direction } = cursorBound(filters.cursor, webhookEvents.firstReceivedAt, webhookEvents.id);
   const query = eventPageQuery(db, filters, after, direction);
-  const { rows } = (await db.execute(sql`explain (analyze, format json) ${query}`)) as unknown as {
-    rows: Array<Record<string, unknown>>;
-  };
+  const rows = rowsOf<Record<string, unknown>>(await db.execute(sql`explain (analyze, format json) ${query}`));
   const plan = Object.values(rows[0]!)[0];
   return ((typeof plan === "string" ? JSON.parse(plan) : plan) as Array<{ Plan: PlanNode }>)[0]!.Plan;
 }

@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { hashWebhookToken, onConnectionChanged, readServerKeys } from "@/lib/connections/connections";
 import { getDb } from "@/lib/db";
 import { connections } from "@/lib/db/schema";
+import { processSingleton } from "@/lib/process-singleton";
 
 /** The connection a webhook URL belongs to, with its server keys decrypted, in signature order. */
 export type Receiver = { id: string; keys: string[] };
@@ -20,12 +21,14 @@ const MAX_CACHED_RECEIVERS = 10_000;
 
 type Cached = { receiver: Receiver; readAt: number };
 /**
- * The cache, and a generation bumped by every forgetReceiver (a read begun before a change must not cache it), on
- * globalThis: Next bundles the webhook route and the actions that change a connection apart, and a regenerated URL
- * must stop working in the route's copy at once, not RECEIVER_CACHE_MS later.
+ * The cache, and a generation each forgetReceiver bumps (a read begun before a change must not cache it), the
+ * process's: Next bundles the webhook route and the actions that change a connection apart, and a regenerated
+ * URL must stop working in the route's copy at once, not RECEIVER_CACHE_MS later.
  */
-const shared = globalThis as unknown as { __receiverCache?: { entries: Map<string, Cached>; generation: number } };
-const cache = (shared.__receiverCache ??= { entries: new Map(), generation: 0 });
+const cache = processSingleton("webhooks.receiver-cache", () => ({
+  entries: new Map<string, Cached>(),
+  generation: 0,
+}));
 
 /**
  * The receiver of a webhook URL token, or null when no connection has it. Found receivers are cached

@@ -4,12 +4,13 @@ import { lt, sql } from "drizzle-orm";
 
 import { purgeOldGuesses } from "@/lib/auth/api-token-throttle";
 import { purgeOldAttempts } from "@/lib/auth/throttle";
-import { getDb, targetFromEnv, withOwnConnection } from "@/lib/db";
+import { getDb, rowsOf, targetFromEnv, withOwnConnection } from "@/lib/db";
 import { forwardDeliveries } from "@/lib/db/forwarding-schema";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
+import { processSingleton } from "@/lib/process-singleton";
 
 import { dropEventPartitionsBefore, ensureUpcomingPartitions } from "./partitions";
 
@@ -40,9 +41,10 @@ export function purgeWebhookData(
 ): Promise<PurgeResult> {
   const cutoff = new Date(now.getTime() - retentionDays * 24 * 3600 * 1000);
   return withOwnConnection(async (db): Promise<PurgeResult> => {
-    const lock = await db.execute(sql`select pg_try_advisory_lock(${RETENTION_LOCK_ID}) as locked`);
-    // Both drivers (node-postgres and PGlite) answer with { rows }.
-    if ((lock as { rows: Array<{ locked?: boolean }> }).rows[0]?.locked !== true) return { ran: false };
+    const [lock] = rowsOf<{ locked?: boolean }>(
+      await db.execute(sql`select pg_try_advisory_lock(${RETENTION_LOCK_ID}) as locked`),
+    );
+    if (lock?.locked !== true) return { ran: false };
     try {
       // The first purge after a long pause can have much to delete: not cut short by the pool's statement timeout.
       await db.execute(sql`set statement_timeout = 0`);
@@ -76,8 +78,6 @@ export function purgeWebhookData(
   });
 }
 
-const state = globalThis as unknown as { __webhookRetentionTimer?: NodeJS.Timeout };
-
 /**
  * The hourly upkeep: this month's and next month's partitions made ahead, so deliveries never wait for
  * one; on PGlite, which has no autovacuum, fresh planner statistics for this month's partition (the
@@ -91,18 +91,19 @@ export async function maintainWebhookData(now = new Date()): Promise<PurgeResult
 
 /** Starts the hourly upkeep in this process (once, also across dev reloads). */
 export function startWebhookRetentionJob(): void {
-  if (state.__webhookRetentionTimer) return;
-  const run = () =>
-    maintainWebhookData()
-      .then((r) => {
-        if (
-          r.ran &&
-          r.events + r.rejections + r.deliveries + r.loginAttempts + r.tokenGuesses + r.partitionsDropped.length > 0
-        )
-          logger.info("retention purge", r);
-      })
-      .catch((error) => logger.error("retention purge failed", { error: errorMessage(error) }));
-  state.__webhookRetentionTimer = setInterval(run, PURGE_INTERVAL_MS);
-  state.__webhookRetentionTimer.unref();
-  setTimeout(run, 30_000).unref();
+  processSingleton("webhooks.retention-job", () => {
+    const run = () =>
+      maintainWebhookData()
+        .then((r) => {
+          if (
+            r.ran &&
+            r.events + r.rejections + r.deliveries + r.loginAttempts + r.tokenGuesses + r.partitionsDropped.length > 0
+          )
+            logger.info("retention purge", r);
+        })
+        .catch((error) => logger.error("retention purge failed", { error: errorMessage(error) }));
+    const timer = setInterval(run, PURGE_INTERVAL_MS).unref();
+    setTimeout(run, 30_000).unref();
+    return timer;
+  });
 }

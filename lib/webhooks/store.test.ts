@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
-import type { Database } from "@/lib/db";
+import { rowsOf, type Database } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
 import { webhookEvents } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
@@ -47,13 +47,7 @@ function received(overrides: Parameters<typeof expiredEvent>[0] = {}): ReceivedE
 }
 
 const statements = async () =>
-  Number(
-    (
-      (await db.execute(sql`select count(*)::int as n from insert_statements`)) as unknown as {
-        rows: Array<{ n: number }>;
-      }
-    ).rows[0]!.n,
-  );
+  Number(rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from insert_statements`))[0]!.n);
 const storedIds = async (ids: string[]) =>
   (
     await db
@@ -154,13 +148,11 @@ describe("group commit", () => {
 
 describe("monthly partitions", () => {
   const partitionNames = async () =>
-    (
-      (await db.execute(
+    rowsOf<{ name: string }>(
+      await db.execute(
         sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'webhook_events'::regclass`,
-      )) as unknown as {
-        rows: Array<{ name: string }>;
-      }
-    ).rows.map((r) => r.name);
+      ),
+    ).map((r) => r.name);
 
   it("makes the partition of a month that has none yet, and stores the event", async () => {
     expect(await partitionNames()).not.toContain("webhook_events_2019_03");

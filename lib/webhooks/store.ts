@@ -5,11 +5,12 @@ import crypto from "node:crypto";
 import { getTableColumns, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 
-import { getDb, targetFromEnv, type Executor } from "@/lib/db";
+import { getDb, rowsOf, targetFromEnv, type Executor } from "@/lib/db";
 import { DELIVERIES_QUEUED_CHANNEL, notify } from "@/lib/db/notifications";
 import { webhookEvents } from "@/lib/db/schema";
 import { databaseErrorCode } from "@/lib/error-message";
 import { countReceipt, observeBatch } from "@/lib/metrics/metrics";
+import { processSingleton } from "@/lib/process-singleton";
 
 import { isTestEventId } from "./constants";
 import { ensurePartitionsFor, isMissingPartition } from "./partitions";
@@ -33,17 +34,12 @@ export type ReceivedEvent = {
 export type StoreOutcome = { kind: "stored" } | { kind: "conflicting"; storedSha256: string; receivedSha256: string };
 
 /**
- * Who hears that storing queued deliveries, kept on globalThis: Next bundles the routes that store and
- * the startup code that listens (lib/startup.ts) apart, each with its own copy of this module, so a
- * module-level set would never reach from one to the other (the workers then woke only by polling).
+ * Who hears that storing queued deliveries, the process's: Next bundles the routes that store and the startup
+ * code that listens (lib/startup.ts) apart, and a module-level set would not reach from one to the other.
  */
-const shared = globalThis as unknown as {
-  __deliveriesQueuedListeners?: Set<() => void>;
-  __eventsReceived?: { count: number };
-};
-const queuedListeners = (shared.__deliveriesQueuedListeners ??= new Set());
-/** Events handed to storeEvent by this process so far, on globalThis for the same reason. */
-const received = (shared.__eventsReceived ??= { count: 0 });
+const queuedListeners = processSingleton("webhooks.deliveries-queued-listeners", () => new Set<() => void>());
+/** Events handed to storeEvent by this process so far, the process's for the same reason. */
+const received = processSingleton("webhooks.events-received", () => ({ count: 0 }));
 
 /** How many events this process has been given to store: lib/destinations tells a flood of webhooks by it. */
 export function eventsReceived(): number {
@@ -61,7 +57,7 @@ function announceQueued(): void {
 
 export const sha256Hex = (text: string | Buffer) => crypto.createHash("sha256").update(text).digest("hex");
 
-/** Rows one batch writes at most: bounds a statement's size (a body is at most 256 KiB, most about 1 KiB). */
+/** Rows one batch writes at most: bounds a statement's size (docs/performance.md, "Replay chunks"). */
 export const MAX_BATCH_ROWS = 100;
 
 type Waiting = { event: ReceivedEvent; resolve: (outcome: StoreOutcome) => void; reject: (error: unknown) => void };
@@ -218,7 +214,8 @@ type Written = { outcome: StoreOutcome; redelivery: boolean };
 async function writeEvents(db: Executor, events: ReceivedEvent[]): Promise<Written[]> {
   // A new event is queued for each of its connection's destinations that takes it in the same
   // statement that stores it: no event answered 200 can miss its forward, a crash included.
-  const inserted = (await db.execute(sql`
+  const inserted = rowsOf<Pair & { queued: number }>(
+    await db.execute(sql`
     with inserted as (
       insert into webhook_events (${COLUMN_NAMES})
       select ${COLUMN_NAMES} from json_to_recordset(${batchRows(events)}::json) as event(${RECORD_TYPE})
@@ -238,27 +235,26 @@ async function writeEvents(db: Executor, events: ReceivedEvent[]): Promise<Writt
       where not i.is_test
       returning 1
     )
-    select connection_id, event_id, (select count(*) from queued)::int as queued from inserted`)) as unknown as {
-    rows: Array<Pair & { queued: number }>;
-  };
-  if ((inserted.rows[0]?.queued ?? 0) > 0) {
+    select connection_id, event_id, (select count(*) from queued)::int as queued from inserted`),
+  );
+  if ((inserted[0]?.queued ?? 0) > 0) {
     // On PostgreSQL, in the batch's transaction: every instance's workers hear of them once committed.
     await notify(db, DELIVERIES_QUEUED_CHANNEL);
     announceQueued();
   }
-  const written = new Set(inserted.rows.map(pairKey));
+  const written = new Set(inserted.map(pairKey));
   const redeliveries = events.filter((event) => !written.has(eventKey(event)));
   if (redeliveries.length === 0) return events.map(() => ({ outcome: { kind: "stored" }, redelivery: false }));
 
   // The stored body comes back only when it is not this delivery's (a conflict, rare), for its hash.
-  const counted = (await db.execute(sql`
+  const counted = rowsOf<Pair & { other_body: string | null }>(
+    await db.execute(sql`
     update webhook_events w set delivery_count = w.delivery_count + 1, last_received_at = greatest(w.last_received_at, event.last_received_at)
     from json_to_recordset(${batchRows(redeliveries)}::json) as event(${RECORD_TYPE})
     where w.connection_id = event.connection_id and w.event_id = event.event_id
-    returning w.connection_id, w.event_id, case when w.raw_body <> event.raw_body then w.raw_body end as other_body`)) as unknown as {
-    rows: Array<Pair & { other_body: string | null }>;
-  };
-  const countedBodies = new Map(counted.rows.map((row) => [pairKey(row), row.other_body]));
+    returning w.connection_id, w.event_id, case when w.raw_body <> event.raw_body then w.raw_body end as other_body`),
+  );
+  const countedBodies = new Map(counted.map((row) => [pairKey(row), row.other_body]));
   const gone = redeliveries.filter((event) => !countedBodies.has(eventKey(event)));
   const again = gone.length > 0 ? await writeEvents(db, gone) : [];
   return events.map((event): Written => {
