@@ -41,7 +41,7 @@ describe("testFilesNeedingOwnThread", () => {
   it("finds this repository's own: the server actions' tests and the start-up's", () => {
     const own = testFilesNeedingOwnThread(path.resolve(import.meta.dirname, "../.."));
     expect(own).toContain("lib/startup.test.ts");
-    expect(own).toContain("app/\\(console\\)/team/actions.test.ts");
+    expect(own).toContain("lib/team/actions.test.ts");
     expect(own).not.toContain("lib/testing/thread-sharing.test.ts");
   });
 });
