@@ -331,7 +331,8 @@ describe("several instances", () => {
       evaluateAlerts({ now: minutesAfter(now, 1) }),
       evaluateAlerts({ now: minutesAfter(now, 1) }),
     ]);
-    // On PostgreSQL the second finds the lock taken; PGlite runs one transaction at a time, so it runs after and finds the alert open.
+    // On PostgreSQL the second finds the lock taken; PGlite runs one transaction at a time, so it runs after and finds
+    // the alert open.
     expect(outcomes.filter((o) => o.ran && o.opened === 1)).toHaveLength(1);
     const [alert, ...others] = await alertsOf(connection.id);
     expect(others).toHaveLength(0);

@@ -91,7 +91,8 @@ describe("the OpenAPI document", () => {
           { security?: object[]; responses: Record<string, { content?: object }>; "x-required-role"?: string }
         >,
       )) {
-        // A route with a role takes a session or a token; one with none (the receiver, health) says so with `security: []`.
+        // A route with a role takes a session or a token; one with none (the receiver, health) says so with `security:
+        // []`.
         expect(operation.security, `${method} ${route}`).toBeDefined();
         for (const scheme of operation.security!.flatMap(Object.keys))
           expect(["bearerAuth", "sessionCookie"]).toContain(scheme);

@@ -76,7 +76,8 @@ describe("issuerIsConfigured", () => {
   });
 
   it("refuses every tenant's token when the setting is Entra ID's multi-tenant /common issuer", async () => {
-    // openid-client fills the document's {tenantid} in from the token's own tid claim, so it would accept each of these.
+    // openid-client fills the document's {tenantid} in from the token's own tid claim, so it would accept each of
+    // these.
     const common = "https://login.microsoftonline.com/common/v2.0";
     const config = {
       issuer: common,

@@ -65,7 +65,8 @@ const STATUSES = ["verified_key1", "verified_key2", "unsigned"] as const;
 describe("the rule, in one place", () => {
   it("queueing (SQL in lib/webhooks/store.ts) agrees with mayForward for every signing mode, choice and signature status", async () => {
     const connection = await insertTestConnection(`Rule ${crypto.randomUUID()}`, [KEY1]);
-    // Written directly: the form refuses "service + include unverified", but a row may hold it, and the SQL must still refuse.
+    // Written directly: the form refuses "service + include unverified", but a row may hold it, and the SQL must still
+    // refuse.
     const rows = await bed.db
       .insert(forwardDestinations)
       .values(

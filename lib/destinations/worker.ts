@@ -60,7 +60,10 @@ const LOAD_WINDOW_MS = 500;
 const FLOOD_WINDOWS = 4;
 const FLOOD_PASS_MS = 1_000;
 
-/** An ended attempt to record, and when (this process's clock) its delivery's lease ends: past it, another worker may take the delivery again. */
+/**
+ * An ended attempt to record, and when (this process's clock) its delivery's lease ends: past it, another worker may
+ * take the delivery again.
+ */
 type Ended = { record: AttemptRecord; leaseEndsAt: number };
 
 /** How attempts start: startAttempts (./forward.ts), which a test replaces to make it fail. */

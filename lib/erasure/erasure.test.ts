@@ -203,7 +203,8 @@ describe("erasing a user in one connection", () => {
       await post(acme.token, { ...expiredEvent(), type: "authenticator.deleted", data: { userIds: ["usr_p"] } }),
     ).toBe(200);
     const result = await eraseEndUserData(admin, { userId: "usr_p", connectionId: acme.id });
-    // The last holds the id as a value, in an array: it names the user. The first two hold it only inside longer strings.
+    // The last holds the id as a value, in an array: it names the user. The first two hold it only inside longer
+    // strings.
     expect(result).toMatchObject({ ok: true, erased: { events: 1 } });
     const [left] = rowsOf<{ n: number }>(
       await db.execute(sql`select count(*)::int as n from webhook_events where strpos(raw_body, ${longer}) > 0`),

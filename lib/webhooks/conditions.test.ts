@@ -67,7 +67,8 @@ describe("filters", () => {
 });
 
 describe("test and delay filters", () => {
-  // first_received_at − expires_at of each row, in ms: either side of every bucket bound, one negative, one without expiresAt.
+  // first_received_at − expires_at of each row, in ms: either side of every bucket bound, one negative, one without
+  // expiresAt.
   const delays: Array<[string, number | null]> = [
     ["early", -5_000],
     ["d0", 0],
