@@ -3,6 +3,9 @@
  * output; on PostgreSQL a database outage under load loses no acknowledged event; a refused server action's output
  * holds no token, hash or email (docs/development.md, "Reliability suite").
  */
+import fs from "node:fs";
+import path from "node:path";
+
 import { sql } from "drizzle-orm";
 
 import { actionCrashMessage } from "@/lib/call-action";
@@ -16,6 +19,7 @@ import {
   adminQuery,
   adminUrl,
   createScenario,
+  distDir,
   rowsOf,
   sleep,
   startConsole,
@@ -147,9 +151,17 @@ async function failedInsert(server: ConsoleServer, token: string, keys: readonly
 }
 
 /**
- * The set-password page's server action, called as its form calls it (its id is the server reference the page
- * hands the form, in the page's inline RSC payload), with a password the database then refuses to store.
+ * The set-password form's server action, called as the form calls it (its id read from the build's server reference
+ * manifest), with a password the database then refuses to store.
  */
+/** A server action's id in the build (`next-action` header), by the file and name that export it. */
+function serverActionId(filename: string, exportedName: string): string | undefined {
+  const manifest = JSON.parse(fs.readFileSync(path.join(distDir, "server/server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, { filename?: string; exportedName?: string }>;
+  };
+  return Object.entries(manifest.node).find(([, a]) => a.filename === filename && a.exportedName === exportedName)?.[0];
+}
+
 async function failedServerAction(server: ConsoleServer, token: string) {
   const problems: string[] = [];
   const password = `reliability-password-${Date.now().toString(36)}`;
@@ -160,9 +172,8 @@ async function failedServerAction(server: ConsoleServer, token: string) {
     { name: "email", value: REFUSED_PASSWORD_EMAIL },
     { name: "password", value: password },
   ];
-  const page = await (await fetch(`${server.url}/set-password`)).text();
-  const actionId = /\\?"id\\?":\\?"([0-9a-f]{40,})\\?",\\?"bound\\?":null/.exec(page)?.[1];
-  if (!actionId) return { status: 0, needles, problems: ["found no server action reference in /set-password's page"] };
+  const actionId = serverActionId("lib/team/actions.ts", "setPasswordAction");
+  if (!actionId) return { status: 0, needles, problems: [`found no setPasswordAction in ${distDir}'s server actions`] };
   const response = await fetch(`${server.url}/set-password`, {
     method: "POST",
     headers: {
