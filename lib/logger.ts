@@ -56,12 +56,8 @@ export function redact(fields: Fields): Fields {
 }
 
 /*
- * pino writes each line through process.stderr.write, synchronously, from a destination object rather
- * than a worker-thread transport: a line is out before a CLI exits or a crash ends the process, and a
- * test that replaces process.stderr.write (lib/testing/log-lines.ts) sees it. Lines keep the field names
- * they had before pino: `level` as its label, `time` as an ISO string, `message` (pino's messageKey too,
- * for anything that reads pino's settings), then the fields; no pid or hostname (whatever collects
- * standard error knows which process wrote it, and a parser of the old lines meets no new field).
+ * pino writes each line synchronously through process.stderr.write (no worker transport), so a line is out before a
+ * CLI exits or a crash ends the process, and a test that replaces the write sees it. Fields as docs/operations.md says.
  */
 const lines = pino(
   {

@@ -32,20 +32,9 @@ export function logRequestError(
 }
 
 /*
- * Next prints an error it catches whole (message, stack and every property: a failed query's SQL and
- * parameters, a URL an error quotes) before it calls onRequestError, and `next start` has no option to
- * stop it: the `quiet` flag that would is only for a custom server (next({ quiet: true })), and
- * next.config's `logging` covers fetches and requests, not errors. So its console.error calls of those
- * shapes, and only those, are taken over here (Next 16.4, build/output/log.js `error`, which every one of
- * them goes through: `⨯` then the error, or `⨯ unhandledRejection:` / `uncaughtException:` then it):
- * - `⨯ <error>`: a route handler's or a render's error (route-module.js onRequestError, then
- *   instrumentation's), or one of the server's own (base-server.js logError). The first kind reaches
- *   logRequestError just after, which writes its line; any other is written as "server error" after
- *   CLAIM_MS, so none is lost.
- * - `⨯ unhandledRejection: <reason>` and `⨯ uncaughtException: <error>` (process-error-handlers.js): a
- *   promise a page started and nothing awaited, say. Written at once as what they are.
- * Every other print (Next's own words, warnings, anything of ours) is left as it is. In development Next's
- * print stays: it maps the stack to the source, and the only data is the developer's own.
+ * Next prints an error it catches whole (a failed query's SQL and parameters among it) before onRequestError, and
+ * `next start` cannot be told not to: so those prints, and only those, are taken over here (docs/operations.md,
+ * "Next's own error prints").
  */
 
 /**

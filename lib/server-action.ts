@@ -34,14 +34,9 @@ type ActionOptions<Guard extends Role | null, Input> = {
 };
 
 /**
- * Every server action's body (ARCHITECTURE.md rule 5): the role check, the parse, the work, then the
- * revalidation, answered as an ActionResult. An error the work throws never reaches Next: Next prints
- * an error a server action throws, whole, before it calls instrumentation.ts's onRequestError (the
- * built server's RouteModule.onRequestError), and a failed query's message is its SQL with every
- * parameter: a password hash, a set-password token's hash, an email. Here it is logged through
- * lib/logger (errorMessage keeps a database error's SQLSTATE and names, never a value) and the page
- * gets the words callAction gives any crash. Next's own signals (redirect(), notFound(), forbidden())
- * go on to Next.
+ * Every server action's body (ARCHITECTURE.md rule 5): the role check, the parse, the work, then the revalidation.
+ * An error the work throws is logged through lib/logger and answered as a crash, never handed to Next, which would
+ * print it whole (a query's parameters with it); Next's own signals (redirect(), notFound()) go on to Next.
  */
 export async function runAction<Result extends { ok: boolean }, Guard extends Role | null, Input = undefined>(
   { name, role, parse, revalidate = [], revalidateOnFailure = false }: ActionOptions<Guard, Input>,

@@ -10,12 +10,9 @@ import { deviceCookieHeader, deviceCookieName, issueDeviceToken } from "./device
 import type { SignInResult } from "./sign-in";
 
 /*
- * next-auth 4 lets a Credentials `authorize` only throw a message, which it answers with 401 and
- * `?error=<message>` in a redirect (or in `{ url }` for its browser client). Two things a password
- * sign-in must say do not fit: "refused, come back in N seconds" (429 with Retry-After) and "here is
- * your device cookie". So the route wraps next-auth's POST handler: authorize reports its result to
- * the request it runs in (through AsyncLocalStorage, next-auth giving no other way out), and the
- * wrapper turns next-auth's answer into the 429 or adds the cookie.
+ * next-auth 4's Credentials `authorize` can only throw a message, so a refusal with Retry-After (429) and the device
+ * cookie cannot come from it: authorize reports its result through AsyncLocalStorage to this wrapper of next-auth's
+ * POST handler, which turns the answer into the 429 or adds the cookie.
  */
 
 export type PasswordCallback = {

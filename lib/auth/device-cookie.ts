@@ -9,11 +9,9 @@ import { env } from "@/lib/env";
 import { attemptKey, KNOWN_GOOD_MS } from "./throttle";
 
 /*
- * OWASP's device cookie ("Slow Down Online Guessing Attacks with Device Cookies"): a browser that
- * signed in to an email with its password gets a signed cookie naming that email, and an attempt
- * that carries it is spared the email's back-off (lib/auth/throttle.ts), so guesses from elsewhere
- * cannot keep the user out. The cookie holds a digest of the email, not the email, and a random id
- * whose failures are counted: after a few, the cookie no longer vouches for anyone.
+ * OWASP's device cookie: a browser that signed in to an email gets a signed cookie (a digest of the email and a
+ * random id), which spares its attempts the email's back-off (./throttle.ts) until a few of them fail, so guesses
+ * from elsewhere cannot keep the user out (docs/sign-in-and-teams.md, "Sign-in throttling").
  */
 
 const AUDIENCE = "tenant-console/device-cookie";

@@ -8,10 +8,8 @@ import { getDb, type Executor, type Transaction } from "@/lib/db";
 import { loginAttempts } from "@/lib/db/schema";
 
 /*
- * The sign-in throttle, all in login_attempts so that it holds across console instances. Nothing here
- * locks an account: hard refusals are per address, and the email's own back-off spares whoever signed
- * in to it before, so a guesser elsewhere cannot keep a user out (README, "Sign-in throttling", gives
- * the reasoning).
+ * The sign-in throttle, in login_attempts so it holds across instances. It locks no account: hard refusals are per
+ * address, and the email's back-off spares whoever signed in to it before (docs/sign-in-and-teams.md).
  */
 
 export const WINDOW_MS = 15 * 60 * 1000;

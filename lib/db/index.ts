@@ -194,11 +194,9 @@ export async function getDb(): Promise<Database> {
 }
 
 /**
- * Runs `work` on one connection of its own from start to end: on PostgreSQL one taken from the pool
- * and closed after, so no session state it set (a session-level advisory lock, a setting) outlives
- * `work`; on PGlite the only one. For such state and for statements that cannot run in a transaction
- * (DETACH PARTITION … CONCURRENTLY). The process-wide database is read when this is called, before
- * anything is awaited.
+ * Runs `work` on one connection of its own (on PostgreSQL taken from the pool and closed after, so no session state
+ * outlives it; on PGlite the only one): for advisory locks, settings and statements that cannot run in a transaction.
+ * The process's database is read at the call, before anything is awaited.
  */
 export async function withOwnConnection<T>(work: (db: Database) => Promise<T>): Promise<T> {
   const db = await getDb();

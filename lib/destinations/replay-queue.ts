@@ -14,11 +14,9 @@ import { parseEventFilters, replayCondition } from "@/lib/webhooks/webhooks";
 import { wakeForwarding } from "./worker";
 
 /*
- * A replay's queue, written in chunks: each chunk is one short statement that queues the next events in
- * keyset order and moves the replay's cursor, so on PGlite (one connection) the webhooks that arrive
- * meanwhile are stored between two chunks instead of after the whole replay. What a crash interrupts
- * is picked up again from the cursor by `continueReplays`, which a replay's start calls and this
- * process's own poll (`startReplayQueuing`, every QUEUING_POLL_MS) calls again.
+ * A replay's queue, written in short chunks that each queue the next events in keyset order and move the cursor, so
+ * on PGlite webhooks are stored between chunks. `continueReplays` (at a start, and on this process's own poll,
+ * `startReplayQueuing`) picks up what a crash interrupted.
  */
 
 type DestinationRules = Pick<
@@ -84,11 +82,9 @@ type Queuing = {
 type ChunkOutcome = { queued: number; done: boolean } | null;
 
 /**
- * Queues the replay's next `size` events after its cursor, in one statement that also moves the cursor,
- * adds to `queued` and, at the end, sets `queued_at`. It acts only while the replay row still is as read
- * (not cancelled, still queuing, the same cursor) and no other statement holds it: another instance
- * queuing the same replay, or a cancel, makes it answer null and queue nothing. Events received after
- * the replay started (`created_at`) are not its own: storing queued them already.
+ * Queues the replay's next `size` events after its cursor and moves the cursor, in one statement that acts only while
+ * the replay row is as read (else null: another instance or a cancel). Events received after the replay started are
+ * not its own: storing queued them already.
  */
 async function queueChunk(replay: Queuing, size: number): Promise<ChunkOutcome> {
   const parsed = parseEventFilters(new URLSearchParams(replay.filters));
@@ -224,11 +220,8 @@ const queuing = () =>
   processSingleton("destinations.replay-queuing", (): QueuingState => ({ running: null, again: false }));
 
 /**
- * Queues what replays still have to queue (a start's, or one a crash or a restart interrupted), and
- * answers how many deliveries it queued. One pass at a time in a process: a call during a pass makes
- * that pass look once more at its end and answers the pass's promise, so a caller may await it to know
- * its replay is queued. Safe on several instances at once (a chunk acts only on the cursor it read).
- * `chunkSize` fixes the chunks' size (tests); otherwise it adapts to a short time per chunk.
+ * Queues what replays still have to queue, one pass at a time in a process (a call during a pass makes it look once
+ * more, and answers its promise), safe on several instances; answers the deliveries queued. `chunkSize` is for tests.
  */
 export function continueReplays(options: { chunkSize?: number } = {}): Promise<number> {
   const state = queuing();

@@ -13,17 +13,8 @@ import { attemptNotMade, startAttempts } from "./forward";
 import { LEASE_SECONDS, recordAttempts, takeDueDeliveries, type AttemptRecord, type TakenDelivery } from "./outbox";
 
 /**
- * The forwarding worker of this process. It takes due deliveries (fairly across destinations, each
- * within its own room: lib/destinations/outbox.ts) while it has room for more under way, starts each
- * one's attempt, and records each attempt as it ends, gathered into few statements. Nothing waits for
- * the slowest send of a batch: a destination that hangs holds only its own deliveries, and every one
- * that ends frees room for the next take. It takes when storing queues a delivery here
- * (onDeliveriesQueued), when an attempt ends, when a destination is turned back on or a replay queued
- * (wakeForwarding), on PostgreSQL when any process queued deliveries (their transaction's NOTIFY: another
- * instance's receipt, a CLI's replay), and every POLL_MS (retries and probes coming due, and what a
- * notification missed). No failure leaves a taken delivery's lease to run out unrecorded: an attempt
- * the console could not make is a failed attempt with its reason. The receiver never waits for any of
- * it: storing only queues, and while a flood of webhooks fills the process, the worker gives way.
+ * The forwarding worker of this process: takes due deliveries when woken, notified or polled, keeps their attempts
+ * under way and records each as it ends, giving way while webhooks flood the process (ARCHITECTURE.md, "Forwarding").
  */
 
 /** Attempts under way at once in this process, over every destination: four destinations' rooms. */
@@ -46,14 +37,9 @@ const RECORD_GATHER_MS = 5;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Receiving comes first: the service waits for the console's answer to each webhook (and sends it
- * again when none comes in time), a destination waits for nothing. So while storing keeps this
- * process's event loop nearly full (at least BUSY_UTILIZATION of each LOAD_WINDOW_MS for FLOOD_WINDOWS
- * windows in a row, events arriving), the worker takes one batch per FLOOD_PASS_MS and
- * leave the rest queued, durable in the outbox, until a window is not full. That one batch keeps
- * forwards moving through a flood that does not end. A burst is no flood (a steady stream arrives in
- * bursts, and holding its forwards back would only delay them), nor is a replay alone (no events
- * arriving).
+ * Receiving comes first: while storing keeps the event loop nearly full (BUSY_UTILIZATION of FLOOD_WINDOWS windows in
+ * a row, events arriving), the worker takes one batch per FLOOD_PASS_MS and leaves the rest queued in the outbox.
+ * A burst, or a replay alone, is no flood (docs/forwarding.md, "What happens to an event").
  */
 const BUSY_UTILIZATION = 0.9;
 const LOAD_WINDOW_MS = 500;
@@ -70,10 +56,8 @@ type Ended = { record: AttemptRecord; leaseEndsAt: number };
 type StartAttempts = typeof startAttempts;
 
 /**
- * Starts the taken deliveries' attempts, one promise per delivery that never rejects. Whatever fails
- * before an attempt ends (a throw while starting them, a signer that cannot be built, an attempt that
- * rejects) makes it a failed attempt with its reason: recorded like any other, it ends the lease at
- * once, and the delivery is tried again on its usual schedule.
+ * Starts the taken deliveries' attempts, one promise each that never rejects: whatever fails before an attempt ends
+ * becomes a failed attempt with its reason, which ends the lease at once (no lease runs out unrecorded).
  */
 async function startTaken(
   taken: readonly TakenDelivery[],
@@ -107,10 +91,8 @@ export async function forwardDueDeliveries(
 }
 
 /**
- * The worker's state: how it sends (`policy`, `start`), attempts under way, whether a take is running
- * (and whether another was asked for meanwhile), attempts ended and not yet recorded (and those whose
- * recording failed, to try again), and whether webhooks flood the process now, with when the worker
- * last took during one.
+ * The worker's state: how it sends, attempts under way, whether a take is running (or was asked for meanwhile),
+ * attempts ended but not yet recorded (or whose recording failed), and whether webhooks flood the process now.
  */
 export type Workers = {
   policy: () => OutboundPolicy;
@@ -291,10 +273,8 @@ function takeSoon(workers: Workers): void {
 }
 
 /**
- * Starts a worker: it takes when told (the answer's `wake`), when any process notifies that it queued
- * deliveries (PostgreSQL), on a poll, and whenever an attempt ends; the poll also records again what
- * failed to be recorded. `stop` ends its polling, listening and taking (resolved once it no longer
- * listens); attempts under way finish and are recorded.
+ * Starts a worker, which takes when woken (`wake`), notified (PostgreSQL), polled, and whenever an attempt ends.
+ * `stop` ends polling, listening and taking; attempts under way finish and are recorded.
  */
 export function startWorkers(workers: Workers = newWorkers()): {
   workers: Workers;

@@ -17,10 +17,8 @@ import { scrapeMetrics } from "./metrics";
 const bed = setUpForwardingFile();
 
 /**
- * The scrape as a real parser reads it: the sum of a metric's samples that carry `labels` (0 when none
- * does), a histogram's by its `_count` samples. The parser folds a labelled histogram's series into one
- * (it keeps only unlabelled ones apart), so the histograms are read a second time untyped, where each
- * `_count` line is a sample of its own with its labels.
+ * The scrape as a real parser reads it: the sum of a metric's samples with `labels` (0 when none has), a histogram's
+ * by its `_count` samples, read a second time untyped (the parser folds a labelled histogram's series into one).
  */
 async function scrape() {
   const { body } = await scrapeMetrics();

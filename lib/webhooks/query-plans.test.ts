@@ -1,9 +1,6 @@
 /**
- * The log's query plans: every combination (up to three at once) of the filters the log offers, on a
- * page or past a cursor, must read about one page of rows from its indexes, never walk an index (or the
- * table) discarding rows that do not match. Each filter gets a value that matches some rows and one that
- * matches none where it has one; a filter-walk over a 0-match combination reads the whole table, so
- * a regression to one fails here long before a million events would show it.
+ * Every combination (up to three) of the log's filters, on a page or past a cursor, reads about one page of rows from
+ * its indexes, never walking an index discarding rows: a 0-match value makes such a walk read the whole table.
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

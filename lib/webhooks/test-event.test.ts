@@ -22,10 +22,8 @@ const OTHER_KEY = "test_srv_other_console_key_0000000002";
 const actor = { id: null, email: "admin@example.com" } as const;
 
 /**
- * What answers at the console's public URL. `receiver`: this console's receiver, as the route handler
- * calls it. The others stand for what a wrong CONSOLE_PUBLIC_URL or a proxy puts in the way: another
- * console (one that knows the token with another key, or not at all), a redirect, a failing proxy,
- * something that answers 200 without storing, and one that never answers.
+ * What answers at the console's public URL: this console's receiver, or what a wrong CONSOLE_PUBLIC_URL or a proxy
+ * puts in the way (another console, a redirect, a failing proxy, a 200 that stores nothing, no answer at all).
  */
 type Mode = "receiver" | "other-console" | "unknown-token" | "redirect" | "bad-gateway" | "swallow" | "hang";
 let mode: Mode = "receiver";
