@@ -18,7 +18,9 @@ export async function lockEnabledAdmins(tx: Transaction): Promise<string[]> {
     .from(consoleUsers)
     .where(and(eq(consoleUsers.role, "admin"), eq(consoleUsers.disabled, false)))
     .orderBy(asc(consoleUsers.id))
-    .for("update");
+    // Not FOR UPDATE: that also waits for (and deadlocks with) a foreign key check on an admin's row, as writing an
+    // API token or an audit record that names the admin takes, and no change here alters a key.
+    .for("no key update");
   return rows.map((r) => r.id);
 }
 

@@ -1,8 +1,10 @@
 import { and, eq } from "drizzle-orm";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 
 import { consoleUsers, loginAttempts } from "@/lib/db/schema";
 import { whileAuditInsertsFail } from "@/lib/testing/database";
+import { scaled } from "@/lib/testing/timeouts";
 
 import { hashPasswordLinkToken, PASSWORD_LINK_LIFETIME_MS } from "./password-link";
 import { addTeamMember, changeRole, listTeam, revokeSessions, setDisabled, unlockMember } from "./team";
@@ -272,4 +274,34 @@ describe("the list", () => {
     expect(team[1]?.lastSignInAt).toBe("2026-01-02T03:04:05.000Z");
     expect(JSON.stringify(team)).not.toContain("argon2");
   });
+});
+
+describe("locking", () => {
+  // PGlite has one connection: another session holding a lock needs PostgreSQL.
+  it.skipIf(!process.env.DATABASE_URL)(
+    "a change under the last-admin guard does not wait for a foreign key check on an admin's row",
+    async () => {
+      const actor = await actorFor("lead@example.com");
+      const member = await insertUser({ email: "member@example.com", role: "admin" });
+      const other = new pg.Client({ connectionString: fixture.url });
+      await other.connect();
+      try {
+        await other.query("begin");
+        // What another change's foreign key check takes, writing a row that names the actor (a revoked token's
+        // revoked_by): with FOR UPDATE, the guard waited for it, and the two changes could deadlock.
+        await other.query("select 1 from console_users where id = $1 for key share", [actor.id]);
+        const disabling = setDisabled(actor, { userId: member.id, disabled: true });
+        const first = await Promise.race([
+          disabling.then(() => "disabled"),
+          new Promise((resolve) => setTimeout(() => resolve("waited"), scaled(3_000))),
+        ]);
+        expect(first).toBe("disabled");
+        expect(await disabling).toEqual({ ok: true });
+      } finally {
+        await other.query("rollback");
+        await other.end();
+      }
+      expect((await user(member.id)).disabled).toBe(true);
+    },
+  );
 });

@@ -136,7 +136,12 @@ type Target = {
 };
 
 async function lockTarget(tx: Transaction, userId: string): Promise<Target | undefined> {
-  const [row] = await tx.select(memberColumns).from(consoleUsers).where(eq(consoleUsers.id, userId)).for("update");
+  // As lockEnabledAdmins: strong enough to queue changes, and a foreign key check on the row does not wait.
+  const [row] = await tx
+    .select(memberColumns)
+    .from(consoleUsers)
+    .where(eq(consoleUsers.id, userId))
+    .for("no key update");
   return row;
 }
 

@@ -8,18 +8,19 @@ import { setUpTestDatabase } from "@/lib/testing/database";
 
 import type { TeamActor } from "./team";
 
-const fixture = {} as { db: Database };
+const fixture = {} as { db: Database; url: string | undefined };
 
 /**
  * The test file's database, set up before its tests and torn down after; before each test its users,
  * sign-in attempts and audit records are deleted. The fixture's `db` is there once the file's beforeAll ran.
  */
-export function teamFixture(): Readonly<{ db: Database }> {
+export function teamFixture(): Readonly<{ db: Database; url: string | undefined }> {
   let tearDown: () => Promise<void>;
   beforeAll(async () => {
     let db: Database;
-    ({ db, tearDown } = await setUpTestDatabase());
-    fixture.db = db;
+    let url: string | undefined;
+    ({ db, url, tearDown } = await setUpTestDatabase());
+    Object.assign(fixture, { db, url });
   });
   afterAll(async () => tearDown());
   beforeEach(async () => {
