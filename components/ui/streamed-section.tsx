@@ -29,11 +29,9 @@ function SectionError({ title }: { title: string }, { error, retry }: ErrorInfo)
 const SectionErrorBoundary = catchError(SectionError);
 
 /**
- * A section that calls the service or runs a heavy query: it streams in behind `fallback` (a skeleton
- * of its final size) while the rest of the page is already shown, and if it fails, it fails alone with
- * a retry. `title` names the section ("The data point") for screen readers while it loads and in its
- * error. Give it a `key` that changes with what it shows (a looked-up id), so a new lookup shows the
- * skeleton at once instead of keeping the old answer on screen until the new one arrives.
+ * A section that calls the service or runs a heavy query: it streams in behind `fallback` (a skeleton of its size) and
+ * fails alone, with a retry; `title` names it for screen readers. Key it by what it shows (a looked-up id), so a new
+ * lookup shows the skeleton at once rather than the old answer.
  */
 export function StreamedSection({
   title,
