@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { eventLoopLoad, giveWayToFloods, newWorkers, watchForFloods } from "./worker";
+import { eventLoopLoad, giveWayToFloods, watchForFloods } from "./floods";
+import { newWorkers } from "./worker";
 
 // The worker gives way to a flood of webhooks. Fake timers drive the watch's windows and the flood's pace; the
 // event loop's load is the test's own number, and one test checks the real measure on a blocked thread.

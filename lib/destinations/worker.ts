@@ -1,14 +1,13 @@
 import "server-only";
 
-import { performance } from "node:perf_hooks";
-
 import { DELIVERIES_QUEUED_CHANNEL, listen } from "@/lib/db/notifications";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
 import { outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
 import { processSingleton } from "@/lib/process-singleton";
-import { eventsReceived, onDeliveriesQueued } from "@/lib/webhooks/webhooks";
+import { onDeliveriesQueued } from "@/lib/webhooks/webhooks";
 
+import { giveWayToFloods, watchForFloods, type FloodState } from "./floods";
 import { attemptNotMade, startAttempts } from "./forward";
 import { LEASE_SECONDS, recordAttempts, takeDueDeliveries, type AttemptRecord, type TakenDelivery } from "./outbox";
 
@@ -35,16 +34,6 @@ const GATHER_MS = 20;
  */
 const RECORD_GATHER_MS = 5;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Receiving comes first: while storing keeps the event loop nearly full (BUSY_UTILIZATION of FLOOD_WINDOWS windows in
- * a row, events arriving), the worker takes one batch per FLOOD_PASS_MS and leaves the rest queued in the outbox.
- * A burst, or a replay alone, is no flood (docs/forwarding.md, "What happens to an event").
- */
-const BUSY_UTILIZATION = 0.9;
-const LOAD_WINDOW_MS = 500;
-const FLOOD_WINDOWS = 4;
-const FLOOD_PASS_MS = 1_000;
 
 /**
  * An ended attempt to record, and when (this process's clock) its delivery's lease ends: past it, another worker may
@@ -94,7 +83,7 @@ export async function forwardDueDeliveries(
  * The worker's state: how it sends, attempts under way, whether a take is running (or was asked for meanwhile),
  * attempts ended but not yet recorded (or whose recording failed), and whether webhooks flood the process now.
  */
-export type Workers = {
+export type Workers = FloodState & {
   policy: () => OutboundPolicy;
   start: StartAttempts;
   inFlight: number;
@@ -105,8 +94,6 @@ export type Workers = {
   unrecorded: Ended[];
   recordingSoon: NodeJS.Timeout | undefined;
   recording: boolean;
-  flooded: boolean;
-  lastFloodPassAt: number;
   stopped: boolean;
 };
 export const newWorkers = (
@@ -128,48 +115,6 @@ export const newWorkers = (
   stopped: false,
 });
 const running = () => processSingleton("destinations.workers", (): { workers?: Workers } => ({}));
-
-/** The event loop's utilisation (0 to 1) since the last call, the first call measuring from now. */
-export function eventLoopLoad(): () => number {
-  let before = performance.eventLoopUtilization();
-  return () => {
-    const now = performance.eventLoopUtilization();
-    const { utilization } = performance.eventLoopUtilization(now, before);
-    before = now;
-    return utilization;
-  };
-}
-
-/**
- * Every LOAD_WINDOW_MS: whether the last FLOOD_WINDOWS windows were all full (the event loop nearly
- * full, as `load` measures it, events arriving, as `received` counts them). Answers how to stop watching.
- */
-export function watchForFloods(
-  workers: Workers,
-  received: () => number = eventsReceived,
-  load: () => number = eventLoopLoad(),
-): () => void {
-  let receivedBefore = received();
-  let fullWindows = 0;
-  const timer = setInterval(() => {
-    const receivedNow = received();
-    fullWindows = load() >= BUSY_UTILIZATION && receivedNow > receivedBefore ? fullWindows + 1 : 0;
-    workers.flooded = fullWindows >= FLOOD_WINDOWS;
-    receivedBefore = receivedNow;
-  }, LOAD_WINDOW_MS).unref();
-  return () => clearInterval(timer);
-}
-
-/** Returns at once, or during a flood once it eases or the turn for the flood's one batch per FLOOD_PASS_MS comes. */
-export async function giveWayToFloods(workers: Workers): Promise<void> {
-  while (workers.flooded) {
-    if (Date.now() - workers.lastFloodPassAt >= FLOOD_PASS_MS) {
-      workers.lastFloodPassAt = Date.now();
-      return;
-    }
-    await pause(LOAD_WINDOW_MS / 5);
-  }
-}
 
 /** Records a chunk of ended attempts; should that fail, they are kept to be tried again. */
 async function recordChunk(workers: Workers, chunk: Ended[]): Promise<void> {
