@@ -1,6 +1,6 @@
 import { recordAudit } from "@/lib/audit/audit";
+import { unlockSignIn } from "@/lib/auth/lockouts";
 import { roles, type Role } from "@/lib/auth/roles";
-import { unlockSignIn } from "@/lib/auth/throttle";
 import { createUser, listUsers, revokeSessions, setUserDisabled, setUserPassword, setUserRole } from "@/lib/auth/users";
 import { getDb, type Transaction } from "@/lib/db";
 

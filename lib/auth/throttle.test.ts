@@ -5,16 +5,9 @@ import type { Database } from "@/lib/db";
 import { auditLog, loginAttempts } from "@/lib/db/schema";
 import { setUpTestDatabase } from "@/lib/testing/database";
 
+import { lockedOutEmails, purgeOldAttempts, unlockSignIn } from "./lockouts";
 import { attemptSignIn, INVALID_CREDENTIALS, type SignInResult } from "./sign-in";
-import {
-  BACKOFF_MAX_MS,
-  backoffDelayMs,
-  claimAttempt,
-  lockedOutEmails,
-  purgeOldAttempts,
-  throttleState,
-  unlockSignIn,
-} from "./throttle";
+import { BACKOFF_MAX_MS, backoffDelayMs, claimAttempt, throttleState } from "./throttle";
 
 let db: Database;
 let tearDown: () => Promise<void>;

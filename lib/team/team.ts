@@ -1,17 +1,17 @@
 import "server-only";
 
-import { asc, eq, sql } from "drizzle-orm";
-import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import { asc, sql } from "drizzle-orm";
 
 import { recordAudit } from "@/lib/audit/audit";
 import { activeTokensByUser, revokeUserTokens } from "@/lib/auth/api-tokens";
-import { isLastEnabledAdmin, lockEnabledAdmins, removesAnAdmin } from "@/lib/auth/last-admin";
-import { lockedOutEmails, unlockSignIn } from "@/lib/auth/throttle";
-import { nextSessionVersion, userIdentityColumns, voidedPasswordLink } from "@/lib/auth/users";
-import type { ActionFailure, ActionResult } from "@/lib/call-action";
-import { getDb, type Transaction } from "@/lib/db";
+import { removesAnAdmin } from "@/lib/auth/last-admin";
+import { lockedOutEmails, unlockSignIn } from "@/lib/auth/lockouts";
+import { nextSessionVersion, voidedPasswordLink } from "@/lib/auth/users";
+import type { ActionResult } from "@/lib/call-action";
+import { getDb } from "@/lib/db";
 import { consoleUsers } from "@/lib/db/schema";
 
+import { changeMember, guardedChange, memberColumns, updateTarget } from "./member-transactions";
 import { newPasswordLink } from "./password-link";
 import {
   addTeamMemberSchema,
@@ -29,13 +29,6 @@ import type { AddTeamMemberResult, PasswordLink, TeamMember } from "./types";
 /** The signed-in admin who makes a change: named in its audit record, and checked again inside the transaction. */
 export type TeamActor = { id: string; email: string };
 
-const gone: ActionFailure = { ok: false, error: "This user no longer exists. Reload the page." };
-const notAnAdmin: ActionFailure = { ok: false, error: "Only admin users can do this." };
-const lastAdmin = (name: string): ActionFailure => ({
-  ok: false,
-  error: `${name} is the last enabled admin. Make someone else an admin first, so that the console keeps one.`,
-});
-
 function issuerHost(issuer: string): string {
   try {
     return new URL(issuer).host;
@@ -43,13 +36,6 @@ function issuerHost(issuer: string): string {
     return issuer;
   }
 }
-
-/** Who a member is and how they sign in: whether there is a password hash, never the hash itself. */
-const memberColumns = {
-  ...userIdentityColumns,
-  hasPassword: sql<boolean>`${consoleUsers.passwordHash} is not null`,
-  oidcIssuer: consoleUsers.oidcIssuer,
-};
 
 /** Every console user, by name, with how they sign in and whether sign-in refuses them right now. */
 export async function listTeam(now = new Date()): Promise<TeamMember[]> {
@@ -125,55 +111,6 @@ export async function addTeamMember(actor: TeamActor, raw: AddTeamMemberInput): 
   });
 }
 
-type Target = {
-  id: string;
-  email: string;
-  name: string;
-  role: "admin" | "support";
-  disabled: boolean;
-  hasPassword: boolean;
-  oidcIssuer: string | null;
-};
-
-async function lockTarget(tx: Transaction, userId: string): Promise<Target | undefined> {
-  // As lockEnabledAdmins: strong enough to queue changes, and a foreign key check on the row does not wait.
-  const [row] = await tx
-    .select(memberColumns)
-    .from(consoleUsers)
-    .where(eq(consoleUsers.id, userId))
-    .for("no key update");
-  return row;
-}
-
-/**
- * Runs a change of a role or of disabled under the last-admin guard: the actor must still be an enabled
- * admin, and `reducesAdmins(target)` says whether the change would take an enabled admin away, which is
- * refused when the target is the only one.
- */
-async function guardedChange(
-  actor: TeamActor,
-  userId: string,
-  change: (tx: Transaction, target: Target) => Promise<ActionResult> | ActionResult,
-  reducesAdmins: (target: Target) => boolean,
-): Promise<ActionResult> {
-  const db = await getDb();
-  return db.transaction(async (tx) => {
-    const admins = await lockEnabledAdmins(tx);
-    if (!admins.includes(actor.id)) return notAnAdmin;
-    const target = await lockTarget(tx, userId);
-    if (!target) return gone;
-    if (reducesAdmins(target) && isLastEnabledAdmin(admins, target.id)) return lastAdmin(target.name);
-    return change(tx, target);
-  });
-}
-
-async function updateTarget(tx: Transaction, target: Target, set: PgUpdateSetSource<typeof consoleUsers>) {
-  await tx
-    .update(consoleUsers)
-    .set({ ...set, updatedAt: new Date() })
-    .where(eq(consoleUsers.id, target.id));
-}
-
 /**
  * Admin ↔ support. Ends the user's sessions (their role is in them). An admin may demote themselves while
  * another enabled admin remains; the last enabled admin may not be demoted by anyone.
@@ -235,18 +172,6 @@ export async function setDisabled(actor: TeamActor, raw: SetDisabledInput): Prom
     },
     (target) => disabled && target.role === "admin" && !target.disabled,
   );
-}
-
-/** Runs `change` on an existing user, with its audit record, in one transaction. */
-async function changeMember<Fields extends object = object>(
-  userId: string,
-  change: (tx: Transaction, target: Target) => Promise<ActionResult<Fields>>,
-): Promise<ActionResult<Fields>> {
-  const db = await getDb();
-  return db.transaction(async (tx) => {
-    const target = await lockTarget(tx, userId);
-    return target ? change(tx, target) : gone;
-  });
 }
 
 /** Every session of the user ends at its next request, on every instance, and their API tokens with them. */

@@ -3,7 +3,7 @@ import "server-only";
 import { lt, sql } from "drizzle-orm";
 
 import { purgeOldGuesses } from "@/lib/auth/api-token-throttle";
-import { purgeOldAttempts } from "@/lib/auth/throttle";
+import { purgeOldAttempts } from "@/lib/auth/lockouts";
 import { getDb, rowsOf, targetFromEnv, withOwnConnection } from "@/lib/db";
 import { forwardDeliveries } from "@/lib/db/forwarding-schema";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
