@@ -11,7 +11,7 @@ import prettier from "eslint-config-prettier/flat";
 const root = import.meta.dirname;
 
 /** The ground floor of lib/: open to every feature, as are lib/*.ts. */
-const ground = ["auth", "db", "metrics", "outbound", "service", "testing"];
+const ground = ["auth", "db", "metrics", "outbound", "service", "telemetry", "testing"];
 
 /** What a feature may use of another, and which features each may use (nothing else of another feature). */
 const publicModules = (feature) => [`${feature}.ts`, "types.ts", "schemas.ts", "constants.ts"];

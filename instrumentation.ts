@@ -1,12 +1,14 @@
 import type { Instrumentation } from "next";
 
 /**
- * Runs once when a console server starts: in production Next's own prints of the errors it catches go to
- * the redacting logger instead (lib/request-errors.ts says why that takes patching console.error); then
+ * Runs once when a console server starts: traces when the OTEL_* variables ask for them (lib/telemetry, before
+ * any request, so Next's request spans reach the SDK); in production Next's own prints of the errors it catches go
+ * to the redacting logger instead (lib/request-errors.ts says why that takes patching console.error); then
  * migrations, the bootstrap admin, background jobs.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  await (await import("./lib/telemetry/start")).startTelemetry();
   if (process.env.NODE_ENV === "production") (await import("./lib/request-errors")).quietNextErrorPrints();
   const { startUp } = await import("./lib/startup");
   await startUp();

@@ -13,6 +13,7 @@ const PUBLIC_PATHS = [
   "/access-denied",
   "/api/auth",
   "/api/health",
+  "/api/ready",
   "/api/openapi.json",
   WEBHOOK_PATH_PREFIX,
 ];
@@ -86,8 +87,9 @@ async function answer(request: NextRequest): Promise<NextResponse | Response> {
       if (pathname !== "/") signIn.searchParams.set("callbackUrl", `${pathname}${search}`);
       return NextResponse.redirect(signIn);
     }
-    // A streamed page can no longer change its status, so a section the role may not use is
-    // answered 403 here; the page's own requireRole() still refuses it if the role changed since.
+    // A streamed page can no longer change its status, so a section the role may not use is answered 403 here
+    // (app/forbidden.tsx draws the console's frame around it); the page's own requireRole() still refuses it if
+    // the role changed since.
     if (!token.role || !hasRole(token.role as Role, roleForPath(pathname))) {
       response = NextResponse.rewrite(new URL("/access-denied", request.url), { request: { headers: requestHeaders } });
     }

@@ -25,6 +25,7 @@ const parts: Record<string, { http: boolean; load: () => Promise<Part> }> = {
   "token-flood": { http: true, load: async () => (await import("./signin-flood")).tokenFloodPart },
   forward: { http: true, load: async () => (await import("./forward")).forwardPart },
   metrics: { http: false, load: async () => (await import("./metrics")).metricsPart },
+  traces: { http: false, load: async () => (await import("./traces")).tracesPart },
 };
 
 function chosenBackends(): BackendKey[] {

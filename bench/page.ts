@@ -9,10 +9,11 @@ import zlib from "node:zlib";
 
 import { chromium, type BrowserContext } from "@playwright/test";
 
-import type { ConsoleServer } from "./reliability/server";
+import { withDatabase, type ConsoleServer } from "./reliability/server";
 import { fetchAs, type Session } from "./reliability/session";
 import { signInBenchUser, withConsole } from "./support/console";
 import { FULL_EVENTS, sharedDataset, type Dataset } from "./support/dataset";
+import { addDestinations } from "./support/forwarding";
 import { measuredPart, round, type BackendContext } from "./support/part";
 import type { Metric } from "./support/report";
 
@@ -34,6 +35,10 @@ export const pagePart = measuredPart(
 
 async function measure(backend: BackendContext) {
   const { dataset } = await sharedDataset(FULL_EVENTS, `${NAME}-${backend.key}`);
+  // A destination's page needs one: to the discard port, as the service, so nothing is ever sent anywhere.
+  const [destinationId] = await withDatabase(dataset.scenario, () =>
+    addDestinations("http://127.0.0.1:9/page-bench", [dataset.connections[0]!.id], { name: "Page bench" }),
+  );
   return withConsole(dataset.scenario, async (server) => {
     const session = await signInBenchUser(server);
     const views = {
@@ -56,7 +61,7 @@ async function measure(backend: BackendContext) {
     } finally {
       await browser.close();
     }
-    const scripts = await firstLoadJs(server, session, dataset);
+    const scripts = await firstLoadJs(server, session, dataset, destinationId!);
     const metrics: Metric[] = [
       ...Object.entries(loads).flatMap(([name, l]): Metric[] => [
         {
@@ -154,7 +159,7 @@ function spread(values: number[]): Spread {
 type RouteScripts = { route: string; status: number; files: number; gzipBytes: number; rawBytes: number };
 
 /** The page routes under app/ (route groups left out of the path), a dynamic segment filled from the dataset. */
-function pageRoutes(dataset: Dataset): string[] {
+function pageRoutes(dataset: Dataset, destinationId: string): string[] {
   const routes: string[] = [];
   const walk = (dir: string, segments: string[]) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -164,15 +169,26 @@ function pageRoutes(dataset: Dataset): string[] {
     }
   };
   walk(path.resolve("app"), []);
-  return routes.map((route) => route.replace("/connections/[id]", `/connections/${dataset.connections[0]!.id}`)).sort();
+  return routes
+    .map((route) =>
+      route
+        .replace("/connections/[id]", `/connections/${dataset.connections[0]!.id}`)
+        .replace("/destinations/[id]", `/destinations/${destinationId}`),
+    )
+    .sort();
 }
 
 /** The sign-in pages are read signed out (a signed-in visitor may be sent on); every other one signed in. */
-async function firstLoadJs(server: ConsoleServer, session: Session, dataset: Dataset): Promise<RouteScripts[]> {
+async function firstLoadJs(
+  server: ConsoleServer,
+  session: Session,
+  dataset: Dataset,
+  destinationId: string,
+): Promise<RouteScripts[]> {
   const signedOut: Session = { cookie: "", email: "" };
   const sizes = new Map<string, { gzip: number; raw: number }>();
   const results: RouteScripts[] = [];
-  for (const route of pageRoutes(dataset)) {
+  for (const route of pageRoutes(dataset, destinationId)) {
     const asWho = /^\/(sign-in|set-password|access-denied)/.test(route) ? signedOut : session;
     const html = await fetchAs(asWho, server.url + route);
     // A noModule script (Next's polyfills for old browsers) is never fetched by a browser that runs modules.
@@ -192,7 +208,7 @@ async function firstLoadJs(server: ConsoleServer, session: Session, dataset: Dat
       raw += sizes.get(src)!.raw;
     }
     results.push({
-      route: route.replace(dataset.connections[0]!.id, "[id]"),
+      route: route.replace(dataset.connections[0]!.id, "[id]").replace(destinationId, "[id]"),
       status: html.status,
       files: sources.length,
       gzipBytes: gzip,

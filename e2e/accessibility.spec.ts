@@ -4,6 +4,7 @@ import { expect, test, type Page } from "@playwright/test";
 
 import { signIn, waitForHydration, type E2eUser } from "./support/auth";
 import { axeViolations, expectNoSeriousA11yViolations, sidewaysOverflow } from "./support/axe";
+import { addDestination, removeDestination } from "./support/destinations";
 import { expireAuthenticator, tenantWebhookUrl } from "./support/emulator";
 import { e2eUsers } from "./support/env";
 import { openDialog } from "./support/team";
@@ -106,6 +107,26 @@ const steps: Step[] = [
       await expect(page.getByRole("dialog").getByRole("form", { name: "Add a destination" })).toBeVisible();
     },
   },
+  {
+    name: "a destination's page",
+    roles: ["admin", "support"],
+    open: async (page) => {
+      await visit("/destinations", "Destinations")(page);
+      await page.getByTestId(`destination-${A11Y_DESTINATION}`).getByRole("link", { name: A11Y_DESTINATION }).click();
+      await expect(page.getByRole("heading", { level: 1, name: A11Y_DESTINATION })).toBeVisible();
+      await expect(page.getByTestId("attempt-row").or(page.getByTestId("attempt")).first()).toBeAttached();
+    },
+  },
+  {
+    name: "a destination's rotation dialog",
+    roles: ["admin"],
+    open: async (page) => {
+      await page.getByRole("button", { name: "Rotate secret" }).click();
+      const dialog = page.getByRole("dialog", { name: `Rotate the secret of ${A11Y_DESTINATION}` });
+      // The form loads on demand: the scan is of the form, not of its loading state.
+      await expect(dialog.getByRole("form", { name: `Rotate the secret of ${A11Y_DESTINATION}` })).toBeVisible();
+    },
+  },
   { name: "users", roles: ["admin", "support"], open: visit("/users", "Users") },
   {
     name: "a user's authenticators",
@@ -167,6 +188,29 @@ const steps: Step[] = [
     },
   },
 ];
+
+/** A Standard Webhooks destination with one failed attempt (nothing listens on its port), for its page's steps. */
+const A11Y_DESTINATION = "A11y handler";
+
+test.beforeAll(async ({ browser }) => {
+  const context = await browser.newContext();
+  const admin = await context.newPage();
+  await signIn(admin, e2eUsers.admin, "/destinations");
+  await addDestination(admin, A11Y_DESTINATION, "http://127.0.0.1:9/a11y", /Standard Webhooks/);
+  await admin.getByRole("button", { name: "Done" }).click();
+  await admin.getByTestId(`destination-${A11Y_DESTINATION}`).getByRole("link", { name: A11Y_DESTINATION }).click();
+  await admin.getByRole("button", { name: "Send a test event" }).click();
+  await expect(admin.getByTestId("attempt-row").first()).toBeVisible();
+  await context.close();
+});
+
+test.afterAll(async ({ browser }) => {
+  const context = await browser.newContext();
+  const admin = await context.newPage();
+  await signIn(admin, e2eUsers.admin, "/destinations");
+  await removeDestination(admin, A11Y_DESTINATION);
+  await context.close();
+});
 
 test.beforeAll(async () => {
   // Something in each log: an event and a rejection (a request with the wrong content type).

@@ -2,10 +2,15 @@ import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 
-import { loadSeedFile } from "../emulator/seed";
+import {
+  addRefusingConnection,
+  deleteConnection,
+  postForgedDeliveries,
+  type RefusingConnection,
+} from "./support/alert-connection";
 import { signIn } from "./support/auth";
 import { expectNoSeriousA11yViolations, showColorScheme, sidewaysOverflow } from "./support/axe";
 import { e2eUsers } from "./support/env";
@@ -16,18 +21,12 @@ import { e2eUsers } from "./support/env";
  * (to Globex's tenant, deleted at the end), so no other spec sees a banner or other counts.
  */
 
-const globex = loadSeedFile("emulator/seeds/demo.json").tenants.find((t) => t.name === "Globex")!;
 const name = `Alerts e2e ${crypto.randomBytes(3).toString("hex")}`;
 const FORGED = 6;
+let connection: RefusingConnection | undefined;
 let connectionId = "";
 
 test.describe.configure({ mode: "serial" });
-
-const asAdmin = async (browser: Browser) => {
-  const page = await (await browser.newContext()).newPage();
-  await signIn(page, e2eUsers.admin);
-  return page;
-};
 
 const alertCard = (page: Page) => page.getByTestId("alert").filter({ hasText: name });
 const banner = (page: Page) => page.getByTestId("alert-banner");
@@ -46,53 +45,14 @@ async function openAlertsPage(page: Page, showing = name) {
   }).toPass({ timeout: 30_000, intervals: [1_000, 2_000] });
 }
 
-test.beforeAll(async ({ browser }) => {
-  const page = await asAdmin(browser);
-  await page.goto("/connections/new");
-  await page.getByLabel("Name").fill(name);
-  await page.getByLabel("Region").selectOption("eu");
-  await page.getByLabel("Management API secret key").fill(globex.managementKey);
-  // Not the tenant's key: every delivery signed by the service, or forged, is refused.
-  await page
-    .getByLabel("Server API secret key (optional)", { exact: true })
-    .fill(`srv_alerts_e2e_${crypto.randomBytes(8).toString("hex")}`);
-  await page.getByRole("button", { name: "Add connection" }).click();
-  await page.getByRole("button", { name: "Add a second connection anyway" }).click();
-  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-  connectionId = new URL(page.url()).pathname.split("/").pop()!;
-  const webhookUrl = await page.getByTestId("webhook-url").inputValue();
-  for (let i = 0; i < FORGED; i++) {
-    const body = JSON.stringify({
-      version: 1,
-      id: crypto.randomUUID(),
-      source: "https://evil.example",
-      time: new Date().toISOString(),
-      tenantId: globex.id,
-      type: "authenticator.expired",
-      data: {},
-    });
-    const response = await page.request.post(webhookUrl, {
-      headers: {
-        "content-type": "application/json",
-        "x-signature-v2": `t=${Math.floor(Date.now() / 1000)},v2=Zm9yZ2Vk`,
-      },
-      data: body,
-    });
-    expect(response.status()).toBe(401);
-  }
-  await page.context().close();
+test.beforeAll(async ({ browser, request }) => {
+  connection = await addRefusingConnection(browser, name);
+  connectionId = connection.id;
+  await postForgedDeliveries(request, connection, FORGED);
 });
 
 test.afterAll(async ({ browser }) => {
-  if (!connectionId) return;
-  const page = await asAdmin(browser);
-  await page.goto(`/connections/${connectionId}`);
-  await page.getByRole("button", { name: "Delete connection" }).click();
-  const dialog = page.getByRole("dialog", { name: `Delete ${name}?` });
-  await dialog.getByLabel(`Type ${name} to confirm`).fill(name);
-  await dialog.getByRole("button", { name: "Delete connection" }).click();
-  await expect(page).toHaveURL(/\/connections$/);
-  await page.context().close();
+  if (connection) await deleteConnection(browser, connection);
 });
 
 test("refused signatures open an alert: the banner, the navigation, the overview and the Alerts page show it", async ({
@@ -129,7 +89,8 @@ test("refused signatures open an alert: the banner, the navigation, the overview
   const health = page
     .locator(`[data-testid="connection-health-card"][data-connection="${name}"]`)
     .getByTestId("health-open-alerts");
-  await expect(health.getByRole("link", { name: "Signatures refused" })).toHaveAttribute(
+  await expect(health).toContainText("Signatures refused");
+  await expect(health.getByRole("link", { name: "1 open alert" })).toHaveAttribute(
     "href",
     `/alerts?connectionId=${connectionId}&state=open`,
   );
@@ -187,6 +148,33 @@ test("support sees the alert, its threshold values and no button", async ({ page
   await expect(banner(page)).toContainText(`Signatures refused on ${name}`);
 });
 
+test("the banner follows a mute made in another tab as soon as the user moves to another page", async ({
+  page,
+  browser,
+}) => {
+  await signIn(page, e2eUsers.support, "/users");
+  await expect(banner(page)).toContainText(`Signatures refused on ${name}`);
+  const nav = page.getByRole("navigation", { name: "Main", exact: true });
+
+  // Another admin mutes the alert; this tab moves on by its navigation (the layout does not render again).
+  const other = await (await browser.newContext()).newPage();
+  await signIn(other, e2eUsers.admin);
+  await openAlertsPage(other);
+  await alertCard(other).getByLabel("Mute for").selectOption({ label: "1 h" });
+  await alertCard(other).getByRole("button", { name: "Mute", exact: true }).click();
+  await expect(stateOf(other)).toHaveText(/^Muted/);
+  await nav.getByRole("link", { name: "Data points" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Data points" })).toBeVisible();
+  await expect(banner(page).filter({ hasText: name })).toHaveCount(0);
+
+  await alertCard(other).getByRole("button", { name: "Unmute" }).click();
+  await expect(stateOf(other)).not.toHaveText(/^Muted/);
+  await other.context().close();
+  await nav.getByRole("link", { name: "Webhooks" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Webhooks" })).toBeVisible();
+  await expect(banner(page)).toContainText(`Signatures refused on ${name}`);
+});
+
 test("an admin acknowledges, mutes and unmutes the alert", async ({ page }) => {
   await signIn(page, e2eUsers.admin);
   await openAlertsPage(page);
@@ -204,35 +192,12 @@ test("an admin acknowledges, mutes and unmutes the alert", async ({ page }) => {
   await page.reload();
   await expect(banner(page).filter({ hasText: name })).toHaveCount(0);
 
+  // Unmuted, it stays acknowledged: someone is on it, so the banner leaves it out.
   await alertCard(page).getByRole("button", { name: "Unmute" }).click();
   await expect(stateOf(page)).toHaveText("Acknowledged");
-  await expect(banner(page)).toContainText(`Signatures refused on ${name}`);
-});
-
-test("the banner follows a mute made in another tab as soon as the user moves to another page", async ({
-  page,
-  browser,
-}) => {
-  await signIn(page, e2eUsers.support, "/users");
-  await expect(banner(page)).toContainText(`Signatures refused on ${name}`);
-  const nav = page.getByRole("navigation", { name: "Main", exact: true });
-
-  // Another admin mutes the alert; this tab moves on by its navigation (the layout does not render again).
-  const other = await asAdmin(browser);
-  await openAlertsPage(other);
-  await alertCard(other).getByLabel("Mute for").selectOption({ label: "1 h" });
-  await alertCard(other).getByRole("button", { name: "Mute", exact: true }).click();
-  await expect(stateOf(other)).toHaveText(/^Muted/);
-  await nav.getByRole("link", { name: "Data points" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Data points" })).toBeVisible();
+  await page.reload();
+  await expect(stateOf(page)).toHaveText("Acknowledged");
   await expect(banner(page).filter({ hasText: name })).toHaveCount(0);
-
-  await alertCard(other).getByRole("button", { name: "Unmute" }).click();
-  await expect(stateOf(other)).not.toHaveText(/^Muted/);
-  await other.context().close();
-  await nav.getByRole("link", { name: "Webhooks" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Webhooks" })).toBeVisible();
-  await expect(banner(page)).toContainText(`Signatures refused on ${name}`);
 });
 
 test("a threshold out of range is named on its field and saves nothing; a valid one saves", async ({ page }) => {

@@ -1,16 +1,20 @@
 import { expect, test } from "@playwright/test";
 
 import { signIn } from "./support/auth";
-import { sidewaysOverflow } from "./support/axe";
+import { expectNoSeriousA11yViolations, sidewaysOverflow } from "./support/axe";
 import { e2eUsers } from "./support/env";
 
-test("the audit log lists changes and filters by action, connection and actor in the URL", async ({ page }) => {
+test("the audit log lists changes and filters by action and actor in the URL, by the header's connection", async ({
+  page,
+}) => {
   await signIn(page, e2eUsers.admin, "/audit");
   const rows = page.getByRole("table", { name: "Audit records, newest first" }).locator("tbody tr");
-  await expect(rows.filter({ hasText: "connection.created" }).filter({ hasText: "Globex" })).toHaveCount(1);
+  // Scoped by the header's connection (Acme, the first by name).
+  await expect(rows.filter({ hasText: "connection.created" }).filter({ hasText: "Acme" })).toHaveCount(1);
 
+  await page.locator("#connection-switcher").selectOption({ label: "Globex (EU)" });
+  await expect(rows.filter({ hasText: "connection.created" }).filter({ hasText: "Acme" })).toHaveCount(0);
   await page.getByLabel("Action").selectOption("connection.created");
-  await page.getByLabel("Connection", { exact: true }).last().selectOption({ label: "Globex" });
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(/action=connection\.created/);
   await expect(rows).toHaveCount(1);
@@ -45,4 +49,44 @@ test("the audit table fits 1280×800 with no sideways scroll, and the page a pho
   const cards = page.getByRole("list", { name: "Audit records, newest first" }).getByRole("listitem");
   await expect(cards.first()).toContainText("user_authenticators.viewed");
   expect(await sidewaysOverflow(page, { tables: true })).toEqual([]);
+});
+
+test("a request id in the audit table shows its start, the whole id on hover, and copies the whole", async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, e2eUsers.admin, "/audit");
+  const row = page.getByRole("table", { name: "Audit records, newest first" }).locator("tbody tr").first();
+  const shown = row.getByTestId("request-id");
+  const whole = (await shown.getAttribute("title")) ?? "";
+  expect(whole).toMatch(/^[0-9a-f-]{36}$/);
+  await expect(shown).toHaveText(`${whole.slice(0, 8)}…`);
+  await expectNoSeriousA11yViolations(page, "audit", ["light", "dark"]);
+  await row.getByRole("button", { name: `Copy request id ${whole}` }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(whole);
+});
+
+test("at 1280 an actor's email and an action wrap only at their @ and dots, never inside a word", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, e2eUsers.admin, "/audit");
+  const table = page.getByRole("table", { name: "Audit records, newest first" });
+  await expect(table).toBeVisible();
+  // Each part between break points (an email's @, an action's dots) lies on one line: a part the browser broke
+  // has boxes on two lines (a break just before or after it leaves an empty box there, not counted).
+  const brokenMidWord = await table.locator("tbody tr").evaluateAll((rows) =>
+    rows.flatMap((row) =>
+      [1, 2].flatMap((column) => {
+        const cell = row.children[column] as HTMLElement;
+        return [...cell.querySelectorAll("span")]
+          .filter((part) => {
+            const lines = [...part.getClientRects()].filter((box) => box.width > 1).map((box) => Math.round(box.top));
+            return new Set(lines).size > 1;
+          })
+          .map((part) => `${cell.textContent}: ${part.textContent}`);
+      }),
+    ),
+  );
+  expect(brokenMidWord).toEqual([]);
 });

@@ -51,7 +51,8 @@ test.describe("connections (admin)", () => {
     await expect(page.getByLabel("Management API secret key")).toHaveValue("");
     await expect(page.getByText(`…${globex.managementKey.slice(-4)}`).first()).toBeVisible();
 
-    // Regenerating the webhook URL (typed confirmation) refuses the old URL at once.
+    // Regenerating the webhook URL (typed confirmation, on the Webhooks tab) refuses the old URL at once.
+    await page.getByRole("tab", { name: "Webhooks" }).click();
     const webhookUrl = page.getByTestId("webhook-url");
     const oldUrl = await webhookUrl.inputValue();
     await page.getByRole("button", { name: "Regenerate" }).click();
@@ -66,6 +67,7 @@ test.describe("connections (admin)", () => {
     expect((await post(oldUrl)).status()).toBe(404);
     expect((await post(newUrl)).status()).toBe(400);
 
+    await page.getByRole("tab", { name: "Settings" }).click();
     await page.getByRole("button", { name: "Delete connection" }).click();
     const dialog = page.getByRole("dialog", { name: `Delete ${name}?` });
     const confirm = dialog.getByRole("button", { name: "Delete connection" });
@@ -128,6 +130,7 @@ test.describe("connections (admin)", () => {
       await page.setViewportSize(viewport);
       await page.goto("/connections");
       await page.getByRole("link", { name: "Acme", exact: true }).filter({ visible: true }).first().click();
+      await page.getByRole("tab", { name: "Webhooks" }).click();
       const field = page.getByTestId("webhook-url");
       await expect(field).toHaveValue(/\/api\/webhooks\//);
       const box = await field.evaluate((el) => ({

@@ -135,3 +135,27 @@ test("email OTP: typed confirmation, one request per double click, 5xx not done,
   await expect(rows.nth(1)).toContainText("success · HTTP 200");
   await expect(rows.nth(2)).toContainText("failure · HTTP 500");
 });
+
+test("after the configuration is deleted, the page says how to set it up again", async ({ page }) => {
+  await signIn(page, e2eUsers.admin, "/email-otp");
+  const absent = page.getByRole("heading", { name: "No email OTP configuration" });
+  await expect(page.getByTestId("email-otp-fields").or(absent)).toBeVisible();
+  if (await page.getByTestId("email-otp-fields").isVisible()) {
+    const dialog = await openDeleteDialog(page);
+    await dialog.getByLabel("Type Acme to confirm").fill("Acme");
+    await dialog.getByRole("button", { name: "Delete permanently" }).click();
+  }
+  await expect(absent).toBeVisible();
+  const setUp = page.getByTestId("email-otp-set-up");
+  await expect(setUp.getByRole("heading", { name: "To set it up again" })).toBeVisible();
+  await expect(setUp).toContainText(
+    "In the service’s own portal for this tenant, in its US (Oregon) region, add email OTP",
+  );
+  await expect(setUp).toContainText("management API");
+  await expectNoSeriousA11yViolations(page, "email OTP, none configured", ["light", "dark"]);
+
+  // Set up again at the service: "Check again" shows it.
+  await emulator("reset", "POST");
+  await page.getByRole("link", { name: "Check again" }).click();
+  await expect(page.getByTestId("email-otp-fields")).toBeVisible();
+});

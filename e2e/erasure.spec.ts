@@ -4,8 +4,9 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 
 import { signIn } from "./support/auth";
 import { sidewaysOverflow } from "./support/axe";
-import { ACME_TENANT, expireAuthenticator, signedWebhookHeaders, tenantWebhookUrl } from "./support/emulator";
+import { expireAuthenticator } from "./support/emulator";
 import { e2eUsers } from "./support/env";
+import { deliverSignedExpiry } from "./support/signed-expiry";
 import { uniqueUser } from "./support/webhook-log";
 
 /**
@@ -19,28 +20,6 @@ async function eventsOf(request: APIRequestContext, userId: string): Promise<num
   const response = await request.get(`/api/webhook-events?connectionId=all&userId=${encodeURIComponent(userId)}`);
   expect(response.status()).toBe(200);
   return ((await response.json()) as { events: unknown[] }).events.length;
-}
-
-/** An authenticator.expired event of the user, as the service sends it to Acme's receiver URL, signed. */
-async function deliverEvent(request: APIRequestContext, userId: string, data: Record<string, string> = {}) {
-  const body = JSON.stringify({
-    version: 1,
-    id: crypto.randomUUID(),
-    source: "https://authsignal.com",
-    time: new Date().toISOString(),
-    tenantId: ACME_TENANT,
-    type: "authenticator.expired",
-    data: {
-      userId,
-      verificationMethod: "SMS",
-      createdAt: "2026-01-10T09:00:00.000Z",
-      expiresAt: new Date().toISOString(),
-      userAuthenticatorId: `ua_${crypto.randomUUID()}`,
-      ...data,
-    },
-  });
-  const response = await request.post(await tenantWebhookUrl(), { headers: signedWebhookHeaders(body), data: body });
-  expect(response.status()).toBe(200);
 }
 
 async function openEraseDialog(page: Page, userId: string, where: "Every connection" | "Acme only") {
@@ -119,8 +98,8 @@ test("a deletion pipeline erases a user over HTTP: admins only, any id in the pa
   browser,
 }) => {
   const userId = `${uniqueUser("api")} é/+1`;
-  await deliverEvent(page.request, userId, { phoneNumber: "+15550009876" });
-  await deliverEvent(page.request, userId);
+  await deliverSignedExpiry(page.request, userId, { phoneNumber: "+15550009876" });
+  await deliverSignedExpiry(page.request, userId);
   await signIn(page, e2eUsers.admin, "/users");
   expect(await eventsOf(page.request, userId)).toBe(2);
   const path = `/api/end-users/${encodeURIComponent(userId)}`;

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 
 import { startOidcProvider, type RunningOidcProvider } from "../tooling/oidc-provider";
-import { run, startProcess, stopProcess, waitForUrl } from "../tooling/processes";
+import { run, startConsoleServer, startProcess, stopProcess, waitForUrl } from "../tooling/processes";
 import { e2eEnv, e2eStack, e2eWorkers } from "./support/env";
 import { e2eOidc, e2eOidcUsers } from "./support/oidc";
 
@@ -107,12 +107,7 @@ async function startStack(index: number): Promise<() => Promise<void>> {
     if (provider.status === "fulfilled") oidcProvider = provider.value;
     for (const outcome of [provider, emulatorUp]) if (outcome.status === "rejected") throw outcome.reason;
     await run(bin("tsx"), ["--conditions=react-server", "e2e/support/seed.ts"], env);
-    consoleServer = startProcess(
-      "console",
-      bin("next"),
-      ["start", "-H", "127.0.0.1", "-p", String(stack.consolePort)],
-      env,
-    );
+    consoleServer = startConsoleServer("console", stack.consolePort, env);
     await waitForUrl(`${stack.consoleUrl}/api/health`, 60_000, consoleServer);
   } catch (error) {
     await teardown();

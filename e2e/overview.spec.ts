@@ -6,6 +6,7 @@ import { signIn } from "./support/auth";
 import { sidewaysOverflow } from "./support/axe";
 import { ACME_TENANT, expireAuthenticator, tenantWebhookUrl } from "./support/emulator";
 import { e2eUsers } from "./support/env";
+import { deliverSignedExpiry } from "./support/signed-expiry";
 
 const card = (page: Page, name: string) =>
   page.locator(`[data-testid="connection-health-card"][data-connection="${name}"]`);
@@ -45,15 +46,11 @@ test.describe("overview", () => {
     const acme = card(page, "Acme");
     await expect(acme).toBeVisible();
     await expect(card(page, "Globex")).toBeVisible();
-    await expect(acme.getByText("Needs attention")).toBeVisible();
-    const warning = acme.getByTestId("health-warning-bad-signature");
-    await expect(warning).toContainText("the server key was probably rotated at the service");
+    // One forged delivery is below the alert's threshold: a fact in neutral words, no call to act.
+    await expect(acme.getByTestId("health-fact-bad_signature")).toContainText(/\d+ refused for a bad signature/);
+    await expect(acme.getByText("Needs attention")).toHaveCount(0);
     const connectionPage = await acme.getByRole("heading").getByRole("link").getAttribute("href");
     expect(connectionPage).toMatch(/^\/connections\/[0-9a-f-]{36}$/);
-    await expect(warning.getByRole("link", { name: "Paste the new server key" })).toHaveAttribute(
-      "href",
-      `${connectionPage}#serverKey`,
-    );
     // The service call streams into its own line, whatever it answers.
     await expect(acme.getByTestId("email-otp-presence")).toHaveText(/configured|unknown/);
     await expect(acme.getByText(/^…\w{4}$/)).toBeVisible();
@@ -87,34 +84,53 @@ test.describe("overview", () => {
     await delay.locator(".recharts-bar-rectangle path").first().click();
     await expect(page).toHaveURL(/\/webhooks\?connectionId=all&received=7d&delay=[\w-]+/);
 
-    // The connection's own page shows its health as a section of its own; the warning leads to the server key field.
+    // The connection's own page shows its health as a section of its own, by the same rule.
     await page.goto(connectionPage!);
     const health = page.getByTestId("connection-health-card");
     await expect(health.getByRole("heading", { level: 2, name: "Webhook health" })).toBeVisible();
-    await expect(health.getByText("Needs attention")).toBeVisible();
+    await expect(health.getByTestId("health-fact-bad_signature")).toBeVisible();
+    await expect(health.getByText("Needs attention")).toHaveCount(0);
     await expect(health.getByText("Last event")).toBeVisible();
-    await health
-      .getByTestId("health-warning-bad-signature")
-      .getByRole("link", { name: "Paste the new server key" })
-      .click();
-    await expect(page.getByLabel("Server API secret key (optional)", { exact: true })).toBeInViewport();
   });
 
   test("support sees the same health without admin-only fields or links", async ({ page }) => {
     await signIn(page, e2eUsers.support, "/");
     const acme = card(page, "Acme");
     await expect(acme).toBeVisible();
-    await expect(acme.getByText("Needs attention")).toBeVisible();
+    await expect(acme.getByText("Needs attention")).toHaveCount(0);
     // No email OTP line (a service call on the admin's key), no key fingerprint, no connection page.
     await expect(acme.getByText("Email OTP")).toHaveCount(0);
     await expect(acme.getByText(/…\w{4}/)).toHaveCount(0);
     await expect(page.locator('main a[href^="/connections"]')).toHaveCount(0);
-    const warning = acme.getByTestId("health-warning-bad-signature");
-    await expect(warning).toContainText("Ask an administrator to paste the new server key");
-    await warning.getByRole("link", { name: "See the refused deliveries" }).click();
+    await acme.getByTestId("health-fact-bad_signature").getByRole("link").click();
     await expect(page).toHaveURL(
       /\/webhooks\?tab=rejections&connectionId=[0-9a-f-]{36}&reason=bad_signature&received=24h/,
     );
     await expect(page.getByTestId("webhook-rejection-row").first()).toContainText("Bad signature");
+  });
+
+  test("the latest expiries are listed newest expiry first, as cards on a phone", async ({ page, request }) => {
+    // Received in this order, expiring in the other: the one received last expired first. An hour ahead, so that
+    // no other expiry (the emulator's clock runs ahead of the wall clock) comes between them.
+    const tag = crypto.randomBytes(4).toString("hex");
+    const expiredLast = `usr_e2e_expired_last_${tag}`;
+    const expiredFirst = `usr_e2e_expired_first_${tag}`;
+    const inAnHour = Date.now() + 3_600_000;
+    await deliverSignedExpiry(request, expiredLast, { expiresAt: new Date(inAnHour).toISOString() });
+    await deliverSignedExpiry(request, expiredFirst, { expiresAt: new Date(inAnHour - 60_000).toISOString() });
+    await signIn(page, e2eUsers.admin, "/");
+    const expiries = page.getByTestId("expired-today");
+    await expect(expiries.getByText("Newest expiry first.")).toBeVisible();
+    const users = expiries.getByRole("table").getByRole("link");
+    await expect(users.nth(0)).toHaveText(expiredLast);
+    await expect(users.nth(1)).toHaveText(expiredFirst);
+
+    // On a phone the rows are cards in the same order, and the page does not scroll sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(expiries.getByRole("table")).toBeHidden();
+    const cards = expiries.getByRole("list", { name: /newest expiry first/ }).getByRole("link");
+    await expect(cards.nth(0)).toHaveText(expiredLast);
+    await expect(cards.nth(1)).toHaveText(expiredFirst);
+    expect(await sidewaysOverflow(page, { tables: false })).toEqual([]);
   });
 });

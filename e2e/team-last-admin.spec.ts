@@ -6,7 +6,7 @@ import path from "node:path";
 
 import { expect, test } from "@playwright/test";
 
-import { startProcess, stopProcess, waitForUrl } from "../tooling/processes";
+import { startConsoleServer, stopProcess, waitForUrl } from "../tooling/processes";
 import { fillSignIn } from "./support/auth";
 import { manage, member, openDialog } from "./support/team";
 
@@ -17,7 +17,7 @@ test.describe.configure({ timeout: 120_000 });
 
 test.describe("the last enabled admin", () => {
   /** A console of its own on a fresh database whose only user is the bootstrap admin (the shared one has several). */
-  let lone: ReturnType<typeof startProcess> | undefined;
+  let lone: ReturnType<typeof startConsoleServer> | undefined;
   let loneUrl = "";
   let dataDir = "";
   const bootstrap = { email: "only-admin@e2e.test", password: "only-admin-password", name: "Administrator" };
@@ -32,24 +32,19 @@ test.describe("the last enabled admin", () => {
     });
     loneUrl = `http://127.0.0.1:${port}`;
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-e2e-lone-"));
-    lone = startProcess(
-      "lone console",
-      path.resolve("node_modules/.bin/next"),
-      ["start", "-H", "127.0.0.1", "-p", String(port)],
-      {
-        ...process.env,
-        NODE_ENV: "production",
-        NEXTAUTH_URL: loneUrl,
-        // The browser connects straight to this console, through no proxy (lib/env.ts asks for the choice).
-        CONSOLE_TRUSTED_PROXY_HOPS: "0",
-        NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64"),
-        CONSOLE_ENCRYPTION_KEY: crypto.randomBytes(32).toString("base64"),
-        CONSOLE_DATA_DIR: dataDir,
-        DATABASE_URL: "",
-        CONSOLE_BOOTSTRAP_ADMIN_EMAIL: bootstrap.email,
-        CONSOLE_BOOTSTRAP_ADMIN_PASSWORD: bootstrap.password,
-      },
-    );
+    lone = startConsoleServer("lone console", port, {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXTAUTH_URL: loneUrl,
+      // The browser connects straight to this console, through no proxy (lib/env.ts asks for the choice).
+      CONSOLE_TRUSTED_PROXY_HOPS: "0",
+      NEXTAUTH_SECRET: crypto.randomBytes(32).toString("base64"),
+      CONSOLE_ENCRYPTION_KEY: crypto.randomBytes(32).toString("base64"),
+      CONSOLE_DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      CONSOLE_BOOTSTRAP_ADMIN_EMAIL: bootstrap.email,
+      CONSOLE_BOOTSTRAP_ADMIN_PASSWORD: bootstrap.password,
+    });
     await waitForUrl(`${loneUrl}/api/health`, 90_000, lone);
   });
   test.afterAll(async () => {

@@ -16,6 +16,7 @@ test("an admin sends a test event through the public receiver URL; the log marks
   await page.getByRole("link", { name: "Globex", exact: true }).filter({ visible: true }).first().click();
   await expect(page).toHaveURL(/\/connections\/[0-9a-f-]{36}$/);
   const connectionId = new URL(page.url()).pathname.split("/").pop()!;
+  await page.getByRole("tab", { name: "Webhooks" }).click();
   const token = (await page.getByTestId("webhook-url").inputValue()).split("/").pop()!;
 
   // A double click sends one request; in e2e the public URL is the console's own, so the delivery really goes through.

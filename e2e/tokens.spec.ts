@@ -3,8 +3,10 @@ import crypto from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 
 import { signIn } from "./support/auth";
+import { expectNoSeriousA11yViolations } from "./support/axe";
 import { e2eUsers } from "./support/env";
 import { manage, member, openTeam, signedInContext } from "./support/team";
+import { createToken } from "./support/tokens";
 
 /**
  * An admin makes an API token on its page, sees the secret once, a script uses it over HTTP against the
@@ -68,20 +70,6 @@ test("an admin creates a token, it reads /api but no page, and once revoked it g
   expect(await refused.json()).toEqual({ error: "unauthorized", errorDescription: "This API token was revoked." });
 });
 
-/** Makes a token on the tokens page as whoever `page` is signed in as, and answers its secret. */
-async function createToken(page: Page, name: string, role: "admin" | "support"): Promise<string> {
-  await page.goto("/tokens");
-  await page.getByRole("button", { name: "Create a token" }).click();
-  const dialog = page.getByRole("dialog", { name: "Create an API token" });
-  await dialog.getByLabel("Name").fill(name);
-  await dialog.getByLabel("Role").selectOption(role);
-  await dialog.getByRole("button", { name: "Create token" }).click();
-  const shown = page.getByRole("dialog", { name: `Secret of ${name}` });
-  const secret = (await shown.getByTestId("api-token-secret").textContent()) ?? "";
-  await shown.getByRole("button", { name: "Done" }).click();
-  return secret;
-}
-
 test("a member's tokens are listed on the team page and end for good when they are demoted or signed out everywhere", async ({
   page,
   browser,
@@ -127,4 +115,73 @@ test("a member's tokens are listed on the team page and end for good when they a
   const rows = page.getByTestId("api-token").filter({ visible: true });
   await expect(rows.filter({ hasText: adminName })).toContainText("its user's role was lowered");
   await expect(rows.filter({ hasText: supportName })).toContainText("its user's sessions were revoked");
+});
+
+/** Opens the dialog with a new token's secret shown (the tokens page open), and answers it. */
+async function showNewSecret(page: Page, name: string) {
+  await page.getByRole("button", { name: "Create a token" }).click();
+  const form = page.getByRole("dialog", { name: "Create an API token" });
+  await form.getByLabel("Name").fill(name);
+  await form.getByRole("button", { name: "Create token" }).click();
+  const shown = page.getByRole("dialog", { name: `Secret of ${name}` });
+  await expect(shown.getByTestId("api-token-secret")).toBeVisible();
+  return shown;
+}
+
+const question = "Close without copying? You will not see this token again.";
+
+test("closing a new token's dialog before its secret is copied asks first, on Escape, the close button and a click outside", async ({
+  page,
+}) => {
+  await signIn(page, e2eUsers.admin, "/tokens");
+  const shown = await showNewSecret(page, `e2e uncopied ${crypto.randomBytes(3).toString("hex")}`);
+  const ask = shown.getByRole("alertdialog");
+
+  await page.keyboard.press("Escape");
+  await expect(ask).toContainText(question);
+  await expect(shown.getByRole("button", { name: "Go back" })).toBeFocused();
+  await shown.getByRole("button", { name: "Go back" }).click();
+  await expect(ask).toBeHidden();
+
+  await shown.getByRole("button", { name: "Dismiss" }).click();
+  await expect(ask).toContainText(question);
+  await shown.getByRole("button", { name: "Go back" }).click();
+
+  // The backdrop: a click at the window's corner, outside the dialog's box.
+  await page.mouse.click(5, 5);
+  await expect(ask).toContainText(question);
+  await expect(shown).toBeVisible();
+  await expectNoSeriousA11yViolations(page, "token dialog, asking before closing", ["light", "dark"]);
+
+  await shown.getByRole("button", { name: "Close without copying" }).click();
+  await expect(shown).toBeHidden();
+});
+
+test("a click outside keeps a form dialog open once something was typed in it, and closes an untouched one", async ({
+  page,
+}) => {
+  await signIn(page, e2eUsers.admin, "/tokens");
+  const form = page.getByRole("dialog", { name: "Create an API token" });
+  await page.getByRole("button", { name: "Create a token" }).click();
+  await page.mouse.click(5, 5);
+  await expect(form).toBeHidden();
+
+  await page.getByRole("button", { name: "Create a token" }).click();
+  await form.getByLabel("Name").fill("half typed");
+  await page.mouse.click(5, 5);
+  await expect(form).toBeVisible();
+  await expect(form.getByLabel("Name")).toHaveValue("half typed");
+  await page.keyboard.press("Escape");
+  await expect(form).toBeHidden();
+});
+
+test("once a new token's secret is copied, Escape closes its dialog without asking", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await signIn(page, e2eUsers.admin, "/tokens");
+  const shown = await showNewSecret(page, `e2e copied ${crypto.randomBytes(3).toString("hex")}`);
+  const secret = await shown.getByTestId("api-token-secret").textContent();
+  await shown.getByRole("button", { name: "Copy secret" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+  await page.keyboard.press("Escape");
+  await expect(shown).toBeHidden();
 });

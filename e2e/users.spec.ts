@@ -7,7 +7,8 @@ import { e2eEnv, e2eUsers } from "./support/env";
 /** The user_authenticators.viewed rows of the audit log, read in a tab of their own: one per lookup. */
 async function lookupAuditRows(page: Page): Promise<number> {
   const audit = await page.context().newPage();
-  await audit.goto("/audit?action=user_authenticators.viewed");
+  // Every connection's records, whichever the header's switcher points at.
+  await audit.goto("/audit?action=user_authenticators.viewed&connectionId=all");
   await expect(audit.getByRole("heading", { name: "Audit", exact: true })).toBeVisible();
   const table = audit.getByRole("table", { name: "Audit records, newest first" });
   const empty = audit.getByText("No audit records match");

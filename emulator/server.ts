@@ -25,7 +25,8 @@ export interface StartEmulatorOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   seed: Seed;
-  host?: "127.0.0.1";
+  /** Default 127.0.0.1; the image's demo (compose.yaml) listens on 0.0.0.0. The control API answers loopback only. */
+  host?: "127.0.0.1" | "0.0.0.0";
   /** Sweep expiries and send due webhooks on a real-time timer (default true; tests turn it off). */
   backgroundTick?: boolean;
   tickIntervalMs?: number;

@@ -67,6 +67,19 @@ describe("parseEnv", () => {
     );
   });
 
+  it("stops with a 5 s delay within 25 s unless told, a grace at least the delay + 2 and below a forward's lease", () => {
+    expect(parseEnv(valid)).toMatchObject({ CONSOLE_SHUTDOWN_DELAY_SECONDS: 5, CONSOLE_SHUTDOWN_GRACE_SECONDS: 25 });
+    expect(() => parseEnv({ ...valid, CONSOLE_SHUTDOWN_DELAY_SECONDS: "61" })).toThrow(
+      /CONSOLE_SHUTDOWN_DELAY_SECONDS: must be at most 60/,
+    );
+    expect(() =>
+      parseEnv({ ...valid, CONSOLE_SHUTDOWN_DELAY_SECONDS: "10", CONSOLE_SHUTDOWN_GRACE_SECONDS: "11" }),
+    ).toThrow(/CONSOLE_SHUTDOWN_GRACE_SECONDS: must be at least CONSOLE_SHUTDOWN_DELAY_SECONDS \+ 2/);
+    expect(() => parseEnv({ ...valid, CONSOLE_SHUTDOWN_GRACE_SECONDS: "56" })).toThrow(
+      /CONSOLE_SHUTDOWN_GRACE_SECONDS: must be at most 55/,
+    );
+  });
+
   it("takes the number of trusted proxies as a whole number from 0 to 10", () => {
     expect(parseEnv({ ...valid, CONSOLE_TRUSTED_PROXY_HOPS: "2" }).CONSOLE_TRUSTED_PROXY_HOPS).toBe(2);
     for (const bad of ["-1", "1.5", "eleven", "11"]) {

@@ -54,6 +54,8 @@ export const envSchema = z
       .default(10),
     /** PostgreSQL only: a statement running longer is cancelled (0 turns the limit off). */
     DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
+    /** PostgreSQL only: how long the startup migration waits for each lock before it gives up (0: as long as it takes). */
+    DATABASE_MIGRATION_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(5_000),
     CONSOLE_DATA_DIR: z.string().min(1).default(".data"),
     CONSOLE_ENCRYPTION_KEY: base64Key,
     CONSOLE_PREVIOUS_ENCRYPTION_KEYS: z
@@ -136,6 +138,24 @@ export const envSchema = z
       .max(86_400, "must be at most 86400")
       .default(900),
     /**
+     * The stop (server.mjs, docs/operations.md "Stopping and upgrading"): how long after SIGTERM the server goes on
+     * serving while readiness says 503, so a load balancer sees it first; and by when, from SIGTERM, it has exited.
+     */
+    CONSOLE_SHUTDOWN_DELAY_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(0, "must be at least 0")
+      .max(60, "must be at most 60")
+      .default(5),
+    // Below a forward's 60 s lease (lib/destinations/outbox.ts): a stop gives back the leases it still holds, which
+    // must not have run out and been taken by another instance meanwhile.
+    CONSOLE_SHUTDOWN_GRACE_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(2, "must be at least 2")
+      .max(55, "must be at most 55")
+      .default(25),
+    /**
      * Where alert notices are posted (comma-separated), each signed with CONSOLE_ALERT_WEBHOOK_SECRET (Standard
      * Webhooks).
      */
@@ -182,6 +202,10 @@ export const envSchema = z
     CONSOLE_METRICS_TOKEN: z.string().min(32, "must be at least 32 characters").optional(),
     CONSOLE_BOOTSTRAP_ADMIN_EMAIL: z.string().email().optional(),
     CONSOLE_BOOTSTRAP_ADMIN_PASSWORD: z.string().min(12, "must be at least 12 characters").optional(),
+  })
+  .refine((e) => e.CONSOLE_SHUTDOWN_GRACE_SECONDS >= e.CONSOLE_SHUTDOWN_DELAY_SECONDS + 2, {
+    path: ["CONSOLE_SHUTDOWN_GRACE_SECONDS"],
+    message: "must be at least CONSOLE_SHUTDOWN_DELAY_SECONDS + 2: the stop needs time after the delay",
   })
   .refine((e) => !e.CONSOLE_BOOTSTRAP_ADMIN_EMAIL === !e.CONSOLE_BOOTSTRAP_ADMIN_PASSWORD, {
     path: ["CONSOLE_BOOTSTRAP_ADMIN_PASSWORD"],

@@ -4,18 +4,21 @@ import { startAlerts } from "@/lib/alerts/alerts";
 import { signInSettings } from "@/lib/auth/oidc-config";
 import { countUsers, createUser, UserExistsError } from "@/lib/auth/users";
 import { bindLegacySecrets } from "@/lib/connections/rotate";
-import { getDb } from "@/lib/db";
+import { closeDb, getDb } from "@/lib/db";
 import { startForwarding } from "@/lib/destinations/destinations";
 import { env } from "@/lib/env";
 import { startErasureResumption } from "@/lib/erasure/erasure";
+import { markStarted, onStop } from "@/lib/lifecycle";
 import { logger } from "@/lib/logger";
 import { ensureUpcomingPartitions } from "@/lib/webhooks/partitions";
 import { startWebhookRetentionJob } from "@/lib/webhooks/retention";
+import { flushStoredEvents } from "@/lib/webhooks/store";
 
 /**
  * Validates the environment (in production CONSOLE_TRUSTED_PROXY_HOPS must be set), migrates the database, binds
  * legacy keys (bindLegacySecrets), creates the first admin if asked, makes this and next month's event partitions
- * before the first delivery, and starts the jobs, an erasure a restart interrupted among them.
+ * before the first delivery, and starts the jobs, an erasure a restart interrupted among them; then readiness
+ * (/api/ready) may say 200.
  */
 export async function startUp(): Promise<void> {
   const e = env();
@@ -41,4 +44,8 @@ export async function startUp(): Promise<void> {
   startForwarding();
   startAlerts();
   startErasureResumption();
+  // Requests wait for their batch, but a stop must not lose one queued when the listener closed.
+  onStop("webhooks.group-commit", "flush", flushStoredEvents);
+  onStop("database", "close", closeDb);
+  markStarted();
 }

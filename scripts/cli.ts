@@ -26,8 +26,30 @@ async function readProcessStdin(): Promise<string | undefined> {
   return text || undefined;
 }
 
-export class UsageError extends Error {
+/** An error that ends the command with its message and an exit code of its own. */
+class CommandExit extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Bad arguments: the message and the usage; exit 1 unless the command says otherwise (backup and restore: 2). */
+export class UsageError extends CommandExit {
   override name = "UsageError";
+  constructor(message: string, exitCode = 1) {
+    super(message, exitCode);
+  }
+}
+
+/** A command that cannot run on this set-up at all (backup on PostgreSQL): its message alone, and its exit code. */
+export class CannotRunError extends CommandExit {
+  override name = "CannotRunError";
+  constructor(message: string, exitCode = 2) {
+    super(message, exitCode);
+  }
 }
 
 /** Who the CLIs' changes are audited as. */
@@ -68,8 +90,15 @@ export async function runCommand(cli: Cli, argv: string[], io: CliIo): Promise<n
     await cli.main(argv, io);
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) io.printError(`${error.message}\n\n${cli.usage}`);
-    else if (error instanceof DatabaseBusyError || error instanceof EnvError) io.printError(error.message);
+    if (error instanceof UsageError) {
+      io.printError(`${error.message}\n\n${cli.usage}`);
+      return error.exitCode;
+    }
+    if (error instanceof CannotRunError) {
+      io.printError(error.message);
+      return error.exitCode;
+    }
+    if (error instanceof DatabaseBusyError || error instanceof EnvError) io.printError(error.message);
     else io.printError(`Error: ${errorMessage(error)}`);
     return 1;
   }

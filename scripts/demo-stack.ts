@@ -7,6 +7,7 @@ import path from "node:path";
 import { loadSeedFile, REGIONS, startEmulator, type RunningEmulator } from "@/emulator/server";
 import { createUser } from "@/lib/auth/users";
 import { closeDb } from "@/lib/db";
+import { demoUsers } from "@/tooling/demo-users";
 import { startNoticeSink, type NoticeSink } from "@/tooling/notice-sink";
 import { demoOidcGroups, demoOidcUsers } from "@/tooling/oidc-users";
 import { seedDemoConnections } from "@/tooling/seed-connections";
@@ -23,10 +24,7 @@ import { portProblem } from "./ports.mjs";
  * its story, an OpenID Connect provider, a notice sink and the production console (docs/demo.md). What the servers
  * print goes to a log file, so the terminal keeps the banner.
  */
-export const demoUsers = [
-  { email: "admin@demo.test", password: "demo-admin-password", name: "Demo Admin", role: "admin" },
-  { email: "support@demo.test", password: "demo-support-password", name: "Demo Support", role: "support" },
-] as const;
+export { demoUsers } from "@/tooling/demo-users";
 
 export const DEMO_OIDC_NAME = "Demo SSO";
 const DEMO_SEED = "emulator/seeds/demo.json";
@@ -234,14 +232,16 @@ export async function startDemoStack(options: DemoStackOptions): Promise<DemoSta
     await seedDemoDestinations(connections, tenantApp.url);
     await closeDb(); // PGlite is single-process: hand the database to the console.
 
-    const consoleServer = spawn(
-      path.resolve("node_modules/.bin/next"),
-      ["start", "-H", "127.0.0.1", "-p", String(options.console.port)],
-      {
-        env: { ...process.env, NODE_ENV: "production" },
-        stdio: ["ignore", logFd, logFd],
+    // The production server (server.mjs, what `npm start` runs), which stops at once: no load balancer to wait for.
+    const consoleServer = spawn(process.execPath, [path.resolve("server.mjs")], {
+      env: {
+        ...process.env,
+        HOSTNAME: "127.0.0.1",
+        PORT: String(options.console.port),
+        CONSOLE_SHUTDOWN_DELAY_SECONDS: "0",
       },
-    );
+      stdio: ["ignore", logFd, logFd],
+    });
     const consoleExited = new Promise<number | null>((resolve) => consoleServer.once("exit", (code) => resolve(code)));
     closers.push(async () => {
       if (consoleServer.exitCode !== null) return;

@@ -122,10 +122,7 @@ it("refuses bad input with the lib's words (or the usage for a bad option) and a
     cli("add", "--connection", connection, "--name", "Hook", "--url", url, ...rest);
 
   const refused: Array<[args: Parameters<typeof add>, stderr: string]> = [
-    [
-      ["Globex", "http://127.0.0.2:9/hook"],
-      "Error: A destination URL is https (http only for a host in CONSOLE_FORWARD_ALLOWED_HOSTS).\n",
-    ],
+    [["Globex", "http://127.0.0.2:9/hook"], "Error: A destination URL starts with https://.\n"],
     [
       ["Globex", "http://user:pass@127.0.0.1:9/hook"],
       "Error: A destination URL carries no user name or password (user:pass@): send them in a header.\n",

@@ -1,6 +1,6 @@
 /**
- * Ports the console's servers may listen on, in plain JavaScript so that `npm start` can run it with node before
- * `next start` (tsx is a development dependency); types in ports.d.mts.
+ * Ports the console's servers may listen on, in plain JavaScript so that server.mjs (what `npm start` runs) can use
+ * it under node alone (tsx is a development dependency); types in ports.d.mts.
  *   node scripts/ports.mjs PORT [MORE_VARIABLES…]   exits 1, naming the variable, when one is not usable
  */
 import { pathToFileURL } from "node:url";

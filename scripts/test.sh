@@ -20,21 +20,28 @@ else
   results=$(mktemp -d); trap 'rm -rf "$results"' EXIT
 fi
 
-# Side by side: tsc, ESLint and Prettier's check (what `npm run lint` runs one after the other) each use one thread.
+# Side by side: tsc, ESLint and Prettier's check (what `npm run lint` runs one after the other) each use one thread;
+# squawk over the migrations (npm run lint:migrations) takes a second or two beside them.
 echo "== typecheck, lint and format"
 npm run -s typecheck > "$results/typecheck.log" 2>&1 &
 typecheck=$!
 npx prettier --check --log-level=warn . > "$results/format.log" 2>&1 &
 format=$!
+npm run -s lint:migrations > "$results/migrations.log" 2>&1 &
+migrations=$!
 lint_status=0
 npx eslint --max-warnings=0 . > "$results/lint.log" 2>&1 || lint_status=$?
 typecheck_status=0
 wait "$typecheck" || typecheck_status=$?
 format_status=0
 wait "$format" || format_status=$?
-cat "$results/typecheck.log" "$results/lint.log" "$results/format.log"
-if [ "$typecheck_status" -ne 0 ] || [ "$lint_status" -ne 0 ] || [ "$format_status" -ne 0 ]; then
-  echo "typecheck exited $typecheck_status, lint $lint_status, format $format_status (npm run format fixes it)" >&2
+migrations_status=0
+wait "$migrations" || migrations_status=$?
+cat "$results/typecheck.log" "$results/lint.log" "$results/format.log" "$results/migrations.log"
+if [ "$typecheck_status" -ne 0 ] || [ "$lint_status" -ne 0 ] || [ "$format_status" -ne 0 ] ||
+  [ "$migrations_status" -ne 0 ]; then
+  echo "typecheck exited $typecheck_status, lint $lint_status, format $format_status (npm run format fixes it)," \
+    "migrations $migrations_status" >&2
   exit 1
 fi
 echo "== unit and integration (${DATABASE_URL:+PostgreSQL}${DATABASE_URL:-PGlite})"

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import path from "node:path";
 
 /** Starts a long-running child with its output prefixed, killed with its whole process group. */
 export function startProcess(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
@@ -11,6 +12,19 @@ export function startProcess(name: string, command: string, args: string[], env:
   forward(child.stdout);
   forward(child.stderr);
   return child;
+}
+
+/**
+ * Starts the console's production server (server.mjs, what `npm start` runs) on 127.0.0.1:`port`, serving the build in
+ * env's NEXT_DIST_DIR (.next by default). Its stop skips the delay meant for a load balancer unless env sets one.
+ */
+export function startConsoleServer(name: string, port: number, env: NodeJS.ProcessEnv): ChildProcess {
+  return startProcess(name, process.execPath, [path.resolve("server.mjs")], {
+    CONSOLE_SHUTDOWN_DELAY_SECONDS: "0",
+    ...env,
+    HOSTNAME: "127.0.0.1",
+    PORT: String(port),
+  });
 }
 
 /**

@@ -46,6 +46,8 @@ export default async function OverviewPage() {
   }
   // Every section's query starts now and streams in on its own; the health promise feeds two of them.
   const health = getConnectionHealth();
+  // The cards' state and the headline count come from the open alerts alone (the layout's one read).
+  const openAlerts = readOpenAlerts();
   // The service is asked about each tenant's email OTP configuration (admins only) at once, not card by card.
   const emailOtp = isAdmin ? new Map(connections.map((c) => [c.id, getEmailOtpPresence(c.id)])) : undefined;
   return (
@@ -53,7 +55,12 @@ export default async function OverviewPage() {
       <OverviewHeader />
       <div className="space-y-8">
         <StreamedSection title="The overview numbers" fallback={<OverviewStatsSkeleton />}>
-          <OverviewStats totals={health.then((h) => getOverviewTotals(h))} health={health} isAdmin={isAdmin} />
+          <OverviewStats
+            totals={health.then((h) => getOverviewTotals(h))}
+            health={health}
+            openAlerts={openAlerts}
+            isAdmin={isAdmin}
+          />
         </StreamedSection>
         <section id="connections" aria-labelledby="connections-title" className="scroll-mt-4">
           <h2 id="connections-title" className="mb-3 text-lg font-semibold text-slate-900 dark:text-slate-100">
@@ -63,7 +70,7 @@ export default async function OverviewPage() {
             title="The connections' health"
             fallback={<ConnectionHealthGridSkeleton count={connections.length} />}
           >
-            <ConnectionHealthGrid health={health} isAdmin={isAdmin} emailOtp={emailOtp} openAlerts={readOpenAlerts()} />
+            <ConnectionHealthGrid health={health} isAdmin={isAdmin} emailOtp={emailOtp} openAlerts={openAlerts} />
           </StreamedSection>
         </section>
         <div className="grid gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">

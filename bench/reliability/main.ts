@@ -11,12 +11,14 @@ import { deepNestingCheck } from "./deep";
 import { serviceEnv, startEmulator } from "./emulator";
 import { faultsCheck } from "./faults";
 import { forwardCheck } from "./forward";
+import { forwardStopCheck } from "./forward-stop";
 import { fuzzCheck } from "./fuzz-check";
 import { logsCheck } from "./logs";
 import { requestErrorsCheck } from "./request-errors";
 import { formatResult, type CheckResult } from "./result";
 import { backend, distDir, prepareOwnEnv } from "./server";
 import { withServiceConsole } from "./service-console";
+import { npmStartStopCheck, stopUnderLoadCheck } from "./stop";
 import { twoInstancesCheck } from "./two-instances";
 
 type Check = { key: string; run: (context: { emulatorUrl: string }) => Promise<CheckResult[]> };
@@ -33,6 +35,8 @@ const checks: Check[] = [
   },
   { key: "fuzz", run: async () => [await fuzzCheck()] },
   { key: "forward", run: async () => [await forwardCheck()] },
+  { key: "stop", run: async () => [await stopUnderLoadCheck(), await npmStartStopCheck()] },
+  { key: "forward-stop", run: async () => [await forwardStopCheck()] },
 ];
 
 /**

@@ -19,7 +19,7 @@ import {
   migratedPostgresTemplate,
   withAdminClient,
 } from "@/lib/testing/templates";
-import { startProcess, stopProcess, waitForUrl } from "@/tooling/processes";
+import { startConsoleServer, stopProcess, waitForUrl } from "@/tooling/processes";
 
 export const distDir = process.env.NEXT_DIST_DIR || ".next";
 export let adminUrl = process.env.DATABASE_URL || "";
@@ -136,7 +136,7 @@ export type ConsoleServer = {
   kill9: () => Promise<void>;
 };
 
-/** Starts `next start` of the build in `distDir` on the scenario's database; resolves once /api/health is 200. */
+/** Starts server.mjs on the build in `distDir` and the scenario's database; resolves once /api/health is 200. */
 export async function startConsole(scenario: Scenario, extraEnv: Record<string, string> = {}): Promise<ConsoleServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -154,12 +154,7 @@ export async function startConsole(scenario: Scenario, extraEnv: Record<string, 
     ...scenario.env,
     ...extraEnv,
   };
-  const child = startProcess(
-    `console ${scenario.name}`,
-    path.resolve("node_modules/.bin/next"),
-    ["start", "-H", "127.0.0.1", "-p", String(port)],
-    env,
-  );
+  const child = startConsoleServer(`console ${scenario.name}`, port, env);
   const chunks: string[] = [];
   child.stdout?.on("data", (c: Buffer) => chunks.push(c.toString("utf8")));
   child.stderr?.on("data", (c: Buffer) => chunks.push(c.toString("utf8")));

@@ -90,12 +90,17 @@ export async function startForwardReceiver({ answerDelayMs = 0 }: { answerDelayM
   };
 }
 
-/** A handler that takes every forward and never answers: each attempt to it lasts the attempt's whole limit. */
+/**
+ * A handler that takes every forward and never answers: each attempt to it lasts the attempt's whole limit. Notes
+ * when each request arrived.
+ */
 export async function startHangingHandler() {
-  const server = http.createServer(() => {});
+  const arrivals: number[] = [];
+  const server = http.createServer(() => arrivals.push(Date.now()));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", 511, resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hangs`,
+    arrivals,
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));

@@ -43,7 +43,7 @@ export function AddNoticeTarget({ full }: { full: boolean }) {
         id="notice-target"
         form={dialog.form}
         placeholders={{ name: "Ops chat", url: "https://hooks.slack.com/services/…" }}
-        urlHint="A Slack or Mattermost incoming-webhook URL works as is. https only (hosts in CONSOLE_FORWARD_ALLOWED_HOSTS excepted); never a private or internal address."
+        urlHint="A Slack or Mattermost incoming-webhook URL works as is. It starts with https:// and reaches a public address; an internal host only if the console's configuration allows it (see Forwarding in docs/configuration.md)."
       />
     </AddDialog>
   );

@@ -10,13 +10,15 @@ import { useOpenAlerts } from "./open-alerts";
 const NAMED = 3;
 
 /**
- * The console layout's banner while an alert is open and not muted: how many, the first few in words,
- * and a link to them (./open-alerts.tsx keeps them fresh). Streamed (in a Suspense without a fallback, so
- * it never holds the page); null (the alerts could not be read) or none open shows nothing.
+ * The console layout's banner while an alert needs someone (open, not muted, not acknowledged): how many, the first
+ * few in words, how many others were acknowledged, and a link to them (./open-alerts.tsx keeps them fresh). Streamed
+ * without a fallback, so it never holds the page; null (the alerts could not be read) or none to act on shows nothing.
  */
 export function AlertBanner() {
-  const alerts = useOpenAlerts();
-  if (!alerts || alerts.length === 0) return null;
+  const all = useOpenAlerts() ?? [];
+  const alerts = all.filter((a) => !a.acknowledged);
+  if (alerts.length === 0) return null;
+  const acknowledged = all.length - alerts.length;
   // One phrase per condition and connection (a connection's two failing destinations are one phrase).
   const phrases = [...new Set(alerts.map((a) => `${ALERT_KIND_TEXT[a.kind].label} on ${a.connectionName}`))];
   const rest = phrases.length - NAMED;
@@ -26,6 +28,11 @@ export function AlertBanner() {
         <p className="[overflow-wrap:anywhere]">
           {phrases.slice(0, NAMED).join(" · ")}
           {rest > 0 ? ` · and ${rest} more` : ""}.{" "}
+          {acknowledged > 0 ? (
+            <span data-testid="alert-banner-acknowledged">
+              {acknowledged === 1 ? "1 other is acknowledged." : `${acknowledged} others are acknowledged.`}{" "}
+            </span>
+          ) : null}
           <Link href="/alerts?state=open" className="font-semibold whitespace-nowrap underline underline-offset-2">
             See the alerts
           </Link>
@@ -35,9 +42,9 @@ export function AlertBanner() {
   );
 }
 
-/** The navigation's count of open, unmuted alerts beside "Alerts"; nothing when there are none. */
+/** The navigation's count of the alerts that need someone beside "Alerts" (acknowledged ones left out); or nothing. */
 export function OpenAlertCount() {
-  const count = useOpenAlerts()?.length ?? 0;
+  const count = useOpenAlerts()?.filter((a) => !a.acknowledged).length ?? 0;
   if (count === 0) return null;
   // To a screen reader the link says "Alerts (2 open)": the pill is for the eye only.
   return (

@@ -1,4 +1,3 @@
-import { ConnectionOptions } from "@/components/connections/connection-options";
 import { FilterButtons } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/card";
 import { Field, Select } from "@/components/ui/input";
@@ -6,7 +5,7 @@ import { ALERT_KIND_TEXT, ALERT_KINDS } from "@/lib/alerts/constants";
 import { alertFiltersSchema, ALL, type AlertFilters } from "@/lib/alerts/schemas";
 
 const formLayout =
-  "mb-6 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-4 lg:items-end dark:bg-slate-900 dark:ring-slate-800";
+  "mb-6 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3 lg:items-end dark:bg-slate-900 dark:ring-slate-800";
 /** A link without parameters: every connection and condition, open and resolved, the first page. */
 const DEFAULTS: AlertFilters = alertFiltersSchema.parse({});
 
@@ -25,22 +24,14 @@ export function describeIgnoredAlertFilters<T extends { name: string; label: str
   return ignored.map((f) => ({ ...f, label: LABELS[f.name] ?? f.label }));
 }
 
-/** The Alerts page's filters as a plain GET form: a filtered view is a link to share, and works without JavaScript. */
-export function AlertFiltersForm({
-  filters,
-  connections,
-}: {
-  filters: AlertFilters;
-  connections: Array<{ id: string; name: string }>;
-}) {
+/**
+ * The Alerts page's filters as a plain GET form: a filtered view is a link to share, and works without JavaScript.
+ * The connection is the header's switcher; one a link named (`linked`) stays.
+ */
+export function AlertFiltersForm({ filters, linked }: { filters: AlertFilters; linked: boolean }) {
   return (
     <form method="get" action="/alerts" role="search" className={formLayout} aria-label="Filter the alerts">
-      <Field id="alert-connection" label={LABELS.connectionId}>
-        <Select id="alert-connection" name="connectionId" defaultValue={filters.connectionId}>
-          <option value={ALL}>All connections</option>
-          <ConnectionOptions connections={connections} />
-        </Select>
-      </Field>
+      {linked ? <input type="hidden" name="connectionId" value={filters.connectionId} /> : null}
       <Field id="alert-kind" label={LABELS.kind}>
         <Select id="alert-kind" name="kind" defaultValue={filters.kind}>
           <option value={ALL}>All conditions</option>
@@ -64,11 +55,11 @@ export function AlertFiltersForm({
   );
 }
 
-/** The form's frame before the page's connections are read: its three fields and its buttons. */
+/** The form's frame before the page is read: its two fields and its buttons. */
 export function AlertFiltersFormSkeleton() {
   return (
     <div className={formLayout} aria-hidden="true">
-      {Array.from({ length: 4 }, (_, i) => (
+      {Array.from({ length: 3 }, (_, i) => (
         <Skeleton key={i} className="h-16" />
       ))}
     </div>

@@ -20,7 +20,7 @@ export const isMuted = (alert: Pick<AlertSummary, "mutedUntil">, now: number) =>
 
 export const STATE_BADGES: Record<AlertDisplayState, { tone: BadgeTone; label: string }> = {
   open: { tone: "danger", label: "Open" },
-  acknowledged: { tone: "warning", label: "Acknowledged" },
+  acknowledged: { tone: "info", label: "Acknowledged" },
   muted: { tone: "neutral", label: "Muted" },
   resolved: { tone: "success", label: "Resolved" },
 };

@@ -8,6 +8,8 @@ import { AddNoticeTarget } from "./add-notice-target";
 import { NoticeTargetControls } from "./notice-target-controls";
 
 const muted = "text-sm text-slate-600 dark:text-slate-400";
+/** The documentation page that names the configuration's settings of the notices (the console serves no docs). */
+const DOCS = "Alerts, \u201cNotices\u201d, in docs/alerts.md";
 
 /**
  * Where every alert's notices go, for admins only (the page renders nothing of it for support): the
@@ -24,17 +26,19 @@ export function NoticeTargetsSection({ targets }: { targets: NoticeTargetSummary
             Notice targets
           </h2>
           <p className={`${muted} max-w-3xl`}>
-            Every alert&rsquo;s notices (opened, reminders, resolved) go to each target. Those set by the environment
-            change only there; up to {MAX_NOTICE_TARGETS} webhook targets can be added here ({added} so far), each
-            signing its notices with a Standard Webhooks secret of its own.
+            Every alert&rsquo;s notices (opened, reminders, resolved) go to each target. Those set in the
+            console&rsquo;s configuration change only there, by whoever runs the console; up to {MAX_NOTICE_TARGETS}{" "}
+            webhook targets can be added here ({added} so far), each signing its notices with a Standard Webhooks secret
+            of its own.
           </p>
         </div>
         <AddNoticeTarget full={added >= MAX_NOTICE_TARGETS} />
       </div>
       {targets.length === 0 ? (
         <EmptyState title="No notice targets">
-          Alerts show in the console only. Add a chat&rsquo;s incoming-webhook URL here, or set
-          CONSOLE_ALERT_WEBHOOK_URLS or CONSOLE_SMTP_URL.
+          Alerts show in the console only. Add a chat&rsquo;s incoming-webhook URL here. Whoever runs the console can
+          also send every notice to fixed webhooks or by email from its configuration: the console&rsquo;s documentation
+          names the settings ({DOCS}).
         </EmptyState>
       ) : (
         <Card className="p-0!">
@@ -47,9 +51,9 @@ export function NoticeTargetsSection({ targets }: { targets: NoticeTargetSummary
               >
                 <div className="min-w-0">
                   <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900 dark:text-slate-100">
-                    {target.source === "environment" ? <code className="text-sm">{target.name}</code> : target.name}
+                    {target.name}
                     <Badge tone={target.source === "environment" ? "neutral" : "info"}>
-                      {target.source === "environment" ? "Set by the environment" : "Added here"}
+                      {target.source === "environment" ? "Set in the configuration" : "Added here"}
                     </Badge>
                     {target.channel === "email" ? <Badge>Email</Badge> : null}
                   </p>

@@ -1,9 +1,5 @@
-import { ConnectionOptions } from "@/components/connections/connection-options";
-import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { Field, Select } from "@/components/ui/input";
 import { THRESHOLD_NAMES, THRESHOLDS, type ThresholdName } from "@/lib/alerts/constants";
-import type { AlertFilters } from "@/lib/alerts/schemas";
 import type { ConnectionThresholds } from "@/lib/alerts/types";
 
 import { ThresholdsForm } from "./thresholds-form";
@@ -11,18 +7,14 @@ import { ThresholdsForm } from "./thresholds-form";
 const muted = "text-sm text-slate-600 dark:text-slate-400";
 
 /**
- * When each condition opens an alert, per connection: the connection the filters name (or the one
- * chosen here). Admins get the form (`isAdmin`); support reads the values in force.
+ * When each condition opens an alert, per connection: the connection in the page's scope (the header's switcher,
+ * or the link's); none while it shows all. Admins get the form (`isAdmin`); support reads the values in force.
  */
 export function ThresholdsSection({
-  filters,
-  connections,
   selected,
   defaults,
   isAdmin,
 }: {
-  filters: AlertFilters;
-  connections: Array<{ id: string; name: string }>;
   selected: { connection: { id: string; name: string }; thresholds: ConnectionThresholds } | null;
   defaults: Record<ThresholdName, number>;
   isAdmin: boolean;
@@ -35,12 +27,15 @@ export function ThresholdsSection({
         </h2>
         <p className={muted}>
           When each condition opens an alert on a connection; an empty field takes the default.
-          {selected ? " Choose another connection with the filters above." : null}
+          {selected ? " Choose another connection in the header." : null}
         </p>
       </div>
       <Card>
         {!selected ? (
-          <ChooseConnection filters={filters} connections={connections} />
+          <p className={muted}>
+            Thresholds are set per connection: choose one in the header&apos;s Connection menu to see its thresholds
+            {isAdmin ? " and change them" : ""}.
+          </p>
         ) : isAdmin ? (
           <ThresholdsForm
             key={`${selected.connection.id}:${JSON.stringify(selected.thresholds.set)}`}
@@ -65,37 +60,5 @@ export function ThresholdsSection({
         )}
       </Card>
     </section>
-  );
-}
-
-/** Without a connection in the filters: pick one, keeping the other filters. */
-function ChooseConnection({
-  filters,
-  connections,
-}: {
-  filters: AlertFilters;
-  connections: Array<{ id: string; name: string }>;
-}) {
-  if (connections.length === 0) return <p className={muted}>No connection yet: thresholds are set per connection.</p>;
-  return (
-    <form
-      method="get"
-      action="/alerts"
-      aria-label="Choose a connection's thresholds"
-      className="flex flex-wrap items-end gap-3"
-    >
-      {filters.kind !== "all" ? <input type="hidden" name="kind" value={filters.kind} /> : null}
-      {filters.state !== "all" ? <input type="hidden" name="state" value={filters.state} /> : null}
-      <div className="w-64 max-w-full">
-        <Field id="thresholds-connection" label="Connection">
-          <Select id="thresholds-connection" name="connectionId" defaultValue={connections[0]!.id}>
-            <ConnectionOptions connections={connections} />
-          </Select>
-        </Field>
-      </div>
-      <Button type="submit" variant="secondary">
-        Show thresholds
-      </Button>
-    </form>
   );
 }

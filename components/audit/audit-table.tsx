@@ -1,5 +1,6 @@
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/card";
+import { CopyButton } from "@/components/ui/copy-button";
 import { Link } from "@/components/ui/link";
 import { CardField, Table, TableSkeleton, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
@@ -10,9 +11,9 @@ import type { AuditEntry, AuditEntryPage } from "@/lib/audit/types";
 const columns = ["Time", "Actor", "Action", "Connection", "Target", "Outcome", "Request id"];
 
 /**
- * The table (from 1280 px) fits with no sideways scroll: headings and times wrap, an email may break
- * before its @ and an action after a dot (where a reader expects it), and free text (a connection's
- * name, a target user id of up to 255 characters) anywhere.
+ * The table (from 1280 px) fits with no sideways scroll: headings and times wrap, an email breaks only
+ * before its @ and an action only after a dot (never mid-word), and free text (a connection's name, a
+ * target user id of up to 255 characters) anywhere.
  */
 const wraps = "whitespace-normal! [overflow-wrap:anywhere]";
 const breaksAt = (text: string, at: "@" | ".") =>
@@ -31,6 +32,18 @@ const breaksAt = (text: string, at: "@" | ".") =>
       </span>
     ),
   );
+
+/** A request id in the table: its start, the whole on hover, and a button that copies the whole. */
+function RequestId({ id }: { id: string }) {
+  return (
+    <span className="flex items-center gap-1">
+      <code className="font-mono text-xs text-slate-600 dark:text-slate-400" title={id} data-testid="request-id">
+        {shortRequestId(id)}
+      </code>
+      <CopyButton text={id} label={`Copy request id ${id}`} iconOnly className="px-1.5" />
+    </span>
+  );
+}
 
 const outcomeTone = { success: "success", failure: "danger", denied: "warning" } as const;
 
@@ -101,8 +114,11 @@ export async function AuditTable({ filter, page: pending }: { filter: AuditFilte
                     {e.target ?? "—"}
                   </CardField>
                   {e.requestId ? (
-                    <CardField term="Request id" className="font-mono text-xs [overflow-wrap:anywhere]">
-                      {e.requestId}
+                    <CardField term="Request id">
+                      <span className="flex items-center gap-2">
+                        <code className="font-mono text-xs [overflow-wrap:anywhere]">{e.requestId}</code>
+                        <CopyButton text={e.requestId} label="Copy request id" iconOnly className="shrink-0" />
+                      </span>
                     </CardField>
                   ) : null}
                 </dl>
@@ -125,8 +141,10 @@ export async function AuditTable({ filter, page: pending }: { filter: AuditFilte
                   <Td className="whitespace-normal!">
                     <Time iso={e.at} />
                   </Td>
-                  <Td className="whitespace-normal! break-words">{e.actorEmail ? breaksAt(e.actorEmail, "@") : "—"}</Td>
-                  <Td className="whitespace-normal! break-words">
+                  <Td className="whitespace-normal! [overflow-wrap:normal]">
+                    {e.actorEmail ? breaksAt(e.actorEmail, "@") : "—"}
+                  </Td>
+                  <Td className="whitespace-normal! [overflow-wrap:normal]">
                     <code className="text-xs">{breaksAt(e.action, ".")}</code>
                   </Td>
                   <Td className={wraps}>{e.connectionName ?? "—"}</Td>
@@ -134,15 +152,7 @@ export async function AuditTable({ filter, page: pending }: { filter: AuditFilte
                   <Td>
                     <OutcomeBadge entry={e} />
                   </Td>
-                  <Td>
-                    {e.requestId ? (
-                      <code className="font-mono text-xs text-slate-600 dark:text-slate-400" title={e.requestId}>
-                        {shortRequestId(e.requestId)}
-                      </code>
-                    ) : (
-                      "—"
-                    )}
-                  </Td>
+                  <Td>{e.requestId ? <RequestId id={e.requestId} /> : "—"}</Td>
                 </tr>
               ))}
             </tbody>

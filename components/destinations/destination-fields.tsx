@@ -1,10 +1,11 @@
 "use client";
 
-import type { useForm } from "react-hook-form";
+import type { useForm, UseFormRegisterReturn } from "react-hook-form";
 
 import { Field, fieldControlProps, Input } from "@/components/ui/input";
 import { NameAndUrlFields } from "@/components/ui/name-url-fields";
 import {
+  DESTINATION_URL_HINT,
   MAX_PER_SECOND_LIMIT,
   SERVICE_SIGNING_NEEDS_SERVER_KEY,
   SIGNING_MODE_VALUES,
@@ -18,7 +19,7 @@ type FormValues = DestinationFormValues;
 
 /**
  * The fields of "Add a destination" (add-destination.tsx), loaded when its dialog is first wanted: the
- * name and URL, how its forwards are signed, its rate cap, and which events it takes.
+ * name and URL, how its forwards are signed, its rate cap, and which events it takes (ChoiceGroup, the edit's too).
  */
 export function DestinationFields({
   form,
@@ -40,7 +41,7 @@ export function DestinationFields({
         id="destination"
         form={form}
         placeholders={{ name: "Tenant app", url: "https://app.example.com/webhooks/authenticator" }}
-        urlHint="https only (hosts an operator allows with CONSOLE_FORWARD_ALLOWED_HOSTS excepted); no credentials in the URL; never a private or internal address."
+        urlHint={DESTINATION_URL_HINT}
       />
       <fieldset className="space-y-2" aria-describedby={errors.signing ? "destination-signing-error" : undefined}>
         <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">Signing</legend>
@@ -84,29 +85,13 @@ export function DestinationFields({
               <label htmlFor="destination-unverified">Include events the console could not verify</label>
               <p id="destination-unverified-hint" className="text-xs text-slate-500 dark:text-slate-400">
                 Events stored while the connection had no server key: anyone with its webhook address could have posted
-                them. Each forward says <code>webhook-verification: verified</code> or <code>unsigned</code>.
+                them. Each forward is marked verified or unsigned, so the handler can tell them apart.
               </p>
             </div>
           </div>
         ) : null}
       </fieldset>
-      <Field
-        id="destination-rate"
-        label="Maximum deliveries per second"
-        error={rateError}
-        hint={`Optional, 1 to ${MAX_PER_SECOND_LIMIT}; empty: no cap. Live forwards, retries and replays all keep to it.`}
-      >
-        <Input
-          {...fieldControlProps("destination-rate", rateError, true)}
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={MAX_PER_SECOND_LIMIT}
-          step={1}
-          className="sm:w-40"
-          {...register("maxPerSecond")}
-        />
-      </Field>
+      <RateField id="destination-rate" error={rateError} register={register("maxPerSecond")} />
       <ChoiceGroup
         legend="Event types"
         hint="None ticked: every type."
@@ -123,7 +108,30 @@ export function DestinationFields({
   );
 }
 
-function ChoiceGroup({
+/** A destination's optional cap on deliveries per second, as adding and editing one ask for it. */
+export function RateField({ id, error, register }: { id: string; error?: string; register: UseFormRegisterReturn }) {
+  return (
+    <Field
+      id={id}
+      label="Maximum deliveries per second"
+      error={error}
+      hint={`Optional, 1 to ${MAX_PER_SECOND_LIMIT}; empty: no cap. Live forwards, retries and replays all keep to it.`}
+    >
+      <Input
+        {...fieldControlProps(id, error, true)}
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={MAX_PER_SECOND_LIMIT}
+        step={1}
+        className="sm:w-40"
+        {...register}
+      />
+    </Field>
+  );
+}
+
+export function ChoiceGroup({
   legend,
   hint,
   values,
@@ -132,7 +140,7 @@ function ChoiceGroup({
   legend: string;
   hint: string;
   values: readonly string[];
-  register: ReturnType<ReturnType<typeof useForm<FormValues>>["register"]>;
+  register: UseFormRegisterReturn;
 }) {
   return (
     <fieldset className="space-y-2">

@@ -6,10 +6,12 @@ import { useState } from "react";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Alert, Skeleton } from "@/components/ui/card";
+import { Link } from "@/components/ui/link";
 import { ExactTime } from "@/components/ui/time";
 import { toast } from "@/components/ui/toast";
 import { callAction } from "@/lib/call-action";
 import { resendEventAction } from "@/lib/destinations/actions";
+import { BREAKER_WORDS } from "@/lib/destinations/constants";
 import type { EventForwards as Forwards } from "@/lib/destinations/types";
 
 import { ProbeWhen } from "./probe-when";
@@ -92,7 +94,9 @@ export function EventForwards({
           >
             <div className="flex flex-wrap items-center justify-between gap-2">
               <p className="text-sm font-medium">
-                {destination.destinationName}{" "}
+                <Link href={`/destinations/${destination.destinationId}`} className="hover:underline">
+                  {destination.destinationName}
+                </Link>{" "}
                 {destination.deliveries[0] ? (
                   <Badge tone={deliveryBadges[destination.deliveries[0].state].tone}>
                     {deliveryBadges[destination.deliveries[0].state].label}
@@ -100,7 +104,7 @@ export function EventForwards({
                 ) : (
                   <Badge>Not forwarded</Badge>
                 )}{" "}
-                {destination.tripped ? <Badge tone="warning">Tripped: probing</Badge> : null}
+                {destination.tripped ? <Badge tone="warning">{BREAKER_WORDS}</Badge> : null}
               </p>
               {canResend ? (
                 <Button

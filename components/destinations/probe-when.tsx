@@ -1,15 +1,9 @@
 "use client";
 
 import { useNow } from "@/components/ui/now";
-import { Time } from "@/components/ui/time";
+import { nextTryWords } from "@/lib/destinations/display";
 
-/** When a tripped destination's next probe goes: "next probe in 2 min", or, once its time has come, that one is due. */
+/** When a tripped destination's next try goes: "next try in 30 s", or, once its time has come, that it is under way. */
 export function ProbeWhen({ probeAt }: { probeAt: string | null }) {
-  const now = useNow();
-  if (probeAt === null || (now !== null && Date.parse(probeAt) <= now)) return <>a probe is due or under way</>;
-  return (
-    <>
-      next probe <Time iso={probeAt} />
-    </>
-  );
+  return <>{nextTryWords(probeAt, useNow())}</>;
 }

@@ -4,12 +4,11 @@ import { RotateCcw } from "lucide-react";
 import { Suspense, useState } from "react";
 
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
 import { onDemand } from "@/components/ui/on-demand";
 
-// The dialog's content loads when an admin first reaches for the button (hover, focus, click): the log's
-// first load does not carry it.
-const ReplayPanel = onDemand(() => import("./replay-panel").then((m) => m.ReplayPanel));
+// The dialog and its content load when an admin first reaches for the button (hover, focus, click): the log's
+// first load carries neither; until then it is not in the page at all.
+const ReplayDialogBody = onDemand(() => import("./replay-dialog-body").then((m) => m.ReplayDialogBody));
 
 /**
  * "Replay to a destination": the events the log's current filters select (one connection's), sent to one
@@ -28,6 +27,7 @@ export function ReplayDialog({
 }) {
   const usable = destinations.filter((d) => d.enabled);
   const [open, setOpen] = useState(false);
+  const [wanted, setWanted] = useState(false);
   // Kept while the dialog is closed: it opens again on the destination last chosen.
   const [destinationId, setDestinationId] = useState(usable[0]?.id ?? "");
   const close = () => setOpen(false);
@@ -36,32 +36,31 @@ export function ReplayDialog({
       <Button
         size="sm"
         variant="secondary"
-        onClick={() => setOpen(true)}
-        onPointerEnter={ReplayPanel.preload}
-        onFocus={ReplayPanel.preload}
+        onClick={() => {
+          setWanted(true);
+          setOpen(true);
+        }}
+        onPointerEnter={ReplayDialogBody.preload}
+        onFocus={ReplayDialogBody.preload}
         disabled={usable.length === 0}
         title={usable.length === 0 ? `${connectionName} has no destination turned on.` : undefined}
       >
         <RotateCcw aria-hidden="true" className="size-4" />
         Replay…
       </Button>
-      <Dialog open={open} onClose={close} title={`Replay ${connectionName}'s events`}>
-        <Suspense
-          fallback={
-            <p role="status" className="text-sm text-slate-700 dark:text-slate-300">
-              Loading…
-            </p>
-          }
-        >
-          <ReplayPanel.Component
+      {wanted ? (
+        <Suspense fallback={null}>
+          <ReplayDialogBody.Component
             {...panel}
+            open={open}
+            title={`Replay ${connectionName}'s events`}
             destinations={usable}
             destinationId={destinationId}
             onDestinationChange={setDestinationId}
             onClose={close}
           />
         </Suspense>
-      </Dialog>
+      ) : null}
     </>
   );
 }

@@ -19,8 +19,31 @@ export async function EmailOtpCard({
   const status = await pending;
   if (status.kind === "absent") {
     return (
-      <EmptyState title="No email OTP configuration">
-        {connection.name} has no email OTP configuration. Users of this tenant cannot enroll email one-time passcodes.
+      <EmptyState
+        title="No email OTP configuration"
+        action={
+          <Link className="font-medium text-indigo-700 underline dark:text-indigo-300" href="/email-otp">
+            Check again
+          </Link>
+        }
+      >
+        <p>
+          {connection.name} has no email OTP configuration. Users of this tenant cannot enroll email one-time passcodes.
+        </p>
+        <div className="mt-3 space-y-2 text-left" data-testid="email-otp-set-up">
+          <h3 className="font-medium text-slate-800 dark:text-slate-200">To set it up again</h3>
+          <ol className="list-decimal space-y-1 pl-5">
+            <li>
+              In the service&rsquo;s own portal for this tenant, in its {regionLabels[connection.region]} region, add
+              email OTP under its authenticators, with your email provider and its credentials. A script can create it
+              instead with the service&rsquo;s management API, using this connection&rsquo;s management key.
+            </li>
+            <li>
+              Come back here and check again: the console shows the new configuration as soon as the service has it. The
+              console itself does not create one, so provider credentials never pass through it.
+            </li>
+          </ol>
+        </div>
       </EmptyState>
     );
   }

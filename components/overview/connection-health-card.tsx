@@ -5,14 +5,16 @@ import { cn } from "@/components/ui/cn";
 import { Link } from "@/components/ui/link";
 import { StreamedSection } from "@/components/ui/streamed-section";
 import { Time } from "@/components/ui/time";
-import { ALERT_KIND_TEXT } from "@/lib/alerts/constants";
+import { connectionAlerts } from "@/lib/alerts/display";
 import type { AlertSummary } from "@/lib/alerts/types";
 import { formatCount } from "@/lib/overview/format";
 import { connectionEventsHref, connectionRejectionsHref } from "@/lib/overview/links";
 import type { ConnectionHealth, EmailOtpPresence } from "@/lib/overview/types";
-import { healthVerdict, type HealthWarning } from "@/lib/overview/verdict";
+import { healthFacts, healthVerdict } from "@/lib/overview/verdict";
 import { regionLabels } from "@/lib/service/regions";
 import { rejectionReasonText } from "@/lib/webhooks/types";
+
+import { AcknowledgedAlertItems, HealthFacts, OpenAlertItems } from "./health-alerts";
 
 const link = "font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300";
 const muted = "text-slate-600 dark:text-slate-300";
@@ -21,9 +23,9 @@ const term = "text-slate-600 dark:text-slate-300";
 const value = "min-w-0 text-slate-900 dark:text-slate-100";
 
 /**
- * One connection's webhook health (receiving? refused? trusted?), on the overview's grid and the connection's page.
- * `emailOtp`, asked of the service, streams in on its own line, so a slow region never holds the card. Support gets
- * none of it, nor key fingerprints, nor a link to the admin-only connection page.
+ * One connection's webhook health, on the overview's grid and the connection's page: its state from its open alerts
+ * alone, its 24 h facts in neutral words. `emailOtp` streams in on its own line; support gets none of it, nor key
+ * fingerprints, nor a link to the admin-only connection page.
  */
 export function ConnectionHealthCard({
   health,
@@ -35,8 +37,8 @@ export function ConnectionHealthCard({
   health: ConnectionHealth;
   isAdmin: boolean;
   emailOtp?: Promise<EmailOtpPresence>;
-  /** The connection's open, unmuted alerts (the overview's grid); each condition links to them on the Alerts page. */
-  openAlerts?: AlertSummary[];
+  /** The open, unmuted alerts (listOpenAlerts; any connection's): null when they could not be read. */
+  openAlerts: AlertSummary[] | null;
   /**
    * The card's heading on the connection's own page (a section of that page: an h2). Unless given, the
    * card is one of the overview's grid under its "Connections" heading: an h3 with the connection's name,
@@ -44,9 +46,12 @@ export function ConnectionHealthCard({
    */
   title?: string;
 }) {
-  const verdict = healthVerdict(health);
+  const alerts = openAlerts ? connectionAlerts(openAlerts, health.id) : null;
+  const verdict = healthVerdict(
+    health,
+    alerts && { open: alerts.open.length, acknowledged: alerts.acknowledged.length },
+  );
   const connectionPage = `/connections/${health.id}`;
-  const serverKeyField = `${connectionPage}#serverKey`;
   const serverKey = health.keys.server;
   const Heading = title ? "h2" : "h3";
   return (
@@ -82,7 +87,13 @@ export function ConnectionHealthCard({
           </Badge>
         </div>
         <p className={cn("mt-2 text-sm", muted)}>{verdict.summary}</p>
-        {openAlerts && openAlerts.length > 0 ? <OpenAlerts alerts={openAlerts} connectionId={health.id} /> : null}
+        <HealthFacts facts={healthFacts(health)} health={health} />
+        {alerts ? (
+          <>
+            <OpenAlertItems alerts={alerts.open} isAdmin={isAdmin} />
+            <AcknowledgedAlertItems alerts={alerts.acknowledged} />
+          </>
+        ) : null}
         <dl className={rows}>
           <dt className={term}>Last event</dt>
           <dd className={value}>{health.lastEventAt ? <Time iso={health.lastEventAt} /> : "none yet"}</dd>
@@ -119,7 +130,7 @@ export function ConnectionHealthCard({
           <dt className={term}>Server key</dt>
           <dd className={value}>
             {!serverKey ? (
-              <span className="text-amber-800 dark:text-amber-300">not set: events are stored unverified</span>
+              "not set: events are stored unverified"
             ) : isAdmin ? (
               <>
                 <KeyFingerprint value={serverKey} />
@@ -143,113 +154,25 @@ export function ConnectionHealthCard({
             </>
           ) : null}
         </dl>
-        {verdict.warnings.length > 0 ? (
-          <ul className="mt-4 space-y-2">
-            {verdict.warnings.map((warning) => (
-              <HealthWarningItem
-                key={warning}
-                warning={warning}
-                health={health}
-                isAdmin={isAdmin}
-                serverKeyField={serverKeyField}
-              />
-            ))}
-          </ul>
-        ) : null}
       </Card>
     </div>
   );
 }
 
 /**
- * The card for one connection's page, streamed: put it in a StreamedSection with
- * ConnectionHealthCardSkeleton as its fallback, handing it `getConnectionHealth([id]).then(([h]) => h)`.
+ * The card for one connection's page, streamed: put it in a StreamedSection with ConnectionHealthCardSkeleton as its
+ * fallback, handing it `getConnectionHealth([id]).then(([h]) => h)` and the open alerts the layout reads.
  */
 export async function StreamedConnectionHealthCard({
-  health: pending,
+  health: pendingHealth,
+  openAlerts: pendingAlerts,
   ...props
-}: Omit<Parameters<typeof ConnectionHealthCard>[0], "health"> & { health: Promise<ConnectionHealth | undefined> }) {
-  const health = await pending;
-  return health ? <ConnectionHealthCard health={health} {...props} /> : null;
-}
-
-function HealthWarningItem({
-  warning,
-  health,
-  isAdmin,
-  serverKeyField,
-}: {
-  warning: HealthWarning;
-  health: ConnectionHealth;
-  isAdmin: boolean;
-  serverKeyField: string;
+}: Omit<Parameters<typeof ConnectionHealthCard>[0], "health" | "openAlerts"> & {
+  health: Promise<ConnectionHealth | undefined>;
+  openAlerts: Promise<AlertSummary[] | null>;
 }) {
-  const box =
-    "rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200 dark:bg-amber-950/60 dark:text-amber-100 dark:ring-amber-800";
-  const action = "font-semibold underline underline-offset-2";
-  if (warning === "bad_signature") {
-    return (
-      <li className={box} data-testid="health-warning-bad-signature">
-        <p>
-          {formatCount(health.badSignature24h)} {health.badSignature24h === 1 ? "delivery" : "deliveries"} refused for a
-          bad signature since {health.firstBadSignatureAt ? <Time iso={health.firstBadSignatureAt} /> : "today"}: the
-          server key was probably rotated at the service.
-        </p>
-        <p className="mt-1 flex flex-wrap gap-x-4">
-          {isAdmin ? (
-            <Link className={action} href={serverKeyField}>
-              Paste the new server key
-            </Link>
-          ) : (
-            <span>Ask an administrator to paste the new server key.</span>
-          )}
-          <Link className={action} href={connectionRejectionsHref(health.id, "bad_signature")}>
-            See the refused deliveries
-          </Link>
-        </p>
-      </li>
-    );
-  }
-  return (
-    <li className={box} data-testid="health-warning-unsigned">
-      <p>
-        {formatCount(health.unsigned24h)} {health.unsigned24h === 1 ? "event" : "events"} arrived unsigned in the last
-        24 h: the connection has no server key, so events are stored unverified.
-      </p>
-      <p className="mt-1">
-        {isAdmin ? (
-          <Link className={action} href={serverKeyField}>
-            Add the server key
-          </Link>
-        ) : (
-          <span>Ask an administrator to add the server key.</span>
-        )}
-      </p>
-    </li>
-  );
-}
-
-/** The connection's open alerts: how many, and each condition, linked to them on the Alerts page. */
-function OpenAlerts({ alerts, connectionId }: { alerts: AlertSummary[]; connectionId: string }) {
-  const kinds = [...new Set(alerts.map((a) => a.kind))];
-  const href = `/alerts?connectionId=${connectionId}&state=open`;
-  return (
-    <div
-      data-testid="health-open-alerts"
-      className="mt-3 rounded-md bg-red-50 p-3 text-sm text-red-900 ring-1 ring-red-200 dark:bg-red-950/60 dark:text-red-100 dark:ring-red-800"
-    >
-      <p className="font-semibold">{alerts.length === 1 ? "1 open alert" : `${alerts.length} open alerts`}</p>
-      <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
-        {kinds.map((kind) => (
-          <li key={kind}>
-            <Link className="font-medium underline underline-offset-2" href={href}>
-              {ALERT_KIND_TEXT[kind].label}
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
+  const [health, openAlerts] = await Promise.all([pendingHealth, pendingAlerts]);
+  return health ? <ConnectionHealthCard health={health} openAlerts={openAlerts} {...props} /> : null;
 }
 
 /** Present, absent, or unknown with why: what the service said about the tenant's email OTP configuration. */

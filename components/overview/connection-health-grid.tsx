@@ -8,7 +8,7 @@ const grid = "grid gap-4 md:grid-cols-2 2xl:grid-cols-3";
 /**
  * A health card per connection, streamed in once counted. `emailOtp` (admins only) holds each
  * connection's service call, already running, so every card's line streams in on its own.
- * `openAlerts`, read by the page (null: they could not be read), puts each connection's on its card.
+ * `openAlerts`, read by the page (null: they could not be read), decides each card's state.
  */
 export async function ConnectionHealthGrid({
   health: pending,
@@ -19,7 +19,7 @@ export async function ConnectionHealthGrid({
   health: Promise<ConnectionHealth[]>;
   isAdmin: boolean;
   emailOtp?: ReadonlyMap<string, Promise<EmailOtpPresence>>;
-  openAlerts?: Promise<AlertSummary[] | null>;
+  openAlerts: Promise<AlertSummary[] | null>;
 }) {
   const [health, openAlerts] = await Promise.all([pending, pendingAlerts]);
   return (
@@ -30,7 +30,7 @@ export async function ConnectionHealthGrid({
           health={h}
           isAdmin={isAdmin}
           emailOtp={emailOtp?.get(h.id)}
-          openAlerts={openAlerts?.filter((a) => a.connection.id === h.id)}
+          openAlerts={openAlerts}
         />
       ))}
     </div>

@@ -1,8 +1,10 @@
 import { EmptyState, PageHeader } from "@/components/ui/card";
 import { Link } from "@/components/ui/link";
 import { Time } from "@/components/ui/time";
+import { connectionAlerts } from "@/lib/alerts/display";
+import type { AlertSummary } from "@/lib/alerts/types";
 import type { ConnectionHealth, OverviewTotals } from "@/lib/overview/types";
-import { healthVerdict, needsAttention } from "@/lib/overview/verdict";
+import { needsAttention } from "@/lib/overview/verdict";
 import { ALL_CONNECTIONS, filtersToQuery } from "@/lib/webhooks/constants";
 
 import { Stat, StatSkeleton } from "./stat";
@@ -46,31 +48,48 @@ export function NoTenantConnected({ isAdmin }: { isAdmin: boolean }) {
   );
 }
 
-/** The three headline numbers over every connection (test events left out); streams in when counted. */
+/**
+ * The three headline numbers over every connection (test events left out); streams in when counted. A connection
+ * needs attention while one of its alerts is open and unacknowledged; the acknowledged ones are counted apart.
+ */
 export async function OverviewStats({
   totals: pendingTotals,
   health: pendingHealth,
+  openAlerts: pendingAlerts,
   isAdmin,
 }: {
   totals: Promise<OverviewTotals>;
   health: Promise<ConnectionHealth[]>;
+  openAlerts: Promise<AlertSummary[] | null>;
   isAdmin: boolean;
 }) {
-  const [totals, health] = await Promise.all([pendingTotals, pendingHealth]);
-  const attention = health.filter((h) => needsAttention(healthVerdict(h))).length;
+  const [totals, health, openAlerts] = await Promise.all([pendingTotals, pendingHealth, pendingAlerts]);
+  const perConnection = health.map((h) => {
+    const alerts = openAlerts && connectionAlerts(openAlerts, h.id);
+    return alerts && { open: alerts.open.length, acknowledged: alerts.acknowledged.length };
+  });
+  const attention = perConnection.filter(needsAttention).length;
+  const acknowledged = perConnection.reduce((sum, a) => sum + (a?.acknowledged ?? 0), 0);
   return (
     <div className={statGrid}>
       <Stat label="Connected tenants" value={totals.connections} href={isAdmin ? "/connections" : "/data-points"}>
-        {attention === 0 ? (
-          "None needs attention."
-        ) : (
-          <a
-            className="font-medium text-amber-800 underline underline-offset-2 dark:text-amber-300"
-            href="#connections"
-          >
-            {attention === 1 ? "1 needs attention." : `${attention} need attention.`}
-          </a>
-        )}
+        <span data-testid="overview-attention">
+          {openAlerts === null ? (
+            "Their alerts could not be read just now."
+          ) : attention === 0 ? (
+            "None needs attention."
+          ) : (
+            <a className="font-medium text-red-700 underline underline-offset-2 dark:text-red-300" href="#connections">
+              {attention === 1 ? "1 needs attention." : `${attention} need attention.`}
+            </a>
+          )}
+          {acknowledged > 0 ? (
+            <span className="text-slate-600 dark:text-slate-300">
+              {" "}
+              {acknowledged === 1 ? "1 alert acknowledged." : `${acknowledged} alerts acknowledged.`}
+            </span>
+          ) : null}
+        </span>
       </Stat>
       <Stat
         label="Webhook events, last 24 h"

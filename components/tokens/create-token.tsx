@@ -43,6 +43,7 @@ export function CreateApiToken() {
             rotated={false}
             testId="api-token-secret"
             onDone={dialog.close}
+            what="token"
             note="This is the only time the console shows this token: it keeps only a hash. Store it where the script or monitor reads its secrets; if it is lost, revoke it and create another."
           />
         ),

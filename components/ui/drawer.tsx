@@ -4,7 +4,7 @@ import { X } from "lucide-react";
 import { useId, useRef } from "react";
 
 import { Button } from "./button";
-import { useModalDialog } from "./dialog";
+import { useModalDialog } from "./use-modal-dialog";
 
 /**
  * A side drawer on the platform's modal <dialog>: focus trapped, the page inert, Escape closes. `returnFocus` names

@@ -1,6 +1,9 @@
 "use client";
 
-import { catchError, type ErrorInfo } from "next/error";
+// catchError from its own module: "next/error" is the Pages Router's error page, which would load that page and
+// next/head into every route that shows a section only to reach this export (docs/performance.md, "First-load JS").
+import { catchError } from "next/dist/client/components/catch-error";
+import type { ErrorInfo } from "next/error";
 import { Suspense } from "react";
 
 import { Button } from "./button";

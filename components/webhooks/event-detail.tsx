@@ -112,7 +112,12 @@ function Detail({ event, canForward }: { event: WebhookEventDetail; canForward: 
           Envelope
         </h3>
         <DetailList>
-          <DetailRow label="Event id">{event.eventId}</DetailRow>
+          <DetailRow label="Event id">
+            <span className="inline-flex items-center gap-1 break-all">
+              {event.eventId}
+              <CopyButton iconOnly text={event.eventId} label="Copy event id" />
+            </span>
+          </DetailRow>
           <DetailRow label="Type">{event.type}</DetailRow>
           <DetailRow label="Tenant id">{event.tenantId}</DetailRow>
           <DetailRow label="Connection">{event.connectionName ?? event.connectionId}</DetailRow>

@@ -3,6 +3,7 @@
 import { Select } from "@/components/ui/input";
 import {
   ALL_TYPES,
+  countActiveFilters,
   DELAY_BUCKETS,
   FILTER_LABELS,
   KNOWN_EVENT_TYPES,
@@ -12,54 +13,42 @@ import {
 import type { EventFilters } from "@/lib/webhooks/schemas";
 import type { FilterChoices } from "@/lib/webhooks/types";
 
-import {
-  BarInput,
-  BarSelect,
-  ChoiceSelect,
-  ConnectionSelect,
-  FilterBar,
-  FilterBarSkeleton,
-  ReceivedFilter,
-  UtcInput,
-} from "./filter-bar";
+import { BarField, BarInput, BarPanel, BarSelect, ChoiceSelect, FilterBar, FilterBarSkeleton } from "./filter-bar";
+import { ReceivedFilter, UtcInput } from "./received-filter";
 
 const folded = ["userAuthenticatorId", "expiresFrom", "expiresTo"] as const satisfies ReadonlyArray<keyof EventFilters>;
 
-/** The events log's filter bar; applying puts the filters in the URL, so a filtered view is a shareable link. */
+/**
+ * The events log's filter bar; applying puts the filters in the URL, so a filtered view is a shareable link. A
+ * connection the link named (`linked`) stays in it; otherwise the header's switcher says whose events these are.
+ */
 export function EventFiltersForm({
   filters,
-  connections,
+  linked,
   choices,
 }: {
   filters: EventFilters;
-  connections: Array<{ id: string; name: string }>;
+  linked: boolean;
   choices: FilterChoices;
 }) {
   return (
     <FilterBar
       label="Filter webhook events"
       basePath="/webhooks"
+      active={countActiveFilters(filters)}
+      keep={linked && filters.connectionId ? { connectionId: filters.connectionId } : undefined}
       more={
         // Rarely used filters fold away; they stay open while one of them is set, so a shared link shows what it
         // filters by.
-        <details className="open:basis-full" open={folded.some((name) => filters[name] !== undefined)}>
-          <summary className="cursor-pointer rounded-md px-2 py-1.5 text-sm font-medium text-indigo-700 dark:text-indigo-300 hover:bg-slate-50">
-            More
-          </summary>
-          <div className="mt-2 flex w-full flex-wrap items-center gap-2">
-            <BarInput
-              name="userAuthenticatorId"
-              label={FILTER_LABELS.userAuthenticatorId!}
-              value={filters.userAuthenticatorId}
-              className="w-52!"
-            />
-            <UtcInput name="expiresFrom" label="Expired from (UTC)" value={filters.expiresFrom} />
-            <UtcInput name="expiresTo" label="Expired to (UTC)" value={filters.expiresTo} />
-          </div>
-        </details>
+        <BarPanel label="More" open={folded.some((name) => filters[name] !== undefined)}>
+          <BarField id="f-userAuthenticatorId" label={FILTER_LABELS.userAuthenticatorId!}>
+            <BarInput name="userAuthenticatorId" value={filters.userAuthenticatorId} className="sm:w-64!" />
+          </BarField>
+          <UtcInput name="expiresFrom" label="Expired from (UTC)" value={filters.expiresFrom} />
+          <UtcInput name="expiresTo" label="Expired to (UTC)" value={filters.expiresTo} />
+        </BarPanel>
       }
     >
-      <ConnectionSelect connections={connections} value={filters.connectionId} />
       <BarSelect label={FILTER_LABELS.type!} name="type" defaultValue={filters.type}>
         {[...new Set<string>([...KNOWN_EVENT_TYPES, filters.type])]
           .filter((t) => t !== ALL_TYPES)
@@ -70,6 +59,25 @@ export function EventFiltersForm({
           ))}
         <option value={ALL_TYPES}>All types</option>
       </BarSelect>
+      <BarField id="f-userId" label={FILTER_LABELS.userId!}>
+        <span className="flex">
+          <BarInput
+            name="userId"
+            value={filters.userId}
+            type="search"
+            className="rounded-r-none! max-sm:grow sm:w-40!"
+          />
+          <Select
+            aria-label="User id match"
+            name="userIdMatch"
+            defaultValue={filters.userIdMatch}
+            className="-ml-px w-auto! rounded-l-none! py-1.5!"
+          >
+            <option value="exact">exact</option>
+            <option value="prefix">starts with</option>
+          </Select>
+        </span>
+      </BarField>
       <ChoiceSelect
         label={FILTER_LABELS.verificationMethod!}
         name="verificationMethod"
@@ -84,35 +92,17 @@ export function EventFiltersForm({
         values={choices.devicePlatforms}
         value={filters.devicePlatform}
       />
-      <span className="flex max-sm:grow">
-        <BarInput
-          name="userId"
-          label={FILTER_LABELS.userId!}
-          value={filters.userId}
-          type="search"
-          className="w-44! rounded-r-none! max-sm:grow"
-        />
-        <Select
-          aria-label="User id match"
-          name="userIdMatch"
-          defaultValue={filters.userIdMatch}
-          className="-ml-px w-auto! rounded-l-none! py-1.5!"
-        >
-          <option value="exact">exact</option>
-          <option value="prefix">starts with</option>
-        </Select>
-      </span>
       <ReceivedFilter received={filters.received} from={filters.receivedFrom} to={filters.receivedTo} />
       <BarSelect label={FILTER_LABELS.delay!} name="delay" defaultValue={filters.delay ?? ""}>
         <option value="">Any delay</option>
         {DELAY_BUCKETS.map((b) => (
           <option key={b.key} value={b.key}>
-            Delay {b.label}
+            {b.label}
           </option>
         ))}
       </BarSelect>
       <BarSelect label={FILTER_LABELS.test!} name="test" defaultValue={filters.test ?? ""}>
-        <option value="">Real and test events</option>
+        <option value="">Real and test</option>
         {TEST_EVENT_FILTER_VALUES.map((v) => (
           <option key={v} value={v}>
             {TEST_EVENT_FILTERS[v]}
@@ -125,5 +115,5 @@ export function EventFiltersForm({
 
 /** The bar's shape before its filters are known (loading.tsx). */
 export function EventFiltersFormSkeleton() {
-  return <FilterBarSkeleton fields={9} />;
+  return <FilterBarSkeleton fields={7} />;
 }

@@ -4,7 +4,7 @@ import { lazy, Suspense, useState } from "react";
 
 import { Alert, EmptyState } from "@/components/ui/card";
 import { ALL_CONNECTIONS } from "@/lib/webhooks/constants";
-import type { Page, WebhookEventSummary } from "@/lib/webhooks/types";
+import type { LoggedEvent, Page } from "@/lib/webhooks/types";
 
 import { EventDetailSkeleton } from "./event-detail-skeleton";
 import { EventTable } from "./event-table";
@@ -39,7 +39,7 @@ export function EventLog({
   toolbar,
   canForward = false,
 }: {
-  page: Page<WebhookEventSummary>;
+  page: Page<LoggedEvent>;
   /** Why the latest refetch failed; the rows shown are then the last good ones. */
   refreshError: Error | null;
   connectionId: string | undefined;

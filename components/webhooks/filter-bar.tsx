@@ -1,42 +1,48 @@
 "use client";
 
+import { SlidersHorizontal } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useId, useState } from "react";
 
-import { ConnectionOptions } from "@/components/connections/connection-options";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Input, Select } from "@/components/ui/input";
-import {
-  ALL_CONNECTIONS,
-  FILTER_LABELS,
-  filtersToQuery,
-  RECEIVED_PRESET_VALUES,
-  RECEIVED_PRESETS,
-} from "@/lib/webhooks/constants";
+import { filtersToQuery } from "@/lib/webhooks/constants";
 
 /**
- * The logs' filters in one compact bar that wraps: selects apply as soon as they change (a shared link
- * is then one choice away), text fields on Enter or Apply. Labels are visually hidden; each select's
- * first option says what it filters ("All methods"), as in Hookdeck's and Svix's logs.
+ * The logs' filters in one compact bar of labelled fields: selects apply as soon as they change (a shared link is
+ * then one choice away), text fields on Enter or Apply. Apply sits with the last fields, never alone on a row. On a
+ * phone the bar folds behind one "Filters (n)" button. The connection is the header's switcher, not a filter here.
  */
+/** The received filter's value for a custom range. */
+export const CUSTOM = "custom";
+
 export const barLayout =
-  "mb-3 flex flex-wrap items-center gap-2 rounded-lg bg-white dark:bg-slate-900 p-2 shadow-sm ring-1 ring-slate-200 dark:ring-slate-700";
+  "flex flex-wrap items-end gap-x-3 gap-y-2 rounded-lg bg-white p-3 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700";
 
 export function FilterBar({
   label,
   basePath,
+  active,
+  keep,
   children,
   more,
 }: {
   label: string;
   /** Kept before the filters (the rejections tab's `tab=rejections`). */
   basePath: string;
+  /** How many filters the view applies. */
+  active: number;
+  /** Parameters the view keeps when its filters change (the connection a link named). */
+  keep?: Record<string, string>;
   children: React.ReactNode;
+  /** The last group, beside Apply. */
   more?: React.ReactNode;
 }) {
   const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const fieldsId = useId();
   const go = (form: HTMLFormElement) => {
     const values: Record<string, string> = {};
     const data = new FormData(form);
@@ -45,7 +51,7 @@ export function FilterBar({
       if (typeof value !== "string" || !value) continue;
       if (key === "received" && custom) continue;
       if ((key === "receivedFrom" || key === "receivedTo") && !custom) continue;
-      // datetime-local has no zone; the bar says its fields are UTC, so the server reads what the reader meant.
+      // datetime-local has no zone; the fields say they are UTC, so the server reads what the reader meant.
       values[key] = key.endsWith("From") || key.endsWith("To") ? fromUtcInput(value) : value;
     }
     const query = [basePath.split("?")[1], filtersToQuery(values)].filter(Boolean).join("&");
@@ -55,7 +61,7 @@ export function FilterBar({
     <form
       role="search"
       aria-label={label}
-      className={barLayout}
+      className="mb-3"
       onSubmit={(event) => {
         event.preventDefault();
         go(event.currentTarget);
@@ -66,102 +72,80 @@ export function FilterBar({
           event.currentTarget.requestSubmit();
       }}
     >
-      {children}
-      {more}
-      <div className="flex gap-1">
-        <Button type="submit" size="sm">
-          Apply
-        </Button>
-        <Button variant="ghost" size="sm" onClick={() => router.push(basePath)}>
-          Clear
-        </Button>
+      <Button
+        variant="secondary"
+        className="w-full justify-center sm:hidden"
+        aria-expanded={open}
+        aria-controls={fieldsId}
+        onClick={() => setOpen(!open)}
+      >
+        <SlidersHorizontal aria-hidden="true" className="size-4" />
+        Filters ({active})
+      </Button>
+      <div
+        id={fieldsId}
+        className={cn(barLayout, "max-sm:mt-2 max-sm:flex-col max-sm:items-stretch", !open && "max-sm:hidden")}
+      >
+        {Object.entries(keep ?? {}).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        {children}
+        <div className="flex items-end gap-2 max-sm:flex-wrap">
+          {more}
+          <Button type="submit" size="sm" className="max-sm:grow">
+            Apply
+          </Button>
+          <Button variant="ghost" size="sm" onClick={() => router.push(basePath)}>
+            Clear
+          </Button>
+        </div>
       </div>
     </form>
   );
 }
 
-/** A select that applies at once. */
+/** A labelled field of the bar: its name above it. */
+export function BarField({
+  id,
+  label,
+  className,
+  children,
+}: {
+  id: string;
+  label: string;
+  className?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className={cn("flex min-w-0 flex-col gap-1", className)}>
+      <label htmlFor={id} className="text-xs font-medium text-slate-700 dark:text-slate-300">
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
+
+export const fieldClass = "py-1.5! sm:w-auto!";
+
+/** A labelled select that applies at once. */
 export function BarSelect({
   label,
   name,
   defaultValue,
-  className,
   children,
 }: {
   label: string;
   name: string;
   defaultValue: string;
-  className?: string;
   children: React.ReactNode;
 }) {
   return (
-    <>
-      <label htmlFor={`f-${name}`} className="sr-only">
-        {label}
-      </label>
-      <Select
-        id={`f-${name}`}
-        name={name}
-        defaultValue={defaultValue}
-        data-apply="now"
-        className={cn("w-auto! py-1.5! max-sm:grow", className)}
-      >
+    <BarField id={`f-${name}`} label={label}>
+      <Select id={`f-${name}`} name={name} defaultValue={defaultValue} data-apply="now" className={fieldClass}>
         {children}
       </Select>
-    </>
-  );
-}
-
-/** A text filter: its label is its placeholder (and, for screen readers, a hidden label). */
-export function BarInput({
-  name,
-  label,
-  value,
-  type,
-  className,
-}: {
-  name: string;
-  label: string;
-  value: string | undefined;
-  type?: "search";
-  className?: string;
-}) {
-  return (
-    <>
-      <label htmlFor={`f-${name}`} className="sr-only">
-        {label}
-      </label>
-      <Input
-        id={`f-${name}`}
-        name={name}
-        type={type}
-        placeholder={label}
-        defaultValue={value ?? ""}
-        autoComplete="off"
-        className={cn("py-1.5!", className)}
-      />
-    </>
-  );
-}
-
-/** The connection filter both logs share: all connections, or one by name. */
-export function ConnectionSelect({
-  connections,
-  value,
-}: {
-  connections: Array<{ id: string; name: string }>;
-  value: string | undefined;
-}) {
-  return (
-    <BarSelect
-      label={FILTER_LABELS.connectionId!}
-      name="connectionId"
-      defaultValue={value ?? ALL_CONNECTIONS}
-      className="max-w-44"
-    >
-      <option value={ALL_CONNECTIONS}>All connections</option>
-      <ConnectionOptions connections={connections} />
-    </BarSelect>
+    </BarField>
   );
 }
 
@@ -194,89 +178,70 @@ export function ChoiceSelect({
   );
 }
 
-const CUSTOM = "custom";
-
-/** The received-time presets (relative, so a shared "last hour" stays the last hour) and a custom UTC range. */
-export function ReceivedFilter({
-  received,
-  from,
-  to,
+/** A text filter's field (its label is the BarField around it). */
+export function BarInput({
+  name,
+  value,
+  type,
+  className,
 }: {
-  received: string | undefined;
-  from: string | undefined;
-  to: string | undefined;
+  name: string;
+  value: string | undefined;
+  type?: "search";
+  className?: string;
 }) {
-  const initial = from || to ? CUSTOM : (received ?? "");
-  const [choice, setChoice] = useState(initial);
   return (
-    <>
-      <label htmlFor="f-received" className="sr-only">
-        Received
-      </label>
-      <Select
-        id="f-received"
-        name="received"
-        value={choice}
-        // A preset applies at once; Custom… first reveals its two fields (the bar skips it).
-        data-apply="now"
-        onChange={(e) => setChoice(e.target.value)}
-        className="w-auto! py-1.5! max-sm:grow"
-      >
-        <option value="">Any time</option>
-        {RECEIVED_PRESET_VALUES.map((p) => (
-          <option key={p} value={p}>
-            {RECEIVED_PRESETS[p].label}
-          </option>
-        ))}
-        <option value={CUSTOM}>Custom…</option>
-      </Select>
-      {choice === CUSTOM ? (
-        <span className="flex flex-wrap items-center gap-2">
-          <UtcInput name="receivedFrom" label="From (UTC)" value={from} />
-          <UtcInput name="receivedTo" label="To (UTC)" value={to} />
-        </span>
-      ) : null}
-    </>
+    <Input
+      id={`f-${name}`}
+      name={name}
+      type={type}
+      defaultValue={value ?? ""}
+      autoComplete="off"
+      className={cn("py-1.5!", className)}
+    />
   );
 }
 
-/** A datetime field read as UTC, with the zone in its visible label. */
-export function UtcInput({ name, label, value }: { name: string; label: string; value: string | undefined }) {
+/** A panel that opens over the log from a small button (the rarely used filters), open while one of them is set. */
+export function BarPanel({ label, open, children }: { label: string; open: boolean; children: React.ReactNode }) {
   return (
-    <span className="flex items-center gap-1">
-      <label htmlFor={`f-${name}`} className="text-xs font-medium whitespace-nowrap text-slate-700 dark:text-slate-300">
+    <details className="relative" open={open}>
+      <summary className="cursor-pointer rounded-md px-2 py-1.5 text-sm font-medium whitespace-nowrap text-indigo-700 hover:bg-slate-50 dark:text-indigo-300 dark:hover:bg-slate-800">
         {label}
-      </label>
-      <Input
-        id={`f-${name}`}
-        name={name}
-        type="datetime-local"
-        step="1"
-        defaultValue={toUtcInput(value)}
-        className="w-auto! py-1.5!"
-      />
-    </span>
+      </summary>
+      <div className={panelClass}>{children}</div>
+    </details>
   );
 }
 
-/** The bar's shape before the page's filters are known (loading.tsx). */
+/** A panel over the log below its control (on a phone, in the folded bar's flow). */
+export const panelClass =
+  "z-20 mt-1 flex flex-col gap-2 rounded-lg bg-white p-3 shadow-lg ring-1 ring-slate-200 sm:absolute sm:right-0 sm:top-full sm:w-max dark:bg-slate-900 dark:ring-slate-700";
+
+/** The bar's shape before the page's filters are known (loading.tsx): labelled fields, then Apply. */
 export function FilterBarSkeleton({ fields = 6 }: { fields?: number }) {
   return (
-    <div className={barLayout} aria-hidden="true">
-      {Array.from({ length: fields }, (_, i) => (
-        <Skeleton key={i} className={cn("h-8", i === 4 ? "w-52" : "w-36")} />
-      ))}
-      <Skeleton className="h-8 w-28" />
+    <div className="mb-3" aria-hidden="true">
+      <Skeleton className="h-9 w-full sm:hidden" />
+      <div className={cn(barLayout, "max-sm:hidden")}>
+        {Array.from({ length: fields }, (_, i) => (
+          <div key={i} className="flex flex-col gap-1">
+            <Skeleton className="h-3 w-16" />
+            <Skeleton className={cn("h-8", i === 3 ? "w-56" : "w-36")} />
+          </div>
+        ))}
+        <Skeleton className="h-8 w-28" />
+      </div>
     </div>
   );
 }
 
 /** "2026-11-23T11:06:17.000Z" → "2026-11-23T11:06:17", the UTC wall time datetime-local shows. */
-function toUtcInput(iso: string | undefined): string {
+export function toUtcInput(iso: string | undefined): string {
   return iso ? new Date(iso).toISOString().slice(0, 19) : "";
 }
 
-function fromUtcInput(value: string): string {
+export function fromUtcInput(value: string): string {
   const date = new Date(`${value.length === 16 ? `${value}:00` : value}Z`);
   return Number.isNaN(date.getTime()) ? value : date.toISOString();
 }

@@ -1,16 +1,19 @@
 "use client";
 
-import { CircleAlert, CircleCheck, CircleX, LoaderCircle, Send } from "lucide-react";
-import { useId, useRef, useState } from "react";
+import { LoaderCircle, Send } from "lucide-react";
+import { Suspense, useId, useRef, useState } from "react";
 
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { cn } from "@/components/ui/cn";
-import { Link } from "@/components/ui/link";
+import { onDemand } from "@/components/ui/on-demand";
 import { callAction } from "@/lib/call-action";
 import { sendTestEventAction } from "@/lib/webhooks/actions";
 import { TEST_EVENT_NEEDS_SERVER_KEY } from "@/lib/webhooks/constants";
 import type { TestEventReport } from "@/lib/webhooks/types";
+
+// The report's code loads when the button is first reached for (hover, focus, a press): the page's first load
+// does not carry it.
+const ReportPanel = onDemand(() => import("./test-event-report").then((m) => m.TestEventReportPanel));
 
 type Shown =
   | { kind: "idle" }
@@ -31,6 +34,7 @@ export function TestEventCard({ connectionId, hasServerKey }: { connectionId: st
   const send = async () => {
     if (sending.current) return;
     sending.current = true;
+    ReportPanel.preload();
     setShown({ kind: "sending" });
     try {
       const result = await callAction(() => sendTestEventAction({ connectionId }));
@@ -45,11 +49,13 @@ export function TestEventCard({ connectionId, hasServerKey }: { connectionId: st
       <h2 className="text-base font-semibold">Test the receiver</h2>
       <p className="mt-1 mb-4 text-sm text-slate-600 dark:text-slate-300">
         Sends a sample <code className="text-[0.8125rem]">authenticator.expired</code> event, signed with this
-        connection&apos;s server key, to the webhook URL above, through its public address as the service would. It is
-        stored marked as a test, with no real user&apos;s data, and left out of the overview.
+        connection&apos;s server key, to its webhook URL, through its public address as the service would. It is stored
+        marked as a test, with no real user&apos;s data, and left out of the overview.
       </p>
       <Button
         onClick={() => void send()}
+        onPointerEnter={ReportPanel.preload}
+        onFocus={ReportPanel.preload}
         disabled={!hasServerKey || pending}
         aria-describedby={hasServerKey ? undefined : hintId}
       >
@@ -78,70 +84,12 @@ export function TestEventCard({ connectionId, hasServerKey }: { connectionId: st
         {shown.kind === "failed" ? (
           <p className="text-sm font-medium text-red-700 dark:text-red-300">Not sent: {shown.error}</p>
         ) : null}
-        {shown.kind === "report" ? <TestEventReportPanel report={shown.report} /> : null}
+        {shown.kind === "report" ? (
+          <Suspense fallback={<p className="text-sm text-slate-600 dark:text-slate-300">Showing the result…</p>}>
+            <ReportPanel.Component report={shown.report} />
+          </Suspense>
+        ) : null}
       </div>
     </Card>
-  );
-}
-
-const tones = {
-  success: {
-    icon: CircleCheck,
-    panel:
-      "bg-emerald-50 text-emerald-950 ring-emerald-200 dark:bg-emerald-950/50 dark:text-emerald-50 dark:ring-emerald-800",
-    iconColour: "text-emerald-700 dark:text-emerald-300",
-  },
-  warning: {
-    icon: CircleAlert,
-    panel: "bg-amber-50 text-amber-950 ring-amber-200 dark:bg-amber-950/50 dark:text-amber-50 dark:ring-amber-800",
-    iconColour: "text-amber-700 dark:text-amber-300",
-  },
-  danger: {
-    icon: CircleX,
-    panel: "bg-red-50 text-red-950 ring-red-200 dark:bg-red-950/50 dark:text-red-50 dark:ring-red-800",
-    iconColour: "text-red-700 dark:text-red-300",
-  },
-} as const;
-
-const toneOf: Record<TestEventReport["outcome"], keyof typeof tones> = {
-  delivered: "success",
-  elsewhere: "warning",
-  redirect: "warning",
-  refused: "danger",
-  unreachable: "danger",
-  timeout: "danger",
-};
-
-function TestEventReportPanel({ report }: { report: TestEventReport }) {
-  const tone = tones[toneOf[report.outcome]];
-  const Icon = tone.icon;
-  return (
-    <div className={cn("rounded-md p-3 text-sm ring-1", tone.panel)} data-outcome={report.outcome}>
-      <p className="flex items-start gap-2 font-semibold">
-        <Icon aria-hidden="true" className={cn("mt-0.5 size-4 shrink-0", tone.iconColour)} />
-        <span className="wrap-anywhere">{report.headline}</span>
-      </p>
-      <p className="mt-1 pl-6">{report.explanation}</p>
-      {report.receiverSaid ? (
-        <p className="mt-1 pl-6">
-          The receiver said: <code className="wrap-anywhere">{report.receiverSaid}</code>
-        </p>
-      ) : null}
-      {report.logHref ? (
-        <p className="mt-2 pl-6">
-          <Link href={report.logHref} className="font-medium text-indigo-700 underline dark:text-indigo-300">
-            Open it in the webhook log
-          </Link>
-        </p>
-      ) : null}
-      <dl className="mt-3 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-1 pl-6 text-xs">
-        <dt className="font-medium">URL</dt>
-        <dd className="font-mono wrap-anywhere">{report.url}</dd>
-        <dt className="font-medium">Answer</dt>
-        <dd>{report.status === null ? "none" : `HTTP ${report.status}`}</dd>
-        <dt className="font-medium">Time</dt>
-        <dd>{report.ms} ms</dd>
-      </dl>
-    </div>
   );
 }

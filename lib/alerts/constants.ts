@@ -124,3 +124,9 @@ export type NoticeChange = keyof typeof NOTICE_CHANGES;
 export const MAX_NOTICE_TARGETS = 10;
 /** The event type of the signed notice "Send a test" posts to a target. */
 export const TEST_NOTICE_TYPE = "alert.test";
+
+/** The names the Alerts page gives the targets the console's configuration sets (docs/alerts.md names the settings). */
+export const ENVIRONMENT_TARGET_NAMES = {
+  webhook: "Webhooks of the console's configuration",
+  email: "Email of the console's configuration",
+} as const;

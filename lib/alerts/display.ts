@@ -84,7 +84,20 @@ export const serverKeyHref = (connectionId: string) => `/connections/${connectio
 export const bannerAlert = (alert: AlertSummary): BannerAlert => ({
   kind: alert.kind,
   connectionName: alert.connection.name,
+  acknowledged: alert.acknowledgedAt !== null,
 });
+
+/**
+ * One connection's open, unmuted alerts (from listOpenAlerts), parted into those that still need someone and those
+ * someone acknowledged: the overview's cards and count, the banner and the navigation's count all part them so.
+ */
+export function connectionAlerts(alerts: readonly AlertSummary[], connectionId: string) {
+  const own = alerts.filter((a) => a.connection.id === connectionId);
+  return {
+    open: own.filter((a) => a.acknowledgedAt === null),
+    acknowledged: own.filter((a) => a.acknowledgedAt !== null),
+  };
+}
 
 /** GET /api/alerts for what the banner shows: open and not muted now, as many as listOpenAlerts reads. */
 export const BANNER_ALERTS_URL = "/api/alerts?state=open&muted=no&limit=200";

@@ -82,7 +82,7 @@ describe("adding and removing notice targets", () => {
         id: null,
         source: "environment",
         channel: "webhook",
-        name: "CONSOLE_ALERT_WEBHOOK_URLS",
+        name: "Webhooks of the console's configuration",
         where: new URL(receiver.url).origin,
         createdAt: null,
         createdBy: null,
@@ -126,10 +126,7 @@ describe("adding and removing notice targets", () => {
     const connection = await insertTestConnection("Acme");
     const cases = [
       [`https://127.0.0.2:${port}/alerts`, "The address 127.0.0.2 is not allowed (loopback)."],
-      [
-        `http://127.0.0.2:${port}/alerts`,
-        "A destination URL is https (http only for a host in CONSOLE_FORWARD_ALLOWED_HOSTS).",
-      ],
+      [`http://127.0.0.2:${port}/alerts`, "A destination URL starts with https://."],
       [
         `https://localhost:${port}/alerts`,
         expect.stringMatching(

@@ -17,7 +17,7 @@ import { checkUrlToSave, outboundPolicyFromEnv, type OutboundPolicy } from "@/li
 import { urlOrigin } from "@/lib/outbound/shown-to-role";
 import { decryptSecret, encryptSecret, newSigningSecret, SecretDecryptionError } from "@/lib/secrets";
 
-import { MAX_NOTICE_TARGETS, TEST_NOTICE_TYPE } from "./constants";
+import { ENVIRONMENT_TARGET_NAMES, MAX_NOTICE_TARGETS, TEST_NOTICE_TYPE } from "./constants";
 import { postNotice, targetSecretBinding, type NoticeSenderOptions } from "./notice-sender";
 import { consoleUrl, noticeTargets } from "./notices";
 import { addNoticeTargetSchema, noticeTargetIdSchema } from "./schemas";
@@ -41,7 +41,7 @@ const shownWhere = (url: string, role: Role) => {
 };
 
 /** How many the environment's email goes to, never who. */
-const recipients = (n: number) => `${n} ${n === 1 ? "recipient" : "recipients"} (CONSOLE_ALERT_EMAIL_TO)`;
+const recipients = (n: number) => `${n} ${n === 1 ? "recipient" : "recipients"}`;
 
 /**
  * Every target of the notices, as `role` may see it: the environment's first (not removable here), then the page's,
@@ -53,7 +53,8 @@ export async function listNoticeTargets(role: Role): Promise<NoticeTargetSummary
     id: null,
     source: "environment",
     channel: target.channel,
-    name: target.channel === "webhook" ? "CONSOLE_ALERT_WEBHOOK_URLS" : "CONSOLE_SMTP_URL",
+    // In words: the setting's name is for the operator, in docs/alerts.md.
+    name: ENVIRONMENT_TARGET_NAMES[target.channel],
     // Only the origin: the operator's URL may carry a token in its path (Slack's do), and admins did not type it.
     where: target.channel === "webhook" ? urlOrigin(target.url) : recipients(e.CONSOLE_ALERT_EMAIL_TO.length),
     createdAt: null,

@@ -153,7 +153,7 @@ describe("notices", () => {
     expect(byTarget["/refused"]).toMatchObject({
       state: "pending",
       attempts: 1,
-      lastOutcome: expect.stringContaining("http only for a host in CONSOLE_FORWARD_ALLOWED_HOSTS"),
+      lastOutcome: expect.stringContaining("a destination URL starts with https://"),
     });
     expect(byTarget.email).toMatchObject({ state: "sent", attempts: 1 });
     expect(byTarget["/hooks"]!.dueAt.getTime()).toBeGreaterThan(Date.now() + 20_000);

@@ -50,8 +50,8 @@ export type AlertSummary = {
   notices: NoticeSummary;
 };
 
-/** What the banner and the navigation's count show of an open alert. */
-export type BannerAlert = { kind: AlertKind; connectionName: string };
+/** What the banner and the navigation's count show of an open alert; an acknowledged one is counted apart. */
+export type BannerAlert = { kind: AlertKind; connectionName: string; acknowledged: boolean };
 
 /** How an alert's notices fared. `problem`: the last failed attempt's outcome while one is retrying or has failed. */
 export type NoticeSummary = { sent: number; pending: number; failed: number; problem: string | null };

@@ -6,7 +6,12 @@ import { ALERT_KINDS, ALERT_STATES } from "@/lib/alerts/constants";
 import type { AlertPage } from "@/lib/alerts/types";
 import type { EventForwards, ReplayProgress } from "@/lib/destinations/types";
 import type { EndUserErasureAnswer } from "@/lib/erasure/types";
-import type { WebhookEventDetail, WebhookEventSummary, WebhookRejectionSummary } from "@/lib/webhooks/types";
+import type {
+  LoggedEvent,
+  WebhookEventDetail,
+  WebhookEventSummary,
+  WebhookRejectionSummary,
+} from "@/lib/webhooks/types";
 
 /**
  * The bodies the API answers, as zod schemas: the document's components, each checked against its handler's
@@ -14,8 +19,8 @@ import type { WebhookEventDetail, WebhookEventSummary, WebhookRejectionSummary }
  * component of the document.
  */
 
-const time = z.iso.datetime({ offset: true });
-const nullableTime = time.nullable();
+export const time = z.iso.datetime({ offset: true });
+export const nullableTime = time.nullable();
 const text = z.string().nullable();
 
 /** `{ error, errorDescription }`: every answer of the API other than 200, and the receiver's too. */
@@ -79,9 +84,23 @@ const cursors = {
     .meta({ description: "Pass as `cursor` for the newer rows before this page; null on the first." }),
 };
 
-export const eventPageSchema = z
-  .object({ events: z.array(webhookEventSummarySchema), ...cursors })
-  .meta({ id: "EventPage" });
+const forwardOutcome = z.enum(["delivered", "waiting", "failing"]);
+export const loggedEventSchema = webhookEventSummarySchema
+  .extend({
+    forwarding: z.object({
+      outcome: forwardOutcome.nullable().meta({ description: "Where the event's forwards stand; null: none." }),
+      destinations: z.array(
+        z.object({
+          destinationName: z.string(),
+          state: z.enum([...forwardOutcome.options, "cancelled"]),
+          attempts: z.number().int(),
+        }),
+      ),
+    }),
+  })
+  .meta({ id: "LoggedWebhookEvent" });
+
+export const eventPageSchema = z.object({ events: z.array(loggedEventSchema), ...cursors }).meta({ id: "EventPage" });
 
 export const webhookRejectionSchema = z
   .object({
@@ -105,7 +124,7 @@ export const rejectionPageSchema = z
   .object({ rejections: z.array(webhookRejectionSchema), ...cursors })
   .meta({ id: "RejectionPage" });
 
-const trippedSchema = z.object({ since: time, probeAt: nullableTime }).nullable();
+export const trippedSchema = z.object({ since: time, probeAt: nullableTime }).nullable();
 
 const forwardAttemptSchema = z.object({
   startedAt: time,
@@ -226,13 +245,21 @@ export const healthSchema = z
   .object({ status: z.enum(["ok", "unavailable"]), database: z.enum(["reachable", "unreachable"]) })
   .meta({ id: "Health" });
 
+export const readySchema = z
+  .object({
+    status: z.enum(["ready", "starting", "draining", "unavailable"]),
+    database: z.enum(["reachable", "unreachable"]).optional(),
+  })
+  .meta({ id: "Readiness" });
+
 export const receivedSchema = z.object({ success: z.literal(true) }).meta({ id: "Received" });
 
 // The handlers' own types against these schemas: a difference either way fails `npm run typecheck`.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameType = <A, B>(same: Same<A, B>) => same;
+export const sameType = <A, B>(same: Same<A, B>) => same;
 sameType<z.infer<typeof webhookEventSummarySchema>, WebhookEventSummary>(true);
 sameType<z.infer<typeof webhookEventDetailSchema>, WebhookEventDetail>(true);
+sameType<z.infer<typeof loggedEventSchema>, LoggedEvent>(true);
 sameType<z.infer<typeof webhookRejectionSchema>, WebhookRejectionSummary>(true);
 sameType<z.infer<typeof eventForwardsSchema>, EventForwards>(true);
 sameType<z.infer<typeof replayProgressSchema>, ReplayProgress>(true);

@@ -1,6 +1,6 @@
 import "server-only";
 
-import type { OpenAPIRegistry, ResponseConfig, RouteConfig } from "@asteasolutions/zod-to-openapi";
+import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 
 import { alertFiltersSchema } from "@/lib/alerts/schemas";
@@ -9,13 +9,14 @@ import { DELIVERED_FORWARDS_STAY } from "@/lib/erasure/constants";
 import { endUserErasureQuerySchema, endUserPathSchema } from "@/lib/erasure/schemas";
 import {
   eventFiltersSchema,
-  eventIdParamSchema,
   exportFormatSchema,
   rejectionFiltersSchema,
   webhookEnvelopeSchema,
 } from "@/lib/webhooks/schemas";
 
 import * as bodies from "./responses";
+import { badRequest, error, eventId, json, ok, retryAfter, signedIn } from "./route-helpers";
+import { describeForwardingWrites } from "./routes-forwarding";
 
 /**
  * Every route under app/api but next-auth's, /api/metrics included, described for the OpenAPI document; queries and
@@ -23,56 +24,6 @@ import * as bodies from "./responses";
  * `registry.registerPath` below (api-docs.test.ts fails until it is).
  */
 
-type Role = "support" | "admin";
-
-const json = (schema: z.ZodType) => ({ "application/json": { schema } });
-const error = (description: string, headers?: ResponseConfig["headers"]): ResponseConfig => ({
-  description,
-  headers,
-  content: json(bodies.apiErrorSchema),
-});
-const ok = (description: string, schema: z.ZodType): ResponseConfig => ({ description, content: json(schema) });
-
-const retryAfter = {
-  "Retry-After": { description: "Seconds to wait before the next try.", schema: { type: "integer" as const } },
-};
-
-/** What every signed-in route may answer besides its own 200, 400 and 404. */
-const signedInErrors = (role: Role): Record<number, ResponseConfig> => ({
-  401: error(
-    "Neither a session nor a valid bearer token (unknown, revoked, expired, or its user disabled or below its role), after a second for a bearer token: `unauthorized`.",
-  ),
-  403: error(
-    `The session's or token's role is below ${role === "admin" ? "admin" : "the route's"}, or the token lacks the api scope: \`forbidden\`.`,
-  ),
-  429: error(
-    "Too many bad bearer tokens (matching none) from this address; a working token is never refused: `too_many_requests`.",
-    retryAfter,
-  ),
-  503: error("The database did not answer, so the session or token could not be checked: `unavailable`."),
-});
-const badRequest = error("A parameter did not parse; `errorDescription` names it: `invalid_request`.");
-
-/** A route for signed-in users and tokens: the role it needs, said in its description and as `x-required-role`. */
-function signedIn(registry: OpenAPIRegistry, role: Role, route: Omit<RouteConfig, "security">) {
-  const who =
-    role === "admin"
-      ? "Needs the admin role (session or token)."
-      : "Needs the support role: any signed-in user or api token; support sees email and phone masked.";
-  registry.registerPath({
-    ...route,
-    description: `${route.description ?? ""}\n\n${who}`.trim(),
-    security: [{ bearerAuth: [] }, { sessionCookie: [] }],
-    "x-required-role": role,
-    responses: { ...route.responses, ...signedInErrors(role) },
-  });
-}
-
-const eventId = z.object({
-  id: eventIdParamSchema.meta({
-    description: "The event's `id` in the log (a list's `events[].id`), not the service's event id.",
-  }),
-});
 const streamed = (what: string) => ({
   "text/csv": {
     schema: {
@@ -286,12 +237,26 @@ function describeService(registry: OpenAPIRegistry) {
     method: "get",
     path: "/api/health",
     tags: ["Service"],
-    summary: "Liveness and readiness",
+    summary: "Liveness",
     description: "200 when the database answers, 503 when it does not.",
     security: [],
     responses: {
       200: ok("Up, with a database.", bodies.healthSchema),
       503: ok("The database does not answer.", bodies.healthSchema),
+    },
+  });
+  registry.registerPath({
+    method: "get",
+    path: "/api/ready",
+    tags: ["Service"],
+    summary: "Readiness",
+    description:
+      "200 once started (migrated, jobs running) with a database that answers; 503 while starting, from the moment " +
+      "a stop begins (a load balancer takes the instance out before it closes), and while the database does not answer.",
+    security: [],
+    responses: {
+      200: ok("Serving: send it traffic.", bodies.readySchema),
+      503: ok("Starting, draining for a stop, or without a database.", bodies.readySchema),
     },
   });
   registry.registerPath({
@@ -336,6 +301,7 @@ function describeService(registry: OpenAPIRegistry) {
 export function describeRoutes(registry: OpenAPIRegistry): void {
   describeLog(registry);
   describeForwardingAndAlerts(registry);
+  describeForwardingWrites(registry);
   describeErasure(registry);
   describeReceiver(registry);
   describeService(registry);

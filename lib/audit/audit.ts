@@ -1,6 +1,6 @@
 import "server-only";
 
-import { and, desc, eq, gte, ilike, isNotNull, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 
 import { getDb, type Executor, type Transaction } from "@/lib/db";
@@ -167,11 +167,17 @@ function decodeCursor(cursor: string): number | undefined {
   return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
-export async function listAuditEntries(filter: AuditFilter, pageSize = AUDIT_PAGE_SIZE): Promise<AuditEntryPage> {
+/** `withConsoleWide`: a connection's records and the console's own (sign-ins, team), as the audit page shows them. */
+export async function listAuditEntries(
+  filter: AuditFilter,
+  pageSize = AUDIT_PAGE_SIZE,
+  { withConsoleWide = false } = {},
+): Promise<AuditEntryPage> {
   const conditions: SQL[] = [];
   if (filter.actor) conditions.push(ilike(auditLog.actorEmail, `%${escapeLike(filter.actor)}%`));
   if (filter.action) conditions.push(eq(auditLog.action, filter.action));
-  if (filter.connectionId) conditions.push(eq(auditLog.connectionId, filter.connectionId));
+  const ofConnection = filter.connectionId ? eq(auditLog.connectionId, filter.connectionId) : undefined;
+  if (ofConnection) conditions.push(withConsoleWide ? or(ofConnection, isNull(auditLog.connectionId))! : ofConnection);
   if (filter.from) conditions.push(gte(auditLog.at, new Date(filter.from)));
   if (filter.to) conditions.push(lte(auditLog.at, new Date(filter.to)));
   const cursor = filter.cursor ? decodeCursor(filter.cursor) : undefined;

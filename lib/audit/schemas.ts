@@ -81,4 +81,7 @@ export const auditActions = [
   "api_token.revoked",
   "api_token.used_from_new_address",
   "api_token.guesses_throttled",
+  "destination.updated",
+  "destination.secret_revealed",
+  "destination.test_sent",
 ] as const;

@@ -10,9 +10,9 @@ export const signInSchema = z.object({
     .string()
     .trim()
     .min(1, "Enter your email address.")
-    .max(320, "That email address is too long.")
+    .max(320, "An email address has at most 320 characters.")
     .email("Enter a valid email address."),
-  password: z.string().min(1, "Enter your password.").max(1024, "That password is too long."),
+  password: z.string().min(1, "Enter your password.").max(1024, "A password has at most 1024 characters."),
 });
 export type SignInInput = z.infer<typeof signInSchema>;
 
@@ -22,7 +22,11 @@ export const newPasswordSchema = z
   .max(1024, "Passwords have at most 1024 characters.");
 
 export const newUserSchema = z.object({
-  email: z.string().trim().max(320).email("Enter a valid email address."),
+  email: z
+    .string()
+    .trim()
+    .max(320, "An email address has at most 320 characters.")
+    .email("Enter a valid email address."),
   name: displayNameSchema({ required: "Enter a name.", max: 200 }),
   role: z.enum(roles),
   password: newPasswordSchema,

@@ -92,7 +92,7 @@ describe("attemptSignIn", () => {
     const before = (await db.select({ n: count() }).from(consoleUsers))[0]!.n;
     const huge = `${"a".repeat(10_240)}@example.com`;
     const result = await attemptSignIn({ email: huge, password: "x" }, "10.0.0.4");
-    expect(result).toEqual({ ok: false, message: "That email address is too long." });
+    expect(result).toEqual({ ok: false, message: "An email address has at most 320 characters." });
     expect((await db.select({ n: count() }).from(consoleUsers))[0]!.n).toBe(before);
     const [attempt] = await db.select().from(loginAttempts).where(eq(loginAttempts.ip, "10.0.0.4"));
     expect(attempt?.email.length).toBe(320);

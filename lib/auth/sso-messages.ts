@@ -69,7 +69,7 @@ export function ssoRefusalText(
         why: `An account with this email already exists in the console. It signs in with a password (or is an admin account), so it is linked to your ${providerName} account only once you show that it is yours.`,
         whatToDo: passwordSignIn
           ? `Sign in with its password, then use Sign in with ${providerName} to link it. If the account has no password yet, set one first with the link a console administrator gave you (or ask for a new one).`
-          : `Password sign-in is turned off in this console, so the link cannot be confirmed. Ask a console administrator to turn it on for a while (CONSOLE_PASSWORD_SIGN_IN=true); then sign in with the account's password and use Sign in with ${providerName} to link it.`,
+          : `Password sign-in is turned off in this console, so the link cannot be confirmed. Ask a console administrator to turn password sign-in on for a while (its setting is in the console's configuration guide); then sign in with the account's password and use Sign in with ${providerName} to link it.`,
       };
     case "last_admin":
       return {
@@ -81,7 +81,7 @@ export function ssoRefusalText(
       return {
         title: "This sign-in came from another directory",
         why: `The answer was issued by a different issuer than the ${providerName} directory this console trusts (another tenant or organisation of the same service, for example).`,
-        whatToDo: `Sign in with your account in your organisation's own ${providerName} directory. If that is what you did, ask a console administrator to check CONSOLE_OIDC_ISSUER.`,
+        whatToDo: `Sign in with your account in your organisation's own ${providerName} directory. If that is what you did, ask a console administrator to check the directory (issuer) the console's single sign-on setting names.`,
       };
     default:
       return {

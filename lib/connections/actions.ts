@@ -1,8 +1,10 @@
 "use server";
 
+import { z } from "zod";
+
 import type { ActionResult } from "@/lib/call-action";
 import { createConnection, deleteConnection, updateConnection } from "@/lib/connections/connections";
-import { rememberSelectedConnection } from "@/lib/connections/current";
+import { ALL_CONNECTIONS_SCOPE, rememberSelectedConnection } from "@/lib/connections/current";
 import { getConnection } from "@/lib/connections/repository";
 import {
   selectConnectionSchema,
@@ -35,9 +37,12 @@ export async function deleteConnectionAction(input: DeleteConnectionInput): Prom
   );
 }
 
+/** A connection's id, or "All connections" (the pages that can show all). */
+const switcherChoice = z.union([selectConnectionSchema, z.object({ id: z.literal(ALL_CONNECTIONS_SCOPE) })]);
+
 /**
- * The shell's switcher: any signed-in user may choose which connection feature pages show. A refusal
- * revalidates too: the connection is gone, and the switcher then lists the others.
+ * The shell's switcher: any signed-in user may choose which connection feature pages show, or all of them. A
+ * refusal revalidates too: the connection is gone, and the switcher then lists the others.
  */
 export async function selectConnectionAction(input: { id: string }): Promise<ActionResult> {
   const gone = "That connection no longer exists.";
@@ -45,12 +50,12 @@ export async function selectConnectionAction(input: { id: string }): Promise<Act
     {
       name: "selectConnectionAction",
       role: "support",
-      parse: { schema: selectConnectionSchema, input, invalid: gone },
+      parse: { schema: switcherChoice, input, invalid: gone },
       revalidate: everyPage,
       revalidateOnFailure: true,
     },
     async (_user, { id }): Promise<ActionResult> => {
-      if (!(await getConnection(id))) return { ok: false, error: gone };
+      if (id !== ALL_CONNECTIONS_SCOPE && !(await getConnection(id))) return { ok: false, error: gone };
       await rememberSelectedConnection(id);
       return { ok: true };
     },

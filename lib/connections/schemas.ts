@@ -7,7 +7,7 @@ import { regions } from "@/lib/service/regions";
 const key = z
   .string()
   .trim()
-  .max(512, "That key is too long.")
+  .max(512, "A key has at most 512 characters.")
   .refine((v) => v === "" || /^[\x21-\x7e]{8,}$/.test(v), "A key is at least 8 printable characters with no spaces.");
 
 const fields = {

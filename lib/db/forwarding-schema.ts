@@ -131,6 +131,11 @@ export const forwardDeliveries = pgTable(
     finishedAt: at("finished_at"),
     /** The last attempt's outcome in words. */
     lastOutcome: text("last_outcome"),
+    /**
+     * The W3C traceparent of the receipt that queued it, when tracing was on (lib/telemetry): each attempt's span
+     * is its child. Null otherwise, and for resends and replays.
+     */
+    traceParent: text("trace_parent"),
   },
   (t) => [
     index("forward_deliveries_due_idx")

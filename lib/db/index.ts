@@ -6,7 +6,6 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -22,7 +21,10 @@ import * as alertsSchema from "./alerts-schema";
 import * as erasureSchema from "./erasure-schema";
 import * as forwardingSchema from "./forwarding-schema";
 import * as receivingSchema from "./schema";
+import { migrateUnderLock, migrationsFolder } from "./startup-migration";
 import * as tokensSchema from "./tokens-schema";
+
+export { MigrationLockTimeoutError } from "./startup-migration";
 
 /**
  * Every table: those of receiving (schema.ts), of forwarding (forwarding-schema.ts), of alerts (alerts-schema.ts),
@@ -57,15 +59,20 @@ export function rowsOf(result: unknown, row?: ZodType): unknown[] {
 }
 
 export type DatabaseTarget =
-  | { kind: "postgres"; url: string; poolSize?: number; statementTimeoutMs?: number }
+  | {
+      kind: "postgres";
+      url: string;
+      poolSize?: number;
+      statementTimeoutMs?: number;
+      /** How long the startup migration waits for each lock (default 5 s; 0: no limit). */
+      migrationLockTimeoutMs?: number;
+      /** Tests only: another folder of migrations than lib/db/migrations. */
+      migrationsFolder?: string;
+    }
   /** `template`: a migrated data directory (PGlite's dumpDataDir) to start an empty `dataDir` (or memory) from. */
   | { kind: "pglite"; dataDir: string | undefined; template?: Blob };
 
 export type DatabaseHandle = { db: Database; close: () => Promise<void> };
-
-const migrationsFolder = path.join(process.cwd(), "lib/db/migrations");
-/** Any fixed number: serialises migrations when several console instances start at once. */
-const MIGRATION_LOCK_ID = 724_117_001;
 
 export class DatabaseBusyError extends Error {
   override name = "DatabaseBusyError";
@@ -79,6 +86,7 @@ export function targetFromEnv(): DatabaseTarget {
       url: e.DATABASE_URL,
       poolSize: e.DATABASE_POOL_SIZE,
       statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      migrationLockTimeoutMs: e.DATABASE_MIGRATION_LOCK_TIMEOUT_MS,
     };
   return { kind: "pglite", dataDir: path.resolve(e.CONSOLE_DATA_DIR, "pglite") };
 }
@@ -101,18 +109,13 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     // the client, where nothing listens, and would end the process: the statement it runs next fails
     // instead, and its caller answers and logs that. The pool does not reuse such a connection.
     pool.on("connect", (client) => client.on("error", () => {}));
-    const db = drizzlePg(pool, { schema });
-    const client = await pool.connect();
     try {
-      await client.query("set statement_timeout = 0");
-      await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
-      await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
-    } finally {
-      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => {});
-      await client.query("reset statement_timeout").catch(() => {});
-      client.release();
+      await migrateUnderLock(pool, target);
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw error;
     }
-    return { db, close: once(() => pool.end()) };
+    return { db: drizzlePg(pool, { schema }), close: once(() => pool.end()) };
   }
   const releaseLock = target.dataDir ? lockDataDir(target.dataDir) : () => {};
   try {
@@ -140,9 +143,10 @@ function once(close: () => Promise<void>): () => Promise<void> {
 
 /**
  * PGlite is single-process: a second process opening the same files would corrupt them.
- * A pid file makes the second one fail with a message that says what to do.
+ * A pid file makes the second one fail with a message that says what to do. Also held by backup and
+ * restore (lib/db/backup.ts) for their whole run. Returns the release.
  */
-function lockDataDir(dataDir: string): () => void {
+export function lockDataDir(dataDir: string): () => void {
   fs.mkdirSync(dataDir, { recursive: true });
   const lockFile = path.join(path.dirname(dataDir), "pglite.pid");
   const holder = readLockHolder(lockFile);

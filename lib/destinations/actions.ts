@@ -4,9 +4,12 @@ import type { ActionResult } from "@/lib/call-action";
 import {
   createDestination,
   removeDestination,
+  revealDestinationSecret,
   rotateDestinationSecret,
+  sendDestinationTestEvent,
   setDestinationEnabled,
   setDestinationRate,
+  updateDestination,
 } from "@/lib/destinations/destinations";
 import { resendEvent } from "@/lib/destinations/event-forwards";
 import { cancelReplay, countReplay, startReplay } from "@/lib/destinations/replay";
@@ -16,15 +19,23 @@ import type {
   ReplayIdInput,
   ReplayInput,
   ResendInput,
+  RotateDestinationSecretInput,
   SetDestinationEnabledInput,
   SetDestinationRateInput,
+  UpdateDestinationInput,
 } from "@/lib/destinations/schemas";
-import type { DestinationSecretResult, ReplayPreview, StartReplayResult } from "@/lib/destinations/types";
+import type {
+  DestinationSecretResult,
+  DestinationTestResult,
+  ReplayPreview,
+  StartReplayResult,
+  UpdateDestinationResult,
+} from "@/lib/destinations/types";
 import { runAction } from "@/lib/server-action";
 
-// Admins only; lib/destinations parses, checks the URL's rules and audits. The list shows on this page
-// and on each connection's page.
-const pages = ["/destinations", ["/connections/[id]", "page"]] as const;
+// Admins only; lib/destinations parses, checks the URL's rules and audits. The list shows on this page,
+// on each connection's page and on each destination's own page.
+const pages = ["/destinations", ["/connections/[id]", "page"], ["/destinations/[id]", "page"]] as const;
 
 export async function createDestinationAction(input: CreateDestinationInput): Promise<DestinationSecretResult> {
   return runAction({ name: "createDestinationAction", role: "admin", revalidate: pages }, (user) =>
@@ -50,9 +61,32 @@ export async function removeDestinationAction(input: DestinationIdInput): Promis
   );
 }
 
-export async function rotateDestinationSecretAction(input: DestinationIdInput): Promise<DestinationSecretResult> {
+export async function rotateDestinationSecretAction(
+  input: RotateDestinationSecretInput,
+): Promise<DestinationSecretResult> {
   return runAction({ name: "rotateDestinationSecretAction", role: "admin", revalidate: pages }, (user) =>
     rotateDestinationSecret(user, input),
+  );
+}
+
+export async function updateDestinationAction(input: UpdateDestinationInput): Promise<UpdateDestinationResult> {
+  return runAction({ name: "updateDestinationAction", role: "admin", revalidate: pages }, (user) =>
+    updateDestination(user, input),
+  );
+}
+
+export async function sendDestinationTestEventAction(input: DestinationIdInput): Promise<DestinationTestResult> {
+  return runAction({ name: "sendDestinationTestEventAction", role: "admin", revalidate: pages }, (user) =>
+    sendDestinationTestEvent(user, input),
+  );
+}
+
+// Nothing to revalidate: the secret is shown in the dialog that asked for it, and nowhere else.
+export async function revealDestinationSecretAction(
+  input: DestinationIdInput,
+): Promise<ActionResult<{ secret: string }>> {
+  return runAction({ name: "revealDestinationSecretAction", role: "admin" }, (user) =>
+    revealDestinationSecret(user, input),
   );
 }
 

@@ -1,7 +1,7 @@
 /** Forwarding's vocabulary, client-safe and free of zod (the forms and the destination list import it). */
 
 export const SIGNING_MODES = {
-  service: "As the service (X-Signature-V2, the connection's server key)",
+  service: "As the service (the service's own signature, with the connection's server key)",
   standard_webhooks: "Standard Webhooks (a secret of this destination)",
 } as const;
 export type SigningModeName = keyof typeof SIGNING_MODES;
@@ -15,6 +15,10 @@ export const SERVICE_SIGNING_NEEDS_SERVER_KEY =
 export const SERVICE_SIGNING_TAKES_ONLY_VERIFIED =
   "A destination signing as the service gets only the events the console verified: its signature vouches for the sender. Choose Standard Webhooks to include the others.";
 
+/** What a destination's URL may be, as the add and edit forms say it (docs/forwarding.md, "Destinations"). */
+export const DESTINATION_URL_HINT =
+  "Starts with https://, with no user name or password in it, and reaches a public address. Plain http:// and internal addresses only for hosts the console's operator allowed for testing (see “Destinations” in the forwarding guide, docs/forwarding.md).";
+
 /** The header that carries the event id, the same across attempts and replays, in both signing modes. */
 export const EVENT_ID_HEADER = "webhook-id";
 
@@ -27,8 +31,18 @@ export const VERIFICATION_HEADER = "webhook-verification";
 /** A destination's optional cap on deliveries started per second (the form, the CLI, and the schema's bounds). */
 export const MAX_PER_SECOND_LIMIT = 10_000;
 
-/** How long a rotated Standard Webhooks secret still signs, beside the new one. */
+/** How long a rotated Standard Webhooks secret still signs beside the new one, unless the admin picks another period. */
 export const PREVIOUS_SECRET_HOURS = 24;
+/** The longest an admin may keep a rotated secret signing: a week. */
+export const MAX_PREVIOUS_SECRET_HOURS = 7 * 24;
+/** The periods the rotation dialog offers, in hours (0: the old secret stops at once). */
+export const PREVIOUS_SECRET_CHOICES = [0, 1, 24, 72, MAX_PREVIOUS_SECRET_HOURS] as const;
+
+/** A destination page's attempts filter: delivered (2xx) or failed (anything else). */
+export const ATTEMPT_OUTCOMES = ["delivered", "failed"] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+/** Attempts per page on a destination's page. */
+export const ATTEMPTS_PAGE_SIZE = 25;
 
 /** A destination failing for this long is paused (events queue, nothing is sent until resumed). */
 export const AUTO_PAUSE_HOURS = 24;
@@ -63,3 +77,6 @@ export const BREAKER_MAX_PROBE_SECONDS = 600;
  * RATE_SPACING a second, which the replay dialog's estimate uses.
  */
 export const RATE_SPACING = 1.05;
+
+/** A tripped breaker in words, on the cards, the destination's page and the log's drawer. */
+export const BREAKER_WORDS = `Paused after ${BREAKER_THRESHOLD} failed attempts`;

@@ -2,7 +2,7 @@ import "server-only";
 
 import crypto from "node:crypto";
 
-import { and, asc, count, eq } from "drizzle-orm";
+import { asc, count, eq } from "drizzle-orm";
 
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import type { Role } from "@/lib/auth/roles";
@@ -12,14 +12,14 @@ import { getDb } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
 import { isUniqueViolation } from "@/lib/error-message";
 import { checkUrlToSave, outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
-import { decryptSecret, encryptSecret, newSigningSecret } from "@/lib/secrets";
+import { newSigningSecret } from "@/lib/secrets";
 
 import {
   MAX_DESTINATIONS_PER_CONNECTION,
-  PREVIOUS_SECRET_HOURS,
   SERVICE_SIGNING_NEEDS_SERVER_KEY,
   SERVICE_SIGNING_TAKES_ONLY_VERIFIED,
 } from "./constants";
+import { findDestination, GONE, sealDestinationSecret } from "./find";
 import { listDestinationSummaries } from "./health";
 import { startReplayQueuing } from "./replay-queue";
 import {
@@ -29,9 +29,13 @@ import {
   setDestinationRateSchema,
   type CreateDestinationInput,
 } from "./schemas";
-import { readOr } from "./signers";
-import type { DestinationField, DestinationSecretResult, DestinationSummary } from "./types";
+import type { DestinationDetail, DestinationField, DestinationSecretResult, DestinationSummary } from "./types";
 import { startForwarding as startForwardingWorker, wakeForwarding } from "./worker";
+
+export { findDestination, GONE } from "./find";
+export { revealDestinationSecret, rotateDestinationSecret } from "./secret";
+export { sendDestinationTestEvent } from "./test-event";
+export { updateDestination } from "./update";
 
 /**
  * A connection's forwarding destinations: where the events it receives go next (lib/destinations/outbox.ts
@@ -48,6 +52,18 @@ export function startForwarding(): void {
 export const listDestinations = (connectionId: string, role: Role): Promise<DestinationSummary[]> =>
   listDestinationSummaries(connectionId, role);
 
+/** One destination as its own page shows it (any connection's: the page follows the destination), or null. */
+export async function getDestinationDetail(destinationId: string, role: Role): Promise<DestinationDetail | null> {
+  const db = await getDb();
+  const [row] = await db.select().from(forwardDestinations).where(eq(forwardDestinations.id, destinationId)).limit(1);
+  if (!row) return null;
+  const connection = await getConnection(row.connectionId);
+  const summary = (await listDestinationSummaries(row.connectionId, role)).find((d) => d.id === row.id);
+  if (!connection || !summary) return null;
+  const hasSecret = row.signing === "standard_webhooks" && row.secretCiphertext !== null;
+  return { ...summary, connectionName: connection.name, hasSecret };
+}
+
 /** A connection's destinations by name, for a choice (the log's replay). */
 export async function listDestinationChoices(
   connectionId: string,
@@ -59,13 +75,6 @@ export async function listDestinationChoices(
     .where(eq(forwardDestinations.connectionId, connectionId))
     .orderBy(asc(forwardDestinations.name));
 }
-
-const sealDestinationSecret = (secret: string, connectionId: string, destinationId: string, previous = false) =>
-  encryptSecret(secret, {
-    connectionId,
-    destinationId,
-    kind: previous ? "destination_previous_secret" : "destination_secret",
-  });
 
 export async function createDestination(
   actor: AuditActor,
@@ -148,20 +157,6 @@ class TooManyDestinations extends Error {}
 
 const FORM_FIELDS: readonly DestinationField[] = ["name", "url", "signing", "includeUnverified", "maxPerSecond"];
 
-/** The destination of this connection, with the connection (for its audit record), or undefined. */
-export async function findDestination(connectionId: string, destinationId: string) {
-  const db = await getDb();
-  const [row] = await db
-    .select()
-    .from(forwardDestinations)
-    .where(and(eq(forwardDestinations.id, destinationId), eq(forwardDestinations.connectionId, connectionId)))
-    .limit(1);
-  const connection = row ? await getConnection(connectionId) : undefined;
-  return row && connection ? { row, connection } : undefined;
-}
-
-export const GONE = { ok: false, error: "This destination no longer exists." } as const;
-
 /** Turns a destination off (nothing queued or sent) or on again; on also lifts an automatic pause. */
 export async function setDestinationEnabled(actor: AuditActor, raw: unknown): Promise<ActionResult> {
   const parsed = setDestinationEnabledSchema.safeParse(raw);
@@ -241,56 +236,4 @@ export async function removeDestination(actor: AuditActor, raw: unknown): Promis
     );
   });
   return { ok: true };
-}
-
-/**
- * A new Standard Webhooks secret, shown this once; the one it replaces still signs beside it for
- * PREVIOUS_SECRET_HOURS, so a receiver can take the new one without missing an event.
- */
-export async function rotateDestinationSecret(actor: AuditActor, raw: unknown): Promise<DestinationSecretResult> {
-  const parsed = destinationIdSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, error: "Check the request." };
-  const found = await findDestination(parsed.data.connectionId, parsed.data.destinationId);
-  if (!found) return GONE;
-  const { row, connection } = found;
-  if (row.signing !== "standard_webhooks" || !row.secretCiphertext)
-    return { ok: false, error: "Only a Standard Webhooks destination has a secret to rotate." };
-  const secret = newSigningSecret();
-  // A secret that cannot be read any more (lib/destinations/signers.ts says so on the page) is replaced
-  // without signing beside the new one: rotating is how an admin mends it.
-  const current = readOr(
-    () =>
-      decryptSecret(row.secretCiphertext!, {
-        connectionId: connection.id,
-        destinationId: row.id,
-        kind: "destination_secret",
-      }),
-    () => null,
-  );
-  const previousSecretExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_HOURS * 3_600_000);
-  const db = await getDb();
-  await db.transaction(async (tx) => {
-    await tx
-      .update(forwardDestinations)
-      .set({
-        secretCiphertext: sealDestinationSecret(secret, connection.id, row.id),
-        previousSecretCiphertext: current === null ? null : sealDestinationSecret(current, connection.id, row.id, true),
-        previousSecretExpiresAt: current === null ? null : previousSecretExpiresAt,
-        signingProblem: null,
-        updatedAt: new Date(),
-      })
-      .where(eq(forwardDestinations.id, row.id));
-    await recordAudit(
-      {
-        actor,
-        action: "destination.secret_rotated",
-        outcome: "success",
-        connection,
-        target: row.name,
-        details: { previousSecretExpiresAt: current === null ? null : previousSecretExpiresAt },
-      },
-      tx,
-    );
-  });
-  return { ok: true, id: row.id, name: row.name, secret };
 }

@@ -274,8 +274,14 @@ describe("the outbox", () => {
     );
     if (!second.ok) throw new Error(second.error);
     for (let i = 0; i < 15; i++) await receiveEvent(connection.token, [KEY1]);
-    const passes = await Promise.all(Array.from({ length: 6 }, () => takeDueDeliveries(8)));
-    const taken = passes.flat().map((d) => d.id);
+    // Rounds of six takes at once until one takes nothing: a take skips what another holds locked, so one round
+    // may leave some behind when the six overlap more than usual (a busy machine), never hand one out twice.
+    const taken: number[] = [];
+    for (let round = 0; round < 10; round++) {
+      const passes = await Promise.all(Array.from({ length: 6 }, () => takeDueDeliveries(8)));
+      if (passes.flat().length === 0) break;
+      taken.push(...passes.flat().map((d) => d.id));
+    }
     expect(taken).toHaveLength(30);
     expect(new Set(taken).size).toBe(30);
     expect(await takeDueDeliveries(50)).toEqual([]);

@@ -7,13 +7,12 @@ import { describe, expect, it, vi } from "vitest";
 import { forwardAttempts, forwardDestinations } from "@/lib/db/forwarding-schema";
 import { logger } from "@/lib/logger";
 import { scaled } from "@/lib/testing/timeouts";
-import { insertTestConnection } from "@/lib/testing/webhooks";
 import { KEY1 } from "@/lib/webhooks/test-helpers";
 
 import { EVENT_ID_HEADER, retryDelaySeconds } from "./constants";
 import { createDestination } from "./destinations";
 import { startAttempts } from "./forward";
-import { deliveriesOf, LOCAL_POLICY, receiveEvent, setUpForwardingFile } from "./test-helpers";
+import { deliveriesOf, destinationsTo, LOCAL_POLICY, receiveEvent, setUpForwardingFile } from "./test-helpers";
 import { forwardDueDeliveries, newWorkers, startWorkers } from "./worker";
 
 // No lost lease: whatever fails between taking deliveries and recording their attempts ends their
@@ -22,21 +21,6 @@ import { forwardDueDeliveries, newWorkers, startWorkers } from "./worker";
 
 const admin = { id: null, email: "admin@example.com" };
 const bed = setUpForwardingFile();
-
-async function destinationsTo(url: string, names: string[]) {
-  const connection = await insertTestConnection(`Lost lease ${crypto.randomUUID()}`, [KEY1]);
-  const ids: string[] = [];
-  for (const name of names) {
-    const created = await createDestination(
-      admin,
-      { connectionId: connection.id, name, url, signing: "service", eventTypes: [], verificationMethods: [] },
-      LOCAL_POLICY,
-    );
-    if (!created.ok) throw new Error(created.error);
-    ids.push(created.id);
-  }
-  return { connection, ids };
-}
 
 /** The longest a delivery waits after its `attempts`-th failed attempt: the schedule's step, +20 %. */
 const longestWaitSeconds = (attempts: number) => retryDelaySeconds(attempts, () => 1);

@@ -33,8 +33,8 @@ export const DESTINATION_IN_FLIGHT = 32;
 
 /**
  * A taken delivery, with its event's stored body (null when the retention period removed the event
- * meanwhile) and signature status, and `sendAt`: when its destination's rate cap lets it start (now,
- * without a cap).
+ * meanwhile) and signature status, `sendAt`: when its destination's rate cap lets it start (now, without
+ * a cap), and its receipt's traceparent (lib/telemetry; null when none), its attempts' spans' parent.
  */
 export type TakenDelivery = {
   id: number;
@@ -45,6 +45,7 @@ export type TakenDelivery = {
   body: string | null;
   signatureStatus: string | null;
   sendAt: Date;
+  traceParent: string | null;
 };
 
 /**
@@ -103,7 +104,7 @@ const leasePicked = sql`
   from picked left join webhook_events w on w.connection_id = picked.connection_id and w.event_id = picked.event_id
   where d.id = picked.id
   returning d.id, d.destination_id, d.connection_id, d.event_id, d.attempts, w.raw_body, w.signature_status,
-    case when picked.cap is null then now()
+    d.trace_parent, case when picked.cap is null then now()
       else picked.slot + make_interval(secs => (picked.rank - 1) * ${RATE_SPACING}::float8 / picked.cap)
     end as send_at`;
 
@@ -117,6 +118,7 @@ const takenRow = z
     attempts: z.number(),
     raw_body: z.string().nullable(),
     signature_status: z.string().nullable(),
+    trace_parent: z.string().nullable(),
     send_at: z.coerce.date(),
   })
   .transform((row): TakenDelivery => ({
@@ -128,6 +130,7 @@ const takenRow = z
     body: row.raw_body,
     signatureStatus: row.signature_status,
     sendAt: row.send_at,
+    traceParent: row.trace_parent,
   }));
 
 /**
@@ -138,8 +141,7 @@ export async function takeDueDeliveries(limit: number): Promise<TakenDelivery[]>
   const db = await getDb();
   const taken = await db.execute(sql`
     with destinations as (${roomyDestinations}), ranked as (${rankedDue}), picked as (${roundRobin(limit)}),
-      paced as (${reserveRateSlots})
-    ${leasePicked}`);
+      paced as (${reserveRateSlots}) ${leasePicked}`);
   return rowsOf(taken, takenRow);
 }
 

@@ -2,11 +2,13 @@ import "server-only";
 
 import { and, inArray, sql, type SQL } from "drizzle-orm";
 
+import { startBackgroundJob } from "@/lib/background-job";
 import { getDb, rowsOf, targetFromEnv } from "@/lib/db";
 import type { ForwardDestination } from "@/lib/db/forwarding-schema";
 import { DELIVERIES_QUEUED_CHANNEL, notify } from "@/lib/db/notifications";
 import { webhookEvents } from "@/lib/db/schema";
 import { errorMessage } from "@/lib/error-message";
+import { isStopping } from "@/lib/lifecycle";
 import { logger } from "@/lib/logger";
 import { processSingleton } from "@/lib/process-singleton";
 import { parseEventFilters, replayCondition } from "@/lib/webhooks/webhooks";
@@ -194,6 +196,8 @@ async function queueWaitingReplays(chunkSize?: number): Promise<number> {
   for (let replay = await nextQueuing(leave); replay; replay = await nextQueuing(leave)) {
     let size = chunkSize ?? FIRST_CHUNK;
     for (;;) {
+      // A stop ends the pass between chunks: the cursor is kept, and another instance or the next start goes on.
+      if (isStopping()) return total;
       const started = performance.now();
       const step = await queueChunk(replay, size);
       if (!step) {
@@ -235,7 +239,7 @@ export function continueReplays(options: { chunkSize?: number } = {}): Promise<n
       do {
         state.again = false;
         total += await queueWaitingReplays(options.chunkSize);
-      } while (state.again);
+      } while (state.again && !isStopping());
       return total;
     } finally {
       state.running = null;
@@ -246,20 +250,25 @@ export function continueReplays(options: { chunkSize?: number } = {}): Promise<n
 }
 
 /** Starts a pass without waiting for it (a replay just started); a failure is logged, and the next poll tries again. */
-export function continueReplaysInBackground(options: { chunkSize?: number } = {}): void {
-  continueReplays(options).catch((error: unknown) =>
-    logger.error("replay queuing failed", { error: errorMessage(error) }),
+export function continueReplaysInBackground(options: { chunkSize?: number } = {}): Promise<void> {
+  return continueReplays(options).then(
+    () => undefined,
+    (error: unknown) => logger.error("replay queuing failed", { error: errorMessage(error) }),
   );
 }
 
 /** How often this process looks for replays with a queue still to write (one a crash or a restart interrupted). */
 const QUEUING_POLL_MS = 1_000;
 
-/** Starts looking, once per process (also across dev reloads), for replays whose queue is still to be written. */
+/**
+ * Starts looking, once per process (also across dev reloads), for replays whose queue is still to be written. A stop
+ * waits for the pass under way (a route's too), which ends at its next chunk.
+ */
 export function startReplayQueuing(): void {
-  processSingleton("destinations.replay-queuing-poll", () => {
-    const poll = setInterval(() => continueReplaysInBackground(), QUEUING_POLL_MS).unref();
-    continueReplaysInBackground();
-    return poll;
+  startBackgroundJob("destinations.replay-queuing", {
+    everyMs: QUEUING_POLL_MS,
+    firstMs: 0,
+    run: () => continueReplaysInBackground(),
+    underWay: () => queuing().running,
   });
 }

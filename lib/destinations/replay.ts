@@ -200,7 +200,7 @@ export async function startReplay(
       skippedByFilters: split.skippedByFilters,
     };
   });
-  if (started.ok) continueReplaysInBackground({ chunkSize });
+  if (started.ok) void continueReplaysInBackground({ chunkSize });
   return started;
 }
 

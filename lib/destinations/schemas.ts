@@ -2,7 +2,13 @@ import { z } from "zod";
 
 import { displayNameSchema } from "@/lib/display-name";
 
-import { MAX_PER_SECOND_LIMIT, SIGNING_MODE_VALUES } from "./constants";
+import {
+  ATTEMPT_OUTCOMES,
+  MAX_PER_SECOND_LIMIT,
+  MAX_PREVIOUS_SECRET_HOURS,
+  PREVIOUS_SECRET_HOURS,
+  SIGNING_MODE_VALUES,
+} from "./constants";
 
 /** One schema per input, shared by the form, the server actions and the CLI. Client-safe. */
 
@@ -75,3 +81,78 @@ export const resendInputSchema = z.object({
   eventId: z.string().min(1).max(200),
 });
 export type ResendInput = z.infer<typeof resendInputSchema>;
+
+/**
+ * An edit of a destination: only what is given changes; null clears a list (every type or method) or the cap.
+ * The name and signing mode stay as they were (a new mode is a new destination, with a secret of its own).
+ */
+export const updateDestinationSchema = destinationIdSchema.extend({
+  url: createDestinationSchema.shape.url.optional(),
+  eventTypes: matchList("event type").nullable().optional(),
+  verificationMethods: matchList("verification method").nullable().optional(),
+  maxPerSecond: maxPerSecond.optional(),
+});
+export type UpdateDestinationInput = z.input<typeof updateDestinationSchema>;
+
+const PREVIOUS_SECRET_WORDS = `The previous secret signs for a whole number of hours from 0 to ${MAX_PREVIOUS_SECRET_HOURS}.`;
+
+/** A rotation: how long the secret it replaces still signs beside the new one (0: it stops at once). */
+export const rotateDestinationSecretSchema = destinationIdSchema.extend({
+  previousSecretHours: z.coerce
+    .number(PREVIOUS_SECRET_WORDS)
+    .int(PREVIOUS_SECRET_WORDS)
+    .min(0, PREVIOUS_SECRET_WORDS)
+    .max(MAX_PREVIOUS_SECRET_HOURS, PREVIOUS_SECRET_WORDS)
+    .default(PREVIOUS_SECRET_HOURS),
+});
+export type RotateDestinationSecretInput = z.input<typeof rotateDestinationSecretSchema>;
+
+/** A destination page's attempts: its outcome filter and the keyset cursor of the page after. */
+export const attemptFiltersSchema = z.object({
+  outcome: z.enum(ATTEMPT_OUTCOMES).optional().catch(undefined),
+  /** The last attempt shown: its start (epoch ms) and id, "1764650000000-42". */
+  before: z
+    .string()
+    .regex(/^\d{1,15}-\d{1,19}$/)
+    .optional()
+    .catch(undefined),
+});
+export type AttemptFilters = z.infer<typeof attemptFiltersSchema>;
+
+// The API's bodies (lib/destinations/api-*.ts): the forms' schemas, strict, so a misspelt field is named.
+
+/** GET /api/destinations: whose destinations. */
+export const destinationListQuerySchema = z.object({ connectionId: z.uuid("must be a connection's id") }).strict();
+
+/** POST /api/destinations: the form's fields; no event types or methods means every one. */
+export const createDestinationApiSchema = createDestinationSchema
+  .extend({
+    eventTypes: createDestinationSchema.shape.eventTypes.default([]),
+    verificationMethods: createDestinationSchema.shape.verificationMethods.default([]),
+  })
+  .strict();
+
+/** PATCH /api/destinations/{id}: what changes (the page's edit, and on or off); a field left out stays as it is. */
+export const updateDestinationApiSchema = updateDestinationSchema
+  .omit({ connectionId: true, destinationId: true })
+  .extend({ enabled: z.boolean("enabled is true or false.").optional() })
+  .strict()
+  .refine((body) => Object.values(body).some((value) => value !== undefined), "Name at least one field to change.");
+export type UpdateDestinationApiInput = z.output<typeof updateDestinationApiSchema>;
+
+/** The path's destination id. */
+export const destinationPathSchema = z.object({ id: destinationIdSchema.shape.destinationId });
+
+/** POST /api/replays (and its preview): the log's filters as GET /api/webhook-events takes them, to one destination. */
+export const replayApiSchema = z
+  .object({
+    destinationId: destinationIdSchema.shape.destinationId,
+    filters: z.record(z.string(), z.string().max(1024)).default({}),
+  })
+  .strict();
+
+/** The path's replay id. */
+export const replayPathSchema = z.object({ id: replayIdSchema.shape.replayId });
+
+/** POST /api/webhook-events/{id}/forwards: the destination to send the event to again. */
+export const resendApiSchema = z.object({ destinationId: destinationIdSchema.shape.destinationId }).strict();

@@ -67,7 +67,7 @@ describe("an unreadable destination secret", () => {
       ["pending", 1],
     ]);
     expect(failed[0]!.lastOutcome).toMatch(
-      /^This destination's signing secret cannot be read \(.+\): rotate its secret on the Destinations page .*npm run secrets -- rotate/,
+      /^This destination's signing secret cannot be read \(.+\): rotate its secret on the destination's page .*re-seal the stored secrets/,
     );
 
     const [summary] = (await listDestinations(connection.id, "support")).filter((d) => d.name === "Broken");

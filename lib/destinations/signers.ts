@@ -26,10 +26,10 @@ const UNREADABLE: Record<SecretDecryptionReason, string> = {
 };
 
 const OLD_KEY_REMEDY =
-  "if CONSOLE_ENCRYPTION_KEY was changed, add the old key to CONSOLE_PREVIOUS_ENCRYPTION_KEYS and run “npm run secrets -- rotate”";
+  "if the console's encryption key was changed, ask its operator to keep the old key as a previous one and re-seal the stored secrets (“Encrypted at rest” in the connections and keys guide)";
 
 export const unreadableDestinationSecret = (reason: SecretDecryptionReason, previous = false) =>
-  `This destination's ${previous ? "previous " : ""}signing secret cannot be read (${UNREADABLE[reason]}): rotate its secret on the Destinations page and give the new one to the handler, or, ${OLD_KEY_REMEDY}.`;
+  `This destination's ${previous ? "previous " : ""}signing secret cannot be read (${UNREADABLE[reason]}): rotate its secret on the destination's page and give the new one to the handler, or, ${OLD_KEY_REMEDY}.`;
 
 export const unreadableServerKey = (reason: SecretDecryptionReason) =>
   `The connection's server key cannot be read (${UNREADABLE[reason]}), so nothing can be signed as the service: enter the server key again in the connection's Settings and keys, or, ${OLD_KEY_REMEDY}.`;

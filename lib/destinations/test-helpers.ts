@@ -9,18 +9,24 @@ import { getDb, type Database } from "@/lib/db";
 import { forwardDeliveries } from "@/lib/db/forwarding-schema";
 import type { OutboundPolicy } from "@/lib/outbound/address-policy";
 import { setUpTestDatabase } from "@/lib/testing/database";
-import { expiredEvent, webhookRequest } from "@/lib/testing/webhooks";
+import { expiredEvent, insertTestConnection, webhookRequest } from "@/lib/testing/webhooks";
 import { receiveWebhook } from "@/lib/webhooks/receive";
+import { KEY1 } from "@/lib/webhooks/test-helpers";
+
+import { createDestination } from "./destinations";
 
 /** The tests' destinations listen on 127.0.0.1, which this policy allows over http. */
 export const LOCAL_POLICY: OutboundPolicy = { allowedHosts: ["127.0.0.1"] };
 
 export type Received = { headers: http.IncomingHttpHeaders; body: string };
 
-/** A tenant's handler on 127.0.0.1: keeps what it receives and answers what `answer` says (200 unless told). */
+/**
+ * A tenant's handler on 127.0.0.1: keeps what it receives and answers what `answer` says (200 unless told),
+ * `delayMs` after the request ended (at once unless told; never for Infinity).
+ */
 export async function startReceiver(answer: (received: Received) => number = () => 200) {
   const received: Received[] = [];
-  const state = { answer };
+  const state = { answer, delayMs: 0 };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -28,11 +34,17 @@ export async function startReceiver(answer: (received: Received) => number = () 
       const entry = { headers: request.headers, body: Buffer.concat(chunks).toString("utf8") };
       received.push(entry);
       const status = state.answer(entry);
-      response.writeHead(
-        status,
-        status >= 300 && status < 400 ? { location: "http://127.0.0.1:9/elsewhere" } : { "content-type": "text/plain" },
-      );
-      response.end(status < 300 ? "ok" : `refused with ${status}`);
+      const reply = () => {
+        response.writeHead(
+          status,
+          status >= 300 && status < 400
+            ? { location: "http://127.0.0.1:9/elsewhere" }
+            : { "content-type": "text/plain" },
+        );
+        response.end(status < 300 ? "ok" : `refused with ${status}`);
+      };
+      if (state.delayMs === 0) reply();
+      else if (Number.isFinite(state.delayMs)) setTimeout(reply, state.delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -41,7 +53,12 @@ export async function startReceiver(answer: (received: Received) => number = () 
     url: `http://127.0.0.1:${port}/hooks`,
     received,
     answerWith: (next: (received: Received) => number) => (state.answer = next),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    answerAfter: (delayMs: number) => (state.delayMs = delayMs),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -55,6 +72,22 @@ export async function receiveEvent(
   const response = await receiveWebhook(webhookRequest(token, event, { keys }));
   if (response.status !== 200) throw new Error(`the receiver answered ${response.status}`);
   return event;
+}
+
+/** A connection with a destination to `url` for each name (signed by the service). */
+export async function destinationsTo(url: string, names: string[]) {
+  const connection = await insertTestConnection(`Forwarding ${crypto.randomUUID()}`, [KEY1]);
+  const ids: string[] = [];
+  for (const name of names) {
+    const created = await createDestination(
+      { id: null, email: "admin@example.com" },
+      { connectionId: connection.id, name, url, signing: "service", eventTypes: [], verificationMethods: [] },
+      LOCAL_POLICY,
+    );
+    if (!created.ok) throw new Error(created.error);
+    ids.push(created.id);
+  }
+  return { connection, ids };
 }
 
 export async function deliveriesOf(destinationId: string) {
@@ -101,6 +134,7 @@ export function setUpForwardingFile(afterEachTest?: (db: Database) => Promise<un
     await afterEachTest?.(bed.db);
     bed.receiver.received.length = 0;
     bed.receiver.answerWith(() => 200);
+    bed.receiver.answerAfter(0);
   });
   return bed;
 }

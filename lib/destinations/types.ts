@@ -56,7 +56,55 @@ export type DestinationSummary = {
 export type DestinationSecretResult =
   { ok: true; id: string; name: string; secret: string | null } | (ActionFailure & { field?: DestinationField });
 
-export type DestinationField = "name" | "url" | "signing" | "includeUnverified" | "maxPerSecond";
+export type DestinationField =
+  "name" | "url" | "signing" | "includeUnverified" | "maxPerSecond" | "eventTypes" | "verificationMethods";
+
+/** What an edit answers: done, or why not (with the field to fix). */
+export type UpdateDestinationResult = { ok: true } | (ActionFailure & { field?: DestinationField });
+
+/** What a test event to a destination did: delivered or not, the answer's status and how long it took. */
+export type DestinationTestResult =
+  | {
+      ok: true;
+      delivered: boolean;
+      status: number | null;
+      durationMs: number;
+      /** Why it was not delivered, in words; absent when it was. */
+      error?: string;
+      eventId: string;
+    }
+  | ActionFailure;
+
+/** One attempt on a destination's page, newest first. */
+export type DestinationAttempt = {
+  id: number;
+  startedAt: string;
+  ok: boolean;
+  status: number | null;
+  latencyMs: number;
+  outcome: string;
+  eventId: string;
+  /** The event's row in the log (its drawer's link); null once the retention period removed it. */
+  eventRowId: number | null;
+  /** receipt, resend, replay or test. */
+  origin: string;
+};
+
+/** A page of a destination's attempts; `nextBefore` is the cursor of the next (older) page, null at the end. */
+export type DestinationAttemptPage = { attempts: DestinationAttempt[]; nextBefore: string | null };
+
+/** A destination's attempts over a window, in slots (hours over 24 h, days over 7 days). */
+export type DeliveryStats = {
+  window: "24h" | "7d";
+  attempts: number;
+  delivered: number;
+  successRate: number | null;
+  p95LatencyMs: number | null;
+  slots: Array<{ start: string; attempts: number; delivered: number; p95LatencyMs: number | null }>;
+};
+
+/** A destination as its own page shows it: its summary, its connection's name and whether it holds a secret. */
+export type DestinationDetail = DestinationSummary & { connectionName: string; hasSecret: boolean };
 
 /**
  * A replay's progress: its deliveries by state, and how far queuing has gone (it queues in chunks).

@@ -2,6 +2,7 @@ import "server-only";
 
 import { DELIVERIES_QUEUED_CHANNEL, listen } from "@/lib/db/notifications";
 import { errorMessage } from "@/lib/error-message";
+import { isDraining, onStop } from "@/lib/lifecycle";
 import { logger } from "@/lib/logger";
 import { outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
 import { processSingleton } from "@/lib/process-singleton";
@@ -9,7 +10,8 @@ import { onDeliveriesQueued } from "@/lib/webhooks/webhooks";
 
 import { giveWayToFloods, watchForFloods, type FloodState } from "./floods";
 import { attemptNotMade, startAttempts } from "./forward";
-import { LEASE_SECONDS, recordAttempts, takeDueDeliveries, type AttemptRecord, type TakenDelivery } from "./outbox";
+import { isGivenBack, recordOutcomes, type AttemptOutcome } from "./leases";
+import { LEASE_SECONDS, takeDueDeliveries, type TakenDelivery } from "./outbox";
 
 /**
  * The forwarding worker of this process: takes due deliveries when woken, notified or polled, keeps their attempts
@@ -22,10 +24,7 @@ const MAX_IN_FLIGHT = 128;
 const BATCH_SIZE = 50;
 const POLL_MS = 1_000;
 const ERROR_PAUSE_MS = 5_000;
-/**
- * How long a take prompted by storing waits: the events stored meanwhile go in the same statement, for
- * a few milliseconds more on each forward.
- */
+/** How long a take prompted by storing waits: the events stored meanwhile go in the same statement. */
 const GATHER_MS = 20;
 /**
  * How long an ended attempt waits to be recorded: the attempts that end meanwhile (answers come one by
@@ -35,11 +34,8 @@ const GATHER_MS = 20;
 const RECORD_GATHER_MS = 5;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * An ended attempt to record, and when (this process's clock) its delivery's lease ends: past it, another worker may
- * take the delivery again.
- */
-type Ended = { record: AttemptRecord; leaseEndsAt: number };
+/** An ended attempt to record, and when (this process's clock) its lease ends: past it, another may take it again. */
+type Ended = { record: AttemptOutcome; leaseEndsAt: number };
 
 /** How attempts start: startAttempts (./forward.ts), which a test replaces to make it fail. */
 type StartAttempts = typeof startAttempts;
@@ -50,12 +46,12 @@ type StartAttempts = typeof startAttempts;
  */
 async function startTaken(
   taken: readonly TakenDelivery[],
-  { policy, start }: { policy: () => OutboundPolicy; start: StartAttempts },
-): Promise<Array<Promise<AttemptRecord>>> {
+  { policy, start, abort }: { policy: () => OutboundPolicy; start: StartAttempts; abort?: AbortController },
+): Promise<Array<Promise<AttemptOutcome>>> {
   if (taken.length === 0) return [];
-  let attempts: Array<Promise<AttemptRecord>>;
+  let attempts: Array<Promise<AttemptOutcome>>;
   try {
-    attempts = await start(taken, policy());
+    attempts = await start(taken, policy(), abort?.signal);
   } catch (error) {
     logger.error("starting forwarding attempts failed", { error: errorMessage(error), deliveries: taken.length });
     return taken.map((delivery) => Promise.resolve(attemptNotMade(delivery, error)));
@@ -75,7 +71,7 @@ export async function forwardDueDeliveries(
 ): Promise<number> {
   const taken = await takeDueDeliveries(limit);
   if (taken.length === 0) return 0;
-  await recordAttempts(await Promise.all(await startTaken(taken, { policy: () => policy, start: startAttempts })));
+  await recordOutcomes(await Promise.all(await startTaken(taken, { policy: () => policy, start: startAttempts })));
   return taken.length;
 }
 
@@ -86,6 +82,8 @@ export async function forwardDueDeliveries(
 export type Workers = FloodState & {
   policy: () => OutboundPolicy;
   start: StartAttempts;
+  /** Aborted by the stop at its deadline: what is still under way then is given back (./leases.ts). */
+  abort: AbortController;
   inFlight: number;
   taking: boolean;
   takeAgain: boolean;
@@ -102,6 +100,7 @@ export const newWorkers = (
 ): Workers => ({
   policy,
   start,
+  abort: new AbortController(),
   inFlight: 0,
   taking: false,
   takeAgain: false,
@@ -119,7 +118,7 @@ const running = () => processSingleton("destinations.workers", (): { workers?: W
 /** Records a chunk of ended attempts; should that fail, they are kept to be tried again. */
 async function recordChunk(workers: Workers, chunk: Ended[]): Promise<void> {
   try {
-    await recordAttempts(chunk.map((ended) => ended.record));
+    await recordOutcomes(chunk.map((ended) => ended.record));
   } catch (error) {
     logger.error("recording forwarding attempts failed: tried again while their leases hold", {
       error: errorMessage(error),
@@ -156,6 +155,10 @@ async function recordEnded(workers: Workers): Promise<void> {
   workers.recording = true;
   try {
     for (const ended of stillLeased(workers)) await recordChunk(workers, [ended]);
+    // The leases the stop gives back, in one statement, before the stop's deadline.
+    const givenBack = workers.ended.filter((ended) => isGivenBack(ended.record));
+    workers.ended = workers.ended.filter((ended) => !isGivenBack(ended.record));
+    if (givenBack.length > 0) await recordChunk(workers, givenBack);
     while (workers.ended.length > 0) await recordChunk(workers, workers.ended.splice(0, BATCH_SIZE));
   } finally {
     workers.recording = false;
@@ -191,7 +194,7 @@ export async function takeAndStart(workers: Workers): Promise<void> {
       workers.takeAgain = false;
       await giveWayToFloods(workers);
       const room = Math.min(MAX_IN_FLIGHT - workers.inFlight, BATCH_SIZE);
-      if (room <= 0 || workers.stopped) break;
+      if (room <= 0 || workers.stopped || isDraining()) break;
       // Before the take, so never later than the lease the take's statement sets.
       const leaseEndsAt = Date.now() + LEASE_SECONDS * 1_000;
       const taken = await takeDueDeliveries(room);
@@ -246,13 +249,45 @@ export function startWorkers(workers: Workers = newWorkers()): {
   };
 }
 
-/** Starts this process's forwarding worker (once, also across dev reloads); it runs as long as the process. */
+/**
+ * Until no take or attempt is under way and every ended one is recorded (one whose recording failed is tried again),
+ * or the deadline (Date.now()) has come: whether it settled.
+ */
+async function settle(workers: Workers, deadline: number): Promise<boolean> {
+  const busy = () =>
+    workers.taking || workers.inFlight > 0 || workers.ended.length + workers.unrecorded.length > 0 || workers.recording;
+  while (busy() && Date.now() < deadline) {
+    if (workers.unrecorded.length > 0 && !workers.recording) void recordEnded(workers);
+    await pause(50);
+  }
+  return !busy();
+}
+
+/**
+ * A worker's part of the stop: it takes nothing new, lets the attempts under way end and be recorded until a second
+ * before the deadline (Date.now()), then aborts the rest and gives their leases back (./leases.ts), by the deadline.
+ */
+export async function drainWorkers({ workers, stop }: ReturnType<typeof startWorkers>, deadline: number) {
+  await stop();
+  if (await settle(workers, deadline - 1_000)) return;
+  workers.abort.abort();
+  if (!(await settle(workers, deadline)))
+    logger.warn("forwarding attempts not given back by the stop's deadline: their leases end, then they are sent", {
+      attempts: workers.inFlight + workers.ended.length + workers.unrecorded.length,
+    });
+}
+
+/**
+ * Starts this process's forwarding worker (once, also across dev reloads); it runs until the process stops, when
+ * it takes nothing new, lets the attempts under way end and be recorded, and gives back the rest (drainWorkers).
+ */
 export function startForwarding(): void {
   const held = running();
   if (held.workers) return;
-  const { workers, wake } = startWorkers();
-  held.workers = workers;
-  onDeliveriesQueued(wake);
+  const started = startWorkers();
+  held.workers = started.workers;
+  onDeliveriesQueued(started.wake);
+  onStop("forwarding", "work", (deadline) => drainWorkers(started, deadline));
 }
 
 /** Takes now: deliveries may be due (a destination turned back on, a replay queued). */

@@ -1,19 +1,11 @@
 import "server-only";
 
-import type { ZodError } from "zod";
-
+import { describedIssue as described } from "@/lib/api-input";
 import { apiError, apiJson, authenticateApi } from "@/lib/auth/guards";
 
 import { eraseEndUserData } from "./erasure";
 import { endUserErasureQuerySchema, endUserPathSchema } from "./schemas";
 import type { EndUserErasureAnswer } from "./types";
-
-/** The first problem of a parse, named as the route's parameter: "connectionId: must be …". */
-function described(error: ZodError): string {
-  const issue = error.issues[0]!;
-  if (issue.code === "unrecognized_keys") return `${issue.keys.join(", ")}: not a parameter of this route`;
-  return `${issue.path.join(".")}: ${issue.message}`;
-}
 
 /**
  * DELETE /api/end-users/{userId}[?connectionId=…], for a tenant's deletion pipeline (admins; a token or a

@@ -3,10 +3,12 @@ import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
+import { startBackgroundJob } from "@/lib/background-job";
 import { getDb, rowsOf } from "@/lib/db";
 import { endUserErasures } from "@/lib/db/erasure-schema";
 import { auditLog } from "@/lib/db/schema";
 import { errorMessage } from "@/lib/error-message";
+import { isStopping } from "@/lib/lifecycle";
 import { logger } from "@/lib/logger";
 import { processSingleton } from "@/lib/process-singleton";
 
@@ -175,7 +177,7 @@ const erasureRuns = () => processSingleton("erasure.runs", () => new Map<string,
 
 /**
  * Runs the erasure to its end and answers what it erased; a second call while it runs here shares the first's
- * answer.
+ * answer. A stop ends it between steps (a throw): its row stays, and another instance or the next start finishes it.
  */
 export function runErasure(id: string, chunkEvents?: number): Promise<ErasureOutcome> {
   const runs = erasureRuns();
@@ -183,6 +185,8 @@ export function runErasure(id: string, chunkEvents?: number): Promise<ErasureOut
   if (running) return running;
   const run = (async () => {
     for (;;) {
+      if (isStopping())
+        throw new Error("the console is stopping: the erasure is finished by another instance or the next start");
       const step = await eraseStep(id, chunkEvents);
       if (step.kind === "done") return step.outcome;
       if (step.kind === "gone") return recordedOutcome(id);
@@ -201,15 +205,16 @@ export async function resumeErasures(): Promise<number> {
   return waiting.length;
 }
 
-/** At start-up: finishes the erasures a restart interrupted, then looks again every minute (once per process). */
+/**
+ * At start-up: finishes the erasures a restart interrupted, then looks again every minute (once per process). A stop
+ * waits for the erasures under way here, the routes' too, each ending at its next step.
+ */
 export function startErasureResumption(): void {
-  processSingleton("erasure.resumption", () => {
-    const resume = () =>
-      void resumeErasures().catch((error: unknown) =>
-        logger.error("erasure not finished", { error: errorMessage(error) }),
-      );
-    const poll = setInterval(resume, RESUME_POLL_MS).unref();
-    resume();
-    return poll;
+  startBackgroundJob("erasure.resumption", {
+    everyMs: RESUME_POLL_MS,
+    firstMs: 0,
+    run: () =>
+      resumeErasures().catch((error: unknown) => logger.error("erasure not finished", { error: errorMessage(error) })),
+    underWay: () => Promise.allSettled(erasureRuns().values()),
   });
 }

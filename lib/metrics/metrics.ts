@@ -68,6 +68,11 @@ function createMetrics() {
       "Forwarding attempts this instance recorded, by destination and outcome (delivered, retrying, failed: failed for good).",
       ["destination_id", "outcome"],
     ),
+    leasesGivenBack: counter(
+      "tenant_console_forward_leases_given_back_total",
+      "Forwarding attempts this instance aborted while stopping (not recorded, not counted as attempts), whose deliveries it gave back to be sent at once, by destination.",
+      ["destination_id"],
+    ),
     lagSeconds: histogram(
       "tenant_console_stored_to_delivered_seconds",
       "Time from a delivery's queueing (for origin receipt: the event's storing) to its delivered answer, per destination and origin (receipt, resend, replay); recorded by the delivering instance.",
@@ -113,6 +118,10 @@ export function observeBatch(rows: number): void {
 
 export function countForward(destinationId: string, outcome: ForwardOutcome): void {
   metrics().forwards.inc({ destination_id: destinationId, outcome });
+}
+
+export function countLeaseGivenBack(destinationId: string): void {
+  metrics().leasesGivenBack.inc({ destination_id: destinationId });
 }
 
 export function observeDelivered(destinationId: string, origin: string, seconds: number): void {

@@ -96,7 +96,7 @@ function refuse(rule: DestinationRule, description: string): DestinationCheck {
  */
 export function checkDestinationUrl(raw: string, policy: OutboundPolicy): DestinationCheck {
   if (raw.length > MAX_URL_LENGTH)
-    return refuse("too_long", `a destination URL is at most ${MAX_URL_LENGTH} characters`);
+    return refuse("too_long", `a destination URL has at most ${MAX_URL_LENGTH} characters`);
   let url: URL;
   try {
     url = new URL(raw);
@@ -104,7 +104,7 @@ export function checkDestinationUrl(raw: string, policy: OutboundPolicy): Destin
     return refuse("invalid_url", "not a URL: a destination URL starts with https://");
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    return refuse("scheme", `a destination URL is https, not ${url.protocol.slice(0, -1)}`);
+    return refuse("scheme", "a destination URL starts with https://");
   }
   if (url.username || url.password) {
     return refuse(
@@ -117,7 +117,7 @@ export function checkDestinationUrl(raw: string, policy: OutboundPolicy): Destin
   url.hash = "";
   const allowed = isAllowedHost(url.hostname, policy);
   if (url.protocol === "http:" && !allowed) {
-    return refuse("scheme", "a destination URL is https (http only for a host in CONSOLE_FORWARD_ALLOWED_HOSTS)");
+    return refuse("scheme", "a destination URL starts with https://");
   }
   const literal = ipLiteral(url.hostname);
   if (literal && !allowed) {

@@ -264,6 +264,12 @@ describe("postGuarded: failures", () => {
     expect(result.latencyMs).toBeLessThan(1_500);
   });
 
+  it("ends at once when its signal aborts, before the request or while it waits for an answer", async () => {
+    const url = `http://127.0.0.1:${(await serve("127.0.0.1", () => {})).port}/`;
+    expect(await post(url, { signal: AbortSignal.abort() })).toMatchObject({ kind: "failed", reason: "aborted" });
+    expect(await post(url, { signal: AbortSignal.timeout(200) })).toMatchObject({ reason: "aborted" });
+  });
+
   it("counts the body in the timeout: headers then silence is a timeout too", async () => {
     const server = await serve("127.0.0.1", (_request, response) => response.writeHead(200).write("start"));
     expect(await post(`http://127.0.0.1:${server.port}/`, { timeoutMs: 300 })).toMatchObject({

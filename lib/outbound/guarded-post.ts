@@ -31,9 +31,11 @@ export type GuardedPostOptions = {
   policy: OutboundPolicy;
   /** Stands in for dns.lookup, so a test can make a name resolve to the address it needs. */
   lookup?: ResolveAll;
+  /** Ends the exchange at once when aborted (the process stopping): failed with reason "aborted". */
+  signal?: AbortSignal;
 };
 
-export type GuardedPostFailure = "refused_address" | "invalid_url" | "timeout" | "network";
+export type GuardedPostFailure = "refused_address" | "invalid_url" | "timeout" | "network" | "aborted";
 
 type Outcome =
   | { kind: "answered"; status: number; body: string; truncated: boolean }
@@ -82,7 +84,11 @@ export function postGuarded(url: string | URL, options: GuardedPostOptions): Pro
     timeoutMs = DEFAULT_TIMEOUT_MS,
     maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES,
     lookup: resolveAll = resolveWithDns,
+    signal,
   } = options;
+  const abortedWords = "aborted before an answer (the console is stopping)";
+  if (signal?.aborted)
+    return Promise.resolve({ kind: "failed", reason: "aborted", words: abortedWords, latencyMs: latencyMs() });
 
   const checked = checkDestinationUrl(String(url), policy);
   if (!checked.ok) {
@@ -101,6 +107,7 @@ export function postGuarded(url: string | URL, options: GuardedPostOptions): Pro
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
+      signal?.removeEventListener("abort", abort);
       // An answer read to its end leaves its connection to the pool; one cut short (not drained: 100 MB,
       // say), timed out or failed closes it.
       if (!readToTheEnd) request.destroy();
@@ -110,6 +117,8 @@ export function postGuarded(url: string | URL, options: GuardedPostOptions): Pro
       () => finish({ kind: "failed", reason: "timeout", words: `no answer within ${timeoutMs / 1000} s` }),
       timeoutMs,
     );
+    const abort = () => finish({ kind: "failed", reason: "aborted", words: abortedWords });
+    signal?.addEventListener("abort", abort, { once: true });
 
     const send = (agent: http.Agent | false) => {
       request = (scheme === "https:" ? https : http).request({

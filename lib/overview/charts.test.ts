@@ -45,7 +45,7 @@ describe("empty database", () => {
       ["Globex", 0, 0, null, null],
       ["Initech", 0, 0, null, null],
     ]);
-    expect(healthVerdict(health[0]!).label).toBe("No events yet");
+    expect(healthVerdict(health[0]!, { open: 0, acknowledged: 0 }).label).toBe("No events yet");
   });
 });
 

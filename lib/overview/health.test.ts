@@ -15,7 +15,7 @@ import {
   getRejectionsPerDay,
 } from "./overview";
 import { ago, clearEvents, DAY, HOUR, insertEvents, insertRejections, MIN, now, overviewFixture } from "./test-helpers";
-import { healthVerdict } from "./verdict";
+import { healthFacts, healthVerdict } from "./verdict";
 
 /**
  * Each connection's health (./health.ts) and what the overview counts beside it: totals, rejections per
@@ -57,7 +57,8 @@ describe("connection health, rejections and totals", () => {
       unsigned24h: 0,
       rejections24h: 3,
       badSignature24h: 2,
-      firstBadSignatureAt: ago(20 * HOUR).toISOString(),
+      lastBadSignatureAt: ago(3 * HOUR).toISOString(),
+      lastUnsignedAt: null,
       topRejectionReason24h: { reason: "bad_signature", count: 2 },
       keys: { server: { last4: "0001" } },
     });
@@ -67,7 +68,8 @@ describe("connection health, rejections and totals", () => {
       unsigned24h: 1,
       rejections24h: 2,
       badSignature24h: 0,
-      firstBadSignatureAt: null,
+      lastBadSignatureAt: null,
+      lastUnsignedAt: ago(HOUR).toISOString(),
       keys: {},
     });
     // A tie is broken by the reason's name, so the card does not change between loads.
@@ -81,22 +83,16 @@ describe("connection health, rejections and totals", () => {
     });
   });
 
-  it("warns about bad signatures and unsigned events", async () => {
+  it("judges no connection from its refusals: one old refusal is a fact, and the state comes from its alerts", async () => {
     const [a, g, i] = await getConnectionHealth(undefined, now);
-    expect(healthVerdict(a!)).toMatchObject({ label: "Needs attention", warnings: ["bad_signature"] });
-    expect(healthVerdict(g!)).toMatchObject({ label: "Needs attention", warnings: ["unsigned"] });
-    expect(healthVerdict(i!)).toMatchObject({ label: "No events yet", warnings: [] });
-    expect(healthVerdict({ ...a!, badSignature24h: 0, rejections24h: 1 })).toMatchObject({
-      label: "Some refused",
-      tone: "warning",
-    });
-    expect(healthVerdict({ ...a!, badSignature24h: 0, rejections24h: 0 })).toMatchObject({
-      label: "Healthy",
-      tone: "success",
-    });
-    expect(healthVerdict({ ...a!, badSignature24h: 0, rejections24h: 0, events24h: 0 })).toMatchObject({
-      label: "Quiet",
-    });
+    const none = { open: 0, acknowledged: 0 };
+    expect(healthVerdict(a!, none)).toMatchObject({ label: "Healthy", tone: "success" });
+    expect(healthFacts(a!)).toEqual([{ kind: "bad_signature", count: 2, lastAt: ago(3 * HOUR).toISOString() }]);
+    expect(healthVerdict(g!, none)).toMatchObject({ label: "Healthy", tone: "success" });
+    expect(healthFacts(g!)).toEqual([{ kind: "unsigned", count: 1, lastAt: ago(HOUR).toISOString() }]);
+    expect(healthVerdict(i!, none)).toMatchObject({ label: "No events yet", tone: "neutral" });
+    expect(healthFacts(i!)).toEqual([]);
+    expect(healthVerdict(a!, { open: 1, acknowledged: 0 })).toMatchObject({ label: "Needs attention", tone: "danger" });
   });
 
   it("reads only the connections asked for", async () => {
@@ -148,6 +144,25 @@ describe("connection health, rejections and totals", () => {
       firstReceivedAt: ago(2 * HOUR).toISOString(),
     });
     expect(await getRecentExpiries(1, now)).toHaveLength(1);
+  });
+});
+
+describe("the latest expiries", () => {
+  it("are in expiry order, newest expiry first, whatever order they were received in", async () => {
+    await clearEvents();
+    await insertEvents(
+      { receivedAt: ago(10 * MIN), expiresAt: ago(5 * HOUR), userId: "usr_received_last" },
+      { receivedAt: ago(2 * HOUR), expiresAt: ago(2 * HOUR + 5_000), userId: "usr_expired_last" },
+      { receivedAt: ago(3 * HOUR), expiresAt: ago(4 * HOUR), userId: "usr_between" },
+      { receivedAt: ago(4 * HOUR), expiresAt: null, userId: "usr_no_expiry" },
+    );
+    expect((await getRecentExpiries(8, now)).map((r) => r.userId)).toEqual([
+      "usr_expired_last",
+      "usr_between",
+      "usr_received_last",
+      "usr_no_expiry",
+    ]);
+    expect((await getRecentExpiries(2, now)).map((r) => r.userId)).toEqual(["usr_expired_last", "usr_between"]);
   });
 });
 

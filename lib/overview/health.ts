@@ -35,6 +35,9 @@ export async function getConnectionHealth(connectionIds?: string[], now = new Da
       connectionId: e.connectionId,
       events: count().as("events"),
       unsigned: countWhere(sql`${e.signatureStatus} = 'unsigned'`).as("unsigned"),
+      lastUnsignedAt: sql<string | null>`max(${e.firstReceivedAt}) filter (where ${e.signatureStatus} = 'unsigned')`.as(
+        "last_unsigned_at",
+      ),
     })
     .from(e)
     .where(and(realEvent, gte(e.firstReceivedAt, since), inArray(e.connectionId, ids)))
@@ -46,8 +49,8 @@ export async function getConnectionHealth(connectionIds?: string[], now = new Da
       connectionId: r.connectionId,
       rejections: count().as("rejections"),
       badSignature: countWhere(sql`${r.reason} = 'bad_signature'`).as("bad_signature"),
-      firstBadSignatureAt: sql<string | null>`min(${r.receivedAt}) filter (where ${r.reason} = 'bad_signature')`.as(
-        "first_bad_signature_at",
+      lastBadSignatureAt: sql<string | null>`max(${r.receivedAt}) filter (where ${r.reason} = 'bad_signature')`.as(
+        "last_bad_signature_at",
       ),
     })
     .from(r)
@@ -74,9 +77,10 @@ export async function getConnectionHealth(connectionIds?: string[], now = new Da
       >`(select max(${e.firstReceivedAt}) from ${e} where ${e.connectionId} = ${c.id} and ${realEvent})`,
       events: events.events,
       unsigned: events.unsigned,
+      lastUnsignedAt: events.lastUnsignedAt,
       rejections: rejections.rejections,
       badSignature: rejections.badSignature,
-      firstBadSignatureAt: rejections.firstBadSignatureAt,
+      lastBadSignatureAt: rejections.lastBadSignatureAt,
       topReason: topReasons.reason,
       topCount: topReasons.count,
     })
@@ -98,9 +102,10 @@ export async function getConnectionHealth(connectionIds?: string[], now = new Da
       lastEventAt: iso(row?.lastEventAt),
       events24h: Number(row?.events ?? 0),
       unsigned24h: Number(row?.unsigned ?? 0),
+      lastUnsignedAt: iso(row?.lastUnsignedAt),
       rejections24h: Number(row?.rejections ?? 0),
       badSignature24h: Number(row?.badSignature ?? 0),
-      firstBadSignatureAt: iso(row?.firstBadSignatureAt),
+      lastBadSignatureAt: iso(row?.lastBadSignatureAt),
       topRejectionReason24h: row?.topReason ? { reason: row.topReason, count: Number(row.topCount) } : null,
     };
   });

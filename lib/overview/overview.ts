@@ -45,7 +45,10 @@ export async function getOverviewTotals(health: ConnectionHealth[], now = new Da
 /** How many expiries the "expired today" list shows. */
 export const RECENT_EXPIRIES = 8;
 
-/** The newest real authenticator.expired events of the last 24 h: who, which method, which tenant. */
+/**
+ * The real authenticator.expired events received in the last 24 h that expired last, newest expiry first: who,
+ * which method, which tenant. The expired-events index bounds the rows; the sort keeps only the first `limit`.
+ */
 export async function getRecentExpiries(limit = RECENT_EXPIRIES, now = new Date()): Promise<RecentExpiry[]> {
   const db = await getDb();
   const rows = await db
@@ -62,8 +65,7 @@ export async function getRecentExpiries(limit = RECENT_EXPIRIES, now = new Date(
     .from(e)
     .innerJoin(connections, eq(connections.id, e.connectionId))
     .where(and(realExpiredEvent, gte(e.firstReceivedAt, new Date(now.getTime() - DAY_MS))))
-    // DESC NULLS LAST, as the (type, received, id) index is declared, so the newest rows are its first entries.
-    .orderBy(sql`${e.firstReceivedAt} desc nulls last`, sql`${e.id} desc nulls last`)
+    .orderBy(sql`${e.expiresAt} desc nulls last`, sql`${e.firstReceivedAt} desc`, sql`${e.id} desc`)
     .limit(limit);
   return rows.map((row) => ({
     ...row,

@@ -18,8 +18,9 @@ export type ConnectionHealth = {
   topRejectionReason24h: { reason: string; count: number } | null;
   /** Events stored with signature_status 'unsigned': the connection had no server key when they came. */
   unsigned24h: number;
+  lastUnsignedAt: string | null;
   badSignature24h: number;
-  firstBadSignatureAt: string | null;
+  lastBadSignatureAt: string | null;
 };
 
 /** Whether the tenant has an email OTP configuration; "unknown" when the service did not tell in time. */

@@ -14,7 +14,7 @@ export const addTeamMemberSchema = z.object({
     .string()
     .trim()
     .min(1, "Enter an email address.")
-    .max(320, "That email address is too long.")
+    .max(320, "An email address has at most 320 characters.")
     .email("Enter a valid email address."),
   name: displayNameSchema({ required: "Enter a name.", max: 200 }),
   role: z.enum(roles, "Choose a role."),

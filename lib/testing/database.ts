@@ -11,6 +11,7 @@ import { inject } from "vitest";
 import { closeDb, installDatabase, openDatabase, schema, type Database, type DatabaseHandle } from "@/lib/db";
 
 import { databaseUrl, withAdminClient } from "./templates";
+import { scaled } from "./timeouts";
 
 /**
  * Gives a test file a fresh, migrated database of the same kind the suite runs on:
@@ -32,7 +33,9 @@ export async function setUpTestDatabase(): Promise<{
   const name = `console_test_${crypto.randomBytes(6).toString("hex")}`;
   await withAdminClient(adminUrl, (c) => c.query(`create database ${name} template ${inject("postgresTemplate")}`));
   const url = databaseUrl(adminUrl, name);
-  const handle = await openDatabase({ kind: "postgres", url });
+  // The server's statement timeout is a real-time limit like a test's: on a starved machine (CI's PostgreSQL run at
+  // nice 19) a statement waiting on a lock behind others runs past 15 s, so it scales as the tests' limits do.
+  const handle = await openDatabase({ kind: "postgres", url, statementTimeoutMs: scaled(15_000) });
   installDatabase(handle);
   return {
     db: handle.db,

@@ -4,13 +4,13 @@ import { lt, sql } from "drizzle-orm";
 
 import { purgeOldGuesses } from "@/lib/auth/api-token-throttle";
 import { purgeOldAttempts } from "@/lib/auth/lockouts";
+import { startBackgroundJob } from "@/lib/background-job";
 import { getDb, rowsOf, targetFromEnv, withOwnConnection } from "@/lib/db";
 import { forwardDeliveries } from "@/lib/db/forwarding-schema";
 import { webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { errorMessage } from "@/lib/error-message";
 import { logger } from "@/lib/logger";
-import { processSingleton } from "@/lib/process-singleton";
 
 import { dropEventPartitionsBefore, ensureUpcomingPartitions } from "./partitions";
 
@@ -89,21 +89,20 @@ export async function maintainWebhookData(now = new Date()): Promise<PurgeResult
   return purgeWebhookData(now);
 }
 
-/** Starts the hourly upkeep in this process (once, also across dev reloads). */
+/**
+ * Starts the hourly upkeep in this process (once, also across dev reloads), the first 30 s after the start; a stop
+ * waits for a purge under way (lib/background-job.ts).
+ */
 export function startWebhookRetentionJob(): void {
-  processSingleton("webhooks.retention-job", () => {
-    const run = () =>
-      maintainWebhookData()
-        .then((r) => {
-          if (
-            r.ran &&
-            r.events + r.rejections + r.deliveries + r.loginAttempts + r.tokenGuesses + r.partitionsDropped.length > 0
-          )
-            logger.info("retention purge", r);
-        })
-        .catch((error) => logger.error("retention purge failed", { error: errorMessage(error) }));
-    const timer = setInterval(run, PURGE_INTERVAL_MS).unref();
-    setTimeout(run, 30_000).unref();
-    return timer;
-  });
+  const run = () =>
+    maintainWebhookData()
+      .then((r) => {
+        if (
+          r.ran &&
+          r.events + r.rejections + r.deliveries + r.loginAttempts + r.tokenGuesses + r.partitionsDropped.length > 0
+        )
+          logger.info("retention purge", r);
+      })
+      .catch((error) => logger.error("retention purge failed", { error: errorMessage(error) }));
+  startBackgroundJob("webhooks.retention", { everyMs: PURGE_INTERVAL_MS, firstMs: 30_000, run });
 }

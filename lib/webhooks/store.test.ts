@@ -8,7 +8,7 @@ import { setUpTestDatabase } from "@/lib/testing/database";
 import { expiredEvent, insertTestConnection } from "@/lib/testing/webhooks";
 
 import { checkEnvelope } from "./envelope";
-import { storeEvent, type ReceivedEvent, type StoreOutcome } from "./store";
+import { flushStoredEvents, storeEvent, type ReceivedEvent, type StoreOutcome } from "./store";
 
 let db: Database;
 let tearDown: () => Promise<void>;
@@ -126,6 +126,13 @@ describe("group commit", () => {
     expect(settled.find((s) => s.id === events[25]!.envelope.id)?.code).toBe("P0001");
     // The batch written first (alone, while nothing else was in flight) does not hold that row.
     expect(stored.has(events[0]!.envelope.id)).toBe(true);
+  });
+
+  it("the stop's flush returns once every queued event is written, with nobody waiting for them", async () => {
+    const events = Array.from({ length: 150 }, (_, i) => received({ data: { userId: `usr_flushed_${i}` } }));
+    for (const event of events) void storeEvent(event);
+    await flushStoredEvents(Date.now() + 10_000);
+    expect(await storedIds(events.map((e) => e.envelope.id))).toHaveLength(events.length);
   });
 
   it("deliveries of one event in one burst count on one row, each once; another body under its id is a conflict, counted too", async () => {

@@ -1,20 +1,20 @@
 import "server-only";
 
 import crypto from "node:crypto";
+import { setTimeout } from "node:timers/promises";
 
-import { getTableColumns, sql } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 
 import { getDb, rowsOf, targetFromEnv, type Executor } from "@/lib/db";
 import { DELIVERIES_QUEUED_CHANNEL, notify } from "@/lib/db/notifications";
-import { webhookEvents } from "@/lib/db/schema";
 import { databaseErrorCode } from "@/lib/error-message";
 import { countReceipt, observeBatch } from "@/lib/metrics/metrics";
 import { processSingleton } from "@/lib/process-singleton";
+import { currentTraceParent, withSpan } from "@/lib/telemetry/tracing";
 
-import { isTestEventId } from "./constants";
 import { ensurePartitionsFor, isMissingPartition } from "./partitions";
 import type { AuthenticatorExpiredData, WebhookEnvelope } from "./schemas";
+import { batchRows, COLUMN_NAMES, RECORD_TYPE } from "./store-rows";
 
 export type SignatureStatus = "verified_key1" | "verified_key2" | "unsigned";
 
@@ -25,12 +25,11 @@ export type ReceivedEvent = {
   rawBody: string;
   signatureStatus: SignatureStatus;
   receivedAt: Date;
+  /** The W3C traceparent of its `webhook.store` span, set by storeEvent while tracing is on: its deliveries keep it. */
+  traceParent?: string | null;
 };
 
-/**
- * What storing did: a new row or one more delivery of it (both "stored"), or one more delivery of an id stored with
- * another body (counted, its body not kept).
- */
+/** What storing did: a new row or one more delivery of it ("stored"), or of an id stored with another body. */
 export type StoreOutcome = { kind: "stored" } | { kind: "conflicting"; storedSha256: string; receivedSha256: string };
 
 /**
@@ -61,13 +60,13 @@ export const sha256Hex = (text: string | Buffer) => crypto.createHash("sha256").
 export const MAX_BATCH_ROWS = 100;
 
 type Waiting = { event: ReceivedEvent; resolve: (outcome: StoreOutcome) => void; reject: (error: unknown) => void };
-const queue: Waiting[] = [];
-let writesInFlight = 0;
+/** The events waiting and the batches being written, the process's: the stop's flush (startup) must see the routes'. */
+const batching = processSingleton("webhooks.group-commit", () => ({ queue: [] as Waiting[], writesInFlight: 0 }));
+const { queue } = batching;
 
 /**
- * Batches written at once. PGlite runs one statement at a time, so a second batch would only wait
- * there while it could have grown; PostgreSQL writes a few side by side and leaves the rest of the
- * pool (lib/db) to the console's reads.
+ * Batches written at once. PGlite runs one statement at a time, so a second batch would only wait there while it
+ * could have grown; PostgreSQL writes a few side by side and leaves the rest of the pool (lib/db) to the reads.
  */
 const maxWritesInFlight = () => (targetFromEnv().kind === "pglite" ? 1 : 4);
 
@@ -78,9 +77,15 @@ const maxWritesInFlight = () => (targetFromEnv().kind === "pglite" ? 1 : 4);
  */
 export function storeEvent(event: ReceivedEvent): Promise<StoreOutcome> {
   received.count++;
-  return new Promise((resolve, reject) => {
-    queue.push({ event, resolve, reject });
-    writeQueued();
+  // The span covers the wait for its batch's commit; never the body or the user, only the connection.
+  return withSpan("webhook.store", { "console.connection_id": event.connectionId }, async (span) => {
+    const traceParent = currentTraceParent();
+    const outcome = await new Promise<StoreOutcome>((resolve, reject) => {
+      queue.push({ event: traceParent ? { ...event, traceParent } : event, resolve, reject });
+      writeQueued();
+    });
+    span.setAttributes({ "console.outcome": outcome.kind });
+    return outcome;
   });
 }
 
@@ -89,15 +94,20 @@ const rowKey = (connectionId: string, eventId: string) => `${connectionId}\u0000
 const eventKey = (event: ReceivedEvent) => rowKey(event.connectionId, event.envelope.id);
 
 function writeQueued(): void {
-  while (queue.length > 0 && writesInFlight < maxWritesInFlight()) {
+  while (queue.length > 0 && batching.writesInFlight < maxWritesInFlight()) {
     const batch = takeBatch();
     observeBatch(batch.length);
-    writesInFlight++;
+    batching.writesInFlight++;
     void writeBatch(batch).finally(() => {
-      writesInFlight--;
+      batching.writesInFlight--;
       writeQueued();
     });
   }
+}
+
+/** The stop's "flush" (lib/startup.ts): until every queued event is written, or the deadline (Date.now()). */
+export async function flushStoredEvents(deadline: number): Promise<void> {
+  while (queue.length + batching.writesInFlight > 0 && Date.now() < deadline) await setTimeout(10);
 }
 
 /**
@@ -148,19 +158,13 @@ async function writeBatch(batch: Waiting[], partitionsMade = false): Promise<voi
   }
 }
 
-/**
- * A refusal caused by a row's values rather than by the database: class 22 (data exception: a value
- * out of range, a character it cannot hold) or 23 (integrity: the connection was deleted meanwhile).
- */
+/** A refusal for a row's values: class 22 (a value it cannot hold) or 23 (integrity: its connection deleted). */
 function isRowError(error: unknown): boolean {
   const code = databaseErrorCode(error);
   return code !== undefined && (code.startsWith("22") || code.startsWith("23"));
 }
 
-/**
- * The advisory lock space of events' (connection, event id) pairs: any fixed number (a two-key lock never meets a
- * one-key one).
- */
+/** The advisory lock space of events' (connection, event id) pairs: any fixed number (two keys never meet one). */
 const EVENT_LOCK_SPACE = 724_117_019;
 
 /** The lock key of a pair: 32 bits of its hash. Two pairs that share one only take turns. */
@@ -183,49 +187,35 @@ async function insertEvents(events: ReceivedEvent[]): Promise<Written[]> {
   });
 }
 
-/** The columns a batch writes: all but the id and the delivery count (the database's defaults). */
-const WRITTEN_COLUMNS = Object.entries(getTableColumns(webhookEvents)).filter(
-  ([key]) => key !== "id" && key !== "deliveryCount",
-) as Array<[keyof typeof webhookEvents.$inferInsert, PgColumn]>;
-/** The written columns as json_to_recordset reads them. */
-const RECORD_TYPE = sql.raw(WRITTEN_COLUMNS.map(([, column]) => `${column.name} ${column.getSQLType()}`).join(", "));
-const COLUMN_NAMES = sql.raw(WRITTEN_COLUMNS.map(([, column]) => column.name).join(", "));
-
-/** The batch's rows as json_to_recordset reads them. */
-const batchRows = (events: ReceivedEvent[]) =>
-  JSON.stringify(
-    events.map((event) => {
-      const row = eventRow(event);
-      return Object.fromEntries(WRITTEN_COLUMNS.map(([key, column]) => [column.name, row[key] ?? null]));
-    }),
-  );
-
 type Pair = { connection_id: string; event_id: string };
 const pairKey = (row: Pair) => rowKey(row.connection_id, row.event_id);
+
+/** What writing did to an event: its outcome, and whether it was stored before (a redelivery, for the metrics). */
+type Written = { outcome: StoreOutcome; redelivery: boolean };
 
 /**
  * The new events are inserted in one statement that skips those already stored; each skipped one is a redelivery
  * that adds one to its row's delivery count (the same id with another body too, its body kept as it was). A
  * redelivery whose row went meanwhile (the retention purge) is stored again.
  */
-/** What writing did to an event: its outcome, and whether it was stored before (a redelivery, for the metrics). */
-type Written = { outcome: StoreOutcome; redelivery: boolean };
-
 async function writeEvents(db: Executor, events: ReceivedEvent[]): Promise<Written[]> {
   // A new event is queued for each of its connection's destinations that takes it in the same
   // statement that stores it: no event answered 200 can miss its forward, a crash included.
   const inserted = rowsOf<Pair & { queued: number }>(
     await db.execute(sql`
-    with inserted as (
+    with batch as (
+      select * from json_to_recordset(${batchRows(events)}::json) as event(${RECORD_TYPE}, trace_parent text)
+    ), inserted as (
       insert into webhook_events (${COLUMN_NAMES})
-      select ${COLUMN_NAMES} from json_to_recordset(${batchRows(events)}::json) as event(${RECORD_TYPE})
+      select ${COLUMN_NAMES} from batch event
       -- A subquery per row (its LIMIT keeps the planner from making it a join): one index probe per
       -- partition for each event, never a scan of the table, however few rows the planner expects.
       where (select true from webhook_events w where w.connection_id = event.connection_id and w.event_id = event.event_id limit 1) is null
       returning connection_id, event_id, type, verification_method, is_test, signature_status
     ), queued as (
-      insert into forward_deliveries (destination_id, connection_id, event_id)
-      select d.id, i.connection_id, i.event_id from inserted i
+      insert into forward_deliveries (destination_id, connection_id, event_id, trace_parent)
+      select d.id, i.connection_id, i.event_id, b.trace_parent from inserted i
+      join batch b on b.connection_id = i.connection_id and b.event_id = i.event_id
       join forward_destinations d on d.connection_id = i.connection_id and d.enabled
         and (d.event_types is null or i.type = any(d.event_types))
         and (d.verification_methods is null or i.verification_method = any(d.verification_methods))
@@ -268,33 +258,4 @@ async function writeEvents(db: Executor, events: ReceivedEvent[]): Promise<Writt
       redelivery: true,
     };
   });
-}
-
-function eventRow(event: ReceivedEvent): typeof webhookEvents.$inferInsert {
-  const { envelope, data, receivedAt } = event;
-  return {
-    connectionId: event.connectionId,
-    eventId: envelope.id,
-    type: envelope.type,
-    tenantId: envelope.tenantId,
-    envelopeTime: new Date(envelope.time),
-    firstReceivedAt: receivedAt,
-    lastReceivedAt: receivedAt,
-    deliveryCount: 1,
-    signatureStatus: event.signatureStatus,
-    rawBody: event.rawBody,
-    isTest: isTestEventId(envelope.id),
-    userId: data.userId,
-    verificationMethod: data.verificationMethod,
-    authenticatorCreatedAt: data.createdAt ? new Date(data.createdAt) : undefined,
-    expiresAt: data.expiresAt ? new Date(data.expiresAt) : undefined,
-    userAuthenticatorId: data.userAuthenticatorId,
-    deviceName: data.deviceName,
-    devicePlatform: data.devicePlatform,
-    email: data.email,
-    phoneNumber: data.phoneNumber,
-    credentialId: data.credentialId,
-    aaguid: data.aaguid,
-    credentialName: data.credentialName,
-  };
 }

@@ -148,3 +148,19 @@ export type TestEventReport = {
   /** The stored event in the log (delivered only). */
   logHref: string | null;
 };
+
+/** Where an event's forwards stand, summed up: all delivered, some still waiting, or some failing. */
+export type ForwardOutcome = "delivered" | "waiting" | "failing";
+
+/** One destination's latest delivery of an event (a resend or replay replaces the earlier one). */
+export type DestinationForward = {
+  destinationName: string;
+  state: ForwardOutcome | "cancelled";
+  attempts: number;
+};
+
+/** An event's forwards: the outcome the log's row shows (null: not forwarded), and each destination's. */
+export type EventForwarding = { outcome: ForwardOutcome | null; destinations: DestinationForward[] };
+
+/** A row of the log: the event and where its forwards stand. */
+export type LoggedEvent = WebhookEventSummary & { forwarding: EventForwarding };

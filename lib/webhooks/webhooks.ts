@@ -10,10 +10,18 @@ import { connections, webhookEvents, webhookRejections } from "@/lib/db/schema";
 import { eventConditions, expiryHalves, ofConnection, receivedConditions } from "./conditions";
 import { KNOWN_METHODS, KNOWN_PLATFORMS } from "./constants";
 import type { CursorDirection } from "./cursor";
+import { forwardingOf } from "./forwarding";
 import { maskEmail, maskPhone, maskRawBody } from "./masking";
 import { keysetPage, logOrder, newestFirst } from "./paging";
 import type { EventFilters, RejectionFilters } from "./schemas";
-import type { FilterChoices, Page, WebhookEventDetail, WebhookEventSummary, WebhookRejectionSummary } from "./types";
+import type {
+  FilterChoices,
+  LoggedEvent,
+  Page,
+  WebhookEventDetail,
+  WebhookEventSummary,
+  WebhookRejectionSummary,
+} from "./types";
 
 /**
  * What forwarding (lib/destinations) uses: the service's signature, a signal when storing queued
@@ -134,8 +142,8 @@ export function eventPageQuery(
     .limit(filters.limit + 1);
 }
 
-/** One page of the log, newest first. */
-export async function listWebhookEvents(filters: EventFilters, role: Role): Promise<Page<WebhookEventSummary>> {
+/** One page of the log, newest first, with where each event's forwards stand (one more query for the page). */
+export async function listWebhookEvents(filters: EventFilters, role: Role): Promise<Page<LoggedEvent>> {
   const db = await getDb();
   const page = await keysetPage(
     filters.cursor,
@@ -146,7 +154,10 @@ export async function listWebhookEvents(filters: EventFilters, role: Role): Prom
     (row) => row.firstReceivedAt,
   );
   return {
-    items: page.rows.map((row) => toSummary(row, role)),
+    items: await forwardingOf(
+      db,
+      page.rows.map((row) => toSummary(row, role)),
+    ),
     nextCursor: page.nextCursor,
     newerCursor: page.newerCursor,
   };

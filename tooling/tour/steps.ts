@@ -40,9 +40,9 @@ export const TOUR_STEPS: readonly TourStep[] = [
   },
   {
     slug: "connection",
-    caption: "A connection: its keys, its webhook health, and a signed test event through the public receiver URL",
-    // On a phone the health card comes after the settings form.
-    inView: (page) => page.getByTestId("connection-health-card"),
+    caption: "A connection's Webhooks tab: its receiver URL, and a signed test event through it",
+    // On a phone the test's answer comes after the receiver URL.
+    inView: (page) => page.getByTestId("test-event-result"),
     async run(page, { connectionName }) {
       await page.goto("/connections");
       const link = page.getByRole("link", { name: connectionName, exact: true });
@@ -51,6 +51,7 @@ export const TOUR_STEPS: readonly TourStep[] = [
       if (!(await appears(heading(page, connectionName))))
         return { skipped: `the connection page of ${connectionName} has no heading` };
       await settled(page);
+      await page.getByRole("tab", { name: "Webhooks" }).click();
       const send = page.getByRole("button", { name: "Send a test event" });
       if (!(await appears(send, 2_000)))
         return { note: "no “Send a test event” button in this build: the page is shown without it" };
@@ -89,6 +90,21 @@ export const TOUR_STEPS: readonly TourStep[] = [
     slug: "destinations",
     caption: "Destinations: each event forwarded to the tenant's own handler, signed as the service, with its health",
     run: (page) => openPage(page, "/destinations", "Destinations"),
+  },
+  {
+    slug: "destination",
+    caption: "A destination's own page: its attempts, delivery rate and p95 latency, a test event and its secret",
+    settleMs: 300,
+    async run(page) {
+      const missing = await openPage(page, "/destinations", "Destinations");
+      if (missing) return missing;
+      const link = page.locator("[data-testid^='destination-'] h3 a");
+      if (!(await appears(link))) return { skipped: "no destination to open" };
+      await firstVisible(link).click();
+      if (!(await appears(page.getByRole("heading", { name: "Attempts", level: 2 }))))
+        return { skipped: "the destination's page did not open" };
+      await settled(page);
+    },
   },
   {
     slug: "forwards",

@@ -15,6 +15,7 @@ import { getThresholds, listAlerts, listNoticeTargets, thresholdDefaults } from 
 import { alertFiltersSchema, ALL } from "@/lib/alerts/schemas";
 import { requireRole } from "@/lib/auth/guards";
 import { listConnections } from "@/lib/connections/connections";
+import { getConnectionScope } from "@/lib/connections/current";
 import { env } from "@/lib/env";
 import { parseFiltersLeniently } from "@/lib/webhooks/filters";
 
@@ -31,7 +32,10 @@ export default async function AlertsPage({
   const user = await requireRole("support");
   const isAdmin = user.role === "admin";
   // A hand-edited link costs only its bad parameters, each named by its label; the others apply.
-  const { filters, ignored } = parseFiltersLeniently(alertFiltersSchema, await searchParams, "the alerts");
+  const params = await searchParams;
+  const { filters, ignored } = parseFiltersLeniently(alertFiltersSchema, params, "the alerts");
+  // Without a connection in the link, the header's switcher gives the scope (a connection, or all of them).
+  if (params.connectionId === undefined) filters.connectionId = (await getConnectionScope()) ?? ALL;
   const connectionId = filters.connectionId === ALL ? null : filters.connectionId;
   // Database reads only, cheap enough to await: the filters, the thresholds and (admins only: support sees
   // nothing of them) the notice targets paint with the heading.
@@ -47,7 +51,7 @@ export default async function AlertsPage({
     <>
       <AlertsPageHeader />
       <IgnoredFilters ignored={describeIgnoredAlertFilters(ignored)} />
-      <AlertFiltersForm key={query} filters={filters} connections={connections} />
+      <AlertFiltersForm key={query} filters={filters} linked={params.connectionId !== undefined} />
       <StreamedSection key={`list?${query}`} title="The alerts" fallback={<AlertListSkeleton />}>
         <AlertList
           page={listAlerts(filters, user.role)}
@@ -58,8 +62,6 @@ export default async function AlertsPage({
         />
       </StreamedSection>
       <ThresholdsSection
-        filters={filters}
-        connections={connections}
         selected={connection && thresholds ? { connection, thresholds } : null}
         defaults={thresholdDefaults()}
         isAdmin={isAdmin}

@@ -1,4 +1,4 @@
-import { DestinationListSkeleton } from "@/components/destinations/destination-list";
+import { DestinationListSkeleton } from "@/components/destinations/destination-list-skeleton";
 import { PageHeader, TextSkeleton } from "@/components/ui/card";
 
 export default function DestinationsLoading() {

@@ -6,7 +6,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react"
 import { EventLog, type OpenRow } from "@/components/webhooks/event-log";
 import { WebhookLogSkeleton } from "@/components/webhooks/webhook-log-skeleton";
 import { DEFAULT_PAGE_SIZE } from "@/lib/webhooks/constants";
-import type { Page, WebhookEventSummary, WebhookRejectionSummary } from "@/lib/webhooks/types";
+import type { LoggedEvent, Page, WebhookRejectionSummary } from "@/lib/webhooks/types";
 
 // The Rejections tab's code loads when that tab is shown: the events log's first load does not carry it.
 const RejectionLog = lazy(() =>
@@ -15,12 +15,12 @@ const RejectionLog = lazy(() =>
 
 const FOLLOW_INTERVAL_MS = 3000;
 
-async function fetchPage(query: string): Promise<Page<WebhookEventSummary>> {
+async function fetchPage(query: string): Promise<Page<LoggedEvent>> {
   const response = await fetch(`/api/webhook-events${query ? `?${query}` : ""}`, {
     headers: { Accept: "application/json" },
   });
   const body = (await response.json().catch(() => ({}))) as {
-    events?: WebhookEventSummary[];
+    events?: LoggedEvent[];
     nextCursor?: string | null;
     newerCursor?: string | null;
     errorDescription?: string;
@@ -57,7 +57,7 @@ export function WebhookLogClient({
   toolbar,
   canForward,
 }: {
-  initialPage: Page<WebhookEventSummary>;
+  initialPage: Page<LoggedEvent>;
   connectionId: string | undefined;
   cursor: string | undefined;
   /** The filters as a query string, without the cursor. */

@@ -1,6 +1,18 @@
-import { QueryProvider } from "@/components/ui/query-provider";
+import { cookies } from "next/headers";
 
-/** The log pages, follows live and opens events with TanStack Query; only this feature loads it. */
-export default function WebhooksLayout({ children }: { children: React.ReactNode }) {
-  return <QueryProvider>{children}</QueryProvider>;
+import { QueryProvider } from "@/components/ui/query-provider";
+import { ViewerZoneProvider } from "@/components/webhooks/viewer-zone";
+import { knownZone, VIEWER_ZONE_COOKIE } from "@/lib/webhooks/constants";
+
+/**
+ * The log pages, follows live and opens events with TanStack Query; only this feature loads it. Times render in the
+ * reader's zone, which the browser leaves in a cookie.
+ */
+export default async function WebhooksLayout({ children }: { children: React.ReactNode }) {
+  const zone = knownZone((await cookies()).get(VIEWER_ZONE_COOKIE)?.value);
+  return (
+    <QueryProvider>
+      <ViewerZoneProvider zone={zone}>{children}</ViewerZoneProvider>
+    </QueryProvider>
+  );
 }

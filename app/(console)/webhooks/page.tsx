@@ -11,7 +11,7 @@ import { WebhookLogTabs } from "@/components/webhooks/webhook-log-tabs";
 import { WebhooksPageHeader } from "@/components/webhooks/webhooks-page-header";
 import { requireRole } from "@/lib/auth/guards";
 import type { Role } from "@/lib/auth/roles";
-import { getSelectedConnection } from "@/lib/connections/current";
+import { getConnectionScope } from "@/lib/connections/current";
 import { listConnectionChoices } from "@/lib/connections/repository";
 import { listDestinationChoices } from "@/lib/destinations/destinations";
 import { env } from "@/lib/env";
@@ -25,7 +25,7 @@ import {
   type EventFilters,
   type RejectionFilters,
 } from "@/lib/webhooks/schemas";
-import type { Page, WebhookEventSummary, WebhookRejectionSummary } from "@/lib/webhooks/types";
+import type { LoggedEvent, Page, WebhookRejectionSummary } from "@/lib/webhooks/types";
 import { listFilterChoices, listWebhookEvents, listWebhookRejections, piiVisibleTo } from "@/lib/webhooks/webhooks";
 
 import { RejectionLogClient, WebhookLogClient } from "./client";
@@ -66,8 +66,9 @@ function openRow(param: string | string[] | undefined): OpenRow {
 
 async function eventsView(params: SearchParams, initialOpen: OpenRow, role: Role) {
   const { filters, ignored } = parseFiltersLeniently(eventFiltersSchema, params);
-  // Without a connection in the link, the log follows the shell's connection switcher.
-  if (params.connectionId === undefined) filters.connectionId = (await getSelectedConnection())?.id;
+  const linked = params.connectionId !== undefined;
+  // Without a connection in the link, the log follows the header's switcher (a connection, or all of them).
+  if (!linked) filters.connectionId = (await getConnectionScope()) ?? undefined;
   const [connections, choices] = await Promise.all([listConnectionChoices(), listFilterChoices()]);
   const query = filtersToQuery(filters, ["cursor"]);
   const connection = connections.find((c) => c.id === filters.connectionId);
@@ -86,7 +87,7 @@ async function eventsView(params: SearchParams, initialOpen: OpenRow, role: Role
       <IgnoredFilters ignored={ignored} />
       {/* The fields are uncontrolled: a new filter set (the switcher, Clear) mounts the bar afresh. The
           two siblings' keys must differ (they are the same query without a cursor), else React keeps both. */}
-      <EventFiltersForm key={`form?${query}`} filters={filters} connections={connections} choices={choices} />
+      <EventFiltersForm key={`form?${query}`} filters={filters} linked={linked} choices={choices} />
       {/* A new filter set or page is a new view: its skeleton at once, follow-live and the open detail afresh. */}
       <StreamedSection
         key={`log?${filtersToQuery(filters)}`}
@@ -111,7 +112,7 @@ async function EventLogSection({
   log,
   ...props
 }: {
-  log: Promise<CursorFallback<EventFilters, Page<WebhookEventSummary>>>;
+  log: Promise<CursorFallback<EventFilters, Page<LoggedEvent>>>;
   query: string;
   piiMasked: boolean;
   initialOpen: OpenRow;
@@ -129,6 +130,8 @@ async function EventLogSection({
 
 async function rejectionsView(params: SearchParams, initialOpen: OpenRow) {
   const { filters, ignored } = parseFiltersLeniently(rejectionFiltersSchema, params);
+  const linked = params.connectionId !== undefined;
+  if (!linked) filters.connectionId = (await getConnectionScope()) ?? undefined;
   const connections = await listConnectionChoices();
   const query = filtersToQuery(filters, ["cursor"]);
   const connectionName =
@@ -138,7 +141,7 @@ async function rejectionsView(params: SearchParams, initialOpen: OpenRow) {
   return (
     <>
       <IgnoredFilters ignored={ignored} />
-      <RejectionFiltersForm key={`rejections-form?${query}`} filters={filters} connections={connections} />
+      <RejectionFiltersForm key={`rejections-form?${query}`} filters={filters} linked={linked} />
       <StreamedSection
         key={["tab=rejections", filtersToQuery(filters)].filter(Boolean).join("&")}
         title="The log"

@@ -11,20 +11,20 @@ export default function ConnectionLoading() {
         <Skeleton className="h-8 w-64" />
         <Skeleton className="h-4 w-96 max-w-full" />
       </div>
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,36rem)_1fr]">
+      {/* The tabs' row, then the first tab (settings beside health and the danger zone). */}
+      <div className="mb-6 flex gap-4 border-b border-slate-200 pb-2 dark:border-slate-800">
+        <Skeleton className="h-6 w-20" />
+        <Skeleton className="h-6 w-24" />
+        <Skeleton className="h-6 w-28" />
+      </div>
+      <div className="grid items-start gap-6 xl:grid-cols-[minmax(0,36rem)_minmax(0,1fr)]">
         <Card>
           <Skeleton className="h-[34rem]" />
         </Card>
         <div className="space-y-6">
           <ConnectionHealthCardSkeleton />
           <Card>
-            <Skeleton className="h-40" />
-          </Card>
-          <Card>
-            <Skeleton className="h-32" />
-          </Card>
-          <Card>
-            <Skeleton className="h-24" />
+            <Skeleton className="h-28" />
           </Card>
         </div>
       </div>

@@ -2,7 +2,9 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 
 import { ConnectionForm } from "@/components/connections/connection-form";
-import { DeleteConnection } from "@/components/connections/delete-connection";
+import { connectionTabOf } from "@/components/connections/connection-tab-names";
+import { ConnectionTabs } from "@/components/connections/connection-tabs";
+import { DangerZone } from "@/components/connections/danger-zone";
 import { DestinationList } from "@/components/destinations/destination-list";
 import {
   ConnectionHealthCardSkeleton,
@@ -21,10 +23,19 @@ import { listDestinations } from "@/lib/destinations/destinations";
 import { getConnectionHealth } from "@/lib/overview/overview";
 import { regionLabels } from "@/lib/service/regions";
 
+import { readOpenAlerts } from "../../open-alerts";
+
 export const metadata: Metadata = { title: "Connection" };
 
-export default async function ConnectionPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function ConnectionPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requireRole("admin");
+  const tab = connectionTabOf((await searchParams).tab);
   const id = connectionIdSchema.safeParse((await params).id);
   // An id that is not a UUID names no connection: the same page as one that was deleted.
   const connection = id.success ? await getConnection(id.data) : undefined;
@@ -48,41 +59,49 @@ export default async function ConnectionPage({ params }: { params: Promise<{ id:
           </>
         }
       />
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,36rem)_1fr]">
-        <Card>
-          <h2 className="mb-4 text-base font-semibold">Settings and keys</h2>
-          <ConnectionForm connection={connection} />
-        </Card>
-        <div className="space-y-6">
-          <StreamedSection
-            key={connection.id}
-            title="The connection's webhook health"
-            fallback={<ConnectionHealthCardSkeleton />}
-          >
-            <StreamedConnectionHealthCard
-              title="Webhook health"
-              health={getConnectionHealth([connection.id]).then(([health]) => health)}
+      <ConnectionTabs
+        key={tab}
+        initial={tab}
+        panels={{
+          settings: (
+            <div className="grid items-start gap-6 xl:grid-cols-[minmax(0,36rem)_minmax(0,1fr)]">
+              <Card>
+                <h2 className="mb-4 text-base font-semibold">Settings and keys</h2>
+                <ConnectionForm connection={connection} />
+              </Card>
+              <div className="space-y-6">
+                <StreamedSection
+                  key={connection.id}
+                  title="The connection's webhook health"
+                  fallback={<ConnectionHealthCardSkeleton />}
+                >
+                  <StreamedConnectionHealthCard
+                    title="Webhook health"
+                    health={getConnectionHealth([connection.id]).then(([health]) => health)}
+                    openAlerts={readOpenAlerts()}
+                    isAdmin
+                  />
+                </StreamedSection>
+                <DangerZone connection={connection} />
+              </div>
+            </div>
+          ),
+          webhooks: (
+            <div className="grid items-start gap-6 xl:grid-cols-2">
+              <WebhookUrlCard connectionId={connection.id} />
+              <TestEventCard connectionId={connection.id} hasServerKey={connection.keys.server !== undefined} />
+            </div>
+          ),
+          destinations: (
+            <DestinationList
+              connection={connection}
+              hasServerKey={connection.keys.server !== undefined}
+              destinations={destinations}
               isAdmin
             />
-          </StreamedSection>
-          {/* Webhook URL card: owned by the webhook feature. */}
-          <WebhookUrlCard connectionId={connection.id} />
-          <TestEventCard connectionId={connection.id} hasServerKey={connection.keys.server !== undefined} />
-          <DestinationList
-            connection={connection}
-            hasServerKey={connection.keys.server !== undefined}
-            destinations={destinations}
-            isAdmin
-          />
-          <Card>
-            <h2 className="text-base font-semibold">Delete</h2>
-            <p className="mt-1 mb-4 text-sm text-slate-600 dark:text-slate-400">
-              Removes the connection, its keys, watch list and webhook history from the console.
-            </p>
-            <DeleteConnection id={connection.id} name={connection.name} region={connection.region} />
-          </Card>
-        </div>
-      </div>
+          ),
+        }}
+      />
     </>
   );
 }

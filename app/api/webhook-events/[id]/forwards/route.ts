@@ -1,5 +1,11 @@
-import { handleGetEventForwards } from "@/lib/destinations/api";
+import { handleGetEventForwards, handleResendEvent } from "@/lib/destinations/api";
 
-export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+type Context = { params: Promise<{ id: string }> };
+
+export async function GET(request: Request, { params }: Context) {
   return handleGetEventForwards(request, (await params).id);
+}
+
+export async function POST(request: Request, { params }: Context) {
+  return handleResendEvent(request, (await params).id);
 }

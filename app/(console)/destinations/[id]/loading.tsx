@@ -1,0 +1,7 @@
+import { DestinationPageSkeleton } from "@/components/destinations/destination-page";
+
+// Without it the Destinations list's loading state would show on the way here. The destination's name is not
+// known before it is read, so the heading is a skeleton too.
+export default function DestinationLoading() {
+  return <DestinationPageSkeleton />;
+}

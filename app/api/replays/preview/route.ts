@@ -1,0 +1,3 @@
+import { handlePreviewReplay } from "@/lib/destinations/api-replays";
+
+export const POST = (request: Request) => handlePreviewReplay(request);

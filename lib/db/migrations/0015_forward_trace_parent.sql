@@ -1,0 +1,1 @@
+ALTER TABLE "forward_deliveries" ADD COLUMN "trace_parent" text;
