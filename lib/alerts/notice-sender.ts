@@ -5,6 +5,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { Webhook } from "standardwebhooks";
 
 import { getDb, rowsOf } from "@/lib/db";
+import { storedNow } from "@/lib/db/stored-now";
 import { MAX_ATTEMPTS, retryDelaySeconds } from "@/lib/destinations/constants";
 import { env } from "@/lib/env";
 import { outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
@@ -50,7 +51,7 @@ export async function sendDueNotices(options: NoticeSenderOptions = {}): Promise
   const taken = rowsOf<TakenNotice>(
     await db.execute(sql`
     with due as (
-      select id from alert_notices where state = 'pending' and due_at <= now() order by due_at limit ${limit} for update skip locked
+      select id from alert_notices where state = 'pending' and due_at <= ${storedNow} order by due_at limit ${limit} for update skip locked
     )
     update alert_notices n set due_at = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = n.attempts + 1
     from due where n.id = due.id

@@ -7,6 +7,7 @@ import { recordAudit } from "@/lib/audit/audit";
 import { getConnection } from "@/lib/connections/connections";
 import { getDb, rowsOf } from "@/lib/db";
 import { forwardDestinations } from "@/lib/db/forwarding-schema";
+import { storedNow } from "@/lib/db/stored-now";
 import { countForward, observeDelivered } from "@/lib/metrics/metrics";
 
 import {
@@ -58,15 +59,15 @@ const roomyDestinations = sql`
     least(
       case when f.tripped_at is null then ${DESTINATION_IN_FLIGHT} else 1 end
         - (select count(*) from forward_deliveries x
-            where x.destination_id = f.id and x.leased_until > now())::int,
+            where x.destination_id = f.id and x.leased_until > ${storedNow})::int,
       case when f.max_per_second is null then ${DESTINATION_IN_FLIGHT}
         else ceil(extract(epoch from now() + interval '1 second' - greatest(coalesce(f.rate_next_at, now()), now()))
           * f.max_per_second / ${RATE_SPACING})::int end
     ) as room
   from forward_destinations f
-  where f.enabled and f.paused_at is null and (f.tripped_at is null or f.probe_at <= now())
+  where f.enabled and f.paused_at is null and (f.tripped_at is null or f.probe_at <= ${storedNow})
     and exists (select 1 from forward_deliveries d
-      where d.destination_id = f.id and d.state = 'pending' and d.due_at <= now())
+      where d.destination_id = f.id and d.state = 'pending' and d.due_at <= ${storedNow})
   for no key update of f skip locked`;
 
 /** Each such destination's oldest due deliveries, at most its room, ranked within it (1: its oldest). */
@@ -75,7 +76,7 @@ const rankedDue = sql`
     row_number() over (partition by d.destination_id order by d.due_at, d.id) as rank
   from destinations c cross join lateral (
     select d.id, d.destination_id, d.connection_id, d.event_id, d.due_at from forward_deliveries d
-    where d.destination_id = c.id and d.state = 'pending' and d.due_at <= now()
+    where d.destination_id = c.id and d.state = 'pending' and d.due_at <= ${storedNow}
     order by d.due_at
     limit greatest(c.room, 0)
     for update of d skip locked
@@ -183,9 +184,9 @@ const moveDeliveries = sql`
     finished_at = case when d.state <> 'pending' then d.finished_at when r.state = 'pending' then null else now() end
   from r where d.id = r.delivery_id
   -- Delivered by this statement (finished now, not before: a delivery sent twice past its lease counts
-  -- once); the column keeps milliseconds, so now() is rounded as it was when stored.
+  -- once), now as the millisecond column holds it.
   returning d.destination_id, d.origin,
-    case when d.state = 'delivered' and d.finished_at = now()::timestamptz(3)
+    case when d.state = 'delivered' and d.finished_at = ${storedNow}
       then extract(epoch from d.finished_at - d.created_at)::float8 end as lag_seconds`;
 
 /** Per destination, of the attempts that count against it: the last delivered, the first failed, how many failed. */
