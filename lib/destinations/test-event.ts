@@ -2,15 +2,13 @@ import "server-only";
 
 import crypto from "node:crypto";
 
-import { and, eq } from "drizzle-orm";
-
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
 import { getDb } from "@/lib/db";
 import { forwardAttempts, forwardDeliveries } from "@/lib/db/forwarding-schema";
-import { webhookEvents } from "@/lib/db/schema";
 import { outboundPolicyFromEnv, type OutboundPolicy } from "@/lib/outbound/address-policy";
 import { postGuarded } from "@/lib/outbound/guarded-post";
 import { DEFAULT_EVENT_TYPE, TEST_EVENT_ID_PREFIX } from "@/lib/webhooks/constants";
+import { testEventTenantId } from "@/lib/webhooks/webhooks";
 
 import { findDestination, GONE } from "./find";
 import { answerOutcome, ATTEMPT_TIMEOUT_MS, MAX_ANSWER_BYTES, storable } from "./forward";
@@ -24,19 +22,6 @@ import type { DestinationTestResult } from "./types";
  * so a handler can tell it), signed exactly as the destination signs its forwards and sent at once through
  * lib/outbound, off or paused alike; recorded as a delivery of origin `test` with its attempt, and audited.
  */
-
-/** The nil UUID when the connection has not received an event yet (its tenant's id is learned from them). */
-const PLACEHOLDER_TENANT_ID = "00000000-0000-0000-0000-000000000000";
-
-async function tenantIdOf(connectionId: string): Promise<string> {
-  const db = await getDb();
-  const [row] = await db
-    .select({ tenantId: webhookEvents.tenantId })
-    .from(webhookEvents)
-    .where(and(eq(webhookEvents.connectionId, connectionId), eq(webhookEvents.isTest, false)))
-    .limit(1);
-  return row?.tenantId ?? PLACEHOLDER_TENANT_ID;
-}
 
 /** The sample: fake user data only, never a person's. */
 function testEnvelope(tenantId: string, now: Date) {
@@ -75,7 +60,7 @@ export async function sendDestinationTestEvent(
   if ("problem" in signer) return { ok: false, error: signer.problem };
 
   const startedAt = new Date();
-  const event = testEnvelope(await tenantIdOf(connection.id), startedAt);
+  const event = testEnvelope(await testEventTenantId(connection.id), startedAt);
   // The console made this event itself, so it vouches for it: the handler takes the path a verified event takes.
   const result = await postGuarded(row.url, {
     headers: forwardHeaders(signer, event.id, event.body, "verified", startedAt),

@@ -13,9 +13,10 @@ import { expiredEvent, insertTestConnection, TENANT_ID, webhookRequest } from "@
 import { TEST_EVENT_ID_PREFIX, TEST_EVENT_NEEDS_SERVER_KEY } from "./constants";
 import { receiveWebhook } from "./receive";
 import { resetRejectionLimits } from "./rejections";
-import { PLACEHOLDER_TENANT_ID, sendTestEvent, TEST_EVENT_USER_ID } from "./test-event";
+import { sendTestEvent, TEST_EVENT_USER_ID } from "./test-event";
 import { describeNetworkError } from "./test-event-post";
 import type { TestEventReport } from "./types";
+import { PLACEHOLDER_TENANT_ID } from "./webhooks";
 
 const KEY = "test_srv_console_test_event_key_00001";
 const OTHER_KEY = "test_srv_other_console_key_0000000002";

@@ -20,6 +20,7 @@ import { postTestEvent } from "./test-event-post";
 import { interpret, maskToken } from "./test-event-report";
 import type { TestEventReport } from "./types";
 import { webhookUrlFor } from "./url";
+import { testEventTenantId } from "./webhooks";
 
 /**
  * "Send a test event": signs a sample authenticator.expired with the connection's server key and POSTs it to the
@@ -29,9 +30,6 @@ import { webhookUrlFor } from "./url";
 
 /** Obviously not a person: the sample names no real user, email or phone. */
 export const TEST_EVENT_USER_ID = "usr_console_test";
-/** The nil UUID: the tenant's id is learned from its events, and none has arrived yet. */
-export const PLACEHOLDER_TENANT_ID = "00000000-0000-0000-0000-000000000000";
-
 /** The signed sample: a test id (so the receiver marks it), the tenant's id if known, fake user data only. */
 function buildTestEvent(tenantId: string, source: string, now: Date): { id: string; body: string } {
   const id = `${TEST_EVENT_ID_PREFIX}${crypto.randomUUID()}`;
@@ -53,17 +51,6 @@ function buildTestEvent(tenantId: string, source: string, now: Date): { id: stri
     },
   };
   return { id, body: JSON.stringify(envelope) };
-}
-
-/** The tenant's id, from an event it sent (every event of a connection carries the same); null before the first. */
-async function knownTenantId(connectionId: string): Promise<string | null> {
-  const db = await getDb();
-  const [row] = await db
-    .select({ tenantId: webhookEvents.tenantId })
-    .from(webhookEvents)
-    .where(and(eq(webhookEvents.connectionId, connectionId), eq(webhookEvents.isTest, false)))
-    .limit(1);
-  return row?.tenantId ?? null;
 }
 
 async function storedEvent(connectionId: string, eventId: string) {
@@ -118,7 +105,7 @@ export async function sendTestEvent(
   const token = pathname.split("/").pop() ?? "";
   const maskedUrl = maskToken(url, token);
   const now = new Date();
-  const event = buildTestEvent((await knownTenantId(connection.id)) ?? PLACEHOLDER_TENANT_ID, origin, now);
+  const event = buildTestEvent(await testEventTenantId(connection.id), origin, now);
   const signature = signatureHeader(event.body, Math.floor(now.getTime() / 1000), [key]);
 
   const started = performance.now();

@@ -270,3 +270,20 @@ async function readFilterChoices(): Promise<FilterChoices> {
     ),
   };
 }
+
+/** The nil UUID: the tenant's id is learned from its events, and none has arrived yet. */
+export const PLACEHOLDER_TENANT_ID = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * The tenant's id, for a test event: from an event it sent (every event of a connection carries the same), the
+ * placeholder before the first.
+ */
+export async function testEventTenantId(connectionId: string): Promise<string> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ tenantId: webhookEvents.tenantId })
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.connectionId, connectionId), eq(webhookEvents.isTest, false)))
+    .limit(1);
+  return row?.tenantId ?? PLACEHOLDER_TENANT_ID;
+}
