@@ -5,8 +5,6 @@ import { z } from "zod";
 
 import { alertFiltersSchema } from "@/lib/alerts/schemas";
 import { replayIdSchema } from "@/lib/destinations/schemas";
-import { DELIVERED_FORWARDS_STAY } from "@/lib/erasure/constants";
-import { endUserErasureQuerySchema, endUserPathSchema } from "@/lib/erasure/schemas";
 import {
   eventFiltersSchema,
   exportFormatSchema,
@@ -16,6 +14,7 @@ import {
 
 import * as bodies from "./responses";
 import { badRequest, error, eventId, json, ok, retryAfter, signedIn } from "./route-helpers";
+import { describeErasure } from "./routes-erasure";
 import { describeForwardingWrites } from "./routes-forwarding";
 
 /**
@@ -147,39 +146,6 @@ function describeForwardingAndAlerts(registry: OpenAPIRegistry) {
     "The alerts, how many match, and when the evaluator last ran.",
     bodies.alertPageSchema,
   ]);
-}
-
-function describeErasure(registry: OpenAPIRegistry) {
-  signedIn(registry, "admin", {
-    method: "delete",
-    path: "/api/end-users/{userId}",
-    tags: ["End users"],
-    summary: "Erase everything the console holds about one end user",
-    description:
-      "For a tenant's deletion pipeline (GDPR's right to erasure). Deletes the user's events, the rejections of those events, their forwards' " +
-      "queued deliveries and recorded attempts, and the watch list entries that name them; audit records and replays' filters that name their " +
-      "id, email or phone number keep what happened, with those replaced by `[erased]`. In one connection (`connectionId`), or without it in " +
-      "every connection. Answers once it is all gone; a restart meanwhile does not stop it (the console finishes it when it starts again). " +
-      "The audit log records it as `end_user.erased` with a keyed hash of the id (`userIdHash`), never the id. Asking again is harmless: " +
-      `it finds nothing and records a second erasure under the same hash. ${DELIVERED_FORWARDS_STAY}`,
-    request: {
-      params: z.object({
-        userId: endUserPathSchema.shape.userId.meta({
-          description: "The user's id as the tenant's application sends it (percent-encoded in the path).",
-        }),
-      }),
-      query: endUserErasureQuerySchema.extend({
-        connectionId: endUserErasureQuerySchema.shape.connectionId.meta({
-          description: "Only this connection's data of the user; without it, every connection's.",
-        }),
-      }),
-    },
-    responses: {
-      200: ok("Erased, and recorded in the audit log.", bodies.endUserErasureSchema),
-      400: badRequest,
-      404: error("No connection has this `connectionId`: `not_found`."),
-    },
-  });
 }
 
 const RECEIVER_METHODS = ["get", "head", "put", "patch", "delete", "options"] as const;
