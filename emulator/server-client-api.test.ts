@@ -1,5 +1,5 @@
 import { decodeJwt } from "jose";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import {
   advanceClock,
@@ -207,22 +207,29 @@ describe("GET /client/user-authenticators", () => {
   });
 
   it("hides an authenticator the moment the clock passes its expiry, before any sweep", async () => {
-    const expiresAt = new Date(Date.now() + 600).toISOString();
-    const added = await control(emulator, "POST", `tenants/${US_TENANT.id}/users/user_enrolled/authenticators`, {
-      userAuthenticatorId: "ua_soon",
-      verificationMethod: "PUSH",
-      expiresAt,
-    });
-    expect(added.status).toBe(201);
-    expect(await added.json()).toMatchObject({ userAuthenticatorId: "ua_soon", expiresAt });
-    const token = await tokenFor(emulator, "user_enrolled");
-    const ids = async () =>
-      ((await (await listAuthenticators(emulator, token)).json()) as Array<{ userAuthenticatorId: string }>).map(
-        (a) => a.userAuthenticatorId,
-      );
-    expect(await ids()).toContain("ua_soon");
-    // Real time passes the expiry; the background tick is off in tests, so nothing has swept it.
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(await ids()).not.toContain("ua_soon");
+    // Only Date is faked (the emulator runs in this process): a starved machine cannot let the expiry pass
+    // before the first read, and the background tick is off in tests, so nothing sweeps it in between.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    try {
+      const expiresAt = new Date(Date.now() + 600).toISOString();
+      const added = await control(emulator, "POST", `tenants/${US_TENANT.id}/users/user_enrolled/authenticators`, {
+        userAuthenticatorId: "ua_soon",
+        verificationMethod: "PUSH",
+        expiresAt,
+      });
+      expect(added.status).toBe(201);
+      expect(await added.json()).toMatchObject({ userAuthenticatorId: "ua_soon", expiresAt });
+      const token = await tokenFor(emulator, "user_enrolled");
+      const ids = async () =>
+        ((await (await listAuthenticators(emulator, token)).json()) as Array<{ userAuthenticatorId: string }>).map(
+          (a) => a.userAuthenticatorId,
+        );
+      vi.setSystemTime(Date.now() + 599);
+      expect(await ids()).toContain("ua_soon");
+      vi.setSystemTime(Date.now() + 2);
+      expect(await ids()).not.toContain("ua_soon");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
