@@ -5,7 +5,7 @@ import { OpenAlertsProvider } from "@/components/alerts/open-alerts";
 import { ConnectionSwitcherSlot } from "@/components/connections/connection-switcher-slot";
 import { ConsoleFrame } from "@/components/shell/console-frame";
 import { Providers } from "@/components/shell/providers";
-import { bannerAlert } from "@/lib/alerts/display";
+import { bannerAlert } from "@/lib/alerts/open-alerts";
 import { requireUser } from "@/lib/auth/guards";
 
 import { readOpenAlerts } from "./open-alerts";

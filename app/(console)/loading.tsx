@@ -1,5 +1,8 @@
-import { ConnectionHealthGridSkeleton } from "@/components/overview/connection-health-grid";
-import { OverviewHeader, OverviewStatsSkeleton } from "@/components/overview/overview-stats";
+import {
+  ConnectionHealthGridSkeleton,
+  OverviewHeader,
+  OverviewStatsSkeleton,
+} from "@/components/overview/loading-shapes";
 
 /** The overview's heading and the shape of its first sections, while the session and the connections are read. */
 export default function Loading() {

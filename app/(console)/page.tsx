@@ -6,14 +6,14 @@ import {
   ExpiredPerHourSection,
   RejectionsPerDaySection,
 } from "@/components/overview/chart-sections";
-import { ConnectionHealthGrid, ConnectionHealthGridSkeleton } from "@/components/overview/connection-health-grid";
+import { ConnectionHealthGrid } from "@/components/overview/connection-health-grid";
 import { ExpiredToday, ExpiredTodaySkeleton } from "@/components/overview/expired-today";
 import {
-  NoTenantConnected,
+  ConnectionHealthGridSkeleton,
   OverviewHeader,
-  OverviewStats,
   OverviewStatsSkeleton,
-} from "@/components/overview/overview-stats";
+} from "@/components/overview/loading-shapes";
+import { NoTenantConnected, OverviewStats } from "@/components/overview/overview-stats";
 import { StreamedSection } from "@/components/ui/streamed-section";
 import { requireUser } from "@/lib/auth/guards";
 import { listConnectionChoices } from "@/lib/connections/repository";

@@ -2,7 +2,7 @@
 
 import { Alert } from "@/components/ui/card";
 import { Link } from "@/components/ui/link";
-import { ALERT_KIND_TEXT } from "@/lib/alerts/constants";
+import { ALERT_KIND_LABELS } from "@/lib/alerts/kind-labels";
 
 import { useOpenAlerts } from "./open-alerts";
 
@@ -20,7 +20,7 @@ export function AlertBanner() {
   if (alerts.length === 0) return null;
   const acknowledged = all.length - alerts.length;
   // One phrase per condition and connection (a connection's two failing destinations are one phrase).
-  const phrases = [...new Set(alerts.map((a) => `${ALERT_KIND_TEXT[a.kind].label} on ${a.connectionName}`))];
+  const phrases = [...new Set(alerts.map((a) => `${ALERT_KIND_LABELS[a.kind]} on ${a.connectionName}`))];
   const rest = phrases.length - NAMED;
   return (
     <section aria-label="Open alerts" data-testid="alert-banner" className="mb-6">

@@ -1,11 +1,10 @@
 import { FilterButtons } from "@/components/ui/button";
-import { Skeleton } from "@/components/ui/card";
 import { Field, Select } from "@/components/ui/input";
 import { ALERT_KIND_TEXT, ALERT_KINDS } from "@/lib/alerts/constants";
 import { alertFiltersSchema, ALL, type AlertFilters } from "@/lib/alerts/schemas";
 
-const formLayout =
-  "mb-6 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-3 lg:items-end dark:bg-slate-900 dark:ring-slate-800";
+import { alertFiltersLayout } from "./loading-shapes";
+
 /** A link without parameters: every connection and condition, open and resolved, the first page. */
 const DEFAULTS: AlertFilters = alertFiltersSchema.parse({});
 
@@ -30,7 +29,7 @@ export function describeIgnoredAlertFilters<T extends { name: string; label: str
  */
 export function AlertFiltersForm({ filters, linked }: { filters: AlertFilters; linked: boolean }) {
   return (
-    <form method="get" action="/alerts" role="search" className={formLayout} aria-label="Filter the alerts">
+    <form method="get" action="/alerts" role="search" className={alertFiltersLayout} aria-label="Filter the alerts">
       {linked ? <input type="hidden" name="connectionId" value={filters.connectionId} /> : null}
       <Field id="alert-kind" label={LABELS.kind}>
         <Select id="alert-kind" name="kind" defaultValue={filters.kind}>
@@ -52,17 +51,6 @@ export function AlertFiltersForm({ filters, linked }: { filters: AlertFilters; l
       {filters.limit !== DEFAULTS.limit ? <input type="hidden" name="limit" value={filters.limit} /> : null}
       <FilterButtons clearHref="/alerts" />
     </form>
-  );
-}
-
-/** The form's frame before the page is read: its two fields and its buttons. */
-export function AlertFiltersFormSkeleton() {
-  return (
-    <div className={formLayout} aria-hidden="true">
-      {Array.from({ length: 3 }, (_, i) => (
-        <Skeleton key={i} className="h-16" />
-      ))}
-    </div>
   );
 }
 

@@ -1,4 +1,4 @@
-import { Card, EmptyState, Skeleton } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/card";
 import { Link } from "@/components/ui/link";
 import { Time } from "@/components/ui/time";
 import { ALERT_KIND_TEXT, ALERT_KINDS } from "@/lib/alerts/constants";
@@ -73,28 +73,5 @@ export async function AlertList({
         </p>
       ) : null}
     </>
-  );
-}
-
-/** The list's shape while it is read: the evaluation line and three alerts. */
-export function AlertListSkeleton() {
-  return (
-    <div aria-hidden="true">
-      <Skeleton className="mb-3 h-5 w-80 max-w-full" />
-      <div className="space-y-3">
-        {Array.from({ length: 3 }, (_, i) => (
-          <Card key={i} className="space-y-3">
-            <div className="flex justify-between gap-2">
-              <Skeleton className="h-6 w-64 max-w-full" />
-              <Skeleton className="h-5 w-16" />
-            </div>
-            <Skeleton className="h-5 w-full" />
-            <Skeleton className="h-5 w-48" />
-            <Skeleton className="h-10 w-full" />
-            <Skeleton className="h-8 w-full" />
-          </Card>
-        ))}
-      </div>
-    </div>
   );
 }

@@ -3,7 +3,7 @@
 import { usePathname } from "next/navigation";
 import { createContext, use, useEffect, useRef, useState } from "react";
 
-import { BANNER_ALERTS_URL, bannerAlert } from "@/lib/alerts/display";
+import { BANNER_ALERTS_URL, bannerAlert } from "@/lib/alerts/open-alerts";
 import type { AlertPage, BannerAlert } from "@/lib/alerts/types";
 
 /** How often an open page asks again (the evaluator runs every minute by default). */

@@ -1,10 +1,8 @@
 import { FilterButtons } from "@/components/ui/button";
-import { Skeleton } from "@/components/ui/card";
 import { Field, Input, Select } from "@/components/ui/input";
 import { auditActions, type AuditFilter } from "@/lib/audit/schemas";
 
-const formLayout =
-  "mb-6 grid gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200 sm:grid-cols-2 lg:grid-cols-5 lg:items-end dark:bg-slate-900 dark:ring-slate-800";
+import { auditFiltersLayout } from "./loading-shapes";
 
 /**
  * The audit log's filters as a plain GET form, so a filtered view is a link to share. The times are
@@ -21,7 +19,7 @@ export function AuditFiltersForm({
   linked: boolean;
 }) {
   return (
-    <form method="get" action="/audit" className={formLayout} aria-label="Filter the audit log">
+    <form method="get" action="/audit" className={auditFiltersLayout} aria-label="Filter the audit log">
       {linked && filter.connectionId ? <input type="hidden" name="connectionId" value={filter.connectionId} /> : null}
       <Field id="actor" label="Actor email contains">
         <Input id="actor" name="actor" defaultValue={filter.actor ?? ""} />
@@ -44,16 +42,5 @@ export function AuditFiltersForm({
       </Field>
       <FilterButtons clearHref="/audit" />
     </form>
-  );
-}
-
-/** The form's frame while the page is read: its four fields and its buttons. */
-export function AuditFiltersFormSkeleton() {
-  return (
-    <div className={formLayout}>
-      {Array.from({ length: 5 }, (_, i) => (
-        <Skeleton key={i} className="h-16" />
-      ))}
-    </div>
   );
 }

@@ -2,13 +2,13 @@ import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Link } from "@/components/ui/link";
-import { CardField, Table, TableSkeleton, Td, Th } from "@/components/ui/table";
+import { CardField, Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { describeAuditOutcome, shortRequestId } from "@/lib/audit/display";
 import { auditFilterQuery, type AuditFilter } from "@/lib/audit/schemas";
 import type { AuditEntry, AuditEntryPage } from "@/lib/audit/types";
 
-const columns = ["Time", "Actor", "Action", "Connection", "Target", "Outcome", "Request id"];
+import { auditColumns } from "./loading-shapes";
 
 /**
  * The table (from 1280 px) fits with no sideways scroll: headings and times wrap, an email breaks only
@@ -128,7 +128,7 @@ export async function AuditTable({ filter, page: pending }: { filter: AuditFilte
           <Table caption="Audit records, newest first" className="hidden xl:block">
             <thead>
               <tr>
-                {columns.map((column) => (
+                {auditColumns.map((column) => (
                   <Th key={column} className="whitespace-normal!">
                     {column}
                   </Th>
@@ -162,9 +162,4 @@ export async function AuditTable({ filter, page: pending }: { filter: AuditFilte
       <AuditPaging filter={filter} nextCursor={nextCursor} />
     </>
   );
-}
-
-/** The table's shape while the records are read: its columns and a screenful of rows. */
-export function AuditTableSkeleton() {
-  return <TableSkeleton columns={columns} rows={12} />;
 }

@@ -1,15 +1,14 @@
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/card";
 import { Link } from "@/components/ui/link";
-import { Table, TableHead, TableSkeleton, Td } from "@/components/ui/table";
+import { Table, TableHead, Td } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import type { ConnectionSummary } from "@/lib/connections/types";
 import { regionLabels } from "@/lib/service/regions";
 
 import { KeyFingerprint } from "./key-fingerprint";
+import { connectionColumns } from "./loading-shapes";
 import { NewConnectionLink } from "./new-connection-link";
-
-const columns = ["Name", "Region", "Key check", "Management key", "Server key", "Updated"];
 
 /** Every connection with its keys' fingerprints (never a key), or how to add the first one. */
 export function ConnectionTable({ connections }: { connections: ConnectionSummary[] }) {
@@ -59,7 +58,7 @@ export function ConnectionTable({ connections }: { connections: ConnectionSummar
         ))}
       </ul>
       <Table caption="Connections" className="hidden lg:block">
-        <TableHead columns={columns} />
+        <TableHead columns={connectionColumns} />
         <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
           {connections.map((c) => (
             <tr key={c.id}>
@@ -120,9 +119,4 @@ function Updated({ connection: c }: { connection: ConnectionSummary }) {
       ) : null}
     </>
   );
-}
-
-/** The table's shape while the connections are read: its columns and a few rows. */
-export function ConnectionTableSkeleton() {
-  return <TableSkeleton columns={columns} rows={3} />;
 }

@@ -4,12 +4,11 @@ import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";
 
 import { Button } from "@/components/ui/button";
-import { Skeleton } from "@/components/ui/card";
-import { Field, FieldSkeleton, Input } from "@/components/ui/input";
+import { Field, Input } from "@/components/ui/input";
 import type { LookUpDataPointInput } from "@/lib/data-points/schemas";
 import { lazyZodResolver } from "@/lib/lazy-resolver";
 
-const formRow = "flex max-w-xl items-end gap-2";
+import { lookupFormRow } from "./loading-shapes";
 
 /**
  * Looking up puts the id in the URL, so a lookup can be shared as a link. `linkError` says why the id a
@@ -30,7 +29,7 @@ export function DataPointLookupForm({ initialId, linkError }: { initialId: strin
     <form
       role="search"
       noValidate
-      className={formRow}
+      className={lookupFormRow}
       onSubmit={handleSubmit(({ id }) => router.push(`/data-points?id=${encodeURIComponent(id)}`))}
     >
       <div className="flex-1">
@@ -46,15 +45,5 @@ export function DataPointLookupForm({ initialId, linkError }: { initialId: strin
       </div>
       <Button type="submit">Look up</Button>
     </form>
-  );
-}
-
-/** The form's shape (label, field, button) for the page's loading state, which cannot know the id yet. */
-export function DataPointLookupFormSkeleton() {
-  return (
-    <div className={formRow}>
-      <FieldSkeleton className="flex-1" />
-      <Skeleton className="h-9 w-24" />
-    </div>
   );
 }

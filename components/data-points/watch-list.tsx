@@ -1,7 +1,7 @@
 "use client";
 
 import { Button } from "@/components/ui/button";
-import { EmptyState, Skeleton } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/card";
 import { Link } from "@/components/ui/link";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
@@ -116,19 +116,5 @@ export function WatchList({
         </Table>
       )}
     </section>
-  );
-}
-
-/** The list's shape for the page's loading state: its heading, the refresh button and a block for the rows. */
-export function WatchListSkeleton() {
-  return (
-    <div aria-busy="true" className="space-y-3">
-      <span className="sr-only">Reading the watch list…</span>
-      <div className="flex items-center justify-between">
-        <Skeleton className="h-6 w-24" />
-        <Skeleton className="h-8 w-24" />
-      </div>
-      <Skeleton className="h-36 w-full" />
-    </div>
   );
 }

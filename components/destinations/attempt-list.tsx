@@ -7,7 +7,7 @@ import type { AttemptOutcome } from "@/lib/destinations/constants";
 import type { DestinationAttempt, DestinationAttemptPage } from "@/lib/destinations/types";
 import { isTestEventId, TEST_EVENT_ID_PREFIX } from "@/lib/webhooks/constants";
 
-export const ATTEMPT_COLUMNS = ["Started", "Outcome", "Status", "Duration", "Event", "Sent by"] as const;
+import { ATTEMPT_COLUMNS } from "./loading-shapes";
 
 const ORIGINS: Record<string, string> = {
   receipt: "Receipt",

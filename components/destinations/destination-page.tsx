@@ -1,11 +1,9 @@
-import { ChartCardSkeleton } from "@/components/overview/chart-card";
-import { Card, PageHeader, Skeleton } from "@/components/ui/card";
+import { PageHeader } from "@/components/ui/card";
 import { Link } from "@/components/ui/link";
-import { TableSkeleton } from "@/components/ui/table";
 import type { AttemptFilters } from "@/lib/destinations/schemas";
 import type { DeliveryStats, DestinationAttemptPage, DestinationDetail } from "@/lib/destinations/types";
 
-import { ATTEMPT_COLUMNS, AttemptList } from "./attempt-list";
+import { AttemptList } from "./attempt-list";
 import { DeliveryStatsCard } from "./delivery-stats";
 import { DestinationCard } from "./destination-card";
 import { EditDestination } from "./edit-destination";
@@ -71,29 +69,5 @@ export function DestinationPage({
         />
       </div>
     </>
-  );
-}
-
-/** The page's shape while it is read: the heading, the card, two charts and the attempts. */
-export function DestinationPageSkeleton() {
-  return (
-    <div aria-busy="true">
-      <span className="sr-only">Loading the destination…</span>
-      <div className="mb-6 space-y-2">
-        <Skeleton className="h-8 w-64" />
-        <Skeleton className="h-4 w-96 max-w-full" />
-      </div>
-      <div className="space-y-6">
-        <Card>
-          <Skeleton className="h-44" />
-        </Card>
-        <div className="grid gap-6 2xl:grid-cols-2">
-          <ChartCardSkeleton />
-          <ChartCardSkeleton />
-        </div>
-        <Skeleton className="h-6 w-32" />
-        <TableSkeleton columns={ATTEMPT_COLUMNS} rows={8} />
-      </div>
-    </div>
   );
 }

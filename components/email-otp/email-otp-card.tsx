@@ -1,12 +1,11 @@
-import { Alert, Card, EmptyState, Skeleton } from "@/components/ui/card";
+import { Alert, Card, EmptyState } from "@/components/ui/card";
 import { Link } from "@/components/ui/link";
 import type { ConnectionChoice } from "@/lib/connections/types";
 import type { EmailOtpStatus } from "@/lib/email-otp/types";
 import { regionLabels } from "@/lib/service/regions";
 
 import { DeleteEmailOtp } from "./delete-email-otp";
-
-const fieldRows = "mt-4 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-6 gap-y-2 text-sm";
+import { otpFieldRows } from "./loading-shapes";
 
 /** The tenant's email OTP configuration as the service reports it; streams in when the service answers. */
 export async function EmailOtpCard({
@@ -69,7 +68,7 @@ export async function EmailOtpCard({
           regionLabel={regionLabels[connection.region]}
         />
       </div>
-      <dl className={fieldRows} data-testid="email-otp-fields">
+      <dl className={otpFieldRows} data-testid="email-otp-fields">
         {status.fields.map((f) => (
           <div key={f.name} className="contents">
             <dt className="text-slate-500 dark:text-slate-400">{f.label}</dt>
@@ -80,27 +79,6 @@ export async function EmailOtpCard({
       <p className="mt-4 text-xs text-slate-500 dark:text-slate-400">
         Provider credentials are never returned by the service and never shown here.
       </p>
-    </Card>
-  );
-}
-
-/** The card's shape while the service is asked: heading, button, six field rows and the note. */
-export function EmailOtpCardSkeleton() {
-  return (
-    <Card>
-      <div className="flex items-center justify-between gap-4">
-        <Skeleton className="h-6 w-28" />
-        <Skeleton className="h-9 w-44" />
-      </div>
-      <div className={fieldRows}>
-        {Array.from({ length: 6 }, (_, i) => (
-          <div key={i} className="contents">
-            <Skeleton className="h-5 w-32" />
-            <Skeleton className="h-5 w-48 max-w-full" />
-          </div>
-        ))}
-      </div>
-      <Skeleton className="mt-4 h-4 w-80 max-w-full" />
     </Card>
   );
 }

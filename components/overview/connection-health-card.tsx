@@ -1,11 +1,11 @@
 import { KeyFingerprint } from "@/components/connections/key-fingerprint";
 import { Badge } from "@/components/ui/badge";
-import { Card, Skeleton, TextSkeleton } from "@/components/ui/card";
+import { Card, TextSkeleton } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Link } from "@/components/ui/link";
 import { StreamedSection } from "@/components/ui/streamed-section";
 import { Time } from "@/components/ui/time";
-import { connectionAlerts } from "@/lib/alerts/display";
+import { connectionAlerts } from "@/lib/alerts/open-alerts";
 import type { AlertSummary } from "@/lib/alerts/types";
 import { formatCount } from "@/lib/overview/format";
 import { connectionEventsHref, connectionRejectionsHref } from "@/lib/overview/links";
@@ -15,10 +15,10 @@ import { regionLabels } from "@/lib/service/regions";
 import { rejectionReasonText } from "@/lib/webhooks/types";
 
 import { AcknowledgedAlertItems, HealthFacts, OpenAlertItems } from "./health-alerts";
+import { healthRows } from "./loading-shapes";
 
 const link = "font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300";
 const muted = "text-slate-600 dark:text-slate-300";
-const rows = "mt-4 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-2 text-sm";
 const term = "text-slate-600 dark:text-slate-300";
 const value = "min-w-0 text-slate-900 dark:text-slate-100";
 
@@ -94,7 +94,7 @@ export function ConnectionHealthCard({
             <AcknowledgedAlertItems alerts={alerts.acknowledged} />
           </>
         ) : null}
-        <dl className={rows}>
+        <dl className={healthRows}>
           <dt className={term}>Last event</dt>
           <dd className={value}>{health.lastEventAt ? <Time iso={health.lastEventAt} /> : "none yet"}</dd>
           <dt className={term}>Events, 24 h</dt>
@@ -184,29 +184,5 @@ async function EmailOtpPresenceText({ presence: pending }: { presence: Promise<E
     <span data-testid="email-otp-presence">
       unknown <span className={muted}>({presence.reason})</span>
     </span>
-  );
-}
-
-/** The card's shape while the numbers are counted: heading and badge, summary, five rows. */
-export function ConnectionHealthCardSkeleton() {
-  return (
-    <Card>
-      <div className="flex items-start justify-between gap-3">
-        <div>
-          <Skeleton className="h-6 w-32" />
-          <Skeleton className="mt-1 h-4 w-48" />
-        </div>
-        <Skeleton className="h-5 w-16" />
-      </div>
-      <Skeleton className="mt-2 h-5 w-full" />
-      <div className={rows}>
-        {Array.from({ length: 5 }, (_, i) => (
-          <div key={i} className="contents">
-            <Skeleton className="h-5 w-24" />
-            <Skeleton className="h-5 w-32" />
-          </div>
-        ))}
-      </div>
-    </Card>
   );
 }

@@ -1,9 +1,8 @@
 import type { AlertSummary } from "@/lib/alerts/types";
 import type { ConnectionHealth, EmailOtpPresence } from "@/lib/overview/types";
 
-import { ConnectionHealthCard, ConnectionHealthCardSkeleton } from "./connection-health-card";
-
-const grid = "grid gap-4 md:grid-cols-2 2xl:grid-cols-3";
+import { ConnectionHealthCard } from "./connection-health-card";
+import { healthGrid } from "./loading-shapes";
 
 /**
  * A health card per connection, streamed in once counted. `emailOtp` (admins only) holds each
@@ -23,7 +22,7 @@ export async function ConnectionHealthGrid({
 }) {
   const [health, openAlerts] = await Promise.all([pending, pendingAlerts]);
   return (
-    <div className={grid}>
+    <div className={healthGrid}>
       {health.map((h) => (
         <ConnectionHealthCard
           key={h.id}
@@ -32,17 +31,6 @@ export async function ConnectionHealthGrid({
           emailOtp={emailOtp?.get(h.id)}
           openAlerts={openAlerts}
         />
-      ))}
-    </div>
-  );
-}
-
-/** As many card skeletons as there are connections (up to six: the rest are below the fold). */
-export function ConnectionHealthGridSkeleton({ count }: { count: number }) {
-  return (
-    <div className={grid}>
-      {Array.from({ length: Math.min(count, 6) }, (_, i) => (
-        <ConnectionHealthCardSkeleton key={i} />
       ))}
     </div>
   );

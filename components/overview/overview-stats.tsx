@@ -1,29 +1,14 @@
-import { EmptyState, PageHeader } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/card";
 import { Link } from "@/components/ui/link";
 import { Time } from "@/components/ui/time";
-import { connectionAlerts } from "@/lib/alerts/display";
+import { connectionAlerts } from "@/lib/alerts/open-alerts";
 import type { AlertSummary } from "@/lib/alerts/types";
 import type { ConnectionHealth, OverviewTotals } from "@/lib/overview/types";
 import { needsAttention } from "@/lib/overview/verdict";
 import { ALL_CONNECTIONS, filtersToQuery } from "@/lib/webhooks/constants";
 
-import { Stat, StatSkeleton } from "./stat";
-
-const statGrid = "grid gap-4 sm:grid-cols-3";
-
-/** The page's heading, painted before any number (the page's loading state shows it too). */
-export function OverviewHeader({ withDescription = true }: { withDescription?: boolean }) {
-  return (
-    <PageHeader
-      title="Overview"
-      description={
-        withDescription
-          ? "Which tenants are connected and healthy, what expired and for whom, how late events arrive and why deliveries were refused. Test events are left out."
-          : undefined
-      }
-    />
-  );
-}
+import { statGrid } from "./loading-shapes";
+import { Stat } from "./stat";
 
 /** Before any connection exists: how to connect the first tenant (admins), or who can (support). */
 export function NoTenantConnected({ isAdmin }: { isAdmin: boolean }) {
@@ -105,17 +90,6 @@ export async function OverviewStats({
       >
         {totals.rejections24h > 0 ? "Why: see Rejections below, or open the number." : "None refused."}
       </Stat>
-    </div>
-  );
-}
-
-/** The three stats' shape while the numbers are counted. */
-export function OverviewStatsSkeleton() {
-  return (
-    <div className={statGrid}>
-      <StatSkeleton />
-      <StatSkeleton />
-      <StatSkeleton />
     </div>
   );
 }

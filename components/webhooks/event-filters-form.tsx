@@ -13,7 +13,7 @@ import {
 import type { EventFilters } from "@/lib/webhooks/schemas";
 import type { FilterChoices } from "@/lib/webhooks/types";
 
-import { BarField, BarInput, BarPanel, BarSelect, ChoiceSelect, FilterBar, FilterBarSkeleton } from "./filter-bar";
+import { BarField, BarInput, BarPanel, BarSelect, ChoiceSelect, FilterBar } from "./filter-bar";
 import { ReceivedFilter, UtcInput } from "./received-filter";
 
 const folded = ["userAuthenticatorId", "expiresFrom", "expiresTo"] as const satisfies ReadonlyArray<keyof EventFilters>;
@@ -111,9 +111,4 @@ export function EventFiltersForm({
       </BarSelect>
     </FilterBar>
   );
-}
-
-/** The bar's shape before its filters are known (loading.tsx). */
-export function EventFiltersFormSkeleton() {
-  return <FilterBarSkeleton fields={7} />;
 }

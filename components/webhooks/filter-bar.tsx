@@ -5,10 +5,11 @@ import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
 
 import { Button } from "@/components/ui/button";
-import { Skeleton } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { Input, Select } from "@/components/ui/input";
 import { filtersToQuery } from "@/lib/webhooks/constants";
+
+import { barLayout } from "./filter-bar-skeleton";
 
 /**
  * The logs' filters in one compact bar of labelled fields: selects apply as soon as they change (a shared link is
@@ -17,9 +18,6 @@ import { filtersToQuery } from "@/lib/webhooks/constants";
  */
 /** The received filter's value for a custom range. */
 export const CUSTOM = "custom";
-
-export const barLayout =
-  "flex flex-wrap items-end gap-x-3 gap-y-2 rounded-lg bg-white p-3 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:ring-slate-700";
 
 export function FilterBar({
   label,
@@ -217,24 +215,6 @@ export function BarPanel({ label, open, children }: { label: string; open: boole
 /** A panel over the log below its control (on a phone, in the folded bar's flow). */
 export const panelClass =
   "z-20 mt-1 flex flex-col gap-2 rounded-lg bg-white p-3 shadow-lg ring-1 ring-slate-200 sm:absolute sm:right-0 sm:top-full sm:w-max dark:bg-slate-900 dark:ring-slate-700";
-
-/** The bar's shape before the page's filters are known (loading.tsx): labelled fields, then Apply. */
-export function FilterBarSkeleton({ fields = 6 }: { fields?: number }) {
-  return (
-    <div className="mb-3" aria-hidden="true">
-      <Skeleton className="h-9 w-full sm:hidden" />
-      <div className={cn(barLayout, "max-sm:hidden")}>
-        {Array.from({ length: fields }, (_, i) => (
-          <div key={i} className="flex flex-col gap-1">
-            <Skeleton className="h-3 w-16" />
-            <Skeleton className={cn("h-8", i === 3 ? "w-56" : "w-36")} />
-          </div>
-        ))}
-        <Skeleton className="h-8 w-28" />
-      </div>
-    </div>
-  );
-}
 
 /** "2026-11-23T11:06:17.000Z" → "2026-11-23T11:06:17", the UTC wall time datetime-local shows. */
 export function toUtcInput(iso: string | undefined): string {

@@ -1,7 +1,9 @@
 /**
  * The alerts' vocabulary: each condition in words, its threshold's default and range, and the lifecycle's
- * fixed times. Client-safe (no imports), so the pages and the threshold form share it with the evaluator.
+ * fixed times. Client-safe (no imports but the names), so the pages and the threshold form share it with the evaluator.
  */
+
+import { ALERT_KIND_LABELS } from "./kind-labels";
 
 export const ALERT_KINDS = [
   "silence",
@@ -15,34 +17,34 @@ export type AlertKind = (typeof ALERT_KINDS)[number];
 export const ALERT_STATES = ["open", "resolved"] as const;
 export type AlertState = (typeof ALERT_STATES)[number];
 
-/** Each condition's name, and what it usually means for the reader. */
+/** Each condition's name (./kind-labels.ts), and what it usually means for the reader. */
 export const ALERT_KIND_TEXT: Record<AlertKind, { label: string; meaning: string }> = {
   silence: {
-    label: "Webhooks stopped arriving",
+    label: ALERT_KIND_LABELS.silence,
     meaning:
       "No event arrived for hours in which this connection received events on other days this week: the webhook URL may have changed at the service, or the service stopped sending.",
   },
   bad_signatures: {
-    label: "Signatures refused",
+    label: ALERT_KIND_LABELS.bad_signatures,
     meaning:
       "Deliveries are refused because their signature matches none of the console's server keys: the server key was probably rotated at the service. Enter the new one.",
   },
   unsigned_events: {
-    label: "Unsigned deliveries",
+    label: ALERT_KIND_LABELS.unsigned_events,
     meaning:
       "Deliveries arrived without a signature on a connection that holds a server key: someone other than the service may be posting to its URL.",
   },
   late_events: {
-    label: "Late events",
+    label: ALERT_KIND_LABELS.late_events,
     meaning: "Events arrived more than 24 hours after the authenticator expired, later than the service promises.",
   },
   receiver_errors: {
-    label: "Receiver errors",
+    label: ALERT_KIND_LABELS.receiver_errors,
     meaning:
       "The console answered deliveries with a server error (5xx), so the service must send them again: the database was failing or the keys could not be read.",
   },
   destination_failing: {
-    label: "Destination failing",
+    label: ALERT_KIND_LABELS.destination_failing,
     meaning:
       "A forwarding destination has failed every attempt for a while, or was paused after a day of failures: the tenant's own handler is not getting its events.",
   },

@@ -1,7 +1,7 @@
 import { filtersToQuery } from "@/lib/webhooks/constants";
 
 import { BAD_SIGNATURE_WINDOW_MINUTES, COUNT_WINDOW_MINUTES, type AlertKind } from "./constants";
-import type { AlertMeasure, AlertSummary, BannerAlert } from "./types";
+import type { AlertMeasure } from "./types";
 
 /** An alert in words and where its events are: shared by the pages, the API and the notices. */
 
@@ -79,25 +79,3 @@ export function alertHref(alert: {
 
 /** Where the server key is entered: the bad-signature alert's fix. */
 export const serverKeyHref = (connectionId: string) => `/connections/${connectionId}#serverKey`;
-
-/** An open alert as the banner and the navigation's count show it (from the server's list or GET /api/alerts). */
-export const bannerAlert = (alert: AlertSummary): BannerAlert => ({
-  kind: alert.kind,
-  connectionName: alert.connection.name,
-  acknowledged: alert.acknowledgedAt !== null,
-});
-
-/**
- * One connection's open, unmuted alerts (from listOpenAlerts), parted into those that still need someone and those
- * someone acknowledged: the overview's cards and count, the banner and the navigation's count all part them so.
- */
-export function connectionAlerts(alerts: readonly AlertSummary[], connectionId: string) {
-  const own = alerts.filter((a) => a.connection.id === connectionId);
-  return {
-    open: own.filter((a) => a.acknowledgedAt === null),
-    acknowledged: own.filter((a) => a.acknowledgedAt !== null),
-  };
-}
-
-/** GET /api/alerts for what the banner shows: open and not muted now, as many as listOpenAlerts reads. */
-export const BANNER_ALERTS_URL = "/api/alerts?state=open&muted=no&limit=200";

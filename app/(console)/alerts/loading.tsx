@@ -1,6 +1,5 @@
-import { AlertFiltersFormSkeleton } from "@/components/alerts/alert-filters-form";
-import { AlertListSkeleton } from "@/components/alerts/alert-list";
 import { AlertsPageHeader } from "@/components/alerts/alerts-page-header";
+import { AlertFiltersFormSkeleton, AlertListSkeleton } from "@/components/alerts/loading-shapes";
 
 export default function AlertsLoading() {
   return (

@@ -5,8 +5,9 @@ import {
   alertFiltersQuery,
   describeIgnoredAlertFilters,
 } from "@/components/alerts/alert-filters-form";
-import { AlertList, AlertListSkeleton } from "@/components/alerts/alert-list";
+import { AlertList } from "@/components/alerts/alert-list";
 import { AlertsPageHeader } from "@/components/alerts/alerts-page-header";
+import { AlertListSkeleton } from "@/components/alerts/loading-shapes";
 import { NoticeTargetsSection } from "@/components/alerts/notice-targets-section";
 import { ThresholdsSection } from "@/components/alerts/thresholds-section";
 import { StreamedSection } from "@/components/ui/streamed-section";

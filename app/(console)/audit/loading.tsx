@@ -1,6 +1,5 @@
-import { AuditFiltersFormSkeleton } from "@/components/audit/audit-filters-form";
 import { AuditPageHeader } from "@/components/audit/audit-page-header";
-import { AuditTableSkeleton } from "@/components/audit/audit-table";
+import { AuditFiltersFormSkeleton, AuditTableSkeleton } from "@/components/audit/loading-shapes";
 
 export default function AuditLoading() {
   return (

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 
 import { AuditFiltersForm } from "@/components/audit/audit-filters-form";
 import { AuditPageHeader } from "@/components/audit/audit-page-header";
-import { AuditTable, AuditTableSkeleton } from "@/components/audit/audit-table";
+import { AuditTable } from "@/components/audit/audit-table";
+import { AuditTableSkeleton } from "@/components/audit/loading-shapes";
 import { StreamedSection } from "@/components/ui/streamed-section";
 import { AUDIT_PAGE_SIZE, listAuditEntries } from "@/lib/audit/audit";
 import { auditFilterQuery, parseAuditSearch } from "@/lib/audit/schemas";

@@ -1,5 +1,5 @@
-import { ConnectionTableSkeleton } from "@/components/connections/connection-table";
 import { ConnectionsPageHeader } from "@/components/connections/connections-page-header";
+import { ConnectionTableSkeleton } from "@/components/connections/loading-shapes";
 
 export default function ConnectionsLoading() {
   return (

@@ -1,5 +1,4 @@
-import { DataPointLookupFormSkeleton } from "@/components/data-points/lookup-form";
-import { WatchListSkeleton } from "@/components/data-points/watch-list";
+import { DataPointLookupFormSkeleton, WatchListSkeleton } from "@/components/data-points/loading-shapes";
 import { PageHeader, TextSkeleton } from "@/components/ui/card";
 
 export default function DataPointsLoading() {

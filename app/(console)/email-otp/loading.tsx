@@ -1,4 +1,4 @@
-import { EmailOtpCardSkeleton } from "@/components/email-otp/email-otp-card";
+import { EmailOtpCardSkeleton } from "@/components/email-otp/loading-shapes";
 import { PageHeader, TextSkeleton } from "@/components/ui/card";
 
 export default function EmailOtpLoading() {

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 
 import { NoConnection } from "@/components/connections/no-connection";
-import { EmailOtpCard, EmailOtpCardSkeleton } from "@/components/email-otp/email-otp-card";
+import { EmailOtpCard } from "@/components/email-otp/email-otp-card";
+import { EmailOtpCardSkeleton } from "@/components/email-otp/loading-shapes";
 import { PageHeader } from "@/components/ui/card";
 import { StreamedSection } from "@/components/ui/streamed-section";
 import { requireSelectedConnection } from "@/lib/connections/current";

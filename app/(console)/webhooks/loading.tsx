@@ -1,4 +1,4 @@
-import { EventFiltersFormSkeleton } from "@/components/webhooks/event-filters-form";
+import { EventFiltersFormSkeleton } from "@/components/webhooks/filter-bar-skeleton";
 import { WebhookLogSkeleton } from "@/components/webhooks/webhook-log-skeleton";
 import { WebhookLogTabsSkeleton } from "@/components/webhooks/webhook-log-tabs";
 import { WebhooksPageHeader } from "@/components/webhooks/webhooks-page-header";

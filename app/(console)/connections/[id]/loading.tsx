@@ -1,4 +1,4 @@
-import { ConnectionHealthCardSkeleton } from "@/components/overview/connection-health-card";
+import { ConnectionHealthCardSkeleton } from "@/components/overview/loading-shapes";
 import { Card, Skeleton } from "@/components/ui/card";
 
 // Without it the connections list's loading state (its heading and table) would show on the way here.

@@ -6,10 +6,8 @@ import { connectionTabOf } from "@/components/connections/connection-tab-names";
 import { ConnectionTabs } from "@/components/connections/connection-tabs";
 import { DangerZone } from "@/components/connections/danger-zone";
 import { DestinationList } from "@/components/destinations/destination-list";
-import {
-  ConnectionHealthCardSkeleton,
-  StreamedConnectionHealthCard,
-} from "@/components/overview/connection-health-card";
+import { StreamedConnectionHealthCard } from "@/components/overview/connection-health-card";
+import { ConnectionHealthCardSkeleton } from "@/components/overview/loading-shapes";
 import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
 import { StreamedSection } from "@/components/ui/streamed-section";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { bannerAlert, connectionAlerts } from "./display";
+import { bannerAlert, connectionAlerts } from "./open-alerts";
 import type { AlertSummary } from "./types";
 
 /** Acknowledged alerts are counted apart from those that still need someone, everywhere the alerts are shown. */
