@@ -84,7 +84,12 @@ export async function startAttempts(
   const signers = await signersFor(destinations);
 
   return deliveries.map(async (delivery): Promise<AttemptOutcome> => {
-    const givenBack: GivenBack = { givenBack: true, deliveryId: delivery.id, destinationId: delivery.destinationId };
+    const givenBack: GivenBack = {
+      givenBack: true,
+      deliveryId: delivery.id,
+      destinationId: delivery.destinationId,
+      attempts: delivery.attempts,
+    };
     await until(delivery.sendAt);
     await startWithinCap(delivery.destinationId, byId.get(delivery.destinationId)?.maxPerSecond ?? null);
     if (signal?.aborted) return givenBack;

@@ -12,6 +12,8 @@ import { KEY1 } from "@/lib/webhooks/test-helpers";
 import { EVENT_ID_HEADER, retryDelaySeconds } from "./constants";
 import { createDestination } from "./destinations";
 import { startAttempts } from "./forward";
+import { giveBackLeases } from "./leases";
+import { takeDueDeliveries } from "./outbox";
 import { deliveriesOf, destinationsTo, LOCAL_POLICY, receiveEvent, setUpForwardingFile } from "./test-helpers";
 import { forwardDueDeliveries, newWorkers, startWorkers } from "./worker";
 
@@ -181,5 +183,33 @@ describe("recording an attempt", () => {
       await worker.stop();
       logged.mockRestore();
     }
+  });
+});
+
+describe("giving a lease back", () => {
+  it("leaves alone a lease that ran out and was taken again: the new taker's attempt stays the only one under way", async () => {
+    // Only this test's delivery is there to take: the earlier tests' are cancelled.
+    await bed.db.execute(sql`update forward_deliveries set state = 'cancelled' where state = 'pending'`);
+    const { connection, ids } = await destinationsTo(bed.receiver.url, ["Slow"]);
+    await receiveEvent(connection.token, [KEY1]);
+    const [first] = await takeDueDeliveries(1);
+    await pass(61); // the first taker's lease runs out (it hung); another takes the delivery
+    const [second] = await takeDueDeliveries(1);
+    expect(second).toMatchObject({ id: first!.id, attempts: 2 });
+
+    const givenBack = (taken: typeof first) => ({
+      givenBack: true as const,
+      deliveryId: taken!.id,
+      destinationId: ids[0]!,
+      attempts: taken!.attempts,
+    });
+    await giveBackLeases([givenBack(first)]);
+    const [held] = await deliveriesOf(ids[0]!);
+    expect(held).toMatchObject({ attempts: 2, leasedUntil: expect.any(Date) });
+    expect(await takeDueDeliveries(1)).toEqual([]);
+
+    await giveBackLeases([givenBack(second)]);
+    expect(await deliveriesOf(ids[0]!)).toMatchObject([{ attempts: 1, leasedUntil: null }]);
+    expect(await takeDueDeliveries(1)).toMatchObject([{ id: first!.id, attempts: 2 }]);
   });
 });
