@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 
 import { signIn } from "./support/auth";
 import { expectNoSeriousA11yViolations, sidewaysOverflow } from "./support/axe";
+import { addDestination, removeDestination } from "./support/destinations";
 import { e2eUsers } from "./support/env";
 
 test("the audit log lists changes and filters by action and actor in the URL, by the header's connection", async ({
@@ -23,6 +24,30 @@ test("the audit log lists changes and filters by action and actor in the URL, by
 
   await page.goto("/audit?actor=nobody-at-all");
   await expect(page.getByText("No audit records match")).toBeVisible();
+});
+
+test("the action filter offers what every page audits, grouped: a removed destination is found by it", async ({
+  page,
+}) => {
+  const name = `Audited ${Date.now()}`;
+  await signIn(page, e2eUsers.admin, "/destinations");
+  await addDestination(page, name, "http://127.0.0.1:9/audited");
+  await removeDestination(page, name);
+
+  await page.goto("/audit");
+  const action = page.getByLabel("Action");
+  for (const [group, value] of [
+    ["Destinations", "destination.removed"],
+    ["Alerts", "alert.acknowledged"],
+    ["End users", "end_user.erased"],
+  ]) {
+    await expect(action.locator(`optgroup[label="${group}"] > option[value="${value}"]`)).toHaveCount(1);
+  }
+  await action.selectOption("destination.removed");
+  await page.getByRole("button", { name: "Filter" }).click();
+  const rows = page.getByRole("table", { name: "Audit records, newest first" }).locator("tbody tr");
+  await expect(rows.filter({ hasText: name })).toHaveCount(1);
+  await expect(rows.filter({ hasNotText: "destination.removed" })).toHaveCount(0);
 });
 
 test("support cannot open the audit log", async ({ page }) => {

@@ -1,4 +1,5 @@
 import { recordAudit } from "@/lib/audit/audit";
+import type { AuditAction } from "@/lib/audit/schemas";
 import { unlockSignIn } from "@/lib/auth/lockouts";
 import { roles, type Role } from "@/lib/auth/roles";
 import { createUser, listUsers, revokeSessions, setUserDisabled, setUserPassword, setUserRole } from "@/lib/auth/users";
@@ -33,7 +34,7 @@ function requireEmail(email: string | undefined): string {
 /** Changes an existing user and records it in one transaction, so the change never lands without its audit record. */
 async function changeUser(
   email: string,
-  action: string,
+  action: AuditAction,
   change: (tx: Transaction) => Promise<boolean>,
   details?: Record<string, unknown>,
 ): Promise<void> {
@@ -95,7 +96,9 @@ export const usersCli = defineCli(import.meta.url, usage, async (argv, io) => {
     case "disable":
     case "enable": {
       const email = requireEmail(values.email);
-      await changeUser(email, `user.${command}d`, (tx) => setUserDisabled(email, command === "disable", tx, cliActor));
+      await changeUser(email, command === "disable" ? "user.disabled" : "user.enabled", (tx) =>
+        setUserDisabled(email, command === "disable", tx, cliActor),
+      );
       io.print(`${command === "disable" ? "Disabled" : "Enabled"} ${email}.`);
       return;
     }

@@ -1,6 +1,6 @@
 import { FilterButtons } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/input";
-import { auditActions, type AuditFilter } from "@/lib/audit/schemas";
+import { auditActionGroups, type AuditFilter } from "@/lib/audit/schemas";
 
 import { auditFiltersLayout } from "./loading-shapes";
 
@@ -27,10 +27,14 @@ export function AuditFiltersForm({
       <Field id="action" label="Action">
         <Select id="action" name="action" defaultValue={filter.action ?? ""}>
           <option value="">Any</option>
-          {auditActions.map((a) => (
-            <option key={a} value={a}>
-              {a}
-            </option>
+          {Object.entries(auditActionGroups).map(([group, actions]) => (
+            <optgroup key={group} label={group}>
+              {actions.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </optgroup>
           ))}
         </Select>
       </Field>

@@ -3,6 +3,7 @@ import "server-only";
 import { and, count, desc, eq, gt, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
+import type { AuditAction } from "@/lib/audit/schemas";
 import type { Role } from "@/lib/auth/roles";
 import { userShownName } from "@/lib/auth/users";
 import type { ActionResult } from "@/lib/call-action";
@@ -139,7 +140,7 @@ async function changeOpenAlert(
   actor: AuditActor,
   alertId: string,
   change: {
-    action: string;
+    action: AuditAction;
     set: Partial<Alert>;
     details?: Record<string, unknown>;
     alreadyDone?: (alert: Alert) => boolean;

@@ -70,7 +70,7 @@ describe("recordRepeatedAudit", () => {
     const window = (seconds: number) => ({ ms: 15 * 60_000, now: new Date(Date.UTC(2031, 0, 1, 10, 0, seconds)) });
     const refusal = (email: string | null, target?: string) => ({
       actor: { id: null, email },
-      action: "sign_in.throttled",
+      action: "sign_in.throttled" as const,
       outcome: "denied" as const,
       target,
       details: { reason: "pair" },

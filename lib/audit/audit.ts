@@ -7,14 +7,14 @@ import { getDb, type Executor, type Transaction } from "@/lib/db";
 import { containsAny, escapeLike } from "@/lib/db/like";
 import { auditLog } from "@/lib/db/schema";
 
-import type { AuditFilter } from "./schemas";
+import type { AuditAction, AuditFilter } from "./schemas";
 import type { AuditEntryPage, AuditRepeats } from "./types";
 
 export type AuditActor = { id: string; email: string } | { id: null; email: string | null };
 
 export type AuditRecord = {
   actor: AuditActor;
-  action: string;
+  action: AuditAction;
   outcome: "success" | "failure" | "denied";
   connection?: { id: string; name: string };
   target?: string;

@@ -68,7 +68,7 @@ export async function watchDataPoint(
   const result = await getCustomDataPoint(connection, dataPointId);
   const audit = {
     actor,
-    action: "data_point.watched",
+    action: "data_point.watched" as const,
     connection: { id: connection.id, name: connection.name },
     target: dataPointId,
     httpStatus: result.status ?? undefined,

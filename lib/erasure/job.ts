@@ -3,6 +3,7 @@ import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 
 import { recordAudit, type AuditActor } from "@/lib/audit/audit";
+import type { AuditAction } from "@/lib/audit/schemas";
 import { startBackgroundJob } from "@/lib/background-job";
 import { getDb, rowsOf } from "@/lib/db";
 import { endUserErasures } from "@/lib/db/erasure-schema";
@@ -24,7 +25,7 @@ import { hashUserId, userPseudonym } from "./user-hash";
  * goes. A restart leaves the row, which the start (lib/startup.ts) and a poll take up again.
  */
 
-export const ERASURE_AUDIT_ACTION = "end_user.erased";
+export const ERASURE_AUDIT_ACTION = "end_user.erased" satisfies AuditAction;
 
 /**
  * Events per transaction: most users' whole history; a long one goes in steps that let webhooks be stored between
