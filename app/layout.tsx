@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 
 import { ThemeProvider } from "@/components/shell/theme-provider";
+import { ZoneCookie } from "@/components/shell/zone-cookie";
 
 import "./globals.css";
 
@@ -20,6 +21,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
     <html lang="en" suppressHydrationWarning>
       <body className="min-h-screen">
         <ThemeProvider nonce={nonce}>{children}</ThemeProvider>
+        <ZoneCookie />
       </body>
     </html>
   );

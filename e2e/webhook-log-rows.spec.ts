@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 
 import { expect, test } from "@playwright/test";
 
-import { signIn } from "./support/auth";
+import { signIn, waitForHydration } from "./support/auth";
 import { addDestination, removeDestination } from "./support/destinations";
 import { expireAuthenticator } from "./support/emulator";
 import { e2eUsers } from "./support/env";
@@ -38,6 +38,20 @@ test.describe("webhook log rows", () => {
     await expect(eventId).toHaveText(full.slice(0, 8));
     await row.getByRole("button", { name: `Copy event id ${full}` }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(full);
+  });
+
+  test("the server renders a first visit to the log in the reader's zone, which the pages before told it", async ({
+    page,
+  }) => {
+    const userId = uniqueUser("zone");
+    await expireAuthenticator(userId);
+    await signIn(page, e2eUsers.support, "/users");
+    await waitForHydration(page);
+    // The log's HTML as the server sends it (this context's cookies), before any script of the log has run.
+    const html = await (await page.request.get(`/webhooks?userId=${userId}`)).text();
+    const [, iso, shown] = /<time datetime="([^"]+)"[^>]*>([^<]+)<\/time>/i.exec(html) ?? [];
+    expect(iso, "a received time in the served log").toBeTruthy();
+    expect(shown).toBe(new Date(iso!).toLocaleTimeString("en-GB", { timeZone: "Asia/Tokyo", hourCycle: "h23" }));
   });
 
   test("a row shows where its forwards stand, each destination's in its title", async ({ page }) => {

@@ -1,23 +1,16 @@
 "use client";
 
-import { createContext, useContext, useEffect, useSyncExternalStore } from "react";
-
-import { VIEWER_ZONE_COOKIE } from "@/lib/webhooks/constants";
+import { createContext, useContext, useSyncExternalStore } from "react";
 
 const ServerZone = createContext("UTC");
 const noSubscription = () => () => {};
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /**
- * The zone the server rendered the log's times in (the cookie's, else UTC). Once loaded, the browser's own zone
- * takes over and is written to the cookie, so the next page renders in it from the start.
+ * The zone the server rendered the log's times in (the cookie's, else UTC; every page writes the cookie, so it is
+ * the reader's from their first page on: components/shell/zone-cookie.tsx).
  */
 export function ViewerZoneProvider({ zone, children }: { zone: string; children: React.ReactNode }) {
-  useEffect(() => {
-    const own = browserZone();
-    if (own !== zone)
-      document.cookie = `${VIEWER_ZONE_COOKIE}=${encodeURIComponent(own)}; path=/; max-age=31536000; samesite=lax`;
-  }, [zone]);
   return <ServerZone.Provider value={zone}>{children}</ServerZone.Provider>;
 }
 

@@ -114,17 +114,3 @@ export function countActiveFilters(filters: Partial<Record<string, string | numb
   const query = filtersToQuery(filters, ["cursor", "limit", "connectionId", "userIdMatch"]);
   return new Set([...new URLSearchParams(query).keys()].map((key) => key.replace(/(From|To)$/, ""))).size;
 }
-
-/** The cookie that tells the server the reader's time zone, so the log's times render the same on both sides. */
-export const VIEWER_ZONE_COOKIE = "console_time_zone";
-
-/** A zone name the cookie may hold, if this runtime knows it; else UTC. */
-export function knownZone(zone: string | undefined): string {
-  if (!zone || zone.length > 64) return "UTC";
-  try {
-    new Intl.DateTimeFormat("en-GB", { timeZone: zone });
-    return zone;
-  } catch {
-    return "UTC";
-  }
-}

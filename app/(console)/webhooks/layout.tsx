@@ -2,11 +2,11 @@ import { cookies } from "next/headers";
 
 import { QueryProvider } from "@/components/ui/query-provider";
 import { ViewerZoneProvider } from "@/components/webhooks/viewer-zone";
-import { knownZone, VIEWER_ZONE_COOKIE } from "@/lib/webhooks/constants";
+import { knownZone, VIEWER_ZONE_COOKIE } from "@/lib/viewer-zone";
 
 /**
  * The log pages, follows live and opens events with TanStack Query; only this feature loads it. Times render in the
- * reader's zone, which the browser leaves in a cookie.
+ * reader's zone, which every page leaves in a cookie (components/shell/zone-cookie.tsx).
  */
 export default async function WebhooksLayout({ children }: { children: React.ReactNode }) {
   const zone = knownZone((await cookies()).get(VIEWER_ZONE_COOKIE)?.value);
