@@ -67,6 +67,26 @@ CREATE INDEX "notes_body_idx" ON "notes" USING btree ("body");`,
     expect(outcome.code).toBe(0);
   });
 
+  it("fails what the migrator would skip: a migration its journal lacks, and one dated before the one it follows", async () => {
+    const folder = plant("0001_a.sql", `CREATE TABLE "a" ("id" uuid PRIMARY KEY);\n`);
+    fs.writeFileSync(path.join(folder, "0002_b.sql"), `CREATE TABLE "b" ("id" uuid PRIMARY KEY);\n`);
+    fs.writeFileSync(path.join(folder, "0003_c.sql"), `CREATE TABLE "c" ("id" uuid PRIMARY KEY);\n`);
+    fs.mkdirSync(path.join(folder, "meta"));
+    // 0002_b was made on a branch before 0001_a was: a database that has 0001_a would never apply it.
+    const journal = {
+      entries: [
+        { when: 2_000, tag: "0001_a" },
+        { when: 1_000, tag: "0002_b" },
+      ],
+    };
+    fs.writeFileSync(path.join(folder, "meta/_journal.json"), JSON.stringify(journal));
+    const outcome = await runCommandCapturing(lintMigrationsCli, ["--dir", folder]);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).toContain("0003_c.sql: not in meta/_journal.json, so it is never applied");
+    expect(outcome.stderr).toContain("0002_b.sql: its journal time is not after 0001_a's");
+    expect(outcome.stderr).not.toContain("0001_a.sql:");
+  });
+
   it("refuses an inline squawk-ignore, which would skip the reviewed list", async () => {
     const folder = plant(
       "0015_quiet.sql",

@@ -51,6 +51,35 @@ async function runSquawk(files: string[]): Promise<Violation[]> {
   }
 }
 
+const journalSchema = z.object({
+  entries: z.array(z.object({ when: z.number(), tag: z.string() })),
+});
+
+/**
+ * What drizzle's migrator would skip without a word (when FOLDER has its journal, meta/_journal.json): a .sql file
+ * the journal does not list, and an entry not later than the one before it, which a database that has that one
+ * never applies (the migrator applies only entries later than the last it recorded). Two branches' migrations merged
+ * in the wrong order come to that.
+ */
+export function journalProblems(dir: string, sqlNames: readonly string[]): string[] {
+  const file = path.join(dir, "meta/_journal.json");
+  if (!fs.existsSync(file)) return [];
+  const { entries } = journalSchema.parse(JSON.parse(fs.readFileSync(file, "utf8")));
+  const listed = new Set(entries.map((e) => `${e.tag}.sql`));
+  const problems = sqlNames
+    .filter((name) => !listed.has(name))
+    .map((name) => `${name}: not in meta/_journal.json, so it is never applied; npm run db:generate makes migrations`);
+  entries.forEach((entry, i) => {
+    const before = entries[i - 1];
+    if (before && entry.when <= before.when)
+      problems.push(
+        `${entry.tag}.sql: its journal time is not after ${before.tag}'s, so a database that has ${before.tag} ` +
+          `skips it; make it again after the others (npm run db:generate)`,
+      );
+  });
+  return problems;
+}
+
 const keyOf = (file: string, rule: string) => `${file}\u0000${rule}`;
 
 /** What squawk found that no exception accepts, and the exceptions of these files that accept nothing. */
@@ -88,7 +117,10 @@ export const lintMigrationsCli = defineCli(import.meta.url, usage, async (argv, 
     .map((name) => path.join(dir, name));
   if (files.length === 0) throw new UsageError(`No .sql migration in ${dir}.`);
 
-  const problems: string[] = [];
+  const problems = journalProblems(
+    dir,
+    files.map((f) => path.basename(f)),
+  );
   for (const file of files) {
     if (inlineIgnore.test(fs.readFileSync(file, "utf8")))
       problems.push(`${path.basename(file)}: an inline squawk-ignore; add an exception to the reviewed list instead`);
