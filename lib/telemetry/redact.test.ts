@@ -40,4 +40,27 @@ describe("the redacting span processor", () => {
     });
     await provider.shutdown();
   });
+
+  it("does the same under the newer HTTP conventions' names (url.path, url.full, url.query)", async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new TracerProvider({
+      spanProcessors: [new RedactingSpanProcessor(), new SimpleSpanProcessor({ exporter })],
+    });
+    const url = "https://user:pass@service.example.com/v1/users/usr_alice?x=1";
+    provider
+      .getTracer("next.js")
+      .startSpan(`GET ${url}`, {
+        attributes: { "url.path": "/api/end-users/usr_alice", "url.full": url, "url.query": "userId=usr_alice" },
+      })
+      .end();
+    await provider.forceFlush();
+    const [span] = exporter.getFinishedSpans();
+    expect({ name: span!.name, ...span!.attributes }).toEqual({
+      name: "GET https://service.example.com",
+      "url.path": "/api/end-users/…",
+      "url.full": "https://service.example.com",
+      "url.query": "(left out)",
+    });
+    await provider.shutdown();
+  });
 });

@@ -22,20 +22,30 @@ export function safeOrigin(url: string): string {
   }
 }
 
+/** The attributes that hold a served path, a whole URL or a query: the older HTTP conventions' names and the newer. */
+const PATH_KEYS = ["http.target", "url.path"];
+const URL_KEYS = ["http.url", "url.full"];
+const QUERY_KEYS = ["url.query"];
+
 /**
- * Rewrites what Next's own spans record of URLs as each span starts (its attributes are set then): the served path
- * (`http.target`) by `safeTarget`, a fetch's URL (`http.url`, and the span's name, which repeats it) by its origin.
+ * Rewrites what Next's own spans record of URLs as each span starts (its attributes are set then), under the older
+ * HTTP conventions' names and the newer ones alike: a served path by `safeTarget`, a whole URL (and the span's name,
+ * which may repeat it) by its origin, a query left out.
  */
 export class RedactingSpanProcessor implements SpanProcessor {
   onStart(span: Span): void {
-    const target = span.attributes["http.target"];
-    if (typeof target === "string") span.setAttribute("http.target", safeTarget(target));
-    const url = span.attributes["http.url"];
-    if (typeof url === "string") {
+    for (const key of PATH_KEYS) {
+      const path = span.attributes[key];
+      if (typeof path === "string") span.setAttribute(key, safeTarget(path));
+    }
+    for (const key of URL_KEYS) {
+      const url = span.attributes[key];
+      if (typeof url !== "string") continue;
       const origin = safeOrigin(url);
-      span.setAttribute("http.url", origin);
+      span.setAttribute(key, origin);
       if (span.name.includes(url)) span.updateName(span.name.replace(url, origin));
     }
+    for (const key of QUERY_KEYS) if (typeof span.attributes[key] === "string") span.setAttribute(key, "(left out)");
   }
   onEnd(): void {}
   forceFlush(): Promise<void> {
