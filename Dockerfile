@@ -2,12 +2,14 @@
 # registry alone (an air-gapped company mirror, these machines): no other image than debian:trixie-slim.
 #   podman build --format docker -t tenant-console .      (docker build -t tenant-console .)
 
-# --- install: the dependencies, with Debian's Node.js and a newer npm (trixie's npm 9.2 cannot read this lock file).
+# --- install: the dependencies, with Debian's Node.js and a newer npm (trixie's npm 9.2 cannot read this lock file),
+# the version this lock file is made and checked with, so that two builds install alike.
 FROM debian:trixie-slim AS install
+ARG NPM_VERSION=11.19.1
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends nodejs npm ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
- && npm install -g --no-audit --no-fund npm@11
+ && npm install -g --no-audit --no-fund "npm@$NPM_VERSION"
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
