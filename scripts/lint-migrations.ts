@@ -1,6 +1,7 @@
 // npm run lint:migrations [-- --dir FOLDER]: squawk (the PostgreSQL migration linter, .squawk.toml) over every
 // migration, failing on what would lock the database or break the older version still serving during a rolling
 // upgrade (docs/operations.md, "Upgrading while serving"), unless scripts/lint-migrations.exceptions.ts accepts it.
+// It also fails on what drizzle's migrator would skip without a word (journalProblems).
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -14,7 +15,8 @@ import { migrationExceptions, type MigrationException } from "./lint-migrations.
 
 const usage = `Usage: npm run lint:migrations [-- --dir FOLDER]
 
-Lints every .sql file in FOLDER (default lib/db/migrations) with squawk and .squawk.toml.`;
+Lints every .sql file in FOLDER (default lib/db/migrations) with squawk and .squawk.toml, and checks that
+its journal (meta/_journal.json) lists each in order.`;
 
 const root = path.resolve(import.meta.dirname, "..");
 const defaultDir = path.join(root, "lib/db/migrations");
@@ -61,7 +63,7 @@ const journalSchema = z.object({
  * never applies (the migrator applies only entries later than the last it recorded). Two branches' migrations merged
  * in the wrong order come to that.
  */
-export function journalProblems(dir: string, sqlNames: readonly string[]): string[] {
+function journalProblems(dir: string, sqlNames: readonly string[]): string[] {
   const file = path.join(dir, "meta/_journal.json");
   if (!fs.existsSync(file)) return [];
   const { entries } = journalSchema.parse(JSON.parse(fs.readFileSync(file, "utf8")));
