@@ -6,6 +6,9 @@
  */
 export const VIEWER_ZONE_COOKIE = "console_time_zone";
 
+/** The zone the browser runs in (in the browser only). */
+export const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 /** A zone name the cookie may hold, if this runtime knows it; else UTC. */
 export function knownZone(zone: string | undefined): string {
   if (!zone || zone.length > 64) return "UTC";

@@ -2,7 +2,7 @@
 
 import { useEffect } from "react";
 
-import { VIEWER_ZONE_COOKIE } from "@/lib/viewer-zone";
+import { browserZone, VIEWER_ZONE_COOKIE } from "@/lib/viewer-zone";
 
 /**
  * Leaves the browser's time zone in a cookie on every page, the sign-in page first, so that the server renders the
@@ -10,7 +10,7 @@ import { VIEWER_ZONE_COOKIE } from "@/lib/viewer-zone";
  */
 export function ZoneCookie() {
   useEffect(() => {
-    const cookie = `${VIEWER_ZONE_COOKIE}=${encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)}`;
+    const cookie = `${VIEWER_ZONE_COOKIE}=${encodeURIComponent(browserZone())}`;
     if (!document.cookie.split("; ").includes(cookie))
       document.cookie = `${cookie}; path=/; max-age=31536000; samesite=lax`;
   }, []);

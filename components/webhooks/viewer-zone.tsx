@@ -2,9 +2,10 @@
 
 import { createContext, useContext, useSyncExternalStore } from "react";
 
+import { browserZone } from "@/lib/viewer-zone";
+
 const ServerZone = createContext("UTC");
 const noSubscription = () => () => {};
-const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /**
  * The zone the server rendered the log's times in (the cookie's, else UTC; every page writes the cookie, so it is
