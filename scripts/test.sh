@@ -20,9 +20,18 @@ else
   results=$(mktemp -d); trap 'rm -rf "$results"' EXIT
 fi
 
+# Each phase's heading, and when the next begins the time the last took and the machine's busy CPU-seconds in it (in
+# CI with those of the runs beside it).
+source tooling/busy-seconds.sh
+phase_done() {
+  [ -n "${phase_name:-}" ] || return 0
+  echo "== $phase_name took $(( $(date +%s) - phase_started )) s, $(( $(busy_seconds) - phase_busy )) CPU-seconds"
+}
+phase() { phase_done; phase_name=$1; phase_started=$(date +%s); phase_busy=$(busy_seconds); echo "== $1"; }
+
 # Side by side: tsc, ESLint and Prettier's check (what `npm run lint` runs one after the other) each use one thread;
 # squawk over the migrations (npm run lint:migrations) takes a second or two beside them.
-echo "== typecheck, lint and format"
+phase "typecheck, lint and format"
 npm run -s typecheck > "$results/typecheck.log" 2>&1 &
 typecheck=$!
 npx prettier --check --log-level=warn . > "$results/format.log" 2>&1 &
@@ -44,12 +53,13 @@ if [ "$typecheck_status" -ne 0 ] || [ "$lint_status" -ne 0 ] || [ "$format_statu
     "migrations $migrations_status" >&2
   exit 1
 fi
-echo "== unit and integration (${DATABASE_URL:+PostgreSQL}${DATABASE_URL:-PGlite})"
+phase "unit and integration (${DATABASE_URL:+PostgreSQL}${DATABASE_URL:-PGlite})"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json"
-echo "== build"; npm run -s build
-echo "== e2e (Chromium)"
+phase "build"; npm run -s build
+phase "e2e (Chromium)"
 # Two workers unless E2E_WORKERS says otherwise, each with a stack of its own (e2e/support/env.ts).
 PLAYWRIGHT_JSON_OUTPUT_FILE="$results/e2e.json" npx playwright test --reporter=list,json
 # Crash, logs, service faults, deep nesting and fuzz against the same build; .ci/run repeats it on PostgreSQL.
-echo "== reliability (PGlite)"; DATABASE_URL= npm run -s reliability
+phase "reliability (PGlite)"; DATABASE_URL= npm run -s reliability
+phase_done
 node scripts/test-summary.mjs "$results/vitest.json" "$results/e2e.json"
