@@ -22,12 +22,8 @@ fi
 
 # Each phase's heading, and when the next begins the time the last took and the machine's busy CPU-seconds in it (in
 # CI with those of the runs beside it).
-source tooling/busy-seconds.sh
-phase_done() {
-  [ -n "${phase_name:-}" ] || return 0
-  echo "== $phase_name took $(( $(date +%s) - phase_started )) s, $(( $(busy_seconds) - phase_busy )) CPU-seconds"
-}
-phase() { phase_done; phase_name=$1; phase_started=$(date +%s); phase_busy=$(busy_seconds); echo "== $1"; }
+source tooling/phases.sh
+phase() { [ -z "${phase_name:-}" ] || phase_done "$phase_name"; phase_name=$1; echo "== $1"; }
 
 # Side by side: tsc, ESLint and Prettier's check (what `npm run lint` runs one after the other) each use one thread;
 # squawk over the migrations (npm run lint:migrations) takes a second or two beside them.
@@ -61,5 +57,5 @@ phase "e2e (Chromium)"
 PLAYWRIGHT_JSON_OUTPUT_FILE="$results/e2e.json" npx playwright test --reporter=list,json
 # Crash, logs, service faults, deep nesting and fuzz against the same build; .ci/run repeats it on PostgreSQL.
 phase "reliability (PGlite)"; DATABASE_URL= npm run -s reliability
-phase_done
+phase_done "$phase_name"
 node scripts/test-summary.mjs "$results/vitest.json" "$results/e2e.json"
